@@ -1,0 +1,198 @@
+"""Survey what cuBLAS does for a sample of calls (GPU; the data the arch profile is built from).
+
+For each case: the kernels torch's call launches, cuBLASLt's heuristic answers for
+the query that mirrors the call, whether executing the top answer reproduces
+torch's bytes, whether the plain Triton chain does, sampled output bits for
+seeded draws (the CPU rebuilds the operands and tests descriptors offline), and
++L/-L/r walks along K. Writes one JSON line per case.
+
+    python benchmarks/survey_cublas.py --out DIR --budget 300
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+import traceback
+
+import torch
+import torch.nn.functional as F
+
+from bitorder.cublas import lt, profiling, torch_call, walks
+from bitorder.draws import torch_draw
+from bitorder.gemm import launch
+from bitorder.gemm.shapes import Case, fuzz, realistic
+
+TID_A, TID_B, TID_BIAS = 1, 2, 3
+
+
+def operands(case: Case, seed: int, kind: str):
+    def one(rows, cols, trans, tid):
+        shape = (cols, rows) if trans else (rows, cols)
+        if case.batch > 1:
+            shape = (case.batch, *shape)
+        x = torch_draw(shape, case.dtype, seed, tid, kind)
+        return x.transpose(-1, -2) if trans else x
+    a = one(case.m, case.k, case.layout[0] == "t", TID_A)
+    b = one(case.k, case.n, case.layout[1] == "t", TID_B)
+    bias = torch_draw((case.n,), case.dtype, seed, TID_BIAS, kind) if case.op == "linear_bias" else None
+    return a, b, bias
+
+
+def torch_op(case: Case, a, b, bias):
+    if case.op in ("mm", "bmm"):
+        return torch.matmul(a, b)
+    return F.linear(a, b.transpose(-1, -2), bias)
+
+
+def as_bits(x):
+    return x.contiguous().view(torch.int16 if x.element_size() == 2 else torch.int32)
+
+
+def same(x, y) -> bool:
+    return x.shape == y.shape and bool(torch.equal(as_bits(x), as_bits(y)))
+
+
+def samples(case: Case, out):
+    o = out if out.dim() == 3 else out.unsqueeze(0)
+    rows = sorted({0, case.m // 2, case.m - 1})
+    cols = sorted(set(range(min(case.n, 24))) | set(range(max(0, case.n - 8), case.n)))
+    bat = sorted({0, case.batch - 1})
+    bits = as_bits(o[bat][:, rows][:, :, cols]).cpu().tolist()
+    return {"batches": bat, "rows": rows, "cols": cols, "bits": bits}
+
+
+def walk_box(case: Case, use_rows: bool):
+    """Pattern rows go into A's rows (or B's columns); the other operand is ones."""
+    dt = {"fp16": torch.float16, "bf16": torch.bfloat16}[case.dtype]
+
+    def build(rows, cols, trans):
+        x = torch.zeros((cols, rows) if trans else (rows, cols), dtype=dt, device="cuda")
+        return x.t() if trans else x
+
+    a = build(case.m, case.k, case.layout[0] == "t")
+    b = build(case.k, case.n, case.layout[1] == "t")
+    bias = torch.zeros(case.n, dtype=dt, device="cuda") if case.op == "linear_bias" else None
+
+    def box(rows_np):
+        r = torch.from_numpy(rows_np).to(dt).cuda()
+        a.zero_(), b.zero_()
+        if use_rows:
+            b.fill_(1)
+            a[: r.shape[0]] = r
+        else:
+            a.fill_(1)
+            b[:, : r.shape[0]] = r.t()
+        out = torch_op(case, a, b, bias)
+        return (out[: r.shape[0], 0] if use_rows else out[0, : r.shape[0]]).double().cpu().numpy()
+    return box, (case.m if use_rows else case.n)
+
+
+def attempt(rec: dict, key: str, fn):
+    """rec[key] = fn(), or the error: one failing instrument must not lose the case."""
+    try:
+        rec[key] = fn()
+    except Exception as e:
+        rec[key + "_error"] = f"{type(e).__name__}: {e}"[:400]
+        rec.setdefault("trace", traceback.format_exc()[-1200:])
+
+
+def survey_case(case: Case, seed: int) -> tuple[dict, list]:
+    from bitorder.desc import GEMMDesc
+
+    rec = {"case": case.to_dict(), "seed": seed}
+    a, b, bias = operands(case, seed, "narrow")
+    out = torch_op(case, a, b, bias)
+    calls = [lambda: torch_op(case, a, b, bias)]
+    rec["samples_narrow"] = samples(case, out)
+    stream = torch.cuda.current_stream().cuda_stream
+    bias_ptr = bias.data_ptr() if bias is not None else 0
+    q = torch_call.lt_query(a, b, out, bias)
+    rec["query"] = dict(q.__dict__)
+    attempt(rec, "lt", lambda: lt.heuristic(q, 3))
+    answers = rec.pop("lt", [])
+    rec["lt"] = [x.to_dict() for x in answers]
+    attempt(rec, "lt_no_reduced",
+            lambda: [x.to_dict() for x in lt.heuristic(torch_call.lt_query(a, b, out, bias, reduced_precision=False), 1)])
+    if answers:
+        lt_out = torch.empty_like(out)
+
+        def lt_call():
+            lt.execute(q, answers[0], b.data_ptr(), a.data_ptr(), lt_out.data_ptr(), bias_ptr, stream)
+
+        def lt_match():
+            lt_call()
+            torch.cuda.synchronize()
+            return same(lt_out, out)
+        attempt(rec, "lt_match", lt_match)
+        if "lt_match" in rec:
+            calls.append(lt_call)
+    epi = ("bias_acc", "round") if bias is not None else ("round",)
+    plain = GEMMDesc("plain", case.dtype, case.k, "wgmma", 16, epilogue=epi)
+    attempt(rec, "plain_match", lambda: same(launch.run(a, b, plain, bias), out))
+
+    def wide():
+        aw, bw, biasw = operands(case, seed + 1, "wide")
+        return samples(case, torch_op(case, aw, bw, biasw))
+    attempt(rec, "samples_wide", wide)
+    if case.batch == 1 and case.flops <= 4e9:
+        use_rows = case.m >= 8 or case.m >= case.n
+        box, cap = walk_box(case, use_rows)
+        pos = walks.walk_positions(case.k, max(256, cap * 24))
+        attempt(rec, "walk_small", lambda: walks.pair_walk(box, case.k, pos, walks.R_SMALL, cap).runs())
+        attempt(rec, "walk_edge", lambda: walks.pair_walk(box, case.k, pos, walks.R_EDGE, cap).runs())
+    return rec, calls
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--budget", type=float, default=300)
+    ap.add_argument("--fuzz", type=int, default=600)
+    ap.add_argument("--seed", type=int, default=20261129)
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    cases = []
+    for dt in ("fp16", "bf16"):
+        cases += fuzz(dt, args.fuzz, args.seed + (dt == "bf16"), max_elements=1 << 29)
+        cases += random.Random(args.seed).sample(realistic(dt), 120)
+    random.Random(args.seed).shuffle(cases)
+    t0 = time.time()
+    path = os.path.join(args.out, "survey.jsonl")
+    done = errors = 0
+    with open(path, "w") as f:
+        pending = []
+        for i, case in enumerate(cases):
+            if time.time() - t0 > args.budget:
+                break
+            try:
+                rec, calls = survey_case(case, args.seed * 1000 + i)
+                pending.append((rec, calls))
+            except Exception as e:
+                errors += 1
+                f.write(json.dumps({"case": case.to_dict(), "error": f"{type(e).__name__}: {e}",
+                                    "trace": traceback.format_exc()[-1500:]}) + "\n")
+            if len(pending) >= 25 or i == len(cases) - 1:
+                flat = [c for _, cs in pending for c in cs]
+                names = profiling.kernels_per_call(flat)
+                j = 0
+                for rec, cs in pending:
+                    rec["kernels"] = names[j]
+                    if len(cs) > 1:
+                        rec["lt_kernels"] = names[j + 1]
+                    j += len(cs)
+                    f.write(json.dumps(rec) + "\n")
+                    done += 1
+                pending = []
+                f.flush()
+                print(f"[survey] {done} cases, {errors} errors, {time.time() - t0:.0f} s", flush=True)
+        for rec, _ in pending:
+            f.write(json.dumps(rec) + "\n")
+    print(f"[survey] wrote {path}: {done} cases, {errors} errors of {len(cases)} planned", flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,73 @@
+"""The `bitorder` command: report | compile (more verbs join as components land)."""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from pathlib import Path
+
+
+def _load_jit(spec: str):
+    """`path/to/file.py:fn` -> the @triton.jit function it names."""
+    path, _, name = spec.rpartition(":")
+    if not path or not name:
+        raise SystemExit(f"expected FILE.py:FUNCTION, got {spec!r}")
+    mod_spec = importlib.util.spec_from_file_location(Path(path).stem, path)
+    if mod_spec is None:
+        raise SystemExit(f"cannot load {path}")
+    module = importlib.util.module_from_spec(mod_spec)
+    mod_spec.loader.exec_module(module)
+    try:
+        return getattr(module, name)
+    except AttributeError:
+        raise SystemExit(f"{path} has no {name}") from None
+
+
+def _kv(items, parse_value):
+    out = {}
+    for item in items or ():
+        k, sep, v = item.partition("=")
+        if not sep:
+            raise SystemExit(f"expected NAME=VALUE, got {item!r}")
+        out[k] = parse_value(v)
+    return out
+
+
+def _literal(v: str):
+    import ast
+    try:
+        return ast.literal_eval(v)
+    except (ValueError, SyntaxError):
+        return v
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="bitorder", description=__doc__)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("report", help="environment, targets and each component's status (live on a GPU)")
+    c = sub.add_parser("compile", help="compile a @triton.jit function for a target without a GPU")
+    c.add_argument("kernel", help="FILE.py:FUNCTION")
+    c.add_argument("--target", default="sm90")
+    c.add_argument("--sig", nargs="*", metavar="ARG=TYPE", help="runtime argument types, e.g. x_ptr=*fp32 n=i32")
+    c.add_argument("--const", nargs="*", metavar="ARG=VALUE", help="constexpr values, e.g. BLOCK=1024")
+    c.add_argument("--aligned", nargs="*", default=(), metavar="ARG")
+    c.add_argument("--num-warps", type=int, default=4)
+    c.add_argument("--num-stages", type=int, default=3)
+    c.add_argument("--emit", choices=("ttir", "ttgir", "llir", "asm"), default="asm")
+    args = p.parse_args(argv)
+
+    if args.cmd == "report":
+        from .report import run
+        return 1 if run() else 0
+    if args.cmd == "compile":
+        from .compiler import compile as compile_kernel
+        fn = _load_jit(args.kernel)
+        out = compile_kernel(fn, args.target, signature=_kv(args.sig, str), constexprs=_kv(args.const, _literal),
+                             aligned=args.aligned, num_warps=args.num_warps, num_stages=args.num_stages)
+        sys.stdout.write(getattr(out, args.emit))
+        return 0
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

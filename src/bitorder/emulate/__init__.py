@@ -1,0 +1,5 @@
+"""The CPU twin: numpy models that reproduce the H200's bits exactly."""
+from .gemm import matmul, accumulate, epilogue, k_groups, np_dtype, round_to
+from . import tensorcore
+
+__all__ = ["matmul", "accumulate", "epilogue", "k_groups", "np_dtype", "round_to", "tensorcore"]

@@ -1,0 +1,148 @@
+"""The CPU twin of a GEMMDesc: the exact bytes the H200 returns for that descriptor.
+
+emulate.matmul(a, b, desc) composes the tensor-core step (tensorcore.py) as the
+descriptor says: instruction groups laid over K (k_tail, k_step), the nest of
+k_cuts each accumulated from zero, partials rounded to partial_dtype, merged in
+merge_order at merge_dtype, then the epilogue.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..desc import GEMMDesc
+from . import tensorcore as tc
+
+_NP_OUT = {"fp32": np.float32, "fp16": np.float16}
+
+
+def np_dtype(name: str):
+    """numpy dtype for a bitorder dtype name (ml_dtypes for bf16 and fp8)."""
+    if name in _NP_OUT:
+        return np.dtype(_NP_OUT[name])
+    import ml_dtypes
+    return np.dtype({"bf16": ml_dtypes.bfloat16, "e4m3": ml_dtypes.float8_e4m3fn,
+                     "e5m2": ml_dtypes.float8_e5m2}[name])
+
+
+def round_to(x32: np.ndarray, dtype: str) -> np.ndarray:
+    """fp32 -> dtype, round to nearest even (overflow to inf), back as float32 values."""
+    if dtype == "fp32":
+        return np.asarray(x32, np.float32)
+    return np.asarray(x32, np.float32).astype(np_dtype(dtype)).astype(np.float32)
+
+
+def add_rn(x: np.ndarray, y: np.ndarray, dtype: str = "fp32") -> np.ndarray:
+    """x + y in fp32 (round to nearest), then rounded to dtype."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        s = (np.asarray(x, np.float32) + np.asarray(y, np.float32)).astype(np.float32)
+    return round_to(s, dtype)
+
+
+def k_groups(desc: GEMMDesc, start: int, stop: int) -> list:
+    """The instruction groups (start, stop) one K loop over [start, stop) issues, in order."""
+    L = desc.instruction_k
+    edges = []
+    pos = start
+    if desc.k_tail == "first":
+        residue = (stop - start) % desc.k_step
+        if residue:
+            edges += [(s, min(s + L, start + residue)) for s in range(start, start + residue, L)]
+            pos = start + residue
+    edges += [(s, min(s + L, stop)) for s in range(pos, stop, L)]
+    return edges
+
+
+def _part(a, b, desc: GEMMDesc, start: int, stop: int, c0=None) -> np.ndarray:
+    """One accumulator's chain over [start, stop): fp32, promotion applied for fp8."""
+    fmt = desc.operand_dtype
+    groups = k_groups(desc, start, stop)
+    if desc.promotion is None:
+        return tc.chain(a, b, groups, fmt, c0)
+    # fp8 promotion: a fresh chain every `promotion` elements, added in with an RN fp32 add.
+    acc = np.zeros((a.shape[0], b.shape[1]), np.float32) if c0 is None else np.asarray(c0, np.float32)
+    for s in range(start, stop, desc.promotion):
+        e = min(s + desc.promotion, stop)
+        acc = add_rn(acc, tc.chain(a, b, [g for g in groups if s <= g[0] < e], fmt))
+    return acc
+
+
+def _spans(start: int, stop: int, span: int) -> list:
+    return [(s, min(s + span, stop)) for s in range(start, stop, span)]
+
+
+def _reduce_levels(a, b, desc: GEMMDesc, start: int, stop: int, level: int) -> list:
+    """Partials of the innermost level for [start, stop), in K order."""
+    if level == len(desc.k_cuts):
+        return [_part(a, b, desc, start, stop)]
+    out = []
+    for s, e in _spans(start, stop, desc.k_cuts[level]):
+        out += _reduce_levels(a, b, desc, s, e, level + 1)
+    return out
+
+
+def _merge(parts: list, desc: GEMMDesc) -> np.ndarray:
+    md, pd = desc.merge_dtype, desc.partial_dtype
+    parts = [round_to(p, pd) for p in parts]
+    if desc.merge_order == "sequential":
+        acc = round_to(parts[0], md)
+        for p in parts[1:]:
+            acc = add_rn(acc, p, md)
+        return acc
+    if desc.merge_order == "tree":
+        while len(parts) > 1:
+            nxt = [add_rn(parts[i], parts[i + 1], md) for i in range(0, len(parts) - 1, 2)]
+            parts = nxt + ([parts[-1]] if len(parts) % 2 else [])
+        return parts[0]
+    raise NotImplementedError(desc.merge_order)
+
+
+def accumulate(a, b, desc: GEMMDesc) -> np.ndarray:
+    """The fp32 value the K reduction hands to the epilogue, for float64 operand values."""
+    K = desc.k
+    if desc.family == "plain":
+        return _part(a, b, desc, 0, K)
+    if desc.family == "split_k" and desc.merge_order in ("serial_seeded", "serial_added"):
+        running = None
+        for s, e in _spans(0, K, desc.k_cuts[0]):
+            if desc.merge_order == "serial_seeded" or running is None:
+                acc = _part(a, b, desc, s, e, c0=running)
+            else:
+                acc = add_rn(running, _part(a, b, desc, s, e), "fp32")
+            running = round_to(acc, desc.partial_dtype)
+        return running
+    if desc.family == "split_k":
+        return _merge(_reduce_levels(a, b, desc, 0, K, 0), desc)
+    raise NotImplementedError(f"emulate: family {desc.family} is not modelled yet")
+
+
+def epilogue(acc: np.ndarray, desc: GEMMDesc, out_dtype: str, bias=None) -> np.ndarray:
+    """Apply the descriptor's epilogue steps to the fp32 accumulator; returns out_dtype values."""
+    x = acc
+    for step in desc.epilogue:
+        if step == "bias_acc":
+            x = add_rn(x, np.asarray(bias, np.float64).astype(np.float32)[None, :])
+        elif step == "round":
+            x = round_to(x, out_dtype)
+        elif step == "bias_out":
+            x = add_rn(x, np.asarray(bias, np.float32)[None, :], out_dtype)
+        else:
+            raise NotImplementedError(step)
+    return x.astype(np_dtype(out_dtype))
+
+
+def matmul(a, b, desc: GEMMDesc, bias=None, out_dtype: str | None = None) -> np.ndarray:
+    """The H200's exact output for C = a @ b (+ bias) under `desc`.
+
+    a: (M, K), b: (K, N) numpy arrays of the operand type (float16, ml_dtypes
+    bfloat16 / float8); returns (M, N) of out_dtype (default: the operand type).
+    """
+    a = np.asarray(a)
+    b = np.asarray(b)
+    if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
+        raise ValueError(f"emulate.matmul takes (M, K) @ (K, N); got {a.shape} @ {b.shape}")
+    if a.shape[1] != desc.k:
+        raise ValueError(f"the descriptor describes K={desc.k}, the operands have K={a.shape[1]}")
+    if (bias is None) == any(s in desc.epilogue for s in ("bias_acc", "bias_out")):
+        raise ValueError("a bias must be given exactly when the descriptor's epilogue adds one")
+    acc = accumulate(a.astype(np.float64), b.astype(np.float64), desc)
+    return epilogue(acc, desc, out_dtype or desc.operand_dtype, bias)

@@ -1,0 +1,91 @@
+"""Triton kernels, one per piece of a GEMMDesc's reduction.
+
+`chain_kernel` is every accumulator chain cuBLAS's tensor-core families run: one
+fp32 accumulator per output element walks [k_lo, k_hi) of K in instruction
+groups of GROUP real products (16 for wgmma / mma.sync k16; 8 for cutlass s1688,
+padded to a 16-wide dot with zero lanes, which the tensor-core model makes
+identical to an 8-wide step), optionally with the short turn first (cutlass's
+residue-first mainloop). BLOCK_M/N/K, warps and stages are speed knobs: the
+chain's groups are the same whatever they are (paper section 3.2.2).
+
+A program writes either the final output (rounded, bias added in fp32 first) or
+its part's partial into a workspace; `merge_kernel` then sums partials in K order.
+"""
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def chain_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, SPAN, K_STEP,
+                 stride_ab, stride_am, stride_ak, stride_bb, stride_bk, stride_bn,
+                 stride_ob, stride_om, stride_on, stride_op,
+                 GROUP: tl.constexpr, TAIL_FIRST: tl.constexpr, HAS_BIAS: tl.constexpr,
+                 BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """out[part, batch, m, n] = chain over K part `part` (SPAN elements each).
+
+    grid = (cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N), batch, parts). The output's
+    element type decides the final rounding (fp32 partials store unrounded).
+    """
+    pid = tl.program_id(0)
+    batch = tl.program_id(1)
+    part = tl.program_id(2)
+    grid_n = tl.cdiv(N, BLOCK_N)
+    pid_m = pid // grid_n
+    pid_n = pid % grid_n
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    # Padded lane p of a dot holds real k = (p // 16) * GROUP + p % 16 when p % 16 < GROUP.
+    p = tl.arange(0, BLOCK_K)
+    lane_k = (p // 16) * GROUP + (p % 16)
+    lane_real = (p % 16) < GROUP
+    REAL_K: tl.constexpr = BLOCK_K // 16 * GROUP  # real products one tile covers
+    a_base = a_ptr + batch.to(tl.int64) * stride_ab + rm[:, None].to(tl.int64) * stride_am
+    b_base = b_ptr + batch.to(tl.int64) * stride_bb + rn[None, :].to(tl.int64) * stride_bn
+    k_lo = part * SPAN
+    k_hi = tl.minimum(k_lo + SPAN, K)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    k_main = k_lo
+    if TAIL_FIRST:
+        # The residue turn: (k_hi - k_lo) % K_STEP elements, grouped from k_lo.
+        k_main = k_lo + (k_hi - k_lo) % K_STEP
+        for k0 in range(k_lo, k_main, REAL_K):
+            kk = k0 + lane_k
+            ok = lane_real & (kk < k_main)
+            a = tl.load(a_base + kk[None, :].to(tl.int64) * stride_ak, mask=(rm[:, None] < M) & ok[None, :], other=0.0)
+            b = tl.load(b_base + kk[:, None].to(tl.int64) * stride_bk, mask=ok[:, None] & (rn[None, :] < N), other=0.0)
+            acc = tl.dot(a, b, acc)
+    for k0 in range(k_main, k_hi, REAL_K):
+        kk = k0 + lane_k
+        ok = lane_real & (kk < k_hi)
+        a = tl.load(a_base + kk[None, :].to(tl.int64) * stride_ak, mask=(rm[:, None] < M) & ok[None, :], other=0.0)
+        b = tl.load(b_base + kk[:, None].to(tl.int64) * stride_bk, mask=ok[:, None] & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+    if HAS_BIAS:
+        bias = tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)
+        acc = acc + bias[None, :]
+    o = (out_ptr + part.to(tl.int64) * stride_op + batch.to(tl.int64) * stride_ob
+         + rm[:, None].to(tl.int64) * stride_om + rn[None, :].to(tl.int64) * stride_on)
+    tl.store(o, acc.to(out_ptr.dtype.element_ty), mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def merge_kernel(part_ptr, out_ptr, bias_ptr, n_elem, PARTS, stride_part,
+                 MERGE_FP32: tl.constexpr, HAS_BIAS: tl.constexpr, N, BLOCK: tl.constexpr):
+    """out = round(p0 + p1 + ... in K order) over flat elements; partials contiguous per part.
+
+    MERGE_FP32: the running sum is fp32, else it is rounded to the output type
+    after every add. The bias (when given) is added in fp32 before the final round.
+    """
+    offs = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n_elem
+    acc = tl.load(part_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    if not MERGE_FP32:
+        acc = acc.to(out_ptr.dtype.element_ty).to(tl.float32)
+    for i in range(1, PARTS):
+        x = tl.load(part_ptr + i * stride_part + offs, mask=mask, other=0.0).to(tl.float32)
+        acc = acc + x
+        if not MERGE_FP32:
+            acc = acc.to(out_ptr.dtype.element_ty).to(tl.float32)
+    if HAS_BIAS:
+        acc = acc + tl.load(bias_ptr + offs % N, mask=mask, other=0.0).to(tl.float32)
+    tl.store(out_ptr + offs, acc.to(out_ptr.dtype.element_ty), mask=mask)

@@ -1,0 +1,77 @@
+"""`bitorder report`: the environment, then one section per component.
+
+Each section is a function (console, live) -> None. `live` is True on a machine
+with a CUDA GPU, where a section also runs its component's demonstration. A
+section that fails prints its error and the report goes on: a report is for
+finding out what works.
+"""
+from __future__ import annotations
+
+import time
+import traceback
+
+from rich.console import Console
+from rich.table import Table
+
+from . import env
+
+
+def _environment(console: Console, live: bool) -> None:
+    t = Table(show_header=False, box=None, pad_edge=False)
+    for k, v in env.summary().items():
+        t.add_row(f"[bold]{k}[/]", str(v) if v is not None else "[dim]absent[/]")
+    console.print(t)
+
+
+def _targets(console: Console, live: bool) -> None:
+    from .compiler.demo import compile_targets
+
+    t = Table("target", "assembly", "compiled", "seconds")
+    for name, kind, ok, secs in compile_targets(("sm90", "sm80", "gfx942", "gfx90a")):
+        t.add_row(name, kind, "[green]yes[/]" if ok is True else f"[red]no[/] {ok}", f"{secs:.2f}")
+    console.print(t)
+    if live:
+        from .compiler.demo import live_check
+
+        for line in live_check():
+            console.print(line)
+
+
+def _desc(console: Console, live: bool) -> None:
+    from .desc import GEMMDesc
+
+    examples = [
+        GEMMDesc("plain", "fp16", 4096, "wgmma", 16),
+        GEMMDesc("split_k", "bf16", 65536, "wgmma", 16, k_cuts=(16384,), partial_dtype="fp32",
+                 merge_dtype="fp32", merge_order="sequential"),
+        GEMMDesc("plain", "fp16", 1999, "mma_sync", 8, k_tail="first", k_step=32),
+    ]
+    for d in examples:
+        console.print(str(d))
+    console.print(f"[dim]JSON form:[/] {examples[1].to_json()}")
+
+
+SECTIONS = [
+    ("Environment", _environment),
+    ("Compile targets (no GPU needed)", _targets),
+    ("GEMMDesc", _desc),
+]
+
+
+def run(console: Console | None = None) -> int:
+    """Print every section; returns the number of sections that failed."""
+    console = console or Console()
+    live = env.torch_cuda() is not None
+    console.rule("[bold]bitorder report[/]")
+    console.print("GPU present: live demonstrations run" if live else "no GPU: live demonstrations skipped")
+    failed = 0
+    for title, section in SECTIONS:
+        console.rule(title)
+        t0 = time.perf_counter()
+        try:
+            section(console, live)
+        except Exception:
+            failed += 1
+            console.print(f"[red]section failed[/]\n{traceback.format_exc()}")
+        console.print(f"[dim]({time.perf_counter() - t0:.1f} s)[/]")
+    return failed
