@@ -18,10 +18,14 @@ import sys
 import time
 import traceback
 
-import torch
-import torch.nn.functional as F
+# cuBLASLt reads its log settings when it loads: set them before torch does.
+os.environ.setdefault("CUBLASLT_LOG_LEVEL", "2")
+os.environ.setdefault("CUBLASLT_LOG_FILE", "/tmp/bitorder-cublaslt.log")
 
-from bitorder.cublas import lt, profiling, torch_call, walks
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+from bitorder.cublas import lt, ltlog, profiling, torch_call, walks
 from bitorder.draws import torch_draw
 from bitorder.gemm import launch
 from bitorder.gemm.shapes import Case, fuzz, realistic
@@ -91,6 +95,9 @@ def walk_box(case: Case, use_rows: bool):
     return box, (case.m if use_rows else case.n)
 
 
+LOG = ltlog.LtLog()
+
+
 def attempt(rec: dict, key: str, fn):
     """rec[key] = fn(), or the error: one failing instrument must not lose the case."""
     try:
@@ -105,7 +112,12 @@ def survey_case(case: Case, seed: int) -> tuple[dict, list]:
 
     rec = {"case": case.to_dict(), "seed": seed}
     a, b, bias = operands(case, seed, "narrow")
+    LOG.new()
     out = torch_op(case, a, b, bias)
+    torch.cuda.synchronize()
+    d_ptr = "0X%X" % out.data_ptr()
+    rec["ran"] = [dict(ltlog.algo_key(p["algo"]), api=p["api"], workspace=p.get("workSpaceSizeInBytes"))
+                  for p in LOG.new() if p.get("D") == d_ptr]
     calls = [lambda: torch_op(case, a, b, bias)]
     rec["samples_narrow"] = samples(case, out)
     stream = torch.cuda.current_stream().cuda_stream
@@ -160,6 +172,17 @@ def main():
         cases += fuzz(dt, args.fuzz, args.seed + (dt == "bf16"), max_elements=1 << 29)
         cases += random.Random(args.seed).sample(realistic(dt), 120)
     random.Random(args.seed).shuffle(cases)
+    from bitorder import env
+    info = env.summary()
+    info.update(preferred_blas=str(torch.backends.cuda.preferred_blas_library()),
+                fp16_reduced=torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction,
+                bf16_reduced=torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction,
+                cublas_workspace_config=os.environ.get("CUBLAS_WORKSPACE_CONFIG"),
+                cublaslt_workspace_size=os.environ.get("CUBLASLT_WORKSPACE_SIZE"),
+                lt_version=lt._lt().get_version(), cases_planned=len(cases), lt_log=LOG.path)
+    with open(os.path.join(args.out, "survey-env.json"), "w") as f:
+        json.dump(info, f, indent=1)
+    print(info, flush=True)
     t0 = time.time()
     path = os.path.join(args.out, "survey.jsonl")
     done = errors = 0

@@ -30,7 +30,7 @@ def _hash32(x, xp):
 def _bits(idx, seed, tensor_id, fmt, kind, xp):
     ebits, fbits, bias = FORMATS[fmt]
     low, spread = KINDS[kind] if isinstance(kind, str) else kind
-    key = int(_hash32(np.int64((seed * 0x9E3779B1 + tensor_id * 0x85EBCA6B) & M32), np))
+    key = _hash32((seed * 0x9E3779B1 + tensor_id * 0x85EBCA6B) & M32, np)  # Python ints: no overflow
     h1 = _hash32(idx + key, xp)
     h2 = _hash32(h1 ^ 0x5BD1E995, xp)
     frac = h1 & ((1 << fbits) - 1)

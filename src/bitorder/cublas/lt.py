@@ -12,6 +12,7 @@ Needs nvmath-python and a CUDA GPU; everything else in bitorder imports without 
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import functools
 from dataclasses import asdict, dataclass, field
 
@@ -23,6 +24,7 @@ OP_N, OP_T = 0, 1
 # cublasLtReductionScheme_t
 REDUCTION = {0: "none", 1: "inplace", 2: "compute_type", 4: "output_type"}
 REDUCTION_ALL = 0x7
+IMPL_MASK_NO_GAUSSIAN = 0xFFFFFFFEFFFFFFFF  # what cublasGemmEx's internal query passes
 
 
 @dataclass(frozen=True)
@@ -46,12 +48,15 @@ class LtQuery:
     bias: bool = False             # the BIAS epilogue (F.linear / addmm with a 1-D bias)
     bias_type: str | None = None
     fast_accum: bool | None = None  # fp8 only
+    bias_ptr: int = 0               # torch sets the bias pointer before it asks the heuristic
     workspace: int = 32 << 20
     align_a: int = 256
     align_b: int = 256
     align_c: int = 256
     align_d: int = 256
-    reduction_mask: int = REDUCTION_ALL
+    reduction_mask: int | None = None  # None: the preference is left unset (every scheme allowed)
+    impl_mask: int | None = None
+    sm_count_target: int = 0        # 0: unset
 
 
 @dataclass(frozen=True)
@@ -116,8 +121,11 @@ class _Problem:
         A = lt.MatmulDescAttribute
         sd = functools.partial(_set, lt.matmul_desc_set_attribute, lt.get_matmul_desc_attribute_dtype, self.desc)
         self.keep += [sd(A.TRANSA, OP_T if q.transa else OP_N), sd(A.TRANSB, OP_T if q.transb else OP_N)]
+        if q.sm_count_target:
+            self.keep.append(sd(A.SM_COUNT_TARGET, q.sm_count_target))
         if q.bias:
             self.keep.append(sd(A.EPILOGUE, int(lt.Epilogue.BIAS)))
+            self.keep.append(sd(A.BIAS_POINTER, q.bias_ptr))
             if q.bias_type:
                 self.keep.append(sd(A.BIAS_DATA_TYPE, CUDA_R[q.bias_type]))
         if q.fast_accum is not None:
@@ -131,9 +139,13 @@ class _Problem:
         P = lt.MatmulPreferenceAttribute
         sp = functools.partial(_set, lt.matmul_preference_set_attribute, lt.get_matmul_preference_attribute_dtype,
                                self.pref)
-        self.keep += [sp(P.MAX_WORKSPACE_BYTES, q.workspace), sp(P.REDUCTION_SCHEME_MASK, q.reduction_mask),
+        if q.reduction_mask is not None:
+            self.keep.append(sp(P.REDUCTION_SCHEME_MASK, q.reduction_mask))
+        self.keep += [sp(P.MAX_WORKSPACE_BYTES, q.workspace),
                       sp(P.MIN_ALIGNMENT_A_BYTES, q.align_a), sp(P.MIN_ALIGNMENT_B_BYTES, q.align_b),
                       sp(P.MIN_ALIGNMENT_C_BYTES, q.align_c), sp(P.MIN_ALIGNMENT_D_BYTES, q.align_d)]
+        if q.impl_mask is not None:
+            self.keep.append(sp(P.IMPL_MASK, q.impl_mask))
 
     def _layout(self, dtype, rows, cols, ld, batch, stride):
         lt = self.lt
@@ -201,11 +213,7 @@ def execute(q: LtQuery, answer: LtAnswer, a_ptr: int, b_ptr: int, d_ptr: int, bi
     import torch
 
     lt = _lt()
-    prob = _Problem(q)
-    if q.bias:
-        A = lt.MatmulDescAttribute
-        prob.keep.append(_set(lt.matmul_desc_set_attribute, lt.get_matmul_desc_attribute_dtype, prob.desc,
-                              A.BIAS_POINTER, bias_ptr))
+    prob = _Problem(dataclasses.replace(q, bias_ptr=bias_ptr) if q.bias else q)
     algo = np.frombuffer(answer.raw, dtype=lt.matmul_algo_dtype).copy()
     ws = torch.empty(max(answer.workspace_size, 1), dtype=torch.uint8, device="cuda")
     alpha = np.array([1.0], dtype=np.float32)

@@ -15,7 +15,7 @@ import triton
 import triton.language as tl
 
 
-@triton.jit
+@triton.jit(do_not_specialize=["M", "N", "K", "SPAN", "K_STEP", "stride_ab", "stride_bb", "stride_ob", "stride_op"])
 def chain_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, SPAN, K_STEP,
                  stride_ab, stride_am, stride_ak, stride_bb, stride_bk, stride_bn,
                  stride_ob, stride_om, stride_on, stride_op,
@@ -68,7 +68,7 @@ def chain_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, SPAN, K_STEP,
     tl.store(o, acc.to(out_ptr.dtype.element_ty), mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
-@triton.jit
+@triton.jit(do_not_specialize=["n_elem", "PARTS", "stride_part", "N"])
 def merge_kernel(part_ptr, out_ptr, bias_ptr, n_elem, PARTS, stride_part,
                  MERGE_FP32: tl.constexpr, HAS_BIAS: tl.constexpr, N, BLOCK: tl.constexpr):
     """out = round(p0 + p1 + ... in K order) over flat elements; partials contiguous per part.
