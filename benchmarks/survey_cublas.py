@@ -11,6 +11,7 @@ seeded draws (the CPU rebuilds the operands and tests descriptors offline), and
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import random
@@ -184,9 +185,9 @@ def main():
         json.dump(info, f, indent=1)
     print(info, flush=True)
     t0 = time.time()
-    path = os.path.join(args.out, "survey.jsonl")
+    path = os.path.join(args.out, "survey.jsonl.gz")
     done = errors = 0
-    with open(path, "w") as f:
+    with gzip.open(path, "wt") as f:
         pending = []
         for i, case in enumerate(cases):
             if time.time() - t0 > args.budget:
