@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ctypes
+import os
 import functools
 import importlib
 import platform
@@ -51,7 +52,7 @@ def cublas_version():
     (a @ a).sum().item()
     for soname in ("libcublas.so.13", "libcublas.so.12", "libcublas.so"):
         try:
-            lib = ctypes.CDLL(soname, mode=ctypes.RTLD_NOLOAD | ctypes.RTLD_GLOBAL)
+            lib = ctypes.CDLL(soname, mode=os.RTLD_NOLOAD | os.RTLD_GLOBAL)
         except OSError:
             continue
         out = []
@@ -68,7 +69,10 @@ def cublas_version():
 def summary() -> dict:
     """A flat dict for the report and for results files."""
     torch = torch_cuda()
-    cb = cublas_version()
+    try:
+        cb = cublas_version()
+    except Exception:
+        cb = None
     return {
         "python": platform.python_version(),
         "platform": platform.platform(),
