@@ -83,7 +83,10 @@ class GEMMDesc:
                      in the order they run (count-down (16, 8, 4, 2, 1) or up).
       epilogue       the steps after the K reduction, in order, from scale
                      (multiply by the fp8 scales in fp32), bias_acc (add the bias in
-                     the accumulator type), round (to the output type), bias_out.
+                     the accumulator type), round (to the output type), bias_out
+                     (add the bias to the rounded output, rounding again). Under a
+                     serial merge, bias_acc goes into the first part's accumulator
+                     before that part is rounded (cuBLAS's in-place split-K).
     """
 
     family: str

@@ -96,16 +96,25 @@ def _merge(parts: list, desc: GEMMDesc) -> np.ndarray:
     raise NotImplementedError(desc.merge_order)
 
 
-def accumulate(a, b, desc: GEMMDesc) -> np.ndarray:
-    """The fp32 value the K reduction hands to the epilogue, for float64 operand values."""
+SERIAL = ("serial_seeded", "serial_added")
+
+
+def accumulate(a, b, desc: GEMMDesc, bias=None) -> np.ndarray:
+    """The fp32 value the K reduction hands to the epilogue, for float64 operand values.
+
+    A serial merge (in-place split-K) adds the bias into the first part's accumulator,
+    before that part is rounded: pass it here, and epilogue() skips its bias_acc step.
+    """
     K = desc.k
     if desc.family == "plain":
         return _part(a, b, desc, 0, K)
-    if desc.family == "split_k" and desc.merge_order in ("serial_seeded", "serial_added"):
+    if desc.family == "split_k" and desc.merge_order in SERIAL:
         running = None
         for s, e in _spans(0, K, desc.k_cuts[0]):
             if desc.merge_order == "serial_seeded" or running is None:
                 acc = _part(a, b, desc, s, e, c0=running)
+                if running is None and bias is not None and "bias_acc" in desc.epilogue:
+                    acc = add_rn(acc, np.asarray(bias, np.float64).astype(np.float32)[None, :])
             else:
                 acc = add_rn(running, _part(a, b, desc, s, e), "fp32")
             running = round_to(acc, desc.partial_dtype)
@@ -119,6 +128,8 @@ def epilogue(acc: np.ndarray, desc: GEMMDesc, out_dtype: str, bias=None) -> np.n
     """Apply the descriptor's epilogue steps to the fp32 accumulator; returns out_dtype values."""
     x = acc
     for step in desc.epilogue:
+        if step == "bias_acc" and desc.merge_order in SERIAL:
+            continue  # added into the first part by accumulate()
         if step == "bias_acc":
             x = add_rn(x, np.asarray(bias, np.float64).astype(np.float32)[None, :])
         elif step == "round":
@@ -144,5 +155,5 @@ def matmul(a, b, desc: GEMMDesc, bias=None, out_dtype: str | None = None) -> np.
         raise ValueError(f"the descriptor describes K={desc.k}, the operands have K={a.shape[1]}")
     if (bias is None) == any(s in desc.epilogue for s in ("bias_acc", "bias_out")):
         raise ValueError("a bias must be given exactly when the descriptor's epilogue adds one")
-    acc = accumulate(a.astype(np.float64), b.astype(np.float64), desc)
+    acc = accumulate(a.astype(np.float64), b.astype(np.float64), desc, bias)
     return epilogue(acc, desc, out_dtype or desc.operand_dtype, bias)

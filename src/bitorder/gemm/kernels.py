@@ -15,16 +15,17 @@ import triton
 import triton.language as tl
 
 
-@triton.jit(do_not_specialize=["M", "N", "K", "SPAN", "K_STEP", "stride_ab", "stride_bb", "stride_ob", "stride_op"])
-def chain_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, SPAN, K_STEP,
-                 stride_ab, stride_am, stride_ak, stride_bb, stride_bk, stride_bn,
-                 stride_ob, stride_om, stride_on, stride_op,
-                 GROUP: tl.constexpr, TAIL_FIRST: tl.constexpr, HAS_BIAS: tl.constexpr,
-                 BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+def _chain(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, SPAN, K_STEP,
+           stride_ab, stride_a, stride_bb, stride_b, stride_ob, stride_om, stride_op,
+           A_ROW: tl.constexpr, B_ROW: tl.constexpr,
+           GROUP: tl.constexpr, TAIL_FIRST: tl.constexpr, HAS_BIAS: tl.constexpr,
+           BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
     """out[part, batch, m, n] = chain over K part `part` (SPAN elements each).
 
-    grid = (cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N), batch, parts). The output's
-    element type decides the final rounding (fp32 partials store unrounded).
+    A is row-major (A_ROW: unit stride along K, stride_a between rows) or column-
+    major (unit stride along M, stride_a between columns); B likewise (B_ROW: unit
+    stride along N). grid = (cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N), batch, parts).
+    The output's element type decides the final rounding (fp32 partials store unrounded).
     """
     pid = tl.program_id(0)
     batch = tl.program_id(1)
@@ -39,8 +40,16 @@ def chain_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, SPAN, K_STEP,
     lane_k = (p // 16) * GROUP + (p % 16)
     lane_real = (p % 16) < GROUP
     REAL_K: tl.constexpr = BLOCK_K // 16 * GROUP  # real products one tile covers
-    a_base = a_ptr + batch.to(tl.int64) * stride_ab + rm[:, None].to(tl.int64) * stride_am
-    b_base = b_ptr + batch.to(tl.int64) * stride_bb + rn[None, :].to(tl.int64) * stride_bn
+    if A_ROW:
+        sam, sak = stride_a, 1
+    else:
+        sam, sak = 1, stride_a
+    if B_ROW:
+        sbk, sbn = stride_b, 1
+    else:
+        sbk, sbn = 1, stride_b
+    a_base = a_ptr + batch.to(tl.int64) * stride_ab + rm[:, None].to(tl.int64) * sam
+    b_base = b_ptr + batch.to(tl.int64) * stride_bb + rn[None, :].to(tl.int64) * sbn
     k_lo = part * SPAN
     k_hi = tl.minimum(k_lo + SPAN, K)
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
@@ -51,41 +60,59 @@ def chain_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, SPAN, K_STEP,
         for k0 in range(k_lo, k_main, REAL_K):
             kk = k0 + lane_k
             ok = lane_real & (kk < k_main)
-            a = tl.load(a_base + kk[None, :].to(tl.int64) * stride_ak, mask=(rm[:, None] < M) & ok[None, :], other=0.0)
-            b = tl.load(b_base + kk[:, None].to(tl.int64) * stride_bk, mask=ok[:, None] & (rn[None, :] < N), other=0.0)
+            a = tl.load(a_base + kk[None, :].to(tl.int64) * sak, mask=(rm[:, None] < M) & ok[None, :], other=0.0)
+            b = tl.load(b_base + kk[:, None].to(tl.int64) * sbk, mask=ok[:, None] & (rn[None, :] < N), other=0.0)
             acc = tl.dot(a, b, acc)
     for k0 in range(k_main, k_hi, REAL_K):
         kk = k0 + lane_k
         ok = lane_real & (kk < k_hi)
-        a = tl.load(a_base + kk[None, :].to(tl.int64) * stride_ak, mask=(rm[:, None] < M) & ok[None, :], other=0.0)
-        b = tl.load(b_base + kk[:, None].to(tl.int64) * stride_bk, mask=ok[:, None] & (rn[None, :] < N), other=0.0)
+        a = tl.load(a_base + kk[None, :].to(tl.int64) * sak, mask=(rm[:, None] < M) & ok[None, :], other=0.0)
+        b = tl.load(b_base + kk[:, None].to(tl.int64) * sbk, mask=ok[:, None] & (rn[None, :] < N), other=0.0)
         acc = tl.dot(a, b, acc)
     if HAS_BIAS:
         bias = tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)
         acc = acc + bias[None, :]
     o = (out_ptr + part.to(tl.int64) * stride_op + batch.to(tl.int64) * stride_ob
-         + rm[:, None].to(tl.int64) * stride_om + rn[None, :].to(tl.int64) * stride_on)
+         + rm[:, None].to(tl.int64) * stride_om + rn[None, :])
     tl.store(o, acc.to(out_ptr.dtype.element_ty), mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
-@triton.jit(do_not_specialize=["n_elem", "PARTS", "stride_part", "N"])
-def merge_kernel(part_ptr, out_ptr, bias_ptr, n_elem, PARTS, stride_part,
-                 MERGE_FP32: tl.constexpr, HAS_BIAS: tl.constexpr, N, BLOCK: tl.constexpr):
-    """out = round(p0 + p1 + ... in K order) over flat elements; partials contiguous per part.
+_SIZES = ["M", "N", "K", "SPAN", "K_STEP", "stride_ab", "stride_bb", "stride_ob", "stride_op"]
+# Leading dimensions that are multiples of 16 let Triton vectorise the loads: one build
+# specialises them; shapes with other leading dimensions share one generic build.
+chain_kernel = triton.jit(_chain, do_not_specialize=_SIZES)
+chain_kernel_any_ld = triton.jit(_chain, do_not_specialize=_SIZES + ["stride_a", "stride_b", "stride_om"])
 
-    MERGE_FP32: the running sum is fp32, else it is rounded to the output type
-    after every add. The bias (when given) is added in fp32 before the final round.
+
+@triton.jit(do_not_specialize=["n_elem", "PARTS", "stride_part", "N"])
+def merge_kernel(part_ptr, out_ptr, bias_ptr, n_elem, PARTS, stride_part, N,
+                 ROUND_EACH: tl.constexpr, BIAS_MODE: tl.constexpr, BLOCK: tl.constexpr):
+    """out = the partials of K's parts summed in K order, over flat elements.
+
+    Partials are contiguous per part, in the workspace's type (fp32 accumulators or
+    the output type). ROUND_EACH rounds the running sum to the output type after
+    every add (cuBLAS's in-place serial split-K); otherwise it is fp32 throughout.
+    BIAS_MODE: 0 none, 1 add in fp32 before the final rounding, 2 add into the first
+    part before its rounding (serial), 3 add after the final rounding and round again.
     """
     offs = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n_elem
+    out_ty = out_ptr.dtype.element_ty
+    if BIAS_MODE != 0:
+        bias = tl.load(bias_ptr + offs % N, mask=mask, other=0.0).to(tl.float32)
     acc = tl.load(part_ptr + offs, mask=mask, other=0.0).to(tl.float32)
-    if not MERGE_FP32:
-        acc = acc.to(out_ptr.dtype.element_ty).to(tl.float32)
+    if BIAS_MODE == 2:
+        acc = acc + bias
+    if ROUND_EACH:
+        acc = acc.to(out_ty).to(tl.float32)
     for i in range(1, PARTS):
         x = tl.load(part_ptr + i * stride_part + offs, mask=mask, other=0.0).to(tl.float32)
-        acc = acc + x
-        if not MERGE_FP32:
-            acc = acc.to(out_ptr.dtype.element_ty).to(tl.float32)
-    if HAS_BIAS:
-        acc = acc + tl.load(bias_ptr + offs % N, mask=mask, other=0.0).to(tl.float32)
-    tl.store(out_ptr + offs, acc.to(out_ptr.dtype.element_ty), mask=mask)
+        acc = x + acc
+        if ROUND_EACH:
+            acc = acc.to(out_ty).to(tl.float32)
+    if BIAS_MODE == 1:
+        acc = acc + bias
+    res = acc.to(out_ty)
+    if BIAS_MODE == 3:
+        res = (res.to(tl.float32) + bias).to(out_ty)
+    tl.store(out_ptr + offs, res, mask=mask)

@@ -1,0 +1,96 @@
+"""Speed of bitorder.linear against F.linear (cuBLAS) on realistic model layers (GPU).
+
+Same inputs for both, triton.testing.do_bench medians; per group (model layer) the
+geometric mean of cuBLAS time over bitorder time (> 1: bitorder faster), split at
+5 GFLOP. Writes bench.json and bench.png.
+
+    python benchmarks/bench_gemm.py --out DIR [--dtypes fp16,bf16] [--budget S]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from collections import defaultdict
+
+import torch
+import torch.nn.functional as F
+import triton
+
+import bitorder
+from bitorder.draws import torch_draw
+from bitorder.gemm import api
+from bitorder.gemm.shapes import realistic
+
+
+def geomean(xs):
+    return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--dtypes", default="fp16,bf16")
+    ap.add_argument("--budget", type=float, default=200)
+    args = ap.parse_args()
+    rows = []
+    t0 = time.time()
+    for dt in args.dtypes.split(","):
+        for case in realistic(dt):
+            if time.time() - t0 > args.budget:
+                break
+            x = torch_draw((case.m, case.k), dt, 1, 1, "narrow")
+            w = torch_draw((case.n, case.k), dt, 1, 2, "narrow")
+            p = api.plan(x, w.t())
+            ours = bitorder.linear(x, w)
+            ref = F.linear(x, w)
+            same = bool(torch.equal(ours.view(torch.int16), ref.view(torch.int16)))
+            rep = 25 if case.flops < 1e11 else 60
+            t_ref = triton.testing.do_bench(lambda: F.linear(x, w), warmup=5, rep=rep, return_mode="median")
+            t_ours = triton.testing.do_bench(lambda: bitorder.linear(x, w), warmup=5, rep=rep, return_mode="median")
+            rows.append({"dtype": dt, "group": case.group, "m": case.m, "n": case.n, "k": case.k,
+                         "gflop": case.flops / 1e9, "ms_cublas": t_ref, "ms_bitorder": t_ours,
+                         "speed": t_ref / t_ours, "identical": same, "path": p.path, "desc": str(p.desc)})
+    groups = defaultdict(lambda: {"above": [], "below": []})
+    for r in rows:
+        layer = r["group"].split(":")[1]
+        groups[f"{r['dtype']}:{layer}"]["above" if r["gflop"] > 5 else "below"].append(r["speed"])
+    summary = {g: {"geomean_above_5gflop": geomean(v["above"]), "n_above": len(v["above"]),
+                   "geomean_below_5gflop": geomean(v["below"]), "n_below": len(v["below"])}
+               for g, v in sorted(groups.items())}
+    overall = {"above": geomean([r["speed"] for r in rows if r["gflop"] > 5]),
+               "below": geomean([r["speed"] for r in rows if r["gflop"] <= 5])}
+    report = {"device": torch.cuda.get_device_name(), "rows": rows, "groups": summary, "overall": overall,
+              "identical": sum(r["identical"] for r in rows), "n": len(rows), "seconds": time.time() - t0}
+    with open(os.path.join(args.out, "bench.json"), "w") as f:
+        json.dump(report, f, indent=1)
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        fig, ax = plt.subplots(figsize=(10, 4.5))
+        names = list(summary)
+        xs = range(len(names))
+        ax.bar([i - 0.2 for i in xs], [summary[n]["geomean_above_5gflop"] for n in names], 0.4, label="> 5 GFLOP")
+        ax.bar([i + 0.2 for i in xs], [summary[n]["geomean_below_5gflop"] for n in names], 0.4, label="<= 5 GFLOP")
+        ax.axhline(1.0, color="k", lw=0.8)
+        ax.axhline(0.8, color="r", lw=0.8, ls="--", label="floor 0.8x")
+        ax.set_xticks(list(xs), names, rotation=45, ha="right", fontsize=8)
+        ax.set_ylabel("cuBLAS time / bitorder time")
+        ax.set_title(f"bitorder.linear vs F.linear on {report['device']} (geomean per layer)")
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(os.path.join(args.out, "bench.png"), dpi=120)
+    except Exception as e:  # the numbers matter more than the picture
+        print("plot failed:", e)
+    print(json.dumps({"overall": overall, "identical": report["identical"], "n": report["n"]}, indent=1))
+    for g, v in summary.items():
+        print(f"{g:24s} >5GF {v['geomean_above_5gflop']:.2f} (n={v['n_above']})  <=5GF {v['geomean_below_5gflop']:.2f} (n={v['n_below']})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,127 @@
+"""The arch profile: cuBLASLt's answer for a shape -> the GEMMDesc of the kernel it runs.
+
+Paper section 4: the descriptor depends on the shape only through the cost model's
+answer, so one (SM version, cuBLAS version) is a finite table. An entry matches
+answers by the fields that decide the kernel (algorithm id, whether the stages are
+named, split count, reduction scheme) and gives the descriptor as a template whose
+few shape-dependent numbers are rules (the split span, the K step the stages name).
+Entries carry the evidence they were verified on; an answer no entry matches has no
+descriptor, and the caller falls back to cuBLAS itself.
+
+Profiles are JSON data in bitorder/cublas/profiles/.
+"""
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+
+from ..desc import GEMMDesc
+
+MATCH_KEYS = {"algo_id", "stages_named", "split", "reduction_scheme", "dtype"}
+SPAN_RULES = {"round_up", "round_up_cutlass"}
+BIAS_RULES = {"bias_acc", "bias_out", "none"}
+
+
+class ProfileError(ValueError):
+    """A malformed arch profile: the message names the entry and the field."""
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def _round_up(x: int, g: int) -> int:
+    return _ceil_div(x, g) * g
+
+
+def cutlass_granule(k: int, lo: int = 8, hi: int = 64) -> int:
+    """The multiple a CUTLASS split's span is rounded to: `hi` when K is a multiple of it,
+    else `lo`. Read off walks and sampled bits on the H200 (survey 2026-11-29): spans of
+    K=22464/48 and 24832/5 round to 64; K=848/2, 10192/49, 32/60 and ~60 others to 8.
+    A K that is a multiple of 32 but not 64 was not observed."""
+    return hi if k % hi == 0 else lo
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One row of the table: which answers it matches and the descriptor they run."""
+
+    name: str
+    match: dict
+    desc: dict
+    span: dict | None = None
+    bias: str = "bias_acc"
+    evidence: dict = field(default_factory=dict, compare=False)
+
+    def __post_init__(self):
+        bad = set(self.match) - MATCH_KEYS
+        if bad:
+            raise ProfileError(f"entry {self.name}: unknown match key(s) {sorted(bad)}")
+        if self.span is not None and self.span.get("rule") not in SPAN_RULES:
+            raise ProfileError(f"entry {self.name}: span rule must be one of {sorted(SPAN_RULES)}")
+        if self.bias not in BIAS_RULES:
+            raise ProfileError(f"entry {self.name}: bias must be one of {sorted(BIAS_RULES)}")
+        if (self.desc.get("family") == "split_k") != (self.span is not None):
+            raise ProfileError(f"entry {self.name}: a split_k entry needs a span rule, and only it")
+
+    def matches(self, answer: dict, dtype: str) -> bool:
+        m = self.match
+        split = answer["split_k"] > 1
+        return (answer["algo_id"] in m.get("algo_id", [answer["algo_id"]])
+                and ("stages_named" not in m or (answer["stages"] not in ("UNDEFINED", "")) == m["stages_named"])
+                and ("split" not in m or split == m["split"])
+                and answer["reduction_scheme"] in m.get("reduction_scheme", [answer["reduction_scheme"]])
+                and dtype in m.get("dtype", [dtype]))
+
+    def describe(self, answer: dict, k: int, dtype: str, bias: bool) -> GEMMDesc:
+        d = dict(self.desc)
+        if d.get("k_step") == "stages":
+            d["k_step"] = int(str(answer["stages"]).split("x")[0])
+        for key in ("partial_dtype", "merge_dtype"):
+            if d.get(key) == "out":
+                d[key] = dtype
+        if self.span is not None:
+            s = answer["split_k"]
+            g = (cutlass_granule(k, self.span.get("lo", 8), self.span.get("hi", 64))
+                 if self.span["rule"] == "round_up_cutlass" else self.span["granule"])
+            span = _round_up(_ceil_div(k, s), g)
+            if span >= k:  # one part: the split degenerates to the plain chain
+                d = {x: v for x, v in d.items() if x not in ("partial_dtype", "merge_dtype", "merge_order")}
+                d["family"] = "plain"
+            else:
+                d["k_cuts"] = (span,)
+        if bias and self.bias != "none":
+            epi = ("round", "bias_out") if self.bias == "bias_out" and d["family"] != "plain" else ("bias_acc", "round")
+        else:
+            epi = ("round",)
+        return GEMMDesc(operand_dtype=dtype, k=k, epilogue=epi, **d)
+
+
+class ArchProfile:
+    """A loaded profile: `describe(answer, k, dtype, bias)` -> GEMMDesc or None (fall back)."""
+
+    def __init__(self, data: dict):
+        for key in ("arch", "cublas", "entries"):
+            if key not in data:
+                raise ProfileError(f"profile lacks '{key}'")
+        self.arch, self.cublas = data["arch"], data["cublas"]
+        self.meta = {k: v for k, v in data.items() if k != "entries"}
+        self.entries = [Entry(**e) for e in data["entries"]]
+        names = [e.name for e in self.entries]
+        if len(set(names)) != len(names):
+            raise ProfileError("entry names must be unique")
+
+    @classmethod
+    @functools.lru_cache(None)
+    def load(cls, name: str = "sm90-cublas13.1") -> "ArchProfile":
+        text = resources.files("bitorder.cublas").joinpath("profiles", f"{name}.json").read_text()
+        return cls(json.loads(text))
+
+    def entry_for(self, answer: dict, dtype: str):
+        return next((e for e in self.entries if e.matches(answer, dtype)), None)
+
+    def describe(self, answer: dict, k: int, dtype: str, bias: bool = False):
+        e = self.entry_for(answer, dtype)
+        return None if e is None else e.describe(answer, k, dtype, bias)

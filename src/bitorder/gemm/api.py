@@ -1,0 +1,195 @@
+"""bitorder.matmul / linear / plan: torch's exact bytes, from Triton kernels planned like cuBLAS.
+
+A call is planned the way torch 2.11 hands it to cuBLAS (the same folding of a 3-D
+@ 2-D product, the same cuBLAS or cuBLASLt path, the same heuristic query), the
+heuristic's answer is mapped through the arch profile to a GEMMDesc, and the chain
+and merge kernels compute exactly that descriptor. An answer the profile does not
+know, or a call shape bitorder does not plan, runs torch itself: exact by
+definition, counted in `stats()`, warned about once per reason.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import threading
+import time
+import warnings
+from collections import Counter
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+
+from ..desc import GEMMDesc
+from . import launch
+
+_DTYPES = {torch.float16: "fp16", torch.bfloat16: "bf16"}
+_STATS = Counter()
+_WARNED = set()
+_LOCK = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a call runs and why its bits are what they are.
+
+    path: "triton" (desc is computed by bitorder's kernels) or "cublas" (the
+    fallback: torch itself runs it). call: the cuBLAS entry torch uses ("gemm",
+    "bgemm", "gemm_and_bias"). answer: cuBLASLt's heuristic answer (a dict) or None.
+    """
+
+    path: str
+    desc: GEMMDesc | None
+    answer: dict | None
+    call: str
+    reason: str = ""
+    plan_us: float = 0.0
+
+    def __str__(self):
+        what = str(self.desc) if self.desc else f"cuBLAS fallback ({self.reason})"
+        ans = "" if not self.answer else (f" <- algo {self.answer['algo_id']} tile {self.answer['tile']} "
+                                           f"stages {self.answer['stages']} split {self.answer['split_k']} "
+                                           f"scheme {self.answer['reduction_scheme']}")
+        return f"Plan[{self.path}, {self.call}] {what}{ans}"
+
+
+def stats() -> dict:
+    """Calls served by Triton kernels and by the cuBLAS fallback (by reason), since import or reset."""
+    return dict(_STATS)
+
+
+def reset_stats() -> None:
+    _STATS.clear()
+
+
+def _count(plan: Plan) -> None:
+    with _LOCK:
+        _STATS[plan.path] += 1
+        if plan.path == "cublas":
+            _STATS[f"cublas:{plan.reason}"] += 1
+            if plan.reason not in _WARNED:
+                _WARNED.add(plan.reason)
+                warnings.warn(f"bitorder: falling back to cuBLAS ({plan.reason}); the bytes are cuBLAS's own. "
+                              "bitorder.gemm.stats() counts these calls.", stacklevel=3)
+
+
+def _check(*tensors) -> str:
+    t0 = tensors[0]
+    for t in tensors:
+        if not isinstance(t, torch.Tensor):
+            raise TypeError(f"bitorder GEMMs take torch tensors, got {type(t).__name__}")
+        if t.device.type != "cuda":
+            raise ValueError(f"bitorder GEMMs run on CUDA tensors; got a tensor on {t.device}")
+        if t.dtype != t0.dtype:
+            raise TypeError(f"operands must share one dtype; got {t0.dtype} and {t.dtype}")
+    if t0.dtype not in _DTYPES:
+        raise TypeError(f"bitorder GEMMs take float16 or bfloat16 (fp8: bitorder.scaled_mm); got {t0.dtype}")
+    return _DTYPES[t0.dtype]
+
+
+@functools.lru_cache(maxsize=65536)
+def _describe(query, dtype: str, bias: bool):
+    """(answer dict, GEMMDesc or None) for a heuristic query (bias pointer blanked: only its alignment counts)."""
+    from ..cublas import lt
+    from ..cublas.profile import ArchProfile
+
+    answers = lt.heuristic(query, 1)
+    if not answers:
+        return None, None
+    ans = answers[0].to_dict()
+    return ans, ArchProfile.load().describe(ans, query.k, dtype, bias)
+
+
+def _plan2(a, b, bias, call: str) -> Plan:
+    """Plan one 2-D or batched product as torch hands it to cuBLAS (a, b as torch will pass them)."""
+    from ..cublas import torch_call
+
+    t0 = time.perf_counter()
+    dtype = _DTYPES[a.dtype]
+    M, K, N = a.shape[-2], a.shape[-1], b.shape[-1]
+    if M == 0 or N == 0 or K == 0:
+        return Plan("cublas", None, None, call, "empty problem")
+    out = torch.empty((*a.shape[:-2], M, N), dtype=a.dtype, device=a.device)
+    try:
+        q = torch_call.lt_query(a, b, out, bias)
+    except ValueError:
+        return Plan("cublas", None, None, call, "operand layout torch copies")
+    ans, desc = _describe(dataclasses.replace(q, bias_ptr=0), dtype, bias is not None)
+    us = (time.perf_counter() - t0) * 1e6
+    if ans is None:
+        return Plan("cublas", None, None, call, "no heuristic answer", us)
+    if desc is None:
+        return Plan("cublas", None, ans, call, f"algo {ans['algo_id']} not in the arch profile", us)
+    return Plan("triton", desc, ans, call, "", us)
+
+
+def _lt_bias_path(x, w, bias) -> bool:
+    """torch 2.11's isInputCompliesAddmmCudaLt for F.linear on a 2-D input with a bias."""
+    N, K = w.shape
+    return (bias.dim() == 1 and bias.is_contiguous() and bias.shape[0] == N and K > 1 and N > 1)
+
+
+def plan(a, b, bias=None) -> Plan:
+    """The plan for bitorder.matmul(a, b), or bitorder.linear(a, b.T, bias) when a bias is given."""
+    return _route(a, b, bias)[0]
+
+
+def _route(a, b, bias):
+    """(plan, a, b, how): the product torch actually runs for this call."""
+    tensors = [a, b] + ([bias] if bias is not None else [])
+    _check(*tensors)
+    if a.dim() == 2 and b.dim() == 2:
+        if bias is not None and not _lt_bias_path(a, b.t(), bias):
+            return Plan("cublas", None, None, "gemm", "addmm without the cuBLASLt bias path"), a, b, "torch"
+        return _plan2(a, b, bias, "gemm_and_bias" if bias is not None else "gemm"), a, b, "2d"
+    if a.dim() == 3 and b.dim() == 2:
+        folded = a.stride(0) == a.stride(1) * a.shape[1] or a.shape[0] == 1
+        if folded and (bias is None or a.is_contiguous()):
+            a2 = a.reshape(a.shape[0] * a.shape[1], a.shape[2])
+            if bias is not None and not _lt_bias_path(a2, b.t(), bias):
+                return Plan("cublas", None, None, "gemm", "addmm without the cuBLASLt bias path"), a, b, "torch"
+            return _plan2(a2, b, bias, "gemm_and_bias" if bias is not None else "gemm"), a2, b, "fold"
+        if bias is not None:  # torch: matmul then a separate add_ of the bias
+            p, a3, b3, _ = _route(a, b, None)
+            return p, a3, b3, "bias_after"
+        b3 = b.unsqueeze(0).expand(a.shape[0], *b.shape)
+        return _plan2(a, b3, None, "bgemm"), a, b3, "3d"
+    if a.dim() == 3 and b.dim() == 3 and bias is None:
+        if a.shape[0] != b.shape[0]:
+            return Plan("cublas", None, None, "bgemm", "broadcast batch"), a, b, "torch"
+        if a.shape[0] == 1:  # torch runs a batch of one as a plain gemm
+            return _plan2(a[0], b[0], None, "gemm"), a[0], b[0], "batch1"
+        return _plan2(a, b, None, "bgemm"), a, b, "3d"
+    return Plan("cublas", None, None, "?", f"{a.dim()}-D @ {b.dim()}-D"), a, b, "torch"
+
+
+def _run(a, b, bias, torch_fn):
+    p, a2, b2, how = _route(a, b, bias)
+    _count(p)
+    if p.path == "cublas":
+        return torch_fn()
+    bias_here = bias if how != "bias_after" else None
+    out = launch.run(a2, b2, p.desc, bias_here)
+    if how == "fold":
+        out = out.view(*a.shape[:-1], b.shape[-1])
+    elif how == "batch1":
+        out = out.unsqueeze(0)
+    if how == "bias_after":
+        out = out.view(*a.shape[:-1], b.shape[-1])
+        out.add_(bias)  # torch's own elementwise add, as F.linear does for this input
+    return out
+
+
+def matmul(a, b):
+    """torch.matmul(a, b)'s exact bytes for fp16/bf16 CUDA tensors: 2-D @ 2-D, 3-D @ 3-D (bmm)
+    and 3-D @ 2-D, each operand row- or column-major, on the H200 with cuBLAS 13.1.
+    Shapes the arch profile does not cover run torch.matmul itself (counted in stats())."""
+    return _run(a, b, None, lambda: torch.matmul(a, b))
+
+
+def linear(x, weight, bias=None):
+    """F.linear(x, weight, bias)'s exact bytes for fp16/bf16 CUDA tensors (x 2-D or 3-D),
+    including cuBLASLt's BIAS epilogue when torch takes that path; otherwise as matmul."""
+    if weight.dim() != 2:
+        raise ValueError(f"weight must be 2-D (out_features, in_features); got {tuple(weight.shape)}")
+    return _run(x, weight.t(), bias, lambda: F.linear(x, weight, bias))

@@ -1,0 +1,107 @@
+"""The arch profile: integrity, and every entry against what the H200 recorded (survey 2026-11-29)."""
+import json
+import os
+import random
+import re
+
+import pytest
+
+from bitorder.cublas.profile import ArchProfile, Entry, ProfileError, cutlass_granule
+from bitorder.cublas.prober import load_records, sample_mismatches, walk_mismatches
+from bitorder.desc import GEMMDesc
+
+SURVEY = os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks", "results", "2026-11-29-survey",
+                      "survey.jsonl.gz")
+
+
+@pytest.fixture(scope="module")
+def records():
+    return [r for r in load_records(SURVEY) if r.get("ran")]
+
+
+@pytest.fixture(scope="module")
+def profile():
+    return ArchProfile.load()
+
+
+def described(profile, rec):
+    c = rec["case"]
+    return profile.describe(rec["ran"][0], c["k"], c["dtype"], c["op"] == "linear_bias")
+
+
+def test_profile_loads_and_entries_are_well_formed(profile):
+    assert profile.arch == "sm_90" and profile.cublas == "13.1.0"
+    for e in profile.entries:
+        ans = {"algo_id": e.match.get("algo_id", [66])[0], "stages": "64x3" if e.match.get("stages_named", True) else "UNDEFINED",
+               "split_k": 4 if e.match.get("split") else 1, "reduction_scheme": e.match.get("reduction_scheme", [0])[0]}
+        for k in (1, 17, 1000, 65536):
+            for bias in (False, True):
+                d = e.describe(ans, k, "fp16", bias)
+                assert isinstance(d, GEMMDesc) and d.k == k
+
+
+def test_malformed_entries_are_rejected():
+    with pytest.raises(ProfileError, match="unknown match key"):
+        Entry("x", {"tile": ["64x64"]}, {"family": "plain", "instruction": "wgmma", "instruction_k": 16})
+    with pytest.raises(ProfileError, match="needs a span rule"):
+        Entry("x", {}, {"family": "split_k", "instruction": "wgmma", "instruction_k": 16})
+    with pytest.raises(ProfileError, match="bias must be"):
+        Entry("x", {}, {"family": "plain", "instruction": "wgmma", "instruction_k": 16}, bias="late")
+    with pytest.raises(ProfileError, match="lacks"):
+        ArchProfile({"arch": "sm_90"})
+
+
+def test_cutlass_granule_fits_the_walks():
+    # spans read off walks on the H200: K, splits -> granule
+    assert cutlass_granule(801) == 8 and cutlass_granule(10192) == 8 and cutlass_granule(848) == 8
+    assert cutlass_granule(22464) == 64 and cutlass_granule(24832) == 64 and cutlass_granule(32) == 8
+
+
+def test_profile_agrees_with_the_kernels_cublas_launched(records, profile):
+    """The family the profile names matches the kernel names the profiler saw."""
+    for rec in records:
+        d = described(profile, rec)
+        if d is None:
+            continue
+        names = " ".join(rec.get("kernels", []))
+        assert ("splitK" in names or "splitKreduce" in names or "Memset" in names) or d.family == "plain" or \
+            "Kernel2" in names, names
+        if "s1688gemm" in names:
+            assert d.instruction_k == 8
+        if "nvjet" in names and "splitK" not in names:
+            assert d.family == "plain" and d.instruction == "wgmma"
+        if re.search(r"nvjet\S*splitK", names):
+            assert d.family == "split_k"
+
+
+def test_profile_covers_the_survey(records, profile):
+    known = sum(described(profile, r) is not None for r in records)
+    assert known / len(records) > 0.95
+
+
+def test_twin_reproduces_recorded_bits(records, profile):
+    """For a sample of recorded calls the profile knows, the CPU twin gives the H200's bytes."""
+    rng = random.Random(0)
+    pool = [r for r in records if described(profile, r) is not None and r["case"]["k"] <= 3000]
+    for rec in rng.sample(pool, 40):
+        d = described(profile, rec)
+        for kind in ("narrow", "wide"):
+            assert sample_mismatches(rec, d, kind) == 0, (rec["case"], str(d), kind)
+
+
+def test_twin_reproduces_recorded_walks(records, profile):
+    pool = [r for r in records if described(profile, r) is not None and "walk_small" in r
+            and r["ran"][0]["split_k"] > 1 and r["case"]["k"] <= 5000]
+    for rec in pool[:20]:
+        d = described(profile, rec)
+        wm = walk_mismatches(rec, d)
+        assert wm in (None, 0), (rec["case"], str(d), wm)
+
+
+def test_a_wrong_descriptor_is_caught(records, profile):
+    """The recorded evidence discriminates: moving a split boundary breaks the walks."""
+    rec = next(r for r in records if r["ran"][0]["algo_id"] == 66 and r["ran"][0]["split_k"] > 1
+               and "walk_small" in r and r["case"]["k"] <= 5000)
+    d = described(profile, rec)
+    wrong = d.replace(k_cuts=(d.k_cuts[0] - 32,))
+    assert walk_mismatches(rec, d) == 0 and walk_mismatches(rec, wrong) > 0

@@ -1,0 +1,25 @@
+"""bitorder.matmul / linear refuse what they cannot do, with a clear error (no GPU needed)."""
+import pytest
+
+torch = pytest.importorskip("torch")
+import bitorder  # noqa: E402
+
+
+def test_cpu_tensors_are_refused():
+    a = torch.zeros(4, 4, dtype=torch.float16)
+    with pytest.raises(ValueError, match="CUDA tensors"):
+        bitorder.matmul(a, a)
+
+
+def test_other_inputs_are_refused():
+    with pytest.raises(TypeError, match="torch tensors"):
+        bitorder.matmul([[1.0]], [[1.0]])
+    with pytest.raises(ValueError, match="weight must be 2-D"):
+        bitorder.linear(torch.zeros(2, 3, dtype=torch.float16), torch.zeros(1, 4, 3, dtype=torch.float16))
+
+
+def test_import_is_light():
+    import subprocess
+    import sys
+    code = "import sys, bitorder; assert 'torch' not in sys.modules, 'import bitorder pulled in torch'"
+    assert subprocess.run([sys.executable, "-c", code]).returncode == 0

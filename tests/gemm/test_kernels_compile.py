@@ -1,0 +1,42 @@
+"""Every kernel variant the arch profile's descriptors need compiles for sm90 (no GPU needed)."""
+import itertools
+import re
+
+import pytest
+
+import bitorder
+from bitorder.gemm.kernels import chain_kernel, chain_kernel_any_ld, merge_kernel
+
+SIG = dict(a_ptr="*fp16", b_ptr="*fp16", out_ptr="*fp16", bias_ptr="*fp16", M="i32", N="i32", K="i32", SPAN="i32",
+           K_STEP="i32", stride_ab="i64", stride_a="i32", stride_bb="i64", stride_b="i32", stride_ob="i64",
+           stride_om="i32", stride_op="i64")
+# (GROUP, TAIL_FIRST): nvjet (wgmma k16 chain), cutlass k16 residue-first, cutlass s1688 (k8) residue-first
+FAMILIES = [(16, False), (16, True), (8, True)]
+
+
+@pytest.mark.parametrize("group, tail", FAMILIES)
+@pytest.mark.parametrize("dtype", ["fp16", "bf16"])
+def test_chain_variants_compile_to_wgmma(group, tail, dtype):
+    sig = {k: (v.replace("fp16", dtype) if k != "out_ptr" else "*fp32") for k, v in SIG.items()}
+    for a_row, b_row, bias in itertools.product((True, False), (True, False), (True, False)):
+        c = bitorder.compile(chain_kernel, "sm90", signature=sig, num_warps=8,
+                             constexprs=dict(A_ROW=a_row, B_ROW=b_row, GROUP=group, TAIL_FIRST=tail, HAS_BIAS=bias,
+                                             BLOCK_M=128, BLOCK_N=128, BLOCK_K=64))
+        ins = set(re.findall(r"wgmma\.mma_async\.sync\.aligned\.\w+\.f32\.(\w+)\.\w+", c.ptx))
+        assert ins == {"f16" if dtype == "fp16" else "bf16"}, ins
+
+
+def test_generic_leading_dimension_build_compiles():
+    c = bitorder.compile(chain_kernel_any_ld, "sm90", signature=SIG, num_warps=4,
+                         constexprs=dict(A_ROW=False, B_ROW=True, GROUP=8, TAIL_FIRST=True, HAS_BIAS=False,
+                                         BLOCK_M=64, BLOCK_N=128, BLOCK_K=64))
+    assert "wgmma.mma_async" in c.ptx
+
+
+@pytest.mark.parametrize("ws", ["*fp32", "*fp16"])
+def test_merge_variants_compile(ws):
+    sig = dict(part_ptr=ws, out_ptr="*fp16", bias_ptr="*fp16", n_elem="i64", PARTS="i32", stride_part="i64", N="i32")
+    for round_each, mode in itertools.product((False, True), range(4)):
+        c = bitorder.compile(merge_kernel, "sm90", signature=sig,
+                             constexprs=dict(ROUND_EACH=round_each, BIAS_MODE=mode, BLOCK=1024))
+        assert re.search(r"cvt\.rn\.f16(x2)?\.f32", c.ptx)

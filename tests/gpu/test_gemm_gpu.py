@@ -1,0 +1,59 @@
+"""bitorder.matmul / linear on the H200: torch's exact bytes for each family of the arch profile."""
+import pytest
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.gpu
+
+import torch.nn.functional as F  # noqa: E402
+
+import bitorder  # noqa: E402
+from bitorder.draws import torch_draw  # noqa: E402
+from bitorder.gemm import api  # noqa: E402
+
+SHAPES = [  # (M, N, K): nvjet plain, nvjet split-K, misaligned (cutlass s1688 / wmma), serial split, deep K
+    (1000, 768, 512), (8, 4096, 14336), (64, 64, 65536), (777, 513, 1999), (1147, 839, 848), (17, 2201, 6359),
+    (94, 2, 715), (3, 9, 17626), (4096, 4096, 4096)]
+
+
+def bits(x):
+    return x.contiguous().view(torch.int16)
+
+
+@pytest.mark.parametrize("dtype", ["fp16", "bf16"])
+@pytest.mark.parametrize("m, n, k", SHAPES)
+@pytest.mark.parametrize("layout", ["nn", "nt", "tn", "tt"])
+def test_matmul_bytes(dtype, m, n, k, layout):
+    a = torch_draw((k, m) if layout[0] == "t" else (m, k), dtype, 5, 1, "wide")
+    b = torch_draw((n, k) if layout[1] == "t" else (k, n), dtype, 5, 2, "wide")
+    a = a.t() if layout[0] == "t" else a
+    b = b.t() if layout[1] == "t" else b
+    assert torch.equal(bits(bitorder.matmul(a, b)), bits(torch.matmul(a, b))), str(api.plan(a, b))
+
+
+@pytest.mark.parametrize("dtype", ["fp16", "bf16"])
+@pytest.mark.parametrize("m, n, k", SHAPES)
+def test_linear_bias_bytes(dtype, m, n, k):
+    x = torch_draw((m, k), dtype, 6, 1, "wide")
+    w = torch_draw((n, k), dtype, 6, 2, "wide")
+    bias = torch_draw((n,), dtype, 6, 3, "narrow")
+    assert torch.equal(bits(bitorder.linear(x, w, bias)), bits(F.linear(x, w, bias))), str(api.plan(x, w.t(), bias))
+
+
+def test_batched_and_folded():
+    a = torch_draw((6, 100, 300), "fp16", 7, 1, "wide")
+    b = torch_draw((6, 300, 70), "fp16", 7, 2, "wide")
+    w = torch_draw((300, 70), "fp16", 7, 3, "wide")
+    assert torch.equal(bits(bitorder.matmul(a, b)), bits(torch.matmul(a, b)))
+    assert torch.equal(bits(bitorder.matmul(a, w)), bits(torch.matmul(a, w)))            # folded into M
+    at = a.transpose(0, 1)                                                              # not foldable: bmm
+    assert torch.equal(bits(bitorder.matmul(at, w)), bits(torch.matmul(at, w)))
+
+
+def test_unknown_answers_fall_back_and_are_counted():
+    api.reset_stats()
+    x = torch_draw((1, 4096), "fp16", 8, 1, "narrow")   # M = N = 1: cuBLAS's dot kernel, not in the profile
+    w = torch_draw((1, 4096), "fp16", 8, 2, "narrow")
+    with pytest.warns(UserWarning, match="falling back to cuBLAS"):
+        out = bitorder.linear(x, w)
+    assert torch.equal(bits(out), bits(F.linear(x, w)))
+    assert api.stats().get("cublas", 0) >= 1
