@@ -39,4 +39,6 @@ def test_merge_variants_compile(ws):
     for round_each, mode in itertools.product((False, True), range(4)):
         c = bitorder.compile(merge_kernel, "sm90", signature=sig,
                              constexprs=dict(ROUND_EACH=round_each, BIAS_MODE=mode, BLOCK=1024))
-        assert re.search(r"cvt\.rn\.f16(x2)?\.f32", c.ptx)
+        # fp16 partials summed with rounding after each add may become native f16 adds (an
+        # exact rewrite: fp32 holds two fp16 sums exactly); otherwise an fp32 -> fp16 rounding is there
+        assert re.search(r"cvt\.rn\.f16(x2)?\.f32|add\.(rn\.)?f16", c.ptx), (ws, round_each, mode)
