@@ -97,6 +97,7 @@ def walk_box(case: Case, use_rows: bool):
 
 
 LOG = ltlog.LtLog()
+WALK_ALL = False
 
 
 def attempt(rec: dict, key: str, fn):
@@ -151,7 +152,7 @@ def survey_case(case: Case, seed: int) -> tuple[dict, list]:
         aw, bw, biasw = operands(case, seed + 1, "wide")
         return samples(case, torch_op(case, aw, bw, biasw))
     attempt(rec, "samples_wide", wide)
-    if case.batch == 1 and case.flops <= 4e9:
+    if case.batch == 1 and (case.flops <= 4e9 or WALK_ALL):
         use_rows = case.m >= 8 or case.m >= case.n
         box, cap = walk_box(case, use_rows)
         pos = walks.walk_positions(case.k, max(256, cap * 24))
@@ -166,13 +167,21 @@ def main():
     ap.add_argument("--budget", type=float, default=300)
     ap.add_argument("--fuzz", type=int, default=600)
     ap.add_argument("--seed", type=int, default=20261129)
+    ap.add_argument("--cases", help="a gate JSON: survey its mismatching cases instead of a fresh sample")
+    ap.add_argument("--name", default="survey")
     args = ap.parse_args()
+    global WALK_ALL
+    WALK_ALL = bool(args.cases)
     os.makedirs(args.out, exist_ok=True)
     cases = []
-    for dt in ("fp16", "bf16"):
-        cases += fuzz(dt, args.fuzz, args.seed + (dt == "bf16"), max_elements=1 << 29)
-        cases += random.Random(args.seed).sample(realistic(dt), 120)
-    random.Random(args.seed).shuffle(cases)
+    if args.cases:
+        with open(args.cases) as f:
+            cases = [Case(**m["case"]) for m in json.load(f)["mismatches"]]
+    else:
+        for dt in ("fp16", "bf16"):
+            cases += fuzz(dt, args.fuzz, args.seed + (dt == "bf16"), max_elements=1 << 29)
+            cases += random.Random(args.seed).sample(realistic(dt), 120)
+        random.Random(args.seed).shuffle(cases)
     from bitorder import env
     info = env.summary()
     info.update(preferred_blas=str(torch.backends.cuda.preferred_blas_library()),
@@ -181,11 +190,11 @@ def main():
                 cublas_workspace_config=os.environ.get("CUBLAS_WORKSPACE_CONFIG"),
                 cublaslt_workspace_size=os.environ.get("CUBLASLT_WORKSPACE_SIZE"),
                 lt_version=lt._lt().get_version(), cases_planned=len(cases), lt_log=LOG.path)
-    with open(os.path.join(args.out, "survey-env.json"), "w") as f:
+    with open(os.path.join(args.out, f"{args.name}-env.json"), "w") as f:
         json.dump(info, f, indent=1)
     print(info, flush=True)
     t0 = time.time()
-    path = os.path.join(args.out, "survey.jsonl.gz")
+    path = os.path.join(args.out, f"{args.name}.jsonl.gz")
     done = errors = 0
     with gzip.open(path, "wt") as f:
         pending = []

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from bitorder.cublas.profile import ArchProfile, Entry, ProfileError, cutlass_granule
+from bitorder.cublas.profile import ArchProfile, Entry, ProfileError
 from bitorder.cublas.prober import load_records, sample_mismatches, walk_mismatches
 from bitorder.desc import GEMMDesc
 
@@ -34,10 +34,12 @@ def test_profile_loads_and_entries_are_well_formed(profile):
     for e in profile.entries:
         ans = {"algo_id": e.match.get("algo_id", [66])[0], "stages": "64x3" if e.match.get("stages_named", True) else "UNDEFINED",
                "split_k": 4 if e.match.get("split") else 1, "reduction_scheme": e.match.get("reduction_scheme", [0])[0]}
-        for k in (1, 17, 1000, 65536):
+        for k in (1, 17, 1000, 65537):
             for bias in (False, True):
                 d = e.describe(ans, k, "fp16", bias)
-                assert isinstance(d, GEMMDesc) and d.k == k
+                assert d is None or (isinstance(d, GEMMDesc) and d.k == k)
+                if not bias:
+                    assert d is not None, (e.name, k)
 
 
 def test_malformed_entries_are_rejected():
@@ -51,10 +53,15 @@ def test_malformed_entries_are_rejected():
         ArchProfile({"arch": "sm_90"})
 
 
-def test_cutlass_granule_fits_the_walks():
-    # spans read off walks on the H200: K, splits -> granule
-    assert cutlass_granule(801) == 8 and cutlass_granule(10192) == 8 and cutlass_granule(848) == 8
-    assert cutlass_granule(22464) == 64 and cutlass_granule(24832) == 64 and cutlass_granule(32) == 8
+def test_known_unknowns_fall_back(profile):
+    nvjet = {"algo_id": 66, "stages": "64xAUTO", "split_k": 26, "reduction_scheme": 2}
+    assert profile.describe(nvjet, 33304, "fp16") is None           # floor(K/s) = 1280: unsettled
+    assert profile.describe(nvjet, 33280, "fp16") is not None        # s divides K
+    s1688 = {"algo_id": 24, "stages": "UNDEFINED", "split_k": 3, "reduction_scheme": 2}
+    assert profile.describe(s1688, 512, "bf16") is None              # K a multiple of 64: unsettled
+    assert profile.describe(s1688, 513, "bf16") is not None
+    assert profile.describe(s1688, 513, "bf16", bias=True) is None   # never verified with a bias
+    assert profile.describe({"algo_id": 21, "stages": "64x4", "split_k": 1, "reduction_scheme": 0}, 64, "fp16") is None
 
 
 def test_profile_agrees_with_the_kernels_cublas_launched(records, profile):
@@ -76,7 +83,7 @@ def test_profile_agrees_with_the_kernels_cublas_launched(records, profile):
 
 def test_profile_covers_the_survey(records, profile):
     known = sum(described(profile, r) is not None for r in records)
-    assert known / len(records) > 0.95
+    assert known / len(records) > 0.9
 
 
 def test_twin_reproduces_recorded_bits(records, profile):

@@ -20,8 +20,8 @@ from importlib import resources
 from ..desc import GEMMDesc
 
 MATCH_KEYS = {"algo_id", "stages_named", "split", "reduction_scheme", "dtype"}
-SPAN_RULES = {"round_up", "round_up_cutlass"}
-BIAS_RULES = {"bias_acc", "bias_out", "none"}
+SPAN_RULES = {"round_up"}
+BIAS_RULES = {"bias_acc", "bias_out", "none", "unverified"}
 
 
 class ProfileError(ValueError):
@@ -34,14 +34,6 @@ def _ceil_div(a: int, b: int) -> int:
 
 def _round_up(x: int, g: int) -> int:
     return _ceil_div(x, g) * g
-
-
-def cutlass_granule(k: int, lo: int = 8, hi: int = 64) -> int:
-    """The multiple a CUTLASS split's span is rounded to: `hi` when K is a multiple of it,
-    else `lo`. Read off walks and sampled bits on the H200 (survey 2026-11-29): spans of
-    K=22464/48 and 24832/5 round to 64; K=848/2, 10192/49, 32/60 and ~60 others to 8.
-    A K that is a multiple of 32 but not 64 was not observed."""
-    return hi if k % hi == 0 else lo
 
 
 @dataclass(frozen=True)
@@ -75,7 +67,11 @@ class Entry:
                 and answer["reduction_scheme"] in m.get("reduction_scheme", [answer["reduction_scheme"]])
                 and dtype in m.get("dtype", [dtype]))
 
-    def describe(self, answer: dict, k: int, dtype: str, bias: bool) -> GEMMDesc:
+    def describe(self, answer: dict, k: int, dtype: str, bias: bool):
+        """The GEMMDesc for this answer at this K, or None where the entry's evidence stops
+        (a bias it was not verified with, a span rule's known-unknown region)."""
+        if bias and self.bias == "unverified":
+            return None
         d = dict(self.desc)
         if d.get("k_step") == "stages":
             d["k_step"] = int(str(answer["stages"]).split("x")[0])
@@ -84,8 +80,12 @@ class Entry:
                 d[key] = dtype
         if self.span is not None:
             s = answer["split_k"]
-            g = (cutlass_granule(k, self.span.get("lo", 8), self.span.get("hi", 64))
-                 if self.span["rule"] == "round_up_cutlass" else self.span["granule"])
+            g = self.span["granule"]
+            unknown = self.span.get("unknown_when")
+            if unknown == "k_multiple_of" and k % self.span["of"] == 0:
+                return None
+            if unknown == "floor_on_granule" and k % s and (k // s) % g == 0:
+                return None
             span = _round_up(_ceil_div(k, s), g)
             if span >= k:  # one part: the split degenerates to the plain chain
                 d = {x: v for x, v in d.items() if x not in ("partial_dtype", "merge_dtype", "merge_order")}

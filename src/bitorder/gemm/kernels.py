@@ -37,8 +37,12 @@ def _chain(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, SPAN, K_STEP,
     rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     # Padded lane p of a dot holds real k = (p // 16) * GROUP + p % 16 when p % 16 < GROUP.
     p = tl.arange(0, BLOCK_K)
-    lane_k = (p // 16) * GROUP + (p % 16)
-    lane_real = (p % 16) < GROUP
+    if GROUP == 16:
+        lane_k = p  # plain contiguous lanes: lets Triton vectorise and pipeline the loads
+        lane_real = p < BLOCK_K
+    else:
+        lane_k = (p // 16) * GROUP + (p % 16)
+        lane_real = (p % 16) < GROUP
     REAL_K: tl.constexpr = BLOCK_K // 16 * GROUP  # real products one tile covers
     if A_ROW:
         sam, sak = stride_a, 1
