@@ -71,6 +71,11 @@ class GEMMDesc:
       k_cuts         the nest of spans, outermost first: level i cuts each part of
                      level i-1 into pieces of k_cuts[i] (the last piece takes the
                      rest), each accumulated from zero. () for plain.
+      k_parts        split_k only, optional: the number of outer parts when it is
+                     fixed rather than ceil(k / k_cuts[0]); the last part then takes
+                     everything the others leave, and can be longer than the span
+                     (cuBLAS's nvjet split-K rounds floor(K/s) to 64). None: every
+                     part is k_cuts[0] long but the last, which takes the rest.
       partial_dtype  the type a finished part is written in (split_k, chains).
       merge_dtype    the type the running sum of parts is kept in.
       merge_order    how parts meet: sequential (p0+p1, then +p2 ...), tree
@@ -99,6 +104,7 @@ class GEMMDesc:
     k_tail: str = "last"
     k_step: Optional[int] = None
     k_cuts: tuple = ()
+    k_parts: Optional[int] = None
     partial_dtype: Optional[str] = None
     merge_dtype: Optional[str] = None
     merge_order: Optional[str] = None
@@ -162,6 +168,12 @@ class GEMMDesc:
                  f"split_k with one span: k_cuts[0]={self.k_cuts[0]} covers all of k={self.k}; that is family 'plain'")
             need(has_parts and self.merge_dtype is not None,
                  "split_k needs partial_dtype and merge_dtype (what parts are written and summed in)")
+        if self.k_parts is not None:
+            need(self.family == "split_k", "k_parts is a split_k field")
+            need(type(self.k_parts) is int and self.k_parts >= 2,
+                 f"k_parts must be an int of at least 2, got {self.k_parts!r}")
+            need((self.k_parts - 1) * self.k_cuts[0] < self.k,
+                 f"k_parts={self.k_parts} parts of {self.k_cuts[0]} leave the last part empty at k={self.k}")
         if self.family == "chained_chunks":
             need(self.instruction == "fma", "chained_chunks is the scalar path: instruction must be 'fma'")
             need(len(self.k_cuts) >= 1, "chained_chunks needs k_cuts: the chunk each thread folds")
@@ -185,7 +197,16 @@ class GEMMDesc:
     @property
     def parts(self) -> int:
         """How many outermost parts K is cut into (1 when uncut)."""
+        if self.k_parts is not None:
+            return self.k_parts
         return -(-self.k // self.k_cuts[0]) if self.k_cuts else 1
+
+    def outer_parts(self) -> list:
+        """(start, stop) of each outermost part, in K order."""
+        if not self.k_cuts:
+            return [(0, self.k)]
+        span, n = self.k_cuts[0], self.parts
+        return [(i * span, self.k if i == n - 1 else min((i + 1) * span, self.k)) for i in range(n)]
 
     def replace(self, **changes) -> "GEMMDesc":
         """A copy with fields changed (validated again)."""
@@ -230,7 +251,8 @@ class GEMMDesc:
         if self.k_tail == "first":
             bits.append(f"tail=first/{self.k_step}")
         if self.k_cuts:
-            bits.append("cuts=" + "/".join(map(str, self.k_cuts)) + f"({self.parts} parts)")
+            last = "" if self.k_parts is None else ", last takes the rest"
+            bits.append("cuts=" + "/".join(map(str, self.k_cuts)) + f"({self.parts} parts{last})")
         if self.partial_dtype:
             bits.append(f"partials={self.partial_dtype}")
         if self.merge_order:

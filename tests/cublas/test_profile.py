@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from bitorder.cublas.profile import ArchProfile, Entry, ProfileError
+from bitorder.cublas.profile import ArchProfile, Entry, ProfileError, cublas_defect
 from bitorder.cublas.prober import load_records, sample_mismatches, walk_mismatches
 from bitorder.desc import GEMMDesc
 
@@ -55,13 +55,28 @@ def test_malformed_entries_are_rejected():
 
 def test_known_unknowns_fall_back(profile):
     nvjet = {"algo_id": 66, "stages": "64xAUTO", "split_k": 26, "reduction_scheme": 2}
-    assert profile.describe(nvjet, 33304, "fp16") is None           # floor(K/s) = 1280: unsettled
+    assert profile.describe(nvjet, 33304, "fp16") is None           # cuBLAS drops the tail there
+    assert "drops the last 24" in cublas_defect(nvjet, 33304)
     assert profile.describe(nvjet, 33280, "fp16") is not None        # s divides K
+    assert cublas_defect(nvjet, 33280) is None
     s1688 = {"algo_id": 24, "stages": "UNDEFINED", "split_k": 3, "reduction_scheme": 2}
-    assert profile.describe(s1688, 512, "bf16") is None              # K a multiple of 64: unsettled
-    assert profile.describe(s1688, 513, "bf16") is not None
-    assert profile.describe(s1688, 513, "bf16", bias=True) is None   # never verified with a bias
+    d = profile.describe(s1688, 512, "bf16", bias=True)              # twin-verified on gate-1's mismatches
+    assert d.k_cuts == (176,) and d.epilogue == ("round", "bias_out")
+    k16 = {"algo_id": 23, "stages": "64x3", "split_k": 5, "reduction_scheme": 1}
+    assert profile.describe(k16, 24832, "bf16") is None              # K % 64 == 0 on algo 23: unsettled
     assert profile.describe({"algo_id": 21, "stages": "64x4", "split_k": 1, "reduction_scheme": 0}, 64, "fp16") is None
+
+
+def test_gate1_mismatches_are_explained(profile):
+    """Every call gate-1 found mismatched is now described correctly (twin) or falls back."""
+    recs = load_records(os.path.join(os.path.dirname(SURVEY), "..", "2026-11-29-gate-2", "survey-mismatch.jsonl.gz"))
+    assert len(recs) == 22
+    for rec in recs:
+        c, a = rec["case"], rec["ran"][0]
+        d = profile.describe(a, c["k"], c["dtype"], c["op"] == "linear_bias")
+        if d is None:
+            continue
+        assert sample_mismatches(rec, d, "narrow") == 0 and sample_mismatches(rec, d, "wide") == 0, c
 
 
 def test_profile_agrees_with_the_kernels_cublas_launched(records, profile):

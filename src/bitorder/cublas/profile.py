@@ -84,7 +84,7 @@ class Entry:
             unknown = self.span.get("unknown_when")
             if unknown == "k_multiple_of" and k % self.span["of"] == 0:
                 return None
-            if unknown == "floor_on_granule" and k % s and (k // s) % g == 0:
+            if unknown == "cublas_drops_tail" and k % s and (k // s) % g == 0:
                 return None
             span = _round_up(_ceil_div(k, s), g)
             if span >= k:  # one part: the split degenerates to the plain chain
@@ -97,6 +97,20 @@ class Entry:
         else:
             epi = ("round",)
         return GEMMDesc(operand_dtype=dtype, k=k, epilogue=epi, **d)
+
+
+def cublas_defect(answer: dict, k: int) -> str | None:
+    """A known cuBLAS 13.1 defect this answer hits at this K, in words, or None.
+
+    nvjet split-K (algo 66) cuts K into s parts of round_up(floor(K/s), 64); when that
+    leaves products beyond s parts (floor(K/s) a multiple of 64, s not dividing K) they
+    are never summed. Located from walks on the H200 (survey-mismatch 2026-11-29).
+    """
+    s = answer.get("split_k", 1)
+    if answer.get("algo_id") == 66 and s > 1 and k % s and (k // s) % 64 == 0:
+        dropped = k - s * (k // s)
+        return f"cuBLAS drops the last {dropped} of K={k} products (nvjet split-K into {s} parts of {k // s})"
+    return None
 
 
 class ArchProfile:

@@ -75,7 +75,8 @@ def _reduce_levels(a, b, desc: GEMMDesc, start: int, stop: int, level: int) -> l
     if level == len(desc.k_cuts):
         return [_part(a, b, desc, start, stop)]
     out = []
-    for s, e in _spans(start, stop, desc.k_cuts[level]):
+    spans = desc.outer_parts() if level == 0 else _spans(start, stop, desc.k_cuts[level])
+    for s, e in spans:
         out += _reduce_levels(a, b, desc, s, e, level + 1)
     return out
 
@@ -110,7 +111,7 @@ def accumulate(a, b, desc: GEMMDesc, bias=None) -> np.ndarray:
         return _part(a, b, desc, 0, K)
     if desc.family == "split_k" and desc.merge_order in SERIAL:
         running = None
-        for s, e in _spans(0, K, desc.k_cuts[0]):
+        for s, e in desc.outer_parts():
             if desc.merge_order == "serial_seeded" or running is None:
                 acc = _part(a, b, desc, s, e, c0=running)
                 if running is None and bias is not None and "bias_acc" in desc.epilogue:

@@ -66,9 +66,10 @@ def _count(plan: Plan) -> None:
     with _LOCK:
         _STATS[plan.path] += 1
         if plan.path == "cublas":
-            _STATS[f"cublas:{plan.reason}"] += 1
-            if plan.reason not in _WARNED:
-                _WARNED.add(plan.reason)
+            key = plan.reason.split(" (")[0] if plan.reason.startswith("cuBLAS drops") else plan.reason
+            _STATS[f"cublas:{key}"] += 1
+            if key not in _WARNED:
+                _WARNED.add(key)
                 warnings.warn(f"bitorder: falling back to cuBLAS ({plan.reason}); the bytes are cuBLAS's own. "
                               "bitorder.gemm.stats() counts these calls.", stacklevel=3)
 
@@ -119,7 +120,12 @@ def _plan2(a, b, bias, call: str) -> Plan:
     if ans is None:
         return Plan("cublas", None, None, call, "no heuristic answer", us)
     if desc is None:
-        return Plan("cublas", None, ans, call, f"algo {ans['algo_id']} not in the arch profile", us)
+        from ..cublas.profile import cublas_defect
+
+        defect = cublas_defect(ans, K)
+        reason = f"{defect}; torch's bytes are returned as they are" if defect else \
+            f"algo {ans['algo_id']} answer outside the arch profile's verified entries"
+        return Plan("cublas", None, ans, call, reason, us)
     return Plan("triton", desc, ans, call, "", us)
 
 
