@@ -127,3 +127,23 @@ def test_a_wrong_descriptor_is_caught(records, profile):
     d = described(profile, rec)
     wrong = d.replace(k_cuts=(d.k_cuts[0] - 32,))
     assert walk_mismatches(rec, d) == 0 and walk_mismatches(rec, wrong) > 0
+
+
+def test_profile_gate_script_passes():
+    import subprocess
+    import sys
+    p = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "check_profile_on_survey.py")],
+                       capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0 and "\n0 failures of" in p.stdout, p.stdout[-3000:]
+
+
+def test_planted_fault_in_the_profile_fails(tmp_path):
+    """A copied tree whose nvjet split spans round to 32 instead of 64 fails the twin gate."""
+    import sys
+    sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
+    from mutants import run_on_mutant
+
+    p, copy = run_on_mutant(tmp_path, "src/bitorder/cublas/profiles/sm90-cublas13.1.json",
+                            '"granule": 64', '"granule": 32', ["tests/cublas/check_profile_on_survey.py"])
+    assert f"bitorder from {copy}" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
+    assert p.returncode != 0 and "FAIL" in p.stdout

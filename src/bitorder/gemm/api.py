@@ -156,8 +156,8 @@ def _route(a, b, bias):
                 return Plan("cublas", None, None, "gemm", "addmm without the cuBLASLt bias path"), a, b, "torch"
             return _plan2(a2, b, bias, "gemm_and_bias" if bias is not None else "gemm"), a2, b, "fold"
         if bias is not None:  # torch: matmul then a separate add_ of the bias
-            p, a3, b3, _ = _route(a, b, None)
-            return p, a3, b3, "bias_after"
+            p, a3, b3, inner = _route(a, b, None)
+            return p, a3, b3, "bias_after:" + inner
         b3 = b.unsqueeze(0).expand(a.shape[0], *b.shape)
         return _plan2(a, b3, None, "bgemm"), a, b3, "3d"
     if a.dim() == 3 and b.dim() == 3 and bias is None:
@@ -169,19 +169,52 @@ def _route(a, b, bias):
     return Plan("cublas", None, None, "?", f"{a.dim()}-D @ {b.dim()}-D"), a, b, "torch"
 
 
+_ROUTES: dict = {}
+
+
+def _route_cached(a, b, bias):
+    """_route, memoised on what decides it: shapes, strides, dtype and pointer alignments."""
+    from ..cublas.torch_call import alignment
+
+    key = (a.shape, a.stride(), b.shape, b.stride(), a.dtype, a.device.index,
+           alignment(a.data_ptr()), alignment(b.data_ptr()),
+           None if bias is None else (bias.shape, bias.stride(), bias.dtype, alignment(bias.data_ptr())))
+    hit = _ROUTES.get(key)
+    if hit is None:
+        plan_, _, _, how = _route(a, b, bias)
+        if len(_ROUTES) > 65536:
+            _ROUTES.clear()
+        _ROUTES[key] = hit = (plan_, how)
+    return hit
+
+
+def _views(a, b, how):
+    """The operands torch hands cuBLAS for a routed call."""
+    how = how.removeprefix("bias_after:")
+    if how == "fold":
+        return a.reshape(a.shape[0] * a.shape[1], a.shape[2]), b
+    if how == "batch1":
+        return a[0], b[0]
+    if how == "3d" and a.dim() == 3 and b.dim() == 2:
+        return a, b.unsqueeze(0).expand(a.shape[0], *b.shape)
+    return a, b
+
+
 def _run(a, b, bias, torch_fn):
-    p, a2, b2, how = _route(a, b, bias)
+    _check(*([a, b] + ([bias] if bias is not None else [])))
+    p, how = _route_cached(a, b, bias)
     _count(p)
     if p.path == "cublas":
         return torch_fn()
-    bias_here = bias if how != "bias_after" else None
-    out = launch.run(a2, b2, p.desc, bias_here)
-    if how == "fold":
+    a2, b2 = _views(a, b, how)
+    bias_after = how.startswith("bias_after:")
+    out = launch.run(a2, b2, p.desc, None if bias_after else bias)
+    base = how.removeprefix("bias_after:")
+    if base == "fold":
         out = out.view(*a.shape[:-1], b.shape[-1])
-    elif how == "batch1":
+    elif base == "batch1":
         out = out.unsqueeze(0)
-    if how == "bias_after":
-        out = out.view(*a.shape[:-1], b.shape[-1])
+    if bias_after:
         out.add_(bias)  # torch's own elementwise add, as F.linear does for this input
     return out
 

@@ -56,6 +56,8 @@ def _chain(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, SPAN, K_STEP,
     b_base = b_ptr + batch.to(tl.int64) * stride_bb + rn[None, :].to(tl.int64) * sbn
     k_lo = part * SPAN
     k_hi = tl.minimum(k_lo + SPAN, K)
+    m_ok = rm[:, None] < M
+    n_ok = rn[None, :] < N
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     k_main = k_lo
     if TAIL_FIRST:
@@ -64,15 +66,31 @@ def _chain(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, SPAN, K_STEP,
         for k0 in range(k_lo, k_main, REAL_K):
             kk = k0 + lane_k
             ok = lane_real & (kk < k_main)
-            a = tl.load(a_base + kk[None, :].to(tl.int64) * sak, mask=(rm[:, None] < M) & ok[None, :], other=0.0)
-            b = tl.load(b_base + kk[:, None].to(tl.int64) * sbk, mask=ok[:, None] & (rn[None, :] < N), other=0.0)
+            a = tl.load(a_base + kk[None, :].to(tl.int64) * sak, mask=m_ok & ok[None, :], other=0.0)
+            b = tl.load(b_base + kk[:, None].to(tl.int64) * sbk, mask=ok[:, None] & n_ok, other=0.0)
             acc = tl.dot(a, b, acc)
-    for k0 in range(k_main, k_hi, REAL_K):
-        kk = k0 + lane_k
-        ok = lane_real & (kk < k_hi)
-        a = tl.load(a_base + kk[None, :].to(tl.int64) * sak, mask=(rm[:, None] < M) & ok[None, :], other=0.0)
-        b = tl.load(b_base + kk[:, None].to(tl.int64) * sbk, mask=ok[:, None] & (rn[None, :] < N), other=0.0)
-        acc = tl.dot(a, b, acc)
+    if GROUP == 16:
+        # Whole tiles first, with no mask along K, so Triton can vectorise and pipeline the
+        # loads; then the short tile. The groups of 16 and their order are the same.
+        k_full = k_main + (k_hi - k_main) // REAL_K * REAL_K
+        for k0 in range(k_main, k_full, REAL_K):
+            kk = k0 + lane_k
+            a = tl.load(a_base + kk[None, :] * sak, mask=m_ok, other=0.0)
+            b = tl.load(b_base + kk[:, None] * sbk, mask=n_ok, other=0.0)
+            acc = tl.dot(a, b, acc)
+        if k_full < k_hi:
+            kk = k_full + lane_k
+            ok = kk < k_hi
+            a = tl.load(a_base + kk[None, :] * sak, mask=m_ok & ok[None, :], other=0.0)
+            b = tl.load(b_base + kk[:, None] * sbk, mask=ok[:, None] & n_ok, other=0.0)
+            acc = tl.dot(a, b, acc)
+    else:
+        for k0 in range(k_main, k_hi, REAL_K):
+            kk = k0 + lane_k
+            ok = lane_real & (kk < k_hi)
+            a = tl.load(a_base + kk[None, :].to(tl.int64) * sak, mask=m_ok & ok[None, :], other=0.0)
+            b = tl.load(b_base + kk[:, None].to(tl.int64) * sbk, mask=ok[:, None] & n_ok, other=0.0)
+            acc = tl.dot(a, b, acc)
     if HAS_BIAS:
         bias = tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)
         acc = acc + bias[None, :]
@@ -81,11 +99,11 @@ def _chain(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, SPAN, K_STEP,
     tl.store(o, acc.to(out_ptr.dtype.element_ty), mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
-_SIZES = ["M", "N", "K", "SPAN", "K_STEP", "stride_ab", "stride_bb", "stride_ob", "stride_op"]
+_SIZES = ["K", "K_STEP"]
 # Leading dimensions that are multiples of 16 let Triton vectorise the loads: one build
 # specialises them; shapes with other leading dimensions share one generic build.
 chain_kernel = triton.jit(_chain, do_not_specialize=_SIZES)
-chain_kernel_any_ld = triton.jit(_chain, do_not_specialize=_SIZES + ["stride_a", "stride_b", "stride_om"])
+chain_kernel_any_ld = triton.jit(_chain, do_not_specialize=_SIZES + ["M", "N", "SPAN", "stride_ab", "stride_a", "stride_bb", "stride_b", "stride_ob", "stride_om", "stride_op"])
 
 
 @triton.jit(do_not_specialize=["n_elem", "PARTS", "stride_part", "N"])

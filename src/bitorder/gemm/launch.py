@@ -75,7 +75,7 @@ def run(a, b, desc: GEMMDesc, bias=None, out_dtype=None, block=None):
     has_bias = bias is not None
     if desc.family == "plain":
         return chain(a, b, out, span=desc.k, bias=bias if "bias_acc" in desc.epilogue else None, **tail)
-    if desc.family != "split_k" or len(desc.k_cuts) != 1 or desc.merge_dtype != "fp32":
+    if desc.family != "split_k" or len(desc.k_cuts) != 1 or desc.merge_dtype != "fp32" or desc.k_parts is not None:
         raise NotImplementedError(f"no Triton kernel for {desc}")
     serial = desc.merge_order == "serial_added"
     if not serial and desc.merge_order != "sequential":

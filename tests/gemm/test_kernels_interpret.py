@@ -1,0 +1,28 @@
+"""The chain and merge kernels' index work, on the CPU through Triton's interpreter."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("torch")
+
+
+def test_every_product_once_and_the_bias_once():
+    env = dict(os.environ, TRITON_INTERPRET="1")
+    script = os.path.join(os.path.dirname(__file__), "interpret_kernels.py")
+    p = subprocess.run([sys.executable, script], env=env, capture_output=True, text=True, timeout=1200)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    assert "0 failures" in p.stdout
+
+
+def test_planted_fault_dropping_the_short_tile_fails(tmp_path):
+    import sys as _sys
+    _sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
+    from mutants import run_on_mutant
+
+    p, copy = run_on_mutant(tmp_path, "src/bitorder/gemm/kernels.py", "        if k_full < k_hi:\n",
+                            "        if k_full < k_hi and False:\n", ["tests/gemm/interpret_kernels.py"],
+                            env={"TRITON_INTERPRET": "1"})
+    assert f"bitorder from {copy}" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
+    assert p.returncode != 0 and "0 failures" not in p.stdout
