@@ -10,7 +10,7 @@ def run(*args):
 def test_report_without_gpu():
     p = run("report")
     assert p.returncode == 0, p.stdout + p.stderr
-    for section in ("Environment", "Compile targets", "GEMMDesc", "sm90", "gfx942"):
+    for section in ("Environment", "Compile targets", "GEMMDesc", "sm90", "gfx942", "cuBLAS-exact GEMM", "arch profile"):
         assert section in p.stdout
     assert "section failed" not in p.stdout
 
@@ -24,3 +24,26 @@ def test_compile_verb(tmp_path):
     assert "tt.store" in p.stdout
     bad = run("compile", f"{src}:nope", "--sig", "x_ptr=*fp32")
     assert bad.returncode != 0 and "has no nope" in bad.stderr
+
+
+def test_probe_verify_and_fit_on_simulated_records(tmp_path):
+    import gzip
+    import json
+
+    from bitorder.cublas.prober import rule_desc, simulate_record
+    rule = {"instruction_k": 16, "k_tail": "last", "k_step": None, "family": "split_k", "granule": 64,
+            "round": "ceil", "partial": "fp32", "merge_order": "sequential", "bias": "bias_acc"}
+    path = tmp_path / "records.jsonl.gz"
+    with gzip.open(path, "wt") as f:
+        for i, (m, k, s) in enumerate(((16, 300, 2), (20, 450, 3))):
+            answer = {"algo_id": 66, "stages": "64xAUTO", "split_k": s, "reduction_scheme": 2, "tile": "64x8"}
+            case = {"op": "mm", "dtype": "fp16", "m": m, "n": 24, "k": k, "batch": 1, "layout": "nn"}
+            f.write(json.dumps(simulate_record(case, i, answer, lambda kk, a=answer: rule_desc(rule, a, kk, "fp16", False))) + "\n")
+    p = run("probe", "verify", str(path))
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "nvjet-splitk-fp32-partials" in p.stdout and "reproduced" in p.stdout
+    out = tmp_path / "fit.json"
+    p = run("probe", "fit", str(path), "--out", str(out))
+    assert p.returncode == 0, p.stdout + p.stderr
+    fitted = json.loads(out.read_text())
+    assert fitted[0]["survivors"] and all(r["granule"] == 64 for r in fitted[0]["survivors"])

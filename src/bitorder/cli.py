@@ -1,4 +1,4 @@
-"""The `bitorder` command: report | compile (more verbs join as components land)."""
+"""The `bitorder` command: report | probe | compile (more verbs join as components land)."""
 from __future__ import annotations
 
 import argparse
@@ -45,6 +45,8 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="bitorder", description=__doc__)
     sub = p.add_subparsers(dest="cmd", required=True)
     sub.add_parser("report", help="environment, targets and each component's status (live on a GPU)")
+    sub.add_parser("probe", help="survey cuBLAS (GPU), verify or fit the arch profile (CPU); see bitorder probe -h",
+                   add_help=False)
     c = sub.add_parser("compile", help="compile a @triton.jit function for a target without a GPU")
     c.add_argument("kernel", help="FILE.py:FUNCTION")
     c.add_argument("--target", default="sm90")
@@ -54,6 +56,10 @@ def main(argv=None) -> int:
     c.add_argument("--num-warps", type=int, default=4)
     c.add_argument("--num-stages", type=int, default=3)
     c.add_argument("--emit", choices=("ttir", "ttgir", "llir", "asm"), default="asm")
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] == "probe":
+        from .cublas.probe_cli import main as probe_main
+        return probe_main(argv[1:])
     args = p.parse_args(argv)
 
     if args.cmd == "report":

@@ -48,13 +48,27 @@ def _desc(console: Console, live: bool) -> None:
     ]
     for d in examples:
         console.print(str(d))
-    console.print(f"[dim]JSON form:[/] {examples[1].to_json()}")
+    console.print(f"[dim]JSON form:[/] {examples[1].to_json()}", soft_wrap=True)
+
+
+def _gemm(console: Console, live: bool) -> None:
+    from .gemm.demo import live_table, profile_table
+
+    console.print(profile_table())
+    if not live:
+        console.print("[dim]no GPU: the live sample (bitorder.matmul against torch.matmul, bytes compared) is skipped[/]")
+        return
+    from . import env
+    if env.version_of("nvmath") is None:
+        console.print("[yellow]nvmath-python is not installed: every call falls back to cuBLAS (pip install 'bitorder[cuda]')[/]")
+    console.print(live_table())
 
 
 SECTIONS = [
     ("Environment", _environment),
     ("Compile targets (no GPU needed)", _targets),
     ("GEMMDesc", _desc),
+    ("cuBLAS-exact GEMM", _gemm),
 ]
 
 

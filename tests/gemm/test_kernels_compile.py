@@ -42,3 +42,16 @@ def test_merge_variants_compile(ws):
         # fp16 partials summed with rounding after each add may become native f16 adds (an
         # exact rewrite: fp32 holds two fp16 sums exactly); otherwise an fp32 -> fp16 rounding is there
         assert re.search(r"cvt\.rn\.f16(x2)?\.f32|add\.(rn\.)?f16", c.ptx), (ws, round_each, mode)
+
+
+@pytest.mark.parametrize("a_row, b_row", [(True, False), (True, True), (False, True), (False, False)])
+def test_plain_chain_is_pipelined(a_row, b_row):
+    """With aligned leading dimensions the k16 chain's loads are async copies, several stages
+    deep (the structure that lets it approach cuBLAS's speed)."""
+    aligned = ("a_ptr", "b_ptr", "out_ptr", "bias_ptr", "stride_a", "stride_b", "stride_om", "SPAN", "stride_ab",
+               "stride_bb", "stride_ob", "stride_op", "M", "N")
+    c = bitorder.compile(chain_kernel, "sm90", signature=SIG, num_warps=8, num_stages=3, aligned=aligned,
+                         constexprs=dict(A_ROW=a_row, B_ROW=b_row, GROUP=16, TAIL_FIRST=False, HAS_BIAS=False,
+                                         BLOCK_M=128, BLOCK_N=128, BLOCK_K=64))
+    assert len(re.findall("async_copy_global_to_local", c.ttgir)) >= 4
+    assert "cp.async" in c.ptx

@@ -128,3 +128,141 @@ def eliminate(records: list[dict], candidates: dict) -> dict:
             wm = walk_mismatches(rec, d)
             alive[name] = ok and (wm is None or wm == 0)
     return alive
+
+
+# -- candidate elimination: from records of one kind of answer to a profile entry ---------------
+
+SPLIT_GRANULES = (1, 8, 16, 32, 64, 128)
+K_STEPS = (16, 32, 64, 128, 256)
+
+
+def answer_kind(answer: dict) -> tuple:
+    """What an arch-profile entry keys on: algorithm, named stages or not, split or not, scheme."""
+    return (answer["algo_id"], answer["stages"] not in ("UNDEFINED", ""), answer["split_k"] > 1,
+            answer["reduction_scheme"] if answer["split_k"] > 1 else 0)
+
+
+def candidate_rules(kind: tuple, stages: str | None = None) -> list[dict]:
+    """Every descriptor rule the prober considers for one kind of answer (paper section 4):
+    instruction_k, where the short K turn falls, and for splits the span rounding, the
+    partial type, the merge and where the bias goes."""
+    algo, named, split, scheme = kind
+    tails = [("last", None)] + [("first", s) for s in K_STEPS]
+    rules = []
+    for ik in (16, 8):
+        for tail, step in tails:
+            if step is not None and step % ik:
+                continue
+            base = {"instruction_k": ik, "k_tail": tail, "k_step": step}
+            if not split:
+                for bias in ("bias_acc", "bias_out"):
+                    rules.append({**base, "family": "plain", "bias": bias})
+                continue
+            for g in SPLIT_GRANULES:
+                for rnd in ("ceil", "floor"):
+                    for partial, order in (("fp32", "sequential"), ("out", "sequential"), ("out", "serial_added")):
+                        for bias in ("bias_acc", "bias_out"):
+                            rules.append({**base, "family": "split_k", "granule": g, "round": rnd,
+                                          "partial": partial, "merge_order": order, "bias": bias})
+    return rules
+
+
+def rule_desc(rule: dict, answer: dict, k: int, dtype: str, bias: bool):
+    """The GEMMDesc a candidate rule gives for one call, or None if the rule does not apply
+    (a floor-rounded span that would leave K uncovered, say)."""
+    instr = "wgmma" if rule["instruction_k"] == 16 and rule["k_tail"] == "last" else "mma_sync"
+    common = dict(operand_dtype=dtype, k=k, instruction=instr, instruction_k=rule["instruction_k"],
+                  k_tail=rule["k_tail"], k_step=rule["k_step"])
+    epi_plain = ("bias_acc", "round") if bias else ("round",)
+    if rule["family"] == "plain":
+        epi = ("round", "bias_out") if bias and rule["bias"] == "bias_out" else epi_plain
+        return GEMMDesc("plain", epilogue=epi, **common)
+    s, g = answer["split_k"], rule["granule"]
+    base = -(-k // s) if rule["round"] == "ceil" else k // s
+    span = -(-max(base, 1) // g) * g
+    if s * span < k and rule["round"] == "floor":
+        return None
+    if span >= k:
+        return GEMMDesc("plain", epilogue=epi_plain, **common)
+    epi = ("round", "bias_out") if bias and rule["bias"] == "bias_out" else epi_plain
+    return GEMMDesc("split_k", k_cuts=(span,), partial_dtype="fp32" if rule["partial"] == "fp32" else dtype,
+                    merge_dtype="fp32", merge_order=rule["merge_order"], epilogue=epi, **common)
+
+
+def _record_desc(rule, rec):
+    c = rec["case"]
+    return rule_desc(rule, rec["ran"][0], c["k"], c["dtype"], c["op"] == "linear_bias")
+
+
+def survives(rule: dict, rec: dict) -> bool:
+    """Does the rule reproduce this record's walks and sampled bits on the twin?"""
+    d = _record_desc(rule, rec)
+    if d is None:
+        return False
+    wm = walk_mismatches(rec, d)
+    if wm:
+        return False
+    return all(sample_mismatches(rec, d, kind) == 0 for kind in ("narrow", "wide") if "samples_" + kind in rec)
+
+
+def fit(records: list[dict], rules: list[dict] | None = None, progress=None) -> list[dict]:
+    """The rules that survive every record (records of one answer kind), cheapest records first.
+
+    A rule dies at the first record it fails, so most of the space costs one emulation.
+    `progress(i, n)` is called as candidates are decided.
+    """
+    if not records:
+        return []
+    rules = candidate_rules(answer_kind(records[0]["ran"][0])) if rules is None else rules
+    order = sorted(records, key=lambda r: r["case"]["k"] * (len(walk_codes(r, "small")) + 3))
+    alive = []
+    for i, rule in enumerate(rules):
+        if all(survives(rule, rec) for rec in order):
+            alive.append(rule)
+        if progress:
+            progress(i + 1, len(rules))
+    return alive
+
+
+def by_kind(records: list[dict]) -> dict:
+    """Records grouped by answer kind (only those whose log named the answer that ran)."""
+    out = {}
+    for r in records:
+        if r.get("ran"):
+            out.setdefault(answer_kind(r["ran"][0]), []).append(r)
+    return out
+
+
+# -- a simulated black box: survey records from a known descriptor, for testing the prober -----
+
+def simulate_record(case: dict, seed: int, answer: dict, desc_for) -> dict:
+    """A survey record for `case` as if cuBLAS ran `desc_for(k)` (a GEMMDesc maker): sampled
+    output bits of the two seeded draws and both walks, computed by the CPU twin."""
+    rec = {"case": case, "seed": seed, "ran": [answer]}
+    M, N, K = case["m"], case["n"], case["k"]
+    bias_on = case["op"] == "linear_bias"
+    d = desc_for(K)
+    for kind in ("narrow", "wide"):
+        s = seed + (1 if kind == "wide" else 0)
+        rows = sorted({0, M // 2, M - 1})
+        cols = sorted(set(range(min(N, 24))) | set(range(max(0, N - 8), N)))
+        a = operand_rows(case, s, kind, "a", 0, rows)
+        b = operand_rows(case, s, kind, "b", 0, cols)
+        bias = numpy_draw(None, case["dtype"], s, TID_BIAS, kind, index=np.array(cols)).astype(np.float64) if bias_on else None
+        out = epilogue(accumulate(a, b.T, d, bias), d, case["dtype"], bias)
+        rec["samples_" + kind] = {"batches": [0], "rows": rows, "cols": cols,
+                                  "bits": [out.view(np.int16).tolist()]}
+    use_rows = M >= 8 or M >= N
+    cap = M if use_rows else N
+    pos = [m for m in W.walk_positions(K, max(256, cap * 24)) if 0 < m < K - 1]
+    for which, r in (("small", W.R_SMALL), ("edge", W.R_EDGE)):
+        codes = predicted_walk(d, pos, r, case["dtype"])
+        runs = []
+        for m in pos:
+            c = codes[m]
+            if runs and runs[-1][0] == c:
+                runs[-1][2] = m
+            else:
+                runs.append([c, m, m])
+        rec["walk_" + which] = runs
+    return rec

@@ -1,4 +1,4 @@
-"""Survey what cuBLAS does for a sample of calls (GPU; the data the arch profile is built from).
+"""The prober's GPU side: survey what cuBLAS does for a sample of calls.
 
 For each case: the kernels torch's call launches, cuBLASLt's heuristic answers for
 the query that mirrors the call, whether executing the top answer reproduces
@@ -6,7 +6,7 @@ torch's bytes, whether the plain Triton chain does, sampled output bits for
 seeded draws (the CPU rebuilds the operands and tests descriptors offline), and
 +L/-L/r walks along K. Writes one JSON line per case.
 
-    python benchmarks/survey_cublas.py --out DIR --budget 300
+    bitorder probe survey --out DIR --budget 300     (or python -m bitorder.cublas.survey ...)
 """
 from __future__ import annotations
 
@@ -26,10 +26,10 @@ os.environ.setdefault("CUBLASLT_LOG_FILE", "/tmp/bitorder-cublaslt.log")
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
-from bitorder.cublas import lt, ltlog, profiling, torch_call, walks
-from bitorder.draws import torch_draw
-from bitorder.gemm import launch
-from bitorder.gemm.shapes import Case, fuzz, realistic
+from . import lt, ltlog, profiling, torch_call, walks  # noqa: E402
+from ..draws import torch_draw  # noqa: E402
+from ..gemm import launch  # noqa: E402
+from ..gemm.shapes import Case, fuzz, realistic  # noqa: E402
 
 TID_A, TID_B, TID_BIAS = 1, 2, 3
 
@@ -110,7 +110,7 @@ def attempt(rec: dict, key: str, fn):
 
 
 def survey_case(case: Case, seed: int) -> tuple[dict, list]:
-    from bitorder.desc import GEMMDesc
+    from ..desc import GEMMDesc
 
     rec = {"case": case.to_dict(), "seed": seed}
     a, b, bias = operands(case, seed, "narrow")
@@ -161,15 +161,15 @@ def survey_case(case: Case, seed: int) -> tuple[dict, list]:
     return rec, calls
 
 
-def main():
-    ap = argparse.ArgumentParser()
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="bitorder probe survey")
     ap.add_argument("--out", required=True)
     ap.add_argument("--budget", type=float, default=300)
     ap.add_argument("--fuzz", type=int, default=600)
     ap.add_argument("--seed", type=int, default=20261129)
     ap.add_argument("--cases", help="a gate JSON: survey its mismatching cases instead of a fresh sample")
     ap.add_argument("--name", default="survey")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     global WALK_ALL
     WALK_ALL = bool(args.cases)
     os.makedirs(args.out, exist_ok=True)
@@ -182,7 +182,7 @@ def main():
             cases += fuzz(dt, args.fuzz, args.seed + (dt == "bf16"), max_elements=1 << 29)
             cases += random.Random(args.seed).sample(realistic(dt), 120)
         random.Random(args.seed).shuffle(cases)
-    from bitorder import env
+    from .. import env
     info = env.summary()
     info.update(preferred_blas=str(torch.backends.cuda.preferred_blas_library()),
                 fp16_reduced=torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction,

@@ -1,0 +1,115 @@
+"""`bitorder probe`: rebuild or check the arch profile.
+
+  bitorder probe survey --out DIR [--budget S]      (GPU) record what cuBLAS does for a sample
+  bitorder probe verify RECORDS...                   (CPU) the profile against recorded bits
+  bitorder probe fit RECORDS... [--out FILE]         (CPU) candidate elimination per answer kind
+
+verify and fit read survey files (.jsonl.gz); they run on any machine.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+
+def _progress(console):
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=console)
+
+
+def verify(paths, console, max_k=70000) -> int:
+    from .prober import load_records, sample_mismatches, walk_mismatches
+    from .profile import ArchProfile, cublas_defect
+
+    prof = ArchProfile.load()
+    records = [r for p in paths for r in load_records(p) if r.get("ran")]
+    tally = Counter()
+    failures = []
+    with _progress(console) as prog:
+        task = prog.add_task("twin vs recorded bits", total=len(records))
+        for rec in records:
+            c, a = rec["case"], rec["ran"][0]
+            entry = prof.entry_for(a, c["dtype"])
+            d = prof.describe(a, c["k"], c["dtype"], c["op"] == "linear_bias")
+            name = entry.name if entry else f"(algo {a['algo_id']}: no entry)"
+            if d is None:
+                tally[(name, "falls back" + (" (cuBLAS defect)" if cublas_defect(a, c["k"]) else ""))] += 1
+            elif c["k"] > max_k:
+                tally[(name, "skipped (K too deep for the twin here)")] += 1
+            else:
+                bad = sample_mismatches(rec, d, "narrow") + sample_mismatches(rec, d, "wide")
+                wm = walk_mismatches(rec, d)
+                ok = bad == 0 and not wm
+                tally[(name, "reproduced" if ok else "WRONG")] += 1
+                if not ok:
+                    failures.append((c, str(d), bad, wm))
+            prog.advance(task)
+    t = Table("entry", "outcome", "calls")
+    for (name, outcome), n in sorted(tally.items()):
+        t.add_row(name, outcome if outcome != "WRONG" else f"[red]{outcome}[/]", str(n))
+    console.print(t)
+    for f in failures[:20]:
+        console.print(f"[red]WRONG[/] {f}")
+    return 1 if failures else 0
+
+
+def fit_cmd(paths, console, out=None, max_k=8000, max_records=8) -> int:
+    from .prober import by_kind, candidate_rules, fit, load_records, walk_codes
+
+    records = [r for p in paths for r in load_records(p)]
+    groups = by_kind(records)
+    proposals = []
+    with _progress(console) as prog:
+        for kind, recs in sorted(groups.items()):
+            usable = sorted((r for r in recs if r["case"]["k"] <= max_k and walk_codes(r, "small")),
+                            key=lambda r: r["case"]["k"])[:max_records]
+            if not usable:
+                continue
+            rules = candidate_rules(kind)
+            task = prog.add_task(f"algo {kind[0]} named={kind[1]} split={kind[2]} scheme={kind[3]}", total=len(rules))
+            alive = fit(usable, rules, progress=lambda i, n, t=task: prog.update(t, completed=i))
+            varying = sorted({k for a in alive for k in a if len({str(b.get(k)) for b in alive}) > 1})
+            proposals.append({"kind": list(kind), "records": len(usable), "candidates": len(rules),
+                              "survivors": alive, "undetermined": varying})
+    t = Table("answer kind (algo, named stages, split, scheme)", "records", "survivors", "settled rule",
+              "not settled by these records")
+    for p in proposals:
+        first = p["survivors"][0] if p["survivors"] else None
+        settled = "[red]none survives[/]" if not first else ", ".join(
+            f"{k}={v}" for k, v in first.items() if k not in p["undetermined"])
+        t.add_row(str(tuple(p["kind"])), str(p["records"]), str(len(p["survivors"])), settled,
+                  ", ".join(p["undetermined"]))
+    console.print(t)
+    if out:
+        with open(out, "w") as f:
+            json.dump(proposals, f, indent=1)
+        console.print(f"wrote {out}")
+    return 0
+
+
+def main(argv) -> int:
+    ap = argparse.ArgumentParser(prog="bitorder probe", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="verb", required=True)
+    sub.add_parser("survey", help="(GPU) record cuBLAS's answers, kernels, walks and output bits", add_help=False)
+    v = sub.add_parser("verify", help="check the arch profile against survey records on the CPU twin")
+    v.add_argument("records", nargs="+")
+    f = sub.add_parser("fit", help="candidate elimination per answer kind")
+    f.add_argument("records", nargs="+")
+    f.add_argument("--out")
+    f.add_argument("--max-k", type=int, default=8000)
+    f.add_argument("--max-records", type=int, default=8)
+    if argv and argv[0] == "survey":
+        from .survey import main as survey_main
+        return survey_main(argv[1:]) or 0
+    args = ap.parse_args(argv)
+    console = Console()
+    if args.verb == "verify":
+        return verify(args.records, console)
+    return fit_cmd(args.records, console, args.out, args.max_k, args.max_records)

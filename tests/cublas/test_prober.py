@@ -1,0 +1,55 @@
+"""The prober's candidate elimination against simulated black boxes (CPU twins with known rules)."""
+from bitorder.cublas.prober import answer_kind, fit, rule_desc, simulate_record
+
+SPLIT = {"instruction_k": 8, "k_tail": "first", "k_step": 32, "family": "split_k", "granule": 16, "round": "ceil",
+         "partial": "out", "merge_order": "sequential", "bias": "bias_out"}
+PLAIN = {"instruction_k": 8, "k_tail": "first", "k_step": 32, "family": "plain", "bias": "bias_acc"}
+# (M, N, K, splits): M rows carry a full walk of K (M * 24 >= K); 321/4 separates ceil from floor.
+CASES = [(20, 40, 301, 4), (24, 33, 455, 6), (20, 24, 321, 4), (12, 20, 203, 3)]
+SPLIT_FIELDS = ("instruction_k", "family", "granule", "round", "partial", "merge_order", "bias")
+
+
+def records(truth, cases, scheme=4):
+    recs = []
+    for i, (m, n, k, s) in enumerate(cases):
+        answer = {"algo_id": 24, "stages": "UNDEFINED", "split_k": s if truth["family"] == "split_k" else 1,
+                  "reduction_scheme": scheme if truth["family"] == "split_k" else 0}
+        case = {"op": "linear_bias", "dtype": "bf16", "m": m, "n": n, "k": k, "batch": 1, "layout": "nt"}
+        recs.append(simulate_record(case, 100 + i, answer,
+                                    lambda kk, a=answer: rule_desc(truth, a, kk, "bf16", True)))
+    return recs
+
+
+def variants(truth, changes):
+    return [{**truth, **c} for c in changes]
+
+
+def test_split_rule_recovered():
+    recs = records(SPLIT, CASES)
+    assert answer_kind(recs[0]["ran"][0]) == (24, False, True, 4)
+    decoys = variants(SPLIT, [{"granule": 8}, {"granule": 32}, {"round": "floor"}, {"partial": "fp32"},
+                              {"merge_order": "serial_added"}, {"bias": "bias_acc"},
+                              {"instruction_k": 16, "k_step": 32}, {"k_tail": "last", "k_step": None}])
+    alive = fit(recs, [SPLIT] + decoys)
+    assert SPLIT in alive
+    # Walks with r at k=0 see instruction groups in the first part only; the spans here are
+    # multiples of 16, so where the short turn falls stays open (the survey reads it off
+    # unsplit calls, next test). Every other field is settled.
+    assert all(all(a[f] == SPLIT[f] for f in SPLIT_FIELDS) for a in alive), alive
+
+
+def test_plain_tail_recovered():
+    # K = 220 leaves a residue of 28 (mod 32) but 12 (mod 16): it separates the K steps
+    recs = records(PLAIN, [(m, n, k, 1) for m, n, k, _ in CASES] + [(12, 20, 220, 1)])
+    decoys = variants(PLAIN, [{"k_tail": "last", "k_step": None}, {"k_step": 64}, {"k_step": 16},
+                              {"instruction_k": 16, "k_step": 32}, {"bias": "bias_out"}])
+    assert fit(recs, [PLAIN] + decoys) == [PLAIN]
+
+
+def test_each_wrong_box_is_told_apart():
+    """Used as the box, every decoy's own evidence rejects the true rule."""
+    for change in ({"granule": 8}, {"granule": 32}, {"partial": "fp32"}, {"merge_order": "serial_added"},
+                   {"bias": "bias_acc"}, {"instruction_k": 16, "k_step": 32}):
+        wrong = {**SPLIT, **change}
+        scheme = 1 if wrong["merge_order"] == "serial_added" else (2 if wrong["partial"] == "fp32" else 4)
+        assert SPLIT not in fit(records(wrong, CASES, scheme), [SPLIT, wrong]), change
