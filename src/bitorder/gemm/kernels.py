@@ -15,6 +15,14 @@ import triton
 import triton.language as tl
 
 
+@triton.jit
+def _masked_tiles(a_base, b_base, kk, ok, m_ok, n_ok, sak, sbk):
+    """The A and B tiles of K indices kk, zero where ok (or the M / N bound) fails."""
+    a = tl.load(a_base + kk[None, :].to(tl.int64) * sak, mask=m_ok & ok[None, :], other=0.0)
+    b = tl.load(b_base + kk[:, None].to(tl.int64) * sbk, mask=ok[:, None] & n_ok, other=0.0)
+    return a, b
+
+
 def _chain(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, SPAN, K_STEP,
            stride_ab, stride_a, stride_bb, stride_b, stride_ob, stride_om, stride_op,
            A_ROW: tl.constexpr, B_ROW: tl.constexpr,
@@ -65,9 +73,7 @@ def _chain(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, SPAN, K_STEP,
         k_main = k_lo + (k_hi - k_lo) % K_STEP
         for k0 in range(k_lo, k_main, REAL_K):
             kk = k0 + lane_k
-            ok = lane_real & (kk < k_main)
-            a = tl.load(a_base + kk[None, :].to(tl.int64) * sak, mask=m_ok & ok[None, :], other=0.0)
-            b = tl.load(b_base + kk[:, None].to(tl.int64) * sbk, mask=ok[:, None] & n_ok, other=0.0)
+            a, b = _masked_tiles(a_base, b_base, kk, lane_real & (kk < k_main), m_ok, n_ok, sak, sbk)
             acc = tl.dot(a, b, acc)
     if GROUP == 16:
         # Whole tiles first, with no mask along K, so Triton can vectorise and pipeline the
@@ -80,16 +86,12 @@ def _chain(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, SPAN, K_STEP,
             acc = tl.dot(a, b, acc)
         if k_full < k_hi:
             kk = k_full + lane_k
-            ok = kk < k_hi
-            a = tl.load(a_base + kk[None, :] * sak, mask=m_ok & ok[None, :], other=0.0)
-            b = tl.load(b_base + kk[:, None] * sbk, mask=ok[:, None] & n_ok, other=0.0)
+            a, b = _masked_tiles(a_base, b_base, kk, kk < k_hi, m_ok, n_ok, sak, sbk)
             acc = tl.dot(a, b, acc)
     else:
         for k0 in range(k_main, k_hi, REAL_K):
             kk = k0 + lane_k
-            ok = lane_real & (kk < k_hi)
-            a = tl.load(a_base + kk[None, :].to(tl.int64) * sak, mask=m_ok & ok[None, :], other=0.0)
-            b = tl.load(b_base + kk[:, None].to(tl.int64) * sbk, mask=ok[:, None] & n_ok, other=0.0)
+            a, b = _masked_tiles(a_base, b_base, kk, lane_real & (kk < k_hi), m_ok, n_ok, sak, sbk)
             acc = tl.dot(a, b, acc)
     if HAS_BIAS:
         bias = tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)
