@@ -8,15 +8,18 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def run_on_mutant(tmp_path, rel_file: str, old: str, new: str, argv: list, env=None):
-    """Copy src/ and tests/, replace `old` by `new` (exactly once) in rel_file, run argv with the
-    copy first on PYTHONPATH. Returns (completed process, the copy's src/bitorder path)."""
+def run_on_mutant(tmp_path, rel_file: str, old, new, argv: list, env=None):
+    """Copy src/ and tests/, replace `old` by `new` (each exactly once; lists for several edits)
+    in rel_file, run argv with the copy first on PYTHONPATH.
+    Returns (completed process, the copy's src/bitorder path)."""
     for d in ("src", "tests", "benchmarks"):
         shutil.copytree(os.path.join(ROOT, d), tmp_path / d, ignore=shutil.ignore_patterns("__pycache__"))
     target = tmp_path / rel_file
     text = target.read_text()
-    assert text.count(old) == 1, f"the mutation site must be unique in {rel_file}"
-    target.write_text(text.replace(old, new))
+    for o, n in zip(*((old, new) if isinstance(old, list) else ([old], [new]))):
+        assert text.count(o) == 1, f"the mutation site must be unique in {rel_file}: {o!r}"
+        text = text.replace(o, n)
+    target.write_text(text)
     e = dict(os.environ, **(env or {}))
     e["PYTHONPATH"] = str(tmp_path / "src") + os.pathsep + e.get("PYTHONPATH", "")
     argv = [str(tmp_path / a) if a.startswith(("tests/", "benchmarks/")) else a for a in argv]

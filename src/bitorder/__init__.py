@@ -7,6 +7,7 @@ __version__ = "0.1.0"
 
 from .desc import GEMMDesc, DescError  # noqa: E402
 from .compiler import compile, Compiled, CompileError  # noqa: E402
+from .language import pin_all  # noqa: E402  (installs tl.sum(..., pinned=True))
 
 _LAZY = {"matmul": "bitorder.gemm", "linear": "bitorder.gemm", "plan": "bitorder.gemm"}
 
@@ -18,4 +19,4 @@ def __getattr__(name):
     raise AttributeError(f"module 'bitorder' has no attribute {name!r}")
 
 
-__all__ = ["GEMMDesc", "DescError", "compile", "Compiled", "CompileError", "__version__", *_LAZY]
+__all__ = ["GEMMDesc", "DescError", "compile", "Compiled", "CompileError", "pin_all", "__version__", *_LAZY]

@@ -12,21 +12,9 @@ import sys
 
 assert os.environ.get("TRITON_INTERPRET") == "1", "run with TRITON_INTERPRET=1"
 
-import numpy as np  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import interpret_shim  # noqa: E402,F401
 import torch  # noqa: E402
-import triton.runtime.interpreter as _interp  # noqa: E402
-
-# Triton 3.6's interpreter turns scalars into 1-element arrays and calls int() on them,
-# which numpy >= 2.3 refuses: index through the one element instead (test harness only).
-_patch = _interp._patch_lang_tensor
-
-
-def _patch_lang_tensor(tensor, scope):
-    _patch(tensor, scope)
-    scope.set_attr(tensor, "__index__", lambda self: int(np.asarray(self.handle.data).reshape(-1)[0]))
-
-
-_interp._patch_lang_tensor = _patch_lang_tensor
 
 import bitorder  # noqa: E402
 from bitorder.desc import GEMMDesc  # noqa: E402

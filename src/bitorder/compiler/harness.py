@@ -91,6 +91,12 @@ def _hook_identity() -> str:
     return ident or f"{getattr(hook, '__module__', '?')}.{getattr(hook, '__qualname__', repr(hook))}"
 
 
+def _language_identity() -> str:
+    # bitorder's own builtins (pinned reductions) change the IR but are not in fn.cache_key.
+    from ..language import pinned
+    return f"{pinned.implementation_key()}:{int(pinned.pin_all_enabled())}"
+
+
 def _cache_key(fn, target, signature, constexprs, aligned, options) -> str:
     from triton._C.libtriton import get_cache_invalidating_env_vars
 
@@ -106,6 +112,7 @@ def _cache_key(fn, target, signature, constexprs, aligned, options) -> str:
         "options": sorted((k, repr(v)) for k, v in options.items()),
         "env": sorted(get_cache_invalidating_env_vars().items()),
         "hook": _hook_identity(),
+        "language": _language_identity(),
     }
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()
 
