@@ -146,3 +146,15 @@ def test_planted_fault_pairing_far_elements_fails(tmp_path):
         ["s[axis:axis + 1] = [2, s[axis] // 2]", "y = tl.reduce(y, AX, combine_fn)"]))
     assert f"bitorder from {copy}" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
     assert p.returncode != 0 and "FAIL" in p.stdout and "Error" not in p.stdout + p.stderr, p.stdout[-1500:]
+
+
+def test_pin_all_pins_plain_sums_and_keeps_its_own_caches():
+    base_dir = triton.knobs.cache.dir
+    plain = bitorder.compile(row_sum, "sm90", signature=SIG, constexprs={"BLOCK": 256, "PINNED": False})
+    with bitorder.pin_all():
+        assert triton.knobs.cache.dir.endswith("pinned-all")
+        pinned = bitorder.compile(row_sum, "sm90", signature=SIG, constexprs={"BLOCK": 256, "PINNED": False})
+    assert triton.knobs.cache.dir == base_dir
+    again = bitorder.compile(row_sum, "sm90", signature=SIG, constexprs={"BLOCK": 256, "PINNED": False})
+    assert reduce_axes(plain.ttgir) == [256] and reduce_axes(again.ttgir) == [256]
+    assert reduce_axes(pinned.ttgir) == [2] * 8

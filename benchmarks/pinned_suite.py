@@ -1,0 +1,268 @@
+"""Pinned reductions on the GPU: invariance over each kernel's autotune space, and speed.
+
+Twelve kernels, each with a PINNED switch, run over num_warps x num_stages x the block of
+the kept axis x aligned / unaligned pointers. A kernel passes when every configuration's
+pinned output is byte-identical (and, for the pure sums, equal to bitorder.emulate's CPU
+reference), while the free-order outputs are shown to differ. Speed: the best pinned time
+over the best free time, each mode tuned over the same space. Writes pinned.json and
+pinned.png.
+
+    python benchmarks/pinned_suite.py --out DIR [--quick]
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import json
+import math
+import os
+import sys
+
+import numpy as np
+import torch
+import triton
+import triton.language as tl
+
+import bitorder  # noqa: F401  (installs pinned=)
+from bitorder.emulate import pinned_sum
+
+
+@triton.jit
+def row_sum(x_ptr, y_ptr, R, C: tl.constexpr, BR: tl.constexpr, PINNED: tl.constexpr):
+    r = tl.program_id(0) * BR + tl.arange(0, BR)
+    x = tl.load(x_ptr + r[:, None] * C + tl.arange(0, C)[None, :], mask=r[:, None] < R, other=0.0)
+    tl.store(y_ptr + r, tl.sum(x, axis=1, pinned=PINNED), mask=r < R)
+
+
+@triton.jit
+def col_sum(x_ptr, y_ptr, R: tl.constexpr, C, BC: tl.constexpr, PINNED: tl.constexpr):
+    c = tl.program_id(0) * BC + tl.arange(0, BC)
+    x = tl.load(x_ptr + tl.arange(0, R)[:, None] * C + c[None, :], mask=c[None, :] < C, other=0.0)
+    tl.store(y_ptr + c, tl.sum(x, axis=0, pinned=PINNED), mask=c < C)
+
+
+@triton.jit
+def mid_sum(x_ptr, y_ptr, A, B: tl.constexpr, C: tl.constexpr, BA: tl.constexpr, PINNED: tl.constexpr):
+    a = tl.program_id(0) * BA + tl.arange(0, BA)
+    i = a[:, None, None] * B * C + tl.arange(0, B)[None, :, None] * C + tl.arange(0, C)[None, None, :]
+    x = tl.load(x_ptr + i, mask=a[:, None, None] < A, other=0.0)
+    o = a[:, None] * C + tl.arange(0, C)[None, :]
+    tl.store(y_ptr + o, tl.sum(x, axis=1, pinned=PINNED), mask=a[:, None] < A)
+
+
+@triton.jit
+def dot_rows(x_ptr, w_ptr, y_ptr, R, C: tl.constexpr, BR: tl.constexpr, PINNED: tl.constexpr):
+    r = tl.program_id(0) * BR + tl.arange(0, BR)
+    x = tl.load(x_ptr + r[:, None] * C + tl.arange(0, C)[None, :], mask=r[:, None] < R, other=0.0)
+    w = tl.load(w_ptr + tl.arange(0, C))
+    tl.store(y_ptr + r, tl.sum(x * w[None, :], axis=1, pinned=PINNED), mask=r < R)
+
+
+@triton.jit
+def _max(a, b):
+    return tl.maximum(a, b)
+
+
+@triton.jit
+def softmax(x_ptr, y_ptr, R, C: tl.constexpr, BR: tl.constexpr, PINNED: tl.constexpr):
+    r = tl.program_id(0) * BR + tl.arange(0, BR)
+    off = r[:, None] * C + tl.arange(0, C)[None, :]
+    x = tl.load(x_ptr + off, mask=r[:, None] < R, other=0.0)
+    m = tl.reduce(x, 1, _max, pinned=PINNED)
+    e = tl.exp(x - m[:, None])
+    tl.store(y_ptr + off, e / tl.sum(e, axis=1, pinned=PINNED)[:, None], mask=r[:, None] < R)
+
+
+@triton.jit
+def log_softmax(x_ptr, y_ptr, R, C: tl.constexpr, BR: tl.constexpr, PINNED: tl.constexpr):
+    r = tl.program_id(0) * BR + tl.arange(0, BR)
+    off = r[:, None] * C + tl.arange(0, C)[None, :]
+    x = tl.load(x_ptr + off, mask=r[:, None] < R, other=0.0)
+    m = tl.reduce(x, 1, _max, pinned=PINNED)
+    lse = tl.log(tl.sum(tl.exp(x - m[:, None]), axis=1, pinned=PINNED))
+    tl.store(y_ptr + off, x - m[:, None] - lse[:, None], mask=r[:, None] < R)
+
+
+@triton.jit
+def layernorm(x_ptr, y_ptr, R, C: tl.constexpr, BR: tl.constexpr, PINNED: tl.constexpr):
+    r = tl.program_id(0) * BR + tl.arange(0, BR)
+    off = r[:, None] * C + tl.arange(0, C)[None, :]
+    x = tl.load(x_ptr + off, mask=r[:, None] < R, other=0.0)
+    mean = tl.sum(x, axis=1, pinned=PINNED) / C
+    d = x - mean[:, None]
+    var = tl.sum(d * d, axis=1, pinned=PINNED) / C
+    tl.store(y_ptr + off, d / tl.sqrt(var + 1e-5)[:, None], mask=r[:, None] < R)
+
+
+@triton.jit
+def rmsnorm(x_ptr, y_ptr, R, C: tl.constexpr, BR: tl.constexpr, PINNED: tl.constexpr):
+    r = tl.program_id(0) * BR + tl.arange(0, BR)
+    off = r[:, None] * C + tl.arange(0, C)[None, :]
+    x = tl.load(x_ptr + off, mask=r[:, None] < R, other=0.0)
+    ms = tl.sum(x * x, axis=1, pinned=PINNED) / C
+    tl.store(y_ptr + off, x / tl.sqrt(ms + 1e-6)[:, None], mask=r[:, None] < R)
+
+
+@triton.jit
+def ln_bwd_dw(dy_ptr, xh_ptr, dw_ptr, R: tl.constexpr, C, BC: tl.constexpr, PINNED: tl.constexpr):
+    c = tl.program_id(0) * BC + tl.arange(0, BC)
+    off = tl.arange(0, R)[:, None] * C + c[None, :]
+    dy = tl.load(dy_ptr + off, mask=c[None, :] < C, other=0.0)
+    xh = tl.load(xh_ptr + off, mask=c[None, :] < C, other=0.0)
+    tl.store(dw_ptr + c, tl.sum(dy * xh, axis=0, pinned=PINNED), mask=c < C)
+
+
+@triton.jit
+def cross_entropy(x_ptr, t_ptr, y_ptr, R, C: tl.constexpr, BR: tl.constexpr, PINNED: tl.constexpr):
+    r = tl.program_id(0) * BR + tl.arange(0, BR)
+    x = tl.load(x_ptr + r[:, None] * C + tl.arange(0, C)[None, :], mask=r[:, None] < R, other=0.0)
+    t = tl.load(t_ptr + r, mask=r < R, other=0)
+    m = tl.reduce(x, 1, _max, pinned=PINNED)
+    lse = m + tl.log(tl.sum(tl.exp(x - m[:, None]), axis=1, pinned=PINNED))
+    xt = tl.sum(tl.where(tl.arange(0, C)[None, :] == t[:, None], x, 0.0), axis=1, pinned=PINNED)
+    tl.store(y_ptr + r, lse - xt, mask=r < R)
+
+
+@triton.jit
+def gemm_colsum(a_ptr, b_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, BN: tl.constexpr,
+                PINNED: tl.constexpr):
+    n = tl.program_id(0) * BN + tl.arange(0, BN)
+    a = tl.load(a_ptr + tl.arange(0, M)[:, None] * K + tl.arange(0, K)[None, :])
+    b = tl.load(b_ptr + tl.arange(0, K)[:, None] * N + n[None, :])
+    acc = tl.dot(a, b)  # an MMA-layout accumulator
+    tl.store(y_ptr + n, tl.sum(acc, axis=0, pinned=PINNED))
+
+
+@triton.jit
+def loop_sum(x_ptr, y_ptr, C, BC: tl.constexpr, PINNED: tl.constexpr):
+    row = tl.program_id(0)
+    acc = tl.zeros((BC,), tl.float32)
+    for c0 in range(0, C, BC):
+        acc += tl.load(x_ptr + row * C + c0 + tl.arange(0, BC))
+    tl.store(y_ptr + row, tl.sum(acc, axis=0, pinned=PINNED))
+
+
+def wide(shape, seed):
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    x = torch.randn(shape, device="cuda", generator=g)
+    return x * torch.exp2(torch.randint(-8, 9, shape, device="cuda", generator=g).float())
+
+
+def unaligned(x):
+    """The same values one element past a 16-byte boundary (Triton then specialises differently)."""
+    buf = torch.empty(x.numel() + 1, device=x.device, dtype=x.dtype)
+    v = buf[1:].view(x.shape)
+    v.copy_(x)
+    return v
+
+
+R, C = 4096, 1024
+CASES = {
+    # name: (kernel, inputs, output shape, grid from the kept block, kept block name, its values, CPU reference)
+    "row_sum": (row_sum, lambda s: [wide((R, C), s)], (R,), lambda b: (triton.cdiv(R, b),), "BR", (1, 2, 4, 8),
+                lambda x: pinned_sum(x, 1), dict(R=R, C=C)),
+    "col_sum": (col_sum, lambda s: [wide((256, 8192), s)], (8192,), lambda b: (triton.cdiv(8192, b),), "BC",
+                (16, 32, 64, 128), lambda x: pinned_sum(x, 0), dict(R=256, C=8192)),
+    "mid_sum": (mid_sum, lambda s: [wide((512, 128, 16), s)], (512, 16), lambda b: (triton.cdiv(512, b),), "BA",
+                (1, 2, 4), lambda x: pinned_sum(x, 1), dict(A=512, B=128, C=16)),
+    "dot_rows": (dot_rows, lambda s: [wide((R, C), s), wide((C,), s + 9)], (R,), lambda b: (triton.cdiv(R, b),),
+                 "BR", (1, 2, 4, 8), None, dict(R=R, C=C)),
+    "softmax": (softmax, lambda s: [wide((R, C), s)], (R, C), lambda b: (triton.cdiv(R, b),), "BR", (1, 2, 4),
+                None, dict(R=R, C=C)),
+    "log_softmax": (log_softmax, lambda s: [wide((R, C), s)], (R, C), lambda b: (triton.cdiv(R, b),), "BR",
+                    (1, 2, 4), None, dict(R=R, C=C)),
+    "layernorm": (layernorm, lambda s: [wide((R, C), s)], (R, C), lambda b: (triton.cdiv(R, b),), "BR", (1, 2, 4),
+                  None, dict(R=R, C=C)),
+    "rmsnorm": (rmsnorm, lambda s: [wide((R, C), s)], (R, C), lambda b: (triton.cdiv(R, b),), "BR", (1, 2, 4),
+                None, dict(R=R, C=C)),
+    "ln_bwd_dw": (ln_bwd_dw, lambda s: [wide((256, 4096), s), wide((256, 4096), s + 5)], (4096,),
+                  lambda b: (triton.cdiv(4096, b),), "BC", (16, 32, 64), None, dict(R=256, C=4096)),
+    "cross_entropy": (cross_entropy, lambda s: [wide((R, C), s),
+                                                torch.randint(0, C, (R,), device="cuda", dtype=torch.int32)],
+                      (R,), lambda b: (triton.cdiv(R, b),), "BR", (1, 2, 4), None, dict(R=R, C=C)),
+    "gemm_colsum": (gemm_colsum, lambda s: [wide((128, 64), s), wide((64, 1024), s + 3)], (1024,),
+                    lambda b: (1024 // b,), "BN", (32, 64, 128), None, dict(M=128, N=1024, K=64)),
+    "loop_sum": (loop_sum, lambda s: [wide((R, 8192), s)], (R,), lambda b: (R,), "BC", (256, 512, 1024, 2048),
+                 lambda x: None, dict(C=8192)),
+}
+
+
+def digest(t):
+    return hashlib.sha256(t.contiguous().view(torch.uint8).cpu().numpy().tobytes()).hexdigest()[:16]
+
+
+def run_case(name, quick):
+    kernel, make, out_shape, grid, block_name, blocks, ref_fn, shapes = CASES[name]
+    warps = (1, 4) if quick else (1, 2, 4, 8)
+    stages = (1, 3) if quick else (1, 2, 3)
+    inputs = make(1234)
+    res = {"name": name, "configs": 0, "pinned": set(), "free": set(), "t_pinned": [], "t_free": []}
+    for w, s, b, al in itertools.product(warps, stages, blocks, (True, False)):
+        ins = inputs if al else [unaligned(x) if x.is_floating_point() else x for x in inputs]
+        for pinned in (True, False):
+            out = torch.empty(out_shape, device="cuda")
+            fn = lambda: kernel[grid(b)](*ins, out, **shapes, **{block_name: b}, PINNED=pinned,  # noqa: E731
+                                         num_warps=w, num_stages=s)
+            try:
+                fn()
+            except Exception as e:  # a configuration Triton cannot build for this kernel
+                res.setdefault("skipped", []).append(f"w{w} s{s} {block_name}{b}: {type(e).__name__}")
+                break
+            res["pinned" if pinned else "free"].add(digest(out))
+            if pinned:
+                res["configs"] += 1
+                last = out
+            t = triton.testing.do_bench(fn, warmup=5, rep=20, return_mode="median")
+            res["t_pinned" if pinned else "t_free"].append(t)
+    if ref_fn is not None and res["configs"]:
+        ref = ref_fn(inputs[0].cpu().numpy())
+        if ref is not None:
+            res["equals_cpu_reference"] = bool(np.array_equal(last.cpu().numpy().view(np.int32),
+                                                              ref.astype(np.float32).view(np.int32)))
+    res["pinned_invariant"] = len(res["pinned"]) == 1
+    res["free_distinct"] = len(res["free"])
+    res["speed_pinned_over_free"] = min(res["t_pinned"]) / min(res["t_free"]) if res["t_free"] else None
+    res["pinned"], res["free"] = sorted(res["pinned"]), sorted(res["free"])
+    return res
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    results = []
+    for name in CASES:
+        r = run_case(name, args.quick)
+        results.append(r)
+        print(f"{name:14s} configs {r['configs']:3d}  pinned invariant {r['pinned_invariant']}  "
+              f"free patterns {r['free_distinct']}  cpu ref {r.get('equals_cpu_reference', '-')}  "
+              f"pinned/free time {r['speed_pinned_over_free']:.3f}", flush=True)
+    ratios = [r["speed_pinned_over_free"] for r in results if r["speed_pinned_over_free"]]
+    summary = {"device": torch.cuda.get_device_name(), "kernels": len(results),
+               "all_invariant": all(r["pinned_invariant"] for r in results),
+               "median_time_ratio": float(np.median(ratios)), "max_time_ratio": max(ratios), "results": results}
+    with open(os.path.join(args.out, "pinned.json"), "w") as f:
+        json.dump(summary, f, indent=1)
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        fig, ax = plt.subplots(figsize=(9, 4))
+        ax.bar([r["name"] for r in results], ratios)
+        ax.axhline(1.0, color="k", lw=0.8)
+        ax.axhline(1.1, color="r", ls="--", lw=0.8, label="target 1.10")
+        ax.set_ylabel("pinned time / free time (each tuned)")
+        ax.tick_params(axis="x", rotation=45)
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(os.path.join(args.out, "pinned.png"), dpi=120)
+    except Exception as e:
+        print("plot failed:", e)
+    print(json.dumps({k: v for k, v in summary.items() if k != "results"}))
+    return 0 if summary["all_invariant"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
