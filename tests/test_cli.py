@@ -10,7 +10,7 @@ def run(*args):
 def test_report_without_gpu():
     p = run("report")
     assert p.returncode == 0, p.stdout + p.stderr
-    for section in ("Environment", "Compile targets", "GEMMDesc", "sm90", "gfx942", "cuBLAS-exact GEMM", "arch profile"):
+    for section in ("Environment", "Compile targets", "GEMMDesc", "sm90", "gfx942", "cuBLAS-exact GEMM", "arch profile", "Pinned reductions"):
         assert section in p.stdout
     assert "section failed" not in p.stdout
 

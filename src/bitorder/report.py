@@ -64,11 +64,21 @@ def _gemm(console: Console, live: bool) -> None:
     console.print(live_table())
 
 
+def _pinned(console: Console, live: bool) -> None:
+    from .language.demo import live_lines, structure_table
+
+    console.print(structure_table())
+    if live:
+        for line in live_lines():
+            console.print(line)
+
+
 SECTIONS = [
     ("Environment", _environment),
     ("Compile targets (no GPU needed)", _targets),
     ("GEMMDesc", _desc),
     ("cuBLAS-exact GEMM", _gemm),
+    ("Pinned reductions", _pinned),
 ]
 
 
