@@ -52,7 +52,8 @@ def _softmax(x_ptr, y_ptr, C: tl.constexpr):
     x = tl.load(x_ptr + row * C + tl.arange(0, C))
     m = tl.reduce(x, 0, _max, pinned=True)
     e = tl_exp(x - m)
-    tl.store(y_ptr + row * C + tl.arange(0, C), e / tl.sum(e, axis=0, pinned=True))
+    # tl.math.div_rn: "/" is div.full.f32 (approximate) on NVIDIA; div_rn rounds as numpy does
+    tl.store(y_ptr + row * C + tl.arange(0, C), tl.math.div_rn(e, tl.sum(e, axis=0, pinned=True)))
 
 
 @pytest.mark.parametrize("warps", [1, 4, 8])
