@@ -59,7 +59,8 @@ def mma_step(a: np.ndarray, b: np.ndarray, c: np.ndarray, fmt: str) -> np.ndarra
     c64 = np.asarray(c, np.float32).astype(np.float64)
     ea = exponents(a, emin)                       # (R, L)
     eb = exponents(b, emin)                       # (L, C)
-    p = a[:, :, None] * b[None, :, :]             # (R, L, C), exact
+    with np.errstate(invalid="ignore"):           # inf * 0 is NaN, as on the hardware
+        p = a[:, :, None] * b[None, :, :]         # (R, L, C), exact
     ep = ea[:, :, None] + eb[None, :, :]
     ep = np.where(p == 0, E_ZERO, ep)             # a zero product is a zero term
     ec = exponents(c64, -126)

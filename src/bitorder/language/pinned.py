@@ -217,10 +217,13 @@ def _set_mode(enabled: bool) -> None:
 
 def _drop_kernel_caches() -> None:
     import gc
+    import warnings
 
     from triton.runtime.jit import JITFunction
-    for obj in gc.get_objects():
-        if isinstance(obj, JITFunction):
-            caches = getattr(obj, "device_caches", None)
-            if caches is not None:
-                caches.clear()
+    with warnings.catch_warnings():  # isinstance() on some modules' lazy objects warns
+        warnings.simplefilter("ignore")
+        for obj in gc.get_objects():
+            if isinstance(obj, JITFunction):
+                caches = getattr(obj, "device_caches", None)
+                if caches is not None:
+                    caches.clear()
