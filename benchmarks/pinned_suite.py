@@ -65,21 +65,24 @@ def _max(a, b):
 
 
 @triton.jit
-def softmax(x_ptr, y_ptr, R, C: tl.constexpr, BR: tl.constexpr, PINNED: tl.constexpr):
+def _rows_and_max(x_ptr, R, C: tl.constexpr, BR: tl.constexpr, PINNED: tl.constexpr):
+    """A block of BR rows, their offsets and their row maxima."""
     r = tl.program_id(0) * BR + tl.arange(0, BR)
     off = r[:, None] * C + tl.arange(0, C)[None, :]
     x = tl.load(x_ptr + off, mask=r[:, None] < R, other=0.0)
-    m = tl.reduce(x, 1, _max, pinned=PINNED)
+    return r, off, x, tl.reduce(x, 1, _max, pinned=PINNED)
+
+
+@triton.jit
+def softmax(x_ptr, y_ptr, R, C: tl.constexpr, BR: tl.constexpr, PINNED: tl.constexpr):
+    r, off, x, m = _rows_and_max(x_ptr, R, C, BR, PINNED)
     e = tl.exp(x - m[:, None])
     tl.store(y_ptr + off, e / tl.sum(e, axis=1, pinned=PINNED)[:, None], mask=r[:, None] < R)
 
 
 @triton.jit
 def log_softmax(x_ptr, y_ptr, R, C: tl.constexpr, BR: tl.constexpr, PINNED: tl.constexpr):
-    r = tl.program_id(0) * BR + tl.arange(0, BR)
-    off = r[:, None] * C + tl.arange(0, C)[None, :]
-    x = tl.load(x_ptr + off, mask=r[:, None] < R, other=0.0)
-    m = tl.reduce(x, 1, _max, pinned=PINNED)
+    r, off, x, m = _rows_and_max(x_ptr, R, C, BR, PINNED)
     lse = tl.log(tl.sum(tl.exp(x - m[:, None]), axis=1, pinned=PINNED))
     tl.store(y_ptr + off, x - m[:, None] - lse[:, None], mask=r[:, None] < R)
 

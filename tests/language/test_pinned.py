@@ -12,12 +12,7 @@ import bitorder
 from bitorder.emulate import pinned_reduce, pinned_sum
 
 
-@triton.jit
-def row_sum(x_ptr, y_ptr, N, BLOCK: tl.constexpr, PINNED: tl.constexpr):
-    row = tl.program_id(0)
-    offs = tl.arange(0, BLOCK)
-    x = tl.load(x_ptr + row * N + offs, mask=offs < N, other=0.0)
-    tl.store(y_ptr + row, tl.sum(x, axis=0, pinned=PINNED))
+from bitorder.compiler.demo import ROW_SUM_SIGNATURE as SIG, row_sum  # noqa: E402
 
 
 @triton.jit
@@ -44,7 +39,6 @@ def cube(x_ptr, y_ptr, z_ptr, w_ptr, A: tl.constexpr, B: tl.constexpr, C: tl.con
     tl.store(w_ptr + tl.arange(0, A)[:, None] * C + tl.arange(0, C)[None, :], x.sum(1, pinned=True))
 
 
-SIG = {"x_ptr": "*fp32", "y_ptr": "*fp32", "N": "i32"}
 
 
 def reduce_axes(ttgir):

@@ -12,12 +12,12 @@ from .harness import CompileError, compile, parse_target, target_name
 
 
 @triton.jit
-def row_sum(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):
-    """y[row] = sum(x[row, :n_cols]) with Triton's free-order tl.sum."""
+def row_sum(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr, PINNED: tl.constexpr = False):
+    """y[row] = sum(x[row, :n_cols]): Triton's free-order tl.sum, or the pinned tree."""
     row = tl.program_id(0)
     offs = tl.arange(0, BLOCK)
     x = tl.load(x_ptr + row * n_cols + offs, mask=offs < n_cols, other=0.0)
-    tl.store(y_ptr + row, tl.sum(x, axis=0))
+    tl.store(y_ptr + row, tl.sum(x, axis=0, pinned=PINNED))
 
 
 ROW_SUM_SIGNATURE = {"x_ptr": "*fp32", "y_ptr": "*fp32", "n_cols": "i32"}

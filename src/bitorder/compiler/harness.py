@@ -137,6 +137,10 @@ def compile(fn, target: str = "sm90", *, signature: Mapping[str, str], constexpr
     constexprs = dict(constexprs or {})
     aligned = tuple(aligned)
     args = fn.arg_names
+    for p in fn.params:  # a constexpr with a default takes it, as the JIT does
+        default = p._param.default
+        if p.is_constexpr and p.name not in constexprs and p.name not in signature and default is not p._param.empty:
+            constexprs[p.name] = default
     unknown = (set(signature) | set(constexprs) | set(aligned)) - set(args)
     if unknown:
         raise ValueError(f"{fn.__name__} has no argument(s) {sorted(unknown)}; its arguments are {args}")

@@ -3,17 +3,10 @@ from __future__ import annotations
 
 import re
 
-import triton
-import triton.language as tl
 from rich.table import Table
 
 
-@triton.jit
-def _row_sum(x_ptr, y_ptr, n, BLOCK: tl.constexpr, PINNED: tl.constexpr):
-    row = tl.program_id(0)
-    offs = tl.arange(0, BLOCK)
-    x = tl.load(x_ptr + row * n + offs, mask=offs < n, other=0.0)
-    tl.store(y_ptr + row, tl.sum(x, axis=0, pinned=PINNED))
+from ..compiler.demo import ROW_SUM_SIGNATURE, row_sum as _row_sum
 
 
 def structure_table() -> Table:
@@ -22,7 +15,7 @@ def structure_table() -> Table:
     t = Table("target", "mode", "reductions (axis extents)", "lane exchanges, in order", "add.rn.f32 | v_add_f32")
     for target in ("sm90", "gfx942"):
         for pinned in (False, True):
-            c = bitorder.compile(_row_sum, target, signature={"x_ptr": "*fp32", "y_ptr": "*fp32", "n": "i32"},
+            c = bitorder.compile(_row_sum, target, signature=ROW_SUM_SIGNATURE,
                                  constexprs={"BLOCK": 1024, "PINNED": pinned}, num_warps=4)
             axes = re.findall(r'"tt\.reduce"\(%[^)]*\) <\{axis = (\d+) : i32\}>.*?\}\) : \(tensor<([0-9x]+)x',
                               c.ttgir, re.S)
