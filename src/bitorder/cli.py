@@ -8,10 +8,15 @@ from pathlib import Path
 
 
 def _load_jit(spec: str):
-    """`path/to/file.py:fn` -> the @triton.jit function it names."""
+    """`path/to/file.py:fn` or `package.module:fn` -> the @triton.jit function it names."""
     path, _, name = spec.rpartition(":")
     if not path or not name:
-        raise SystemExit(f"expected FILE.py:FUNCTION, got {spec!r}")
+        raise SystemExit(f"expected FILE.py:FUNCTION or MODULE:FUNCTION, got {spec!r}")
+    if not path.endswith(".py"):
+        try:
+            return getattr(importlib.import_module(path), name)
+        except (ImportError, AttributeError) as e:
+            raise SystemExit(f"cannot load {spec}: {e}") from None
     mod_spec = importlib.util.spec_from_file_location(Path(path).stem, path)
     if mod_spec is None:
         raise SystemExit(f"cannot load {path}")
@@ -41,12 +46,52 @@ def _literal(v: str):
         return v
 
 
+def _check(args) -> int:
+    import itertools
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from . import check
+    console = Console()
+    if all(x.endswith(".ptx") for x in args.inputs):
+        texts = [open(x).read() for x in args.inputs]
+        names = args.inputs
+    else:
+        from .compiler import compile as compile_kernel
+        fn = _load_jit(args.inputs[0])
+        space = _kv(args.space, lambda v: [_literal(x) for x in v.split(",")])
+        keys = list(space)
+        texts, names = [], []
+        for warps, stages, *vals in itertools.product(args.warps, args.stages, *space.values()):
+            consts = {**_kv(args.const, _literal), **dict(zip(keys, vals))}
+            texts.append(compile_kernel(fn, args.target, signature=_kv(args.sig, str), constexprs=consts,
+                                        num_warps=warps, num_stages=stages).ptx)
+            names.append(" ".join([f"warps={warps}", f"stages={stages}"] + [f"{k}={v}" for k, v in zip(keys, vals)]))
+    classes = check.partition(texts)
+    t = Table("class", "signature", "members")
+    for i, members in enumerate(classes):
+        t.add_row(str(i), check.signature(texts[members[0]])[:16], "\n".join(names[m] for m in members))
+    console.print(t)
+    if len(texts) == 2:
+        console.print(check.equivalent(*texts).explanation)
+    return 0
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="bitorder", description=__doc__)
     sub = p.add_subparsers(dest="cmd", required=True)
     sub.add_parser("report", help="environment, targets and each component's status (live on a GPU)")
     sub.add_parser("probe", help="survey cuBLAS (GPU), verify or fit the arch profile (CPU); see bitorder probe -h",
                    add_help=False)
+    k = sub.add_parser("check", help="bitwise classes of compiled kernels: two PTX files, or a kernel's configs")
+    k.add_argument("inputs", nargs="+", help="PTX files, or one FILE.py:FUNCTION")
+    k.add_argument("--target", default="sm90")
+    k.add_argument("--sig", nargs="*", metavar="ARG=TYPE")
+    k.add_argument("--const", nargs="*", metavar="ARG=VALUE")
+    k.add_argument("--warps", nargs="*", type=int, default=[4], help="num_warps values to try")
+    k.add_argument("--stages", nargs="*", type=int, default=[3], help="num_stages values to try")
+    k.add_argument("--space", nargs="*", metavar="ARG=V1,V2", help="constexpr values to try, e.g. BLOCK=256,512")
     c = sub.add_parser("compile", help="compile a @triton.jit function for a target without a GPU")
     c.add_argument("kernel", help="FILE.py:FUNCTION")
     c.add_argument("--target", default="sm90")
@@ -65,6 +110,8 @@ def main(argv=None) -> int:
     if args.cmd == "report":
         from .report import run
         return 1 if run() else 0
+    if args.cmd == "check":
+        return _check(args)
     if args.cmd == "compile":
         from .compiler import compile as compile_kernel
         fn = _load_jit(args.kernel)

@@ -73,12 +73,21 @@ def _pinned(console: Console, live: bool) -> None:
             console.print(line)
 
 
+def _checker(console: Console, live: bool) -> None:
+    from .check.demo import partition_table
+
+    console.print(partition_table())
+    console.print("[dim]v0 classes programs that are equal up to names; it never merges different programs, so "
+                  "pinned trees over different num_warps still land in separate classes (docs/check.md)[/]")
+
+
 SECTIONS = [
     ("Environment", _environment),
     ("Compile targets (no GPU needed)", _targets),
     ("GEMMDesc", _desc),
     ("cuBLAS-exact GEMM", _gemm),
     ("Pinned reductions", _pinned),
+    ("Static bitwise checker", _checker),
 ]
 
 

@@ -1,0 +1,87 @@
+"""The checker on stored PTX with known answers, and autotuner pruning end to end on the CPU."""
+import pytest
+import triton
+import triton.language as tl
+
+import bitorder
+from bitorder import check
+from bitorder.check import PTXError, parse
+from bitorder.compiler.demo import ROW_SUM_SIGNATURE, row_sum
+from bitorder.gemm.kernels import chain_kernel
+
+torch = pytest.importorskip("torch")
+
+
+def rowsum(**kw):
+    return bitorder.compile(row_sum, "sm90", signature=ROW_SUM_SIGNATURE, **kw)
+
+
+def test_parser_reads_what_triton_emits():
+    c = bitorder.compile(chain_kernel, "sm90", num_warps=8, signature=dict(
+        a_ptr="*fp16", b_ptr="*fp16", out_ptr="*fp16", bias_ptr="*fp16", M="i32", N="i32", K="i32", SPAN="i32",
+        K_STEP="i32", stride_ab="i64", stride_a="i32", stride_bb="i64", stride_b="i32", stride_ob="i64",
+        stride_om="i32", stride_op="i64"),
+        constexprs=dict(A_ROW=True, B_ROW=False, GROUP=16, TAIL_FIRST=False, HAS_BIAS=True, BLOCK_M=128,
+                        BLOCK_N=128, BLOCK_K=64))
+    [e] = parse(c.ptx)
+    ops = {i.opcode.split(".")[0] for i in e.instructions()}
+    assert {"wgmma", "cp", "ld", "st", "bar", "mbarrier"} & ops and "wgmma" in ops
+    assert e.reqntid == (256,) and len(e.params) >= 16
+    [r] = parse(rowsum(constexprs={"BLOCK": 256}, num_warps=2).ptx)
+    shfl = [i for i in r.instructions() if i.opcode.startswith("shfl")]
+    assert [i.operands[2] for i in shfl][:5] == ["16", "8", "4", "2", "1"]
+    assert any(i.guard for i in r.instructions())
+
+
+def test_malformed_ptx_is_an_error_not_a_verdict():
+    with pytest.raises(PTXError):
+        check.signature("not ptx at all")
+    with pytest.raises(PTXError):
+        check.signature(".visible .entry k() { add.f32 %r1, %r2, %r3; ")
+
+
+def test_known_answers():
+    a = rowsum(constexprs={"BLOCK": 1024}, num_warps=4)
+    same = rowsum(constexprs={"BLOCK": 1024}, num_warps=4, num_stages=1)   # no loop: stages change nothing
+    other = rowsum(constexprs={"BLOCK": 1024}, num_warps=8)                 # free order: another tree
+    assert check.equivalent(a, same)
+    v = check.equivalent(a, other)
+    assert not v and "first difference" in v.explanation
+    assert check.partition([a, same, other]) == [[0, 1], [2]]
+
+
+@triton.autotune(configs=[triton.Config({}, num_warps=w, num_stages=s) for w in (4, 8) for s in (1, 2, 3)],
+                 key=["n_cols"], prune_configs_by={"early_config_prune": bitorder.check.prune()})
+@triton.jit
+def tuned_row_sum(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + tl.program_id(0) * n_cols + offs, mask=offs < n_cols, other=0.0)
+    tl.store(y_ptr + tl.program_id(0), tl.sum(x, axis=0))
+
+
+def test_autotuner_prunes_to_the_reference_class_without_a_gpu():
+    x, y = torch.zeros(4, 1000), torch.zeros(4)
+    tuned_row_sum.nargs = {"x_ptr": x, "y_ptr": y, "n_cols": 1000}
+    kept = tuned_row_sum.prune_configs({"BLOCK": 1024})
+    info = tuned_row_sum.early_config_prune.last
+    assert info["configs"] == 6 and info["classes"] == 2
+    assert [c.num_warps for c in kept] == [4, 4, 4]     # the first config's class: num_warps 4, any stages
+
+
+def test_known_answer_gate_and_its_planted_fault(tmp_path):
+    """A copied tree whose signature drops the launch bound and keeps only each instruction's
+    opcode merges kernels the H200 shows to differ: the known-answer gate catches it."""
+    import os
+    import subprocess
+    import sys
+    here = os.path.dirname(__file__)
+    ok = subprocess.run([sys.executable, os.path.join(here, "known_answers.py")], capture_output=True, text=True)
+    assert ok.returncode == 0 and "0 wrong merges, 0 needless splits" in ok.stdout, ok.stdout + ok.stderr
+    sys.path.insert(0, os.path.dirname(here))
+    from mutants import run_on_mutant
+    p, copy = run_on_mutant(tmp_path, "src/bitorder/check/signature.py",
+                            '        return hashlib.sha256("\\n".join(self.lines).encode()).hexdigest()[:32]',
+                            '        return hashlib.sha256(str(sorted(set(re.findall(r"\\b[a-z]+\\.[a-z0-9.]+", "\\n".join(self.lines[1:]))))).encode()).hexdigest()[:32]',
+                            ["tests/check/known_answers.py"])
+    assert f"bitorder from {copy}" in p.stdout, p.stdout + p.stderr
+    assert p.returncode != 0 and "WRONG MERGE" in p.stdout
