@@ -77,8 +77,9 @@ def _checker(console: Console, live: bool) -> None:
     from .check.demo import partition_table
 
     console.print(partition_table())
-    console.print("[dim]v0 classes programs that are equal up to names; it never merges different programs, so "
-                  "pinned trees over different num_warps still land in separate classes (docs/check.md)[/]")
+    console.print("[dim]v1 walks loop-free kernels and compares the dependence tree stored at every output: the "
+                  "pinned sums over num_warps are one tree, the free-order ones four; kernels with loops fall back to "
+                  "v0 (equal programs up to names). Both are sound; neither merges what may differ (docs/check.md)[/]")
 
 
 SECTIONS = [

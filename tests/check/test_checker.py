@@ -46,7 +46,7 @@ def test_known_answers():
     other = rowsum(constexprs={"BLOCK": 1024}, num_warps=8)                 # free order: another tree
     assert check.equivalent(a, same)
     v = check.equivalent(a, other)
-    assert not v and "first difference" in v.explanation
+    assert not v and "output address" in v.explanation      # both loop-free: told apart by their trees
     assert check.partition([a, same, other]) == [[0, 1], [2]]
 
 
@@ -84,4 +84,17 @@ def test_known_answer_gate_and_its_planted_fault(tmp_path):
                             '        return hashlib.sha256(str(sorted(set(re.findall(r"\\b[a-z]+\\.[a-z0-9.]+", "\\n".join(self.lines[1:]))))).encode()).hexdigest()[:32]',
                             ["tests/check/known_answers.py"])
     assert f"bitorder from {copy}" in p.stdout, p.stdout + p.stderr
-    assert p.returncode != 0 and "WRONG MERGE" in p.stdout
+    assert p.returncode != 0 and "WRONG MERGE (v0)" in p.stdout
+
+
+def test_v1_planted_fault_a_tree_key_that_forgets_its_operands(tmp_path):
+    """A copied tree whose dependence-tree nodes are keyed by opcode and arity only: every
+    free-order row sum becomes one tree and the known-answer gate reports wrong v1 merges."""
+    import os
+    import sys
+    sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
+    from mutants import run_on_mutant
+    p, copy = run_on_mutant(tmp_path, "src/bitorder/check/dataflow.py", "            kids = sorted(kids)\n",
+                            "            kids = [str(len(kids))]\n", ["tests/check/known_answers.py"])
+    assert f"bitorder from {copy}" in p.stdout, p.stdout + p.stderr
+    assert p.returncode != 0 and "WRONG MERGE (v1)" in p.stdout and "WRONG MERGE (v0)" not in p.stdout

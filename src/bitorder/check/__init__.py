@@ -2,11 +2,12 @@
 
     bitorder.check.signature(ptx) -> str
     bitorder.check.equivalent(ptx_a, ptx_b) -> Verdict (bool, explanation)
+    bitorder.check.level(ptx) -> which checker level classes it (v1 trees, v0 text) and why
     bitorder.check.partition([ptx, ...]) -> [[indices], ...]
     bitorder.check.prune(reference=0) -> an early_config_prune for @triton.autotune
 """
 from .ptx import PTXError, parse
 from .prune import prune
-from .signature import Verdict, canonicalize, equivalent, partition, signature
+from .signature import Verdict, canonicalize, equivalent, level, partition, signature
 
-__all__ = ["PTXError", "parse", "prune", "Verdict", "canonicalize", "equivalent", "partition", "signature"]
+__all__ = ["PTXError", "parse", "prune", "Verdict", "canonicalize", "equivalent", "level", "partition", "signature"]

@@ -15,8 +15,9 @@ def partition_table() -> Table:
     configs = list(itertools.product((1, 2, 4, 8), (1, 3), (False, True)))
     ptx = [bitorder.compile(row_sum, "sm90", signature=ROW_SUM_SIGNATURE, constexprs={"BLOCK": 1024, "PINNED": p},
                             num_warps=w, num_stages=s).ptx for w, s, p in configs]
-    t = Table("class", "members (num_warps, num_stages, pinned)",
-              title=f"row sum, {len(configs)} configurations -> {len(check.partition(ptx))} classes (checker v0)")
-    for i, members in enumerate(check.partition(ptx)):
-        t.add_row(str(i), ", ".join(str(configs[m]) for m in members))
+    classes = check.partition(ptx)
+    t = Table("class", "level", "members (num_warps, num_stages, pinned)",
+              title=f"row sum, {len(configs)} configurations -> {len(classes)} classes")
+    for i, members in enumerate(classes):
+        t.add_row(str(i), check.level(ptx[members[0]])[:2], ", ".join(str(configs[m]) for m in members))
     return t

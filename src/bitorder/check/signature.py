@@ -1,10 +1,14 @@
-"""Signatures, equivalence and partitions of compiled kernels (v0: canonical text).
+"""Signatures, equivalence and partitions of compiled kernels.
 
-v0 is the sound floor of the checker the paper describes (section 6): two entries whose
-PTX is the same program up to register, label and parameter names compile to the same
-machine code, so they return the same bits on every input. It merges nothing that differs
-in any instruction: it over-splits (costing only tuning time), it never merges wrongly.
-The dependence-tree walk that merges reorderings of the same arithmetic is not built yet.
+Two levels, both sound (a merge means the same bits on every input; a split only costs
+tuning time):
+  v1 (dataflow.py): the dependence tree stored at every output address, for loop-free
+     kernels; it merges different code that computes the same trees (a pinned reduction
+     over num_warps).
+  v0 (here): the program text up to register, label and parameter names, for everything
+     v1 declines (loops, instructions it does not model): two such entries compile to the
+     same machine code.
+A v1 signature never equals a v0 one.
 """
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 
+from . import dataflow
 from .ptx import Entry, Instr, Label, PTXError, parse
 
 _TOKEN = re.compile(r"%[A-Za-z_$][\w$]*|\$?L__\w+|\b\w+_param_\d+\b")
@@ -61,10 +66,26 @@ def _entry(ptx) -> Entry:
     return entries[0]
 
 
+def _level(entry: Entry):
+    """(signature, roots or None, why v1 declined or None)."""
+    try:
+        r = dataflow.roots(entry)
+        return dataflow.signature_of(r), r, None
+    except dataflow.Unsupported as e:
+        return "v0:" + canonicalize(entry).signature, None, str(e)
+
+
 def signature(ptx) -> str:
     """The bitwise class of a compiled kernel (PTX text, a bitorder.Compiled, or an Entry):
-    equal signatures mean identical bytes on every input."""
-    return canonicalize(_entry(ptx)).signature
+    equal signatures mean identical bytes on every input (same grid, outputs not
+    overlapping inputs)."""
+    return _level(_entry(ptx))[0]
+
+
+def level(ptx) -> str:
+    """Which checker level classes this kernel, and why v1 declined when it did."""
+    _, r, why = _level(_entry(ptx))
+    return "v1: dependence trees" if r is not None else f"v0: program text ({why})"
 
 
 @dataclass(frozen=True)
@@ -80,13 +101,26 @@ def equivalent(ptx_a, ptx_b) -> Verdict:
     """Whether two compiled kernels return the same bits on every input, with the first
     difference when they may not (v0 calls programs that differ in any instruction
     different: 'not equivalent' means 'not proven equivalent')."""
-    a, b = canonicalize(_entry(ptx_a)), canonicalize(_entry(ptx_b))
-    if a.signature == b.signature:  # the one decision: signatures, as partition() uses
-        return Verdict(True, "the same program up to register, label and parameter names")
+    ea, eb = _entry(ptx_a), _entry(ptx_b)
+    (sa, ra, why_a), (sb, rb, why_b) = _level(ea), _level(eb)
+    if sa == sb:  # the one decision: signatures, as partition() uses
+        return Verdict(True, "the same dependence tree at every output address" if ra is not None
+                       else "the same program up to register, label and parameter names")
+    if ra is not None and rb is not None:
+        for k in sorted(set(ra) | set(rb)):
+            if ra.get(k) != rb.get(k):
+                return Verdict(False, f"output address {k}: {_root(ra.get(k))} vs {_root(rb.get(k))}")
+    if (ra is None) != (rb is None):
+        return Verdict(False, f"only one kernel is loop-free enough for the tree walk ({why_a or why_b})")
+    a, b = canonicalize(ea), canonicalize(eb)
     for i, (x, y) in enumerate(zip(a.lines, b.lines)):
         if x != y:
             return Verdict(False, f"first difference at statement {i}: {a.source[i] or x!r} vs {b.source[i] or y!r}")
     return Verdict(False, f"one program is longer: {len(a.lines)} vs {len(b.lines)} statements")
+
+
+def _root(r) -> str:
+    return "no store" if r is None else f"tree {r[1][:12]} under guard {r[0][:60]}"
 
 
 def partition(kernels) -> list:

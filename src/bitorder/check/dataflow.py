@@ -1,0 +1,477 @@
+"""Checker v1 for loop-free kernels: the dependence tree of every output element.
+
+All threads of one block run in lockstep over the entry (Triton's loop-free kernels are
+straight-line SIMT code), with the thread index concrete and everything the host chooses
+symbolic: block indices, parameters, the data. Integers are polynomials over those symbols
+(add, sub, mul and shl are ring operations; anything else -- a shift right, a mask, a
+comparison -- becomes an atom named by its operands). A load
+is a leaf named by its address and width; floating-point instructions are nodes over what
+their operands hold; shuffles and shared memory move nodes between concrete lanes. Each
+global store is a root: address -> (guard, tree).
+
+Two kernels are equivalent when their roots are the same: the same trees over the same
+leaves at the same addresses under the same guards. A pinned reduction compiled for
+different num_warps computes the same tree in different code and merges; a free-order one
+does not. Anything this walk cannot model exactly -- a branch, an instruction it does not
+know, a multiply that ptxas may contract into an add, a shared-memory access that races,
+a global load after a global store, an output that depends on a register never written --
+raises Unsupported, and the caller falls back to v0's program-text signature.
+
+Assumed, as the compiler that emitted the code already assumed: outputs do not overlap
+inputs, 32-bit index arithmetic does not wrap, and configurations compared launch the
+same grid.
+"""
+from __future__ import annotations
+
+import hashlib
+import itertools
+import re
+
+from .ptx import Entry, Instr, Label
+
+class Unsupported(Exception):
+    """The walk cannot decide this kernel exactly (the message says why)."""
+
+
+# -- integers: polynomials over atoms ------------------------------------------------------------
+
+def _poly(x):
+    """int -> {(): x}; a polynomial is {monomial (sorted tuple of atom names): coefficient}."""
+    return x if isinstance(x, dict) else ({(): x} if x else {})
+
+
+def _norm(p):
+    p = {m: c for m, c in p.items() if c}
+    return 0 if not p else (p[()] if list(p) == [()] else p)
+
+
+def padd(a, b, sign=1):
+    if isinstance(a, int) and isinstance(b, int):
+        return a + sign * b
+    out = dict(_poly(a))
+    for m, c in _poly(b).items():
+        out[m] = out.get(m, 0) + sign * c
+    return _norm(out)
+
+
+def pmul(a, b):
+    if isinstance(a, int) and isinstance(b, int):
+        return a * b
+    out = {}
+    for (m1, c1), (m2, c2) in itertools.product(_poly(a).items(), _poly(b).items()):
+        m = tuple(sorted(m1 + m2))
+        out[m] = out.get(m, 0) + c1 * c2
+    return _norm(out)
+
+
+def pkey(p) -> str:
+    if isinstance(p, int):
+        return str(p)
+    return "+".join(f"{c}*{'*'.join(m) or '1'}" for m, c in sorted(p.items()))
+
+
+def atom(text):
+    return {(text,): 1}
+
+
+def _is_int(v):
+    return isinstance(v, (int, dict))
+
+
+def _itype(op):
+    """(signed, bits) of an integer opcode's last type, e.g. 'shr.u32' -> (False, 32)."""
+    for part in reversed(op.split(".")):
+        m = re.fullmatch(r"([sub])(8|16|32|64)", part)
+        if m:
+            return m.group(1) == "s", int(m.group(2))
+    raise Unsupported(f"no integer type in {op}")
+
+
+def _wrap(x, signed, bits):
+    x &= (1 << bits) - 1
+    return x - (1 << bits) if signed and x >> (bits - 1) else x
+
+
+def _extend(v, signed, bits):
+    """A value of `bits` bits used at a wider width. Index arithmetic is assumed not to wrap
+    (as LLVM's nsw and inbounds flags already assume in the code Triton emits), so a
+    widened index is the same integer: sext(a + k) = sext(a) + k, however LLVM split it."""
+    if isinstance(v, int):
+        return _wrap(v, signed, bits)
+    # float bits used as integers do wrap: their widening stays an atom
+    return atom(f"ext{'su'[not signed]}{bits}({pkey(v)})") if "tree:" in pkey(v) else v
+
+
+# -- floating-point trees, hash-consed by structure ------------------------------------------------
+
+class Nodes:
+    def __init__(self):
+        self.key_of = {}     # node id -> canonical hash of the tree
+        self.muls = set()    # ids of unrounded multiplies (ptxas may contract them into an add)
+        self.undefined = set()   # ids of trees that read a register or shared word never written
+
+    def make(self, op, children=(), payload=""):
+        kids = [self.key_of[c] if isinstance(c, int) else c for c in children]
+        base = op.split(".")[0]
+        if base in ("add", "mul"):     # IEEE add and mul commute bitwise (NaNs are canonical on NVIDIA)
+            kids = sorted(kids)
+        elif base == "fma":
+            kids = sorted(kids[:2]) + kids[2:]
+        nid = len(self.key_of) + 1
+        if op == "undefined" or any(c in self.undefined for c in children if isinstance(c, int)):
+            self.undefined.add(nid)
+        self.key_of[nid] = hashlib.sha256(f"{op}({','.join(kids)}){payload}".encode()).hexdigest()[:24]
+        return nid
+
+
+_FLOAT_OPS = re.compile(r"^(add|sub|mul|fma|max|min|div|neg|abs|sqrt|rcp|ex2|lg2|cvt|copysign)\.")
+_FLOAT_TYPE = re.compile(r"\.(f16|bf16|f32|f64|f16x2|bf16x2)(\.|$)")
+_RING = {"add", "sub", "mul", "mad", "shl"}
+_BITS = {"b8": 1, "u8": 1, "s8": 1, "b16": 2, "u16": 2, "s16": 2, "f16": 2, "bf16": 2,
+         "b32": 4, "u32": 4, "s32": 4, "f32": 4, "b64": 8, "u64": 8, "s64": 8, "f64": 8}
+
+
+class _Block:
+    def __init__(self, entry: Entry, nodes: Nodes):
+        if not entry.reqntid:
+            raise Unsupported("no .reqntid launch bound")
+        self.n = entry.reqntid[0]
+        self.e = entry
+        self.nodes = nodes
+        self.regs = [dict() for _ in range(self.n)]
+        self.undef = ("node", nodes.make("undefined"))
+        self.smem = {}         # address key -> (value, writer thread, epoch)
+        self.smem_reads = {}   # address key -> {(reader thread, epoch)}
+        self.epoch = 0         # bar.sync count: accesses in one epoch may run in any order
+        self.stored = False
+        self.bases, self.bytes = {}, {}   # output pointer -> symbolic address part; (part, byte) -> store
+        self.roots = {}
+        self.params = {p: f"arg{i}" for i, p in enumerate(entry.params)}
+
+    # operands -------------------------------------------------------------------------------
+    def val(self, t, op):
+        op = op.strip()
+        if op.startswith("%"):
+            sp = self.special(t, op)
+            if sp is not None:
+                return sp
+            return self.regs[t].get(op, self.undef)   # never written: a value equal to nothing
+        if re.fullmatch(r"-?\d+", op):
+            return int(op)
+        if re.fullmatch(r"0[xX][0-9A-Fa-f]+", op):
+            return int(op, 16)
+        if re.fullmatch(r"0[fF][0-9A-Fa-f]{8}|0[dD][0-9A-Fa-f]{16}", op):
+            return int(op[2:], 16)   # a float constant is its bits
+        if op == "global_smem":
+            return atom("smem")
+        raise Unsupported(f"operand {op!r}")
+
+    def special(self, t, op):
+        if op == "%tid.x":
+            return t
+        if op in ("%tid.y", "%tid.z"):
+            return 0
+        if op == "%ntid.x":
+            return self.n
+        m = re.fullmatch(r"%(ctaid|nctaid)\.([xyz])", op)
+        return atom(f"{m.group(1)}_{m.group(2)}") if m else None
+
+    def addr(self, t, text):
+        m = re.fullmatch(r"\[\s*([^\]+]+?)\s*(?:\+\s*(-?\d+))?\s*\]", text)
+        if not m:
+            raise Unsupported(f"address {text!r}")
+        base = m.group(1).strip()
+        if base in self.params:
+            return atom(f"param:{self.params[base]}")
+        v = self.val(t, base)
+        if not _is_int(v):
+            raise Unsupported("an address that is not an integer")
+        return padd(v, int(m.group(2) or 0))
+
+    def fnode(self, v):
+        """A float operand as a node id or a token for its bits."""
+        if isinstance(v, int):
+            return f"bits:{v & ((1 << 64) - 1)}"
+        if isinstance(v, dict):
+            return f"int:{pkey(v)}"
+        if v[0] == "select":
+            return self.nodes.make("select", (self.fnode(v[2]), self.fnode(v[3])), payload=v[1])
+        return v[1]
+
+    # the walk ----------------------------------------------------------------------------------
+    def run(self):
+        for item in self.e.body:
+            if isinstance(item, Label):
+                continue
+            if item.opcode == "ret":
+                if item.guard is not None:
+                    raise Unsupported("a guarded return")
+                break
+            if item.base in ("bra", "brx", "call", "exit", "trap"):
+                raise Unsupported(f"control flow ({item.opcode})")
+            self.step(item)
+        return self.roots
+
+    def guard(self, t, ins):
+        if ins.guard is None:
+            return True
+        g = self.val(t, ins.guard[1])
+        if isinstance(g, bool):
+            return g != ins.guard[0]
+        return ("not", g) if ins.guard[0] else g
+
+    def step(self, ins: Instr):
+        if ins.base == "shfl":
+            return self.shuffle(ins)
+        if ins.opcode in ("bar.sync", "barrier.sync", "bar.sync.aligned", "barrier.sync.aligned"):
+            if ins.guard is not None or ins.operands != ("0",):
+                raise Unsupported(f"a partial barrier {ins.text()}")
+            self.epoch += 1
+            return
+        for t in range(self.n):
+            g = self.guard(t, ins)
+            if g is not False:
+                self.execute(t, ins, g)
+
+    def write(self, t, reg, value, g):
+        if g is not True:
+            value = ("select", str(g), value, self.regs[t].get(reg, self.undef))
+        self.regs[t][reg] = value
+
+    def execute(self, t, ins, g):
+        op, base, ops = ins.opcode, ins.base, ins.operands
+        if base == "ld" and ".param" in op:
+            return self.write(t, ops[0], self.addr(t, ops[1]), g)
+        if base in ("ld", "st") and (".global" in op or ".shared" in op):
+            return self.memory(t, ins, g)
+        if base == "mov" or (base == "cvta" and ".to.global" in op):
+            return self.write(t, ops[0], self.val(t, ops[1]), g)
+        if base == "setp":
+            return self.write(t, ops[0], self.compare(op, self.val(t, ops[1]), self.val(t, ops[2])), g)
+        if base in ("and", "or", "xor", "not") and ".pred" in op:
+            return self.write(t, ops[0], _pred(base, [self.val(t, o) for o in ops[1:]]), g)
+        if base == "selp":
+            c, a, b = self.val(t, ops[3]), self.val(t, ops[1]), self.val(t, ops[2])
+            if isinstance(c, bool):
+                return self.write(t, ops[0], a if c else b, g)
+            if _is_int(a) and _is_int(b):
+                return self.write(t, ops[0], atom(f"selp({c},{pkey(a)},{pkey(b)})"), g)
+            return self.write(t, ops[0], ("select", str(c), a, b), g)
+        if _FLOAT_OPS.match(op) and _FLOAT_TYPE.search(op):
+            args = [self.fnode(self.val(t, o)) for o in ops[1:]]
+            if base in ("add", "sub") and ".rn" not in op and any(a in self.nodes.muls for a in args):
+                raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
+            nid = self.nodes.make(op, args)
+            if (base == "mul" and ".rn" not in op) or (base == "neg" and args[0] in self.nodes.muls):
+                self.nodes.muls.add(nid)
+            return self.write(t, ops[0], ("node", nid), g)
+        if base in _RING or base in ("shr", "and", "or", "xor", "min", "max", "cvt", "neg", "not", "bfe"):
+            return self.write(t, ops[0], self.integer(op, [self.val(t, o) for o in ops[1:]]), g)
+        raise Unsupported(f"instruction {op}")
+
+    def memory(self, t, ins, g):
+        op, ops = ins.opcode, ins.operands
+        load = ins.base == "ld"
+        width = _BITS.get(op.split(".")[-1])
+        if width is None:
+            raise Unsupported(f"memory access {op}")
+        a = self.addr(t, ops[1] if load else ops[0])
+        regs = [r.strip() for r in (ops[0] if load else ops[1]).strip("{} ").split(",")]
+        shared = ".shared" in op
+        for i, r in enumerate(regs):
+            k = pkey(padd(a, i * width))
+            if load and shared:
+                self.shared_load(t, k, r, g)
+            elif load:
+                if self.stored:
+                    raise Unsupported("a global load after a global store (they may alias)")
+                self.write(t, r, ("node", self.nodes.make("load", (), payload=f"[{k}]b{8 * width}")), g)
+            elif shared:
+                self.shared_store(t, k, self.val(t, r), g)
+            else:
+                self.stored = True
+                self.claim_bytes(padd(a, i * width), width)
+                self.store(k, g, self.val(t, r), f"b{8 * width}")
+
+    def shared_load(self, t, k, reg, g):
+        if k in self.smem:
+            value, writer, epoch = self.smem[k]
+            if writer != t and epoch == self.epoch:
+                raise Unsupported("a shared-memory load races a store of another thread (no barrier between)")
+        else:
+            value = self.undef
+        self.smem_reads.setdefault(k, set()).add((t, self.epoch))
+        self.write(t, reg, value, g)
+
+    def shared_store(self, t, k, v, g):
+        if any(r != t and e == self.epoch for r, e in self.smem_reads.get(k, ())):
+            raise Unsupported("a shared-memory store races a load of another thread (no barrier between)")
+        old = self.smem.get(k)
+        if old is not None and old[1] != t and old[2] == self.epoch and self.fnode(old[0]) != self.fnode(v):
+            raise Unsupported("two threads store different values to one shared address without a barrier")
+        if g is not True:
+            v = ("select", str(g), v, old[0] if old else self.undef)
+        self.smem[k] = (v, t, self.epoch)
+
+    def compare(self, op, a, b):
+        cmp = op.split(".")[1]
+        if _FLOAT_TYPE.search(op):      # a predicate on trees: named by the comparison and their keys
+            ka, kb = (self.nodes.key_of.get(x, x) for x in (self.fnode(a), self.fnode(b)))
+            if any(x in self.nodes.undefined for x in (self.fnode(a), self.fnode(b))):
+                raise Unsupported("a comparison reads a register never written")
+            return ("fcmp", op, ka, kb)
+        a, b = (x if _is_int(x) else self.tree_bits(x) for x in (a, b))
+        if isinstance(a, int) and isinstance(b, int):
+            signed, bits = _itype(op)
+            a, b = _wrap(a, signed, bits), _wrap(b, signed, bits)
+            return {"lt": a < b, "le": a <= b, "gt": a > b, "ge": a >= b, "eq": a == b, "ne": a != b}[cmp]
+        return ("cmp", op, pkey(a), pkey(b))
+
+    def integer(self, op, args):
+        base = op.split(".")[0]
+        args = [a if _is_int(a) else self.tree_bits(a) for a in args]
+        if base == "cvt":
+            dst, src = [p for p in op.split(".")[1:] if re.fullmatch(r"[sub](8|16|32|64)", p)][-2:]
+            signed, sbits = dst[0] == "s", int(dst[1:])
+            x = args[0]
+            if int(src[1:]) < sbits:                      # widening: extend from the source width
+                x = _extend(x, src[0] == "s", int(src[1:]))
+            return _wrap(x, signed, sbits) if isinstance(x, int) else x   # narrowing is a ring map
+        if ".wide" in op:                                 # 32 x 32 -> 64: both operands extended
+            signed, bits = _itype(op)
+            args = [_extend(args[0], signed, bits), _extend(args[1], signed, bits)] + args[2:]
+        if base in _RING and (base != "shl" or isinstance(args[1], int)) and (base not in ("mul", "mad") or ".hi" not in op):
+            if base == "add":
+                r = padd(args[0], args[1])
+            elif base == "sub":
+                r = padd(args[0], args[1], -1)
+            elif base == "mul":
+                r = pmul(args[0], args[1])
+            elif base == "mad":
+                r = padd(pmul(args[0], args[1]), args[2])
+            else:
+                r = pmul(args[0], 1 << args[1])
+            return r
+        if base == "neg":
+            return pmul(args[0], -1)
+        if base in ("or", "xor") and _disjoint(args[0], args[1], op):
+            return padd(args[0], args[1])      # no carries: or and xor of disjoint bits are an add
+        if all(isinstance(a, int) for a in args):
+            return _concrete(op, args)
+        return atom(f"{op}({','.join(pkey(a) for a in args)})")
+
+    def tree_bits(self, v):
+        """A float tree's bits used as an integer (the bit tricks of log and exp): an atom."""
+        f = self.fnode(v)
+        if f in self.nodes.undefined:
+            raise Unsupported("integer arithmetic on a register never written")
+        return atom(f"tree:{self.nodes.key_of.get(f, f)}")
+
+    def shuffle(self, ins):
+        ops = ins.operands
+        if ".bfly" not in ins.opcode or "|" in ops[0] or len(ops) != 5:
+            raise Unsupported(f"shuffle {ins.text()}")
+        off, clamp, mask = (self.val(0, o) for o in ops[2:5])
+        if not (isinstance(off, int) and 0 <= off < 32 and clamp == 31 and mask in (-1, 0xFFFFFFFF)):
+            raise Unsupported(f"shuffle {ins.text()}")
+        src = []
+        for t in range(self.n):
+            if self.guard(t, ins) is not True:
+                raise Unsupported("a guarded shuffle")
+            src.append(self.val(t, ops[1]))
+        for t in range(self.n):
+            self.regs[t][ops[0]] = src[t ^ off]     # lanes xor off stay inside the warp
+
+    def claim_bytes(self, at, width):
+        """Stores of one block may not overlap unless they are the same store: their order is
+        not in the roots. Addresses on one pointer must differ by constants to be told apart
+        (distinct pointer arguments are assumed not to overlap)."""
+        const = at if isinstance(at, int) else at.get((), 0)
+        sym = pkey(padd(at, const, -1))
+        base = sorted(m[0] for m in _poly(at) if len(m) == 1 and m[0].startswith("param:")) or ["?"]
+        if self.bases.setdefault(base[0], sym) != sym:
+            raise Unsupported("two stores on one pointer whose addresses may alias (a symbolic difference)")
+        key = (sym, const, width)
+        for b in range(const, const + width):
+            if self.bytes.setdefault((sym, b), key) != key:
+                raise Unsupported("two stores of one block overlap in part")
+
+    def store(self, k, g, v, width):
+        if self.fnode(v) in self.nodes.undefined:
+            raise Unsupported("an output may depend on a register or shared word never written")
+        entry = ("always" if g is True else str(g), self.nodes.key_of.get(self.fnode(v), self.fnode(v)), width)
+        prev = self.roots.get(k)
+        if prev is not None and prev[1:] != entry[1:]:
+            raise Unsupported("two stores of different values to one address")
+        if prev is not None and prev[0] != entry[0]:
+            entry = (f"({prev[0]})|({entry[0]})",) + entry[1:]
+        self.roots[k] = entry
+
+
+def _disjoint(a, b, op) -> bool:
+    """Whether the set bits of a and b cannot overlap: a constant below 2^m against a
+    polynomial whose every coefficient is a multiple of 2^m."""
+    if isinstance(a, dict):
+        a, b = b, a
+    if not isinstance(a, int) or not isinstance(b, dict):
+        return False
+    signed, bits = _itype(op)
+    a = _wrap(a, False, bits)
+    m = a.bit_length()
+    return all(c % (1 << m) == 0 for c in b.values())
+
+
+def _concrete(op, args):
+    base = op.split(".")[0]
+    signed, bits = _itype(op)
+    a = [_wrap(x, signed, bits) for x in args]
+    if base == "bfe":     # bit field extract: len bits from pos, sign-filled for .s types
+        pos, n = a[1] & 0xFF, a[2] & 0xFF
+        field = (_wrap(a[0], False, bits) >> pos) & ((1 << n) - 1) if n else 0
+        return _wrap(field, True, n) if signed and n else field
+    if base in ("shr", "and", "or", "xor", "min", "max", "not"):
+        r = {"shr": lambda: a[0] >> a[1], "and": lambda: a[0] & a[1], "or": lambda: a[0] | a[1],
+             "xor": lambda: a[0] ^ a[1], "min": lambda: min(a), "max": lambda: max(a),
+             "not": lambda: ~a[0]}[base]()
+        return _wrap(r, signed, bits)
+    raise Unsupported(f"integer {op}")
+
+
+def _pred(base, args):
+    if base == "not":
+        return (not args[0]) if isinstance(args[0], bool) else ("not", args[0])
+    x, y = args
+    if isinstance(x, bool) and isinstance(y, bool):
+        return {"and": x and y, "or": x or y, "xor": x != y}[base]
+    if base == "and" and (x is False or y is False):
+        return False
+    if base == "or" and (x is True or y is True):
+        return True
+    if base in ("and", "or"):
+        if isinstance(x, bool):
+            return y
+        if isinstance(y, bool):
+            return x
+    return (base, tuple(sorted((str(x), str(y)))))
+
+
+def roots(entry: Entry) -> dict:
+    """{address: (guard, tree key, width)} for one block, ctaid symbolic; raises Unsupported."""
+    try:
+        return _Block(entry, Nodes()).run()
+    except Unsupported:
+        raise
+    except Exception as e:   # anything unforeseen is a case the walk does not model
+        raise Unsupported(f"{type(e).__name__}: {e}") from e
+
+
+def signature_of(r: dict) -> str:
+    """'v1:' + a hash of the roots: equal for kernels that store the same trees at the same
+    addresses under the same guards."""
+    text = "\n".join(f"{k} <- {v}" for k, v in sorted(r.items()))
+    return "v1:" + hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def signature(entry: Entry) -> str:
+    """signature_of(roots(entry)); raises Unsupported where the walk cannot decide."""
+    return signature_of(roots(entry))

@@ -1,0 +1,99 @@
+"""Checker v1 (the dependence-tree walk): what it merges, what it refuses, and why."""
+import pytest
+
+import bitorder
+from bitorder import check
+from bitorder.check import dataflow
+from bitorder.compiler.demo import ROW_SUM_SIGNATURE, row_sum
+from bitorder.gemm.kernels import merge_kernel
+
+
+def rowsum(w, pinned, s=3):
+    return bitorder.compile(row_sum, "sm90", signature=ROW_SUM_SIGNATURE,
+                            constexprs={"BLOCK": 1024, "PINNED": pinned}, num_warps=w, num_stages=s)
+
+
+def kernel(body, params=3, threads=32):
+    """A hand-written entry: params arg0.. as .u64, the body as PTX statements."""
+    ps = ",\n".join(f".param .u64 k_param_{i}" for i in range(params))
+    return f".visible .entry k(\n{ps}\n)\n.reqntid {threads}\n{{\n.reg .b32 %r<40>;\n.reg .b64 %rd<20>;\n" \
+           f".reg .pred %p<9>;\n{body}\nret;\n}}\n"
+
+
+HEAD = """ld.param.u64 %rd1, [k_param_0];
+ld.param.u64 %rd2, [k_param_1];
+mov.u32 %r1, %tid.x;
+mul.wide.u32 %rd3, %r1, 4;
+add.s64 %rd4, %rd1, %rd3;
+add.s64 %rd5, %rd2, %rd3;
+ld.global.b32 %r2, [%rd4];
+ld.global.b32 %r3, [%rd4+128];
+"""
+
+
+def test_pinned_row_sums_merge_over_num_warps_and_free_order_ones_do_not():
+    pinned = [rowsum(w, True) for w in (1, 2, 4, 8)]
+    free = [rowsum(w, False) for w in (1, 2, 4, 8)]
+    assert all(check.level(k).startswith("v1") for k in pinned + free)
+    assert check.partition(pinned) == [[0, 1, 2, 3]]
+    assert check.partition(free) == [[0], [1], [2], [3]]     # the H200's 4 byte patterns
+    v = check.equivalent(free[0], free[1])
+    assert not v and "output address" in v.explanation
+    assert check.equivalent(rowsum(4, True, s=1), pinned[2]).explanation.startswith("the same dependence tree")
+
+
+def test_kernels_with_loops_fall_back_to_the_program_text():
+    sig = {"part_ptr": "*fp32", "out_ptr": "*fp16", "bias_ptr": "*fp16", "n_elem": "i32", "PARTS": "i32",
+           "stride_part": "i64", "N": "i32"}
+    k = bitorder.compile(merge_kernel, "sm90", signature=sig, constexprs={"BLOCK": 1024, "ROUND_EACH": False,
+                         "BIAS_MODE": 0}, num_warps=4)
+    assert check.level(k).startswith("v0") and check.signature(k).startswith("v0:")
+
+
+def test_operand_order_of_a_commuting_add_does_not_matter_but_association_does():
+    a = kernel(HEAD + "add.f32 %r4, %r2, %r3;\nst.global.b32 [%rd5], %r4;")
+    b = kernel(HEAD + "add.f32 %r4, %r3, %r2;\nst.global.b32 [%rd5], %r4;")
+    c = kernel(HEAD + "sub.f32 %r4, %r3, %r2;\nst.global.b32 [%rd5], %r4;")
+    assert check.equivalent(a, b) and not check.equivalent(a, c)
+    three = "ld.global.b32 %r5, [%rd4+256];\n"
+    left = kernel(HEAD + three + "add.f32 %r4, %r2, %r3;\nadd.f32 %r6, %r4, %r5;\nst.global.b32 [%rd5], %r6;")
+    right = kernel(HEAD + three + "add.f32 %r4, %r3, %r5;\nadd.f32 %r6, %r2, %r4;\nst.global.b32 [%rd5], %r6;")
+    assert not check.equivalent(left, right)
+
+
+def test_the_same_index_computed_two_ways_is_one_address():
+    wide = kernel(HEAD + "st.global.b32 [%rd5], %r2;")
+    via_cvt = kernel(HEAD.replace("mul.wide.u32 %rd3, %r1, 4;", "cvt.u64.u32 %rd6, %r1;\nshl.b64 %rd3, %rd6, 2;")
+                     + "st.global.b32 [%rd5], %r2;")
+    assert check.level(wide).startswith("v1") and check.equivalent(wide, via_cvt)
+
+
+@pytest.mark.parametrize("body,why", [
+    ("mul.f32 %r4, %r2, %r3;\nadd.f32 %r5, %r4, %r2;\nst.global.b32 [%rd5], %r5;", "contract"),
+    ("st.global.b32 [%rd5], %r2;\nld.global.b32 %r6, [%rd4+512];\nst.global.b32 [%rd5+4], %r6;", "alias"),
+    ("mov.u32 %r9, global_smem;\nshl.b32 %r10, %r1, 2;\nadd.s32 %r11, %r9, %r10;\nst.shared.b32 [%r11], %r2;\n"
+     "ld.shared.b32 %r12, [%r9];\nst.global.b32 [%rd5], %r12;", "races"),
+    ("setp.lt.u32 %p1, %r1, 4;\n@%p1 bra $L__done;\n$L__done:\nst.global.b32 [%rd5], %r2;", "control flow"),
+    ("st.global.b32 [%rd1], %r1;", "different values"),
+    ("st.global.b32 [%rd5], %r2;\nst.global.b16 [%rd5+2], %r3;", "overlap in part"),
+    ("ld.param.u32 %r20, [k_param_2];\nmul.wide.u32 %rd8, %r20, 4;\nadd.s64 %rd9, %rd2, %rd8;\n"
+     "st.global.b32 [%rd5], %r2;\nst.global.b32 [%rd9], %r3;", "may alias"),
+])
+def test_what_the_walk_cannot_decide_it_refuses(body, why):
+    with pytest.raises(dataflow.Unsupported, match=why):
+        dataflow.roots(check.parse(kernel(HEAD + body))[0])
+    assert check.signature(kernel(HEAD + body)).startswith("v0:")
+
+
+def test_a_barrier_makes_the_shared_exchange_decidable():
+    body = ("mov.u32 %r9, global_smem;\nshl.b32 %r10, %r1, 2;\nadd.s32 %r11, %r9, %r10;\nst.shared.b32 [%r11], %r2;\n"
+            "bar.sync 0;\nld.shared.b32 %r12, [%r9];\nst.global.b32 [%rd5], %r12;")
+    assert check.level(kernel(HEAD + body)).startswith("v1")
+
+
+def test_an_undefined_register_may_flow_through_lanes_but_not_into_an_output():
+    body = "setp.lt.u32 %p1, %r1, 4;\n@%p1 ld.global.b32 %r7, [%rd4+256];\n"
+    used = kernel(HEAD + body + "st.global.b32 [%rd5], %r7;")
+    assert "never written" in check.level(used)
+    dropped = kernel(HEAD + body + "shfl.sync.bfly.b32 %r8, %r7, 1, 31, -1;\nst.global.b32 [%rd5], %r2;")
+    assert check.level(dropped).startswith("v1")
