@@ -17,6 +17,7 @@ import itertools
 import json
 import os
 import sys
+import time
 
 import triton
 import triton.language as tl
@@ -77,9 +78,12 @@ def max_order_probe():
             "order_independent": bits(ab) == bits(ba)}
 
 
+checker_s = 0.0   # CPU seconds spent classing (PTX text to classes), for the speed figure
+
+
 def gate(names, gpu: bool, quick: bool):
-    rows = []
-    spaces = []
+    global checker_s
+    rows, spaces, checker_s = [], [], 0.0
     for name in names:
         blocks = ps.CASES[name][5][:1 if quick else 2]
         for b in blocks:
@@ -101,7 +105,9 @@ def gate(names, gpu: bool, quick: bool):
                 continue
             configs.append((w, s, pinned))
             ptx.append(p)
+        t0 = time.process_time()
         classes = check.partition(ptx)
+        checker_s += time.process_time() - t0
         levels = [check.level(p) for p in ptx]
         row = {"case": name, "block": b, "configs": [list(c) for c in configs],
                "classes": classes, "v1": sum(lv.startswith("v1") for lv in levels),
@@ -132,6 +138,7 @@ def main():
     spaces = [r for r in rows if "classes" in r]
     summary = {"gpu": a.gpu, "spaces": len(spaces), "configs": sum(len(r["configs"]) for r in spaces),
                "v1_classed": sum(r["v1"] for r in spaces),
+               "checker_configs_per_s": round(sum(len(r["configs"]) for r in spaces) / max(checker_s, 1e-9), 1),
                "wrong_merges": sum(len(r.get("wrong_merges", [])) for r in spaces),
                "needless_splits": sum(r.get("needless_splits", 0) for r in spaces) if a.gpu else None}
     if a.gpu:

@@ -23,6 +23,7 @@ same grid.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import re
@@ -127,6 +128,9 @@ class Nodes:
 _FLOAT_OPS = re.compile(r"^(add|sub|mul|fma|max|min|div|neg|abs|sqrt|rcp|ex2|lg2|cvt|copysign)\.")
 _FLOAT_TYPE = re.compile(r"\.(f16|bf16|f32|f64|f16x2|bf16x2)(\.|$)")
 _RING = {"add", "sub", "mul", "mad", "shl"}
+_KNOWN = {"ld", "st", "mov", "cvta", "setp", "selp", "shfl", "bar", "barrier", "ret", "sqrt", "rcp", "ex2", "lg2",
+          "fma", "div", "abs", "copysign", "add", "sub", "mul", "mad", "shl", "shr", "and", "or", "xor", "min", "max",
+          "cvt", "neg", "not", "bfe"}
 _BITS = {"b8": 1, "u8": 1, "s8": 1, "b16": 2, "u16": 2, "s16": 2, "f16": 2, "bf16": 2,
          "b32": 4, "u32": 4, "s32": 4, "f32": 4, "b64": 8, "u64": 8, "s64": 8, "f64": 8}
 
@@ -150,31 +154,14 @@ class _Block:
 
     # operands -------------------------------------------------------------------------------
     def val(self, t, op):
-        op = op.strip()
-        if op.startswith("%"):
-            sp = self.special(t, op)
-            if sp is not None:
-                return sp
-            return self.regs[t].get(op, self.undef)   # never written: a value equal to nothing
-        if re.fullmatch(r"-?\d+", op):
-            return int(op)
-        if re.fullmatch(r"0[xX][0-9A-Fa-f]+", op):
-            return int(op, 16)
-        if re.fullmatch(r"0[fF][0-9A-Fa-f]{8}|0[dD][0-9A-Fa-f]{16}", op):
-            return int(op[2:], 16)   # a float constant is its bits
-        if op == "global_smem":
-            return atom("smem")
-        raise Unsupported(f"operand {op!r}")
-
-    def special(self, t, op):
-        if op == "%tid.x":
+        kind, x = _operand(op)
+        if kind == "reg":
+            return self.regs[t].get(x, self.undef)   # never written: a value equal to nothing
+        if kind == "tid":
             return t
-        if op in ("%tid.y", "%tid.z"):
-            return 0
-        if op == "%ntid.x":
+        if kind == "ntid":
             return self.n
-        m = re.fullmatch(r"%(ctaid|nctaid)\.([xyz])", op)
-        return atom(f"{m.group(1)}_{m.group(2)}") if m else None
+        return x
 
     def addr(self, t, text):
         m = re.fullmatch(r"\[\s*([^\]+]+?)\s*(?:\+\s*(-?\d+))?\s*\]", text)
@@ -200,6 +187,10 @@ class _Block:
 
     # the walk ----------------------------------------------------------------------------------
     def run(self):
+        for item in self.e.body:   # refuse before walking what the walk would refuse later
+            if isinstance(item, Instr) and item.base not in _KNOWN:
+                raise Unsupported(f"control flow ({item.opcode})" if item.base in ("bra", "brx", "call", "exit")
+                                  else f"instruction {item.opcode}")
         for item in self.e.body:
             if isinstance(item, Label):
                 continue
@@ -406,6 +397,33 @@ class _Block:
         if prev is not None and prev[0] != entry[0]:
             entry = (f"({prev[0]})|({entry[0]})",) + entry[1:]
         self.roots[k] = entry
+
+
+@functools.lru_cache(maxsize=None)
+def _operand(op: str):
+    """What an operand text names, decoded once: ('reg', name), ('tid'|'ntid', None) or
+    ('value', a constant or a symbol)."""
+    op = op.strip()
+    if op == "%tid.x":
+        return "tid", None
+    if op == "%ntid.x":
+        return "ntid", None
+    if op in ("%tid.y", "%tid.z"):
+        return "value", 0
+    m = re.fullmatch(r"%(ctaid|nctaid)\.([xyz])", op)
+    if m:
+        return "value", atom(f"{m.group(1)}_{m.group(2)}")
+    if op.startswith("%"):
+        return "reg", op
+    if re.fullmatch(r"-?\d+", op):
+        return "value", int(op)
+    if re.fullmatch(r"0[xX][0-9A-Fa-f]+", op):
+        return "value", int(op, 16)
+    if re.fullmatch(r"0[fF][0-9A-Fa-f]{8}|0[dD][0-9A-Fa-f]{16}", op):
+        return "value", int(op[2:], 16)   # a float constant is its bits
+    if op == "global_smem":
+        return "value", atom("smem")
+    raise Unsupported(f"operand {op!r}")
 
 
 def _disjoint(a, b, op) -> bool:

@@ -37,7 +37,7 @@ _SPECIAL = re.compile(r"^%(tid|ntid|ctaid|nctaid|laneid|warpid|clock|globaltimer
 
 
 def canonicalize(entry: Entry) -> Canonical:
-    names = {}
+    names, counts = {}, {"L": 0, "P": 0, "v": 0}
 
     def rename(tok):
         t = tok.group(0)
@@ -45,7 +45,8 @@ def canonicalize(entry: Entry) -> Canonical:
             return t
         if t not in names:
             kind = "L" if "L__" in t else ("P" if "_param_" in t else "v")
-            names[t] = f"{kind}{sum(1 for v in names.values() if v[0] == kind)}"
+            names[t] = f"{kind}{counts[kind]}"
+            counts[kind] += 1
         return names[t]
 
     lines, source = [f".reqntid {entry.reqntid}", f".params {len(entry.params)}"], ["", ""]
