@@ -7,6 +7,7 @@ pytestmark = pytest.mark.gpu
 import torch.nn.functional as F  # noqa: E402
 
 import bitorder  # noqa: E402
+import bitorder.emulate  # noqa: E402,F401
 from bitorder.draws import torch_draw  # noqa: E402
 from bitorder.gemm import api  # noqa: E402
 
@@ -57,3 +58,15 @@ def test_unknown_answers_fall_back_and_are_counted():
         out = bitorder.linear(x, w)
     assert torch.equal(bits(out), bits(F.linear(x, w)))
     assert api.stats().get("cublas", 0) >= 1
+
+
+@pytest.mark.parametrize("dtype", ["fp16", "bf16"])
+@pytest.mark.parametrize("m, n, k", [(94, 2, 715), (8, 512, 14336), (64, 64, 65536), (777, 13, 1999)])
+def test_a_plan_saved_here_replays_on_the_cpu_to_the_same_bytes(dtype, m, n, k):
+    a = torch_draw((m, k), dtype, 9, 1, "wide")
+    b = torch_draw((k, n), dtype, 9, 2, "wide")
+    p = api.plan(a, b)
+    if p.path != "triton":
+        pytest.skip(f"cuBLAS runs this call itself: {p.reason}")
+    got = bitorder.emulate.replay(p.to_json(), a.cpu(), b.cpu())
+    assert torch.equal(bits(got), bits(bitorder.matmul(a, b).cpu())), str(p)

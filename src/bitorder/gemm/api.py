@@ -45,6 +45,12 @@ class Plan:
     reason: str = ""
     plan_us: float = 0.0
 
+    def to_json(self) -> str:
+        """The plan as JSON, for bitorder.emulate.replay on a machine without a GPU."""
+        import json
+        return json.dumps({"path": self.path, "desc": self.desc.to_dict() if self.desc else None,
+                           "answer": self.answer, "call": self.call, "reason": self.reason}, sort_keys=True)
+
     def __str__(self):
         what = str(self.desc) if self.desc else f"cuBLAS fallback ({self.reason})"
         ans = "" if not self.answer else (f" <- algo {self.answer['algo_id']} tile {self.answer['tile']} "

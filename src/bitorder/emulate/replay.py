@@ -1,0 +1,68 @@
+"""Replaying a GPU call on the CPU: a plan saved on the H200 machine, operands anywhere.
+
+    json_text = bitorder.plan(a, b).to_json()          # on the GPU machine
+    c = bitorder.emulate.replay(json_text, a_cpu, b_cpu)  # here: the H200's bytes
+
+Operands may be numpy arrays or CPU torch tensors (fp16, bf16, fp8), 2-D or batched
+(B, M, K) @ (B, K, N) or (B, M, K) @ (K, N); the result has their type and kind.
+"""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from ..desc import GEMMDesc
+from .gemm import matmul, np_dtype
+
+_TORCH_NAMES = {"torch.float16": "fp16", "torch.bfloat16": "bf16", "torch.float8_e4m3fn": "e4m3",
+                "torch.float8_e5m2": "e5m2"}
+
+
+def to_numpy(x):
+    """(numpy array, how to give a result back): torch CPU tensors become numpy with the
+    same bits (bf16 and fp8 through ml_dtypes); numpy arrays pass through."""
+    if isinstance(x, np.ndarray):
+        return x, lambda y: y
+    name = _TORCH_NAMES.get(str(getattr(x, "dtype", "")))
+    if name is None:
+        raise TypeError(f"replay takes numpy arrays or fp16/bf16/fp8 CPU torch tensors, got {type(x).__name__} "
+                        f"{getattr(x, 'dtype', '')}")
+    import torch
+    if x.device.type != "cpu":
+        raise ValueError("replay runs on the CPU: move the operands with .cpu() first")
+    ints = {1: torch.uint8, 2: torch.int16}[x.element_size()]
+    arr = x.contiguous().view(ints).numpy().view(np_dtype(name))
+
+    def back(y):
+        return torch.from_numpy(np.ascontiguousarray(y).view({1: np.uint8, 2: np.int16}[y.itemsize])).view(x.dtype)
+    return arr, back
+
+
+def _desc(plan) -> GEMMDesc:
+    if isinstance(plan, GEMMDesc):
+        return plan
+    d = json.loads(plan) if isinstance(plan, str) else dict(plan)
+    if d.get("path") != "triton" or d.get("desc") is None:
+        raise ValueError(f"this call ran cuBLAS itself ({d.get('reason') or 'no descriptor'}); there is no "
+                         "descriptor to replay")
+    return GEMMDesc.from_dict(d["desc"]) if isinstance(d["desc"], dict) else GEMMDesc.from_json(d["desc"])
+
+
+def replay(plan, a, b, bias=None):
+    """The exact bytes the H200 returned for the planned call on these operands.
+
+    plan: a Plan's JSON (Plan.to_json()), its dict, or a GEMMDesc. Returns what
+    bitorder.matmul (or linear with the bias) returned on the GPU, bit for bit, for every
+    descriptor the twin models."""
+    desc = _desc(plan)
+    (a, back), (b, _) = to_numpy(a), to_numpy(b)
+    bias = None if bias is None else to_numpy(bias)[0]
+    if a.ndim == 2 and b.ndim == 2:
+        return back(matmul(a, b, desc, bias))
+    if a.ndim != 3 or b.ndim not in (2, 3):
+        raise ValueError(f"replay takes 2-D or batched 3-D operands, got {a.shape} @ {b.shape}")
+    if b.ndim == 3 and b.shape[0] != a.shape[0]:
+        raise ValueError(f"batch sizes differ: {a.shape[0]} vs {b.shape[0]}")
+    out = np.stack([matmul(a[i], b[i] if b.ndim == 3 else b, desc, bias) for i in range(a.shape[0])])
+    return back(out)

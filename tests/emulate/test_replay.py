@@ -1,0 +1,48 @@
+"""Replaying a saved plan on the CPU: numpy or torch operands, 2-D or batched, same bits."""
+import numpy as np
+import pytest
+
+from bitorder import emulate
+from bitorder.desc import GEMMDesc
+from bitorder.draws import numpy_draw
+
+torch = pytest.importorskip("torch")
+from bitorder.gemm.api import Plan  # noqa: E402
+
+
+def u16(x):
+    return np.asarray(x).view(np.uint16)
+
+
+@pytest.mark.parametrize("dtype", ["fp16", "bf16"])
+def test_a_saved_plan_replays_to_the_twins_bytes_for_numpy_and_torch(dtype):
+    desc = GEMMDesc("plain", dtype, 96, "wgmma", 16)
+    text = Plan("triton", desc, {"algo_id": 66}, "gemm").to_json()
+    a, b = numpy_draw((5, 96), dtype, 3, 1, "wide"), numpy_draw((96, 7), dtype, 3, 2, "wide")
+    want = emulate.matmul(a, b, desc)
+    assert np.array_equal(u16(emulate.replay(text, a, b)), u16(want))
+    ta, tb = (torch.from_numpy(x.view(np.int16)).view(getattr(torch, {"fp16": "float16", "bf16": "bfloat16"}[dtype]))
+              for x in (a, b))
+    got = emulate.replay(text, ta, tb.t().contiguous().t())   # a transposed view is read by value
+    assert got.dtype == ta.dtype and np.array_equal(got.view(torch.int16).numpy().view(np.uint16), u16(want))
+
+
+def test_batched_operands_replay_per_batch():
+    desc = GEMMDesc("plain", "fp16", 48, "wgmma", 16)
+    a, b = numpy_draw((3, 4, 48), "fp16", 4, 1, "wide"), numpy_draw((3, 48, 6), "fp16", 4, 2, "wide")
+    out = emulate.replay(desc, a, b)
+    for i in range(3):
+        assert np.array_equal(u16(out[i]), u16(emulate.matmul(a[i], b[i], desc)))
+    folded = emulate.replay(desc, a, b[0])
+    assert np.array_equal(u16(folded[2]), u16(emulate.matmul(a[2], b[0], desc)))
+
+
+def test_what_cannot_be_replayed_says_why():
+    with pytest.raises(ValueError, match="ran cuBLAS itself .*dot kernel"):
+        emulate.replay(Plan("cublas", None, None, "gemm", "cuBLAS's dot kernel").to_json(), np.zeros((1, 1)),
+                       np.zeros((1, 1)))
+    with pytest.raises(TypeError, match="fp16/bf16/fp8"):
+        emulate.replay(GEMMDesc("plain", "fp16", 8, "wgmma", 16), torch.zeros(2, 8), torch.zeros(8, 2))
+    with pytest.raises(ValueError, match="batch sizes differ"):
+        emulate.replay(GEMMDesc("plain", "fp16", 8, "wgmma", 16), np.zeros((2, 1, 8), np.float16),
+                       np.zeros((3, 8, 1), np.float16))
