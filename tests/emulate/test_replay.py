@@ -46,3 +46,18 @@ def test_what_cannot_be_replayed_says_why():
     with pytest.raises(ValueError, match="batch sizes differ"):
         emulate.replay(GEMMDesc("plain", "fp16", 8, "wgmma", 16), np.zeros((2, 1, 8), np.float16),
                        np.zeros((3, 8, 1), np.float16))
+
+
+def test_the_twin_gates_cpu_half_compares_bytes():
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks"))
+    import twin_gate
+    desc = GEMMDesc("plain", "bf16", 32, "wgmma", 16)
+    a, b = numpy_draw((4, 32), "bf16", 1, 1, "wide"), numpy_draw((32, 3), "bf16", 1, 2, "wide")
+    want = emulate.matmul(a, b, desc).view(np.int16)
+    text = Plan("triton", desc, None, "gemm").to_json()
+    assert twin_gate.cpu_side(("wide", text, a, b, None, want)) == ("wide", True, 0)
+    bad = want.copy()
+    bad[1, 2] ^= 1
+    assert twin_gate.cpu_side(("wide", text, a, b, None, bad)) == ("wide", False, 1)

@@ -1,0 +1,126 @@
+"""The CPU twin against the H200 (issue 7): torch's bytes on the GPU, the twin's on the CPU.
+
+Fuzz shapes sized for the CPU (M, N up to --max-mn, K up to --max-k, all four layouts, a
+batched share, with and without bias), three draws each (narrow, wide, cancelling) plus a
+special-value draw (NaN, +-inf, -0.0, subnormals, overflow) on every tenth case. Each call
+is planned on the GPU; where bitorder's plan has a descriptor, the plan's JSON is replayed
+on the CPU (bitorder.emulate.replay, in a process pool) and compared byte for byte with
+torch's own output. Plans that run cuBLAS itself are counted, not replayed. Writes
+twin_gate.json.
+
+    python benchmarks/twin_gate.py --out DIR [--count 2000] [--budget 420] [--quick]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from bitorder.emulate import to_numpy
+from bitorder.gemm import api
+from bitorder.gemm.shapes import fuzz
+from gate_gemm import draw  # noqa: E402  (the gate's draws: narrow, wide, cancelling)
+
+
+def special(a, b):
+    """Specials planted in a copy: NaN, +-inf, -0.0, a subnormal run and an overflowing row."""
+    a, b = a.clone(), b.clone()
+    big = 60000.0 if a.dtype == torch.float16 else 3e38
+    sub = 2.0 ** -20 if a.dtype == torch.float16 else 2.0 ** -130
+    m, k = a.shape[-2], a.shape[-1]
+    a[..., 0, 0] = float("nan")
+    a[..., min(1, m - 1), min(1, k - 1)] = float("inf")
+    a[..., min(2, m - 1), :min(16, k)] = sub
+    a[..., m - 1, :] = big
+    b[..., :, 0] = big
+    a[..., min(3, m - 1), :] = -0.0
+    return a, b
+
+
+def gpu_side(case, seed):
+    """[(replay payload, torch bytes)] for each draw of one case, or a reason it is not replayed."""
+    out = []
+    kinds = ["narrow", "wide", "cancel"] + (["special"] if seed % 10 == 0 else [])
+    for i, kind in enumerate(kinds):
+        a, b, bias = draw(case, seed + i, "wide" if kind == "special" else kind)
+        if kind == "special":
+            a, b = special(a, b)
+        if case.op in ("mm", "bmm"):
+            ref, p = torch.matmul(a, b), api.plan(a, b)
+        else:
+            ref, p = F.linear(a, b.transpose(-1, -2), bias), api.plan(a, b, bias)
+        if p.path != "triton":
+            return None, p.reason
+        host = [None if x is None else to_numpy(x.cpu())[0] for x in (a, b, bias)]   # numpy pickles plainly
+        out.append((kind, p.to_json(), *host, ref.cpu().contiguous().view(torch.int16).numpy()))
+    return out, ""
+
+
+def cpu_side(item):
+    from bitorder import emulate
+    kind, plan, a, b, bias, want = item
+    got = np.ascontiguousarray(emulate.replay(plan, a, b, bias)).view(np.int16)
+    diff = got != want
+    return kind, bool(got.shape == want.shape and not diff.any()), int(diff.sum()) if got.shape == want.shape else -1
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--count", type=int, default=2000, help="fuzz shapes per dtype")
+    ap.add_argument("--max-mn", type=int, default=256)
+    ap.add_argument("--max-k", type=int, default=8192)
+    ap.add_argument("--budget", type=float, default=420)
+    ap.add_argument("--seed", type=int, default=20261201)
+    ap.add_argument("--quick", action="store_true")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    if a.quick:
+        a.count = 40
+    cases = []
+    for dt in ("fp16", "bf16"):
+        cases += fuzz(dt, a.count, a.seed + (dt == "bf16"), max_mn=a.max_mn, max_k=a.max_k, deep_k=4 * a.max_k,
+                      max_elements=1 << 24)
+    t0, counts, fails, futures = time.time(), Counter(), [], []
+    with ProcessPoolExecutor(max(1, (os.cpu_count() or 2) - 2)) as pool:
+        for i, case in enumerate(cases):
+            if time.time() - t0 > a.budget * 0.6:    # leave the CPU pool time to finish
+                counts["not reached (budget)"] += 1
+                continue
+            items, why = gpu_side(case, a.seed + 10 * i)
+            if items is None:
+                counts["cublas path (not replayed)"] += 1
+                continue
+            futures.append((case, pool.submit(_replay_all, items)))
+        for case, f in futures:
+            if time.time() - t0 > a.budget:
+                counts["not finished (budget)"] += 1
+                f.cancel()
+                continue
+            for kind, same, ndiff in f.result():
+                counts[f"{kind} identical" if same else f"{kind} MISMATCH"] += 1
+                if not same:
+                    fails.append({"case": case.to_dict(), "draw": kind, "elements_differing": ndiff})
+    summary = {"device": torch.cuda.get_device_name(), "cases": len(cases), "counts": dict(counts),
+               "mismatches": len(fails), "seconds": round(time.time() - t0, 1),
+               "args": {k: v for k, v in vars(a).items() if k != "out"}}
+    with open(os.path.join(a.out, "twin_gate.json"), "w") as fh:
+        json.dump({"summary": summary, "mismatches": fails[:500]}, fh, indent=1)
+    print(json.dumps(summary))
+    return 1 if fails else 0
+
+
+def _replay_all(items):
+    return [cpu_side(it) for it in items]
+
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(main())
