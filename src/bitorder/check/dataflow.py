@@ -110,6 +110,7 @@ class Nodes:
         self.key_of = {}     # node id -> canonical hash of the tree
         self.muls = set()    # ids of unrounded multiplies (ptxas may contract them into an add)
         self.undefined = set()   # ids of trees that read a register or shared word never written
+        self.shape = {}      # canonical hash -> (op, child hashes or tokens, payload), for explanations
 
     def make(self, op, children=(), payload=""):
         kids = [self.key_of[c] if isinstance(c, int) else c for c in children]
@@ -121,8 +122,63 @@ class Nodes:
         nid = len(self.key_of) + 1
         if op == "undefined" or any(c in self.undefined for c in children if isinstance(c, int)):
             self.undefined.add(nid)
-        self.key_of[nid] = hashlib.sha256(f"{op}({','.join(kids)}){payload}".encode()).hexdigest()[:24]
+        key = hashlib.sha256(f"{op}({','.join(kids)}){payload}".encode()).hexdigest()[:24]
+        self.key_of[nid] = key
+        self.shape.setdefault(key, (op, kids, payload))
         return nid
+
+    def summary(self, key, memo=None):
+        """(leaves, depth, pairs): the loads under a node, its height, and the pairs of
+        loads it combines directly (what a reduction order is, read bottom-up)."""
+        memo = {} if memo is None else memo
+        if key in memo:
+            return memo[key]
+        op, kids, payload = self.shape.get(key, ("token", (), key))
+        if self.leaf(key):
+            out = (1, 0, frozenset())
+        else:
+            subs = [self.summary(k, memo) for k in kids]
+            pairs = frozenset().union(*(p for _, _, p in subs)) if subs else frozenset()
+            if len(kids) == 2 and all(self.leaf(k) for k in kids):
+                pairs |= {tuple(sorted(self.leaf(k) for k in kids))}
+            out = (sum(n for n, _, _ in subs), 1 + max((d for _, d, _ in subs), default=0), pairs)
+        memo[key] = out
+        return out
+
+    def leaf(self, key):
+        """The address of a load, or of a masked load (select of a load and a constant)."""
+        op, kids, payload = self.shape.get(key, ("token", (), key))
+        if op == "load":
+            return payload
+        if op == "select" and len(kids) == 2 and self.shape.get(kids[0], ("",))[0] == "load" \
+                and kids[1] not in self.shape:
+            return self.shape[kids[0]][2]
+        return None
+
+    def describe(self, key) -> str:
+        """A node in words: its operation, the loads under it, its height, its first pair."""
+        if key not in self.shape:
+            return key
+        op, kids, payload = self.shape[key]
+        if self.leaf(key):
+            return f"load{self.leaf(key)}"
+        n, d, pairs = self.summary(key)
+        first = f", first pair {min(pairs)[0]} + {min(pairs)[1]}" if pairs else ""
+        return f"{op} over {n} loads, height {d}{first}"
+
+
+def first_difference(ka: str, a: Nodes, kb: str, b: Nodes, path: str = "root") -> str:
+    """Where two trees first differ: the path from the root and the two nodes there."""
+    while ka != kb:
+        sa, sb = a.shape.get(ka), b.shape.get(kb)
+        if sa is None or sb is None or sa[0] != sb[0] or sa[2] != sb[2] or len(sa[1]) != len(sb[1]):
+            return f"at {path}: {a.describe(ka)} vs {b.describe(kb)}"
+        diff = [i for i, (x, y) in enumerate(zip(sa[1], sb[1])) if x != y]
+        if len(diff) != 1:   # several children differ: the node itself is where the trees part
+            return f"at {path}: {a.describe(ka)} vs {b.describe(kb)}"
+        i = diff[0]
+        ka, kb, path = sa[1][i], sb[1][i], f"{path}/{sa[0]}[{i}]"
+    return "nowhere"
 
 
 _FLOAT_OPS = re.compile(r"^(add|sub|mul|fma|max|min|div|neg|abs|sqrt|rcp|ex2|lg2|cvt|copysign)\.")
@@ -475,8 +531,14 @@ def _pred(base, args):
 
 def roots(entry: Entry) -> dict:
     """{address: (guard, tree key, width)} for one block, ctaid symbolic; raises Unsupported."""
+    return walk(entry)[0]
+
+
+def walk(entry: Entry):
+    """(roots, the Nodes that name their trees); raises Unsupported."""
     try:
-        return _Block(entry, Nodes()).run()
+        nodes = Nodes()
+        return _Block(entry, nodes).run(), nodes
     except Unsupported:
         raise
     except Exception as e:   # anything unforeseen is a case the walk does not model

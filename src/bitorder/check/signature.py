@@ -70,8 +70,8 @@ def _entry(ptx) -> Entry:
 def _level(entry: Entry):
     """(signature, roots or None, why v1 declined or None)."""
     try:
-        r = dataflow.roots(entry)
-        return dataflow.signature_of(r), r, None
+        r, nodes = dataflow.walk(entry)
+        return dataflow.signature_of(r), (r, nodes), None
     except dataflow.Unsupported as e:
         return "v0:" + canonicalize(entry).signature, None, str(e)
 
@@ -108,9 +108,15 @@ def equivalent(ptx_a, ptx_b) -> Verdict:
         return Verdict(True, "the same dependence tree at every output address" if ra is not None
                        else "the same program up to register, label and parameter names")
     if ra is not None and rb is not None:
+        (ra, na), (rb, nb) = ra, rb
         for k in sorted(set(ra) | set(rb)):
-            if ra.get(k) != rb.get(k):
-                return Verdict(False, f"output address {k}: {_root(ra.get(k))} vs {_root(rb.get(k))}")
+            x, y = ra.get(k), rb.get(k)
+            if x == y:
+                continue
+            if x is not None and y is not None and x[1] != y[1]:
+                where = dataflow.first_difference(x[1], na, y[1], nb)
+                return Verdict(False, f"output address {k}: the trees differ {where}")
+            return Verdict(False, f"output address {k}: {_root(x)} vs {_root(y)}")
     if (ra is None) != (rb is None):
         return Verdict(False, f"only one kernel is loop-free enough for the tree walk ({why_a or why_b})")
     a, b = canonicalize(ea), canonicalize(eb)
