@@ -73,7 +73,9 @@ def test_the_same_index_computed_two_ways_is_one_address():
     ("st.global.b32 [%rd5], %r2;\nld.global.b32 %r6, [%rd4+512];\nst.global.b32 [%rd5+4], %r6;", "alias"),
     ("mov.u32 %r9, global_smem;\nshl.b32 %r10, %r1, 2;\nadd.s32 %r11, %r9, %r10;\nst.shared.b32 [%r11], %r2;\n"
      "ld.shared.b32 %r12, [%r9];\nst.global.b32 [%rd5], %r12;", "races"),
-    ("setp.lt.u32 %p1, %r1, 4;\n@%p1 bra $L__done;\n$L__done:\nst.global.b32 [%rd5], %r2;", "control flow"),
+    ("setp.lt.u32 %p1, %r1, 4;\n@%p1 bra $L__done;\n$L__done:\nst.global.b32 [%rd5], %r2;", "divergent"),
+    ("ld.param.u32 %r20, [k_param_2];\nsetp.lt.u32 %p1, %r20, 4;\n@%p1 bra $L__done;\n$L__done:\n"
+     "st.global.b32 [%rd5], %r2;", "symbolic"),
     ("st.global.b32 [%rd1], %r1;", "different values"),
     ("st.global.b32 [%rd5], %r2;\nst.global.b16 [%rd5+2], %r3;", "overlap in part"),
     ("ld.param.u32 %r20, [k_param_2];\nmul.wide.u32 %rd8, %r20, 4;\nadd.s64 %rd9, %rd2, %rd8;\n"
@@ -97,3 +99,25 @@ def test_an_undefined_register_may_flow_through_lanes_but_not_into_an_output():
     assert "never written" in check.level(used)
     dropped = kernel(HEAD + body + "shfl.sync.bfly.b32 %r8, %r7, 1, 31, -1;\nst.global.b32 [%rd5], %r2;")
     assert check.level(dropped).startswith("v1")
+
+
+LOOP = """mov.u32 %r30, 0;
+mov.b32 %r31, 0f00000000;
+$L__loop:
+mul.wide.u32 %rd10, %r30, 128;
+add.s64 %rd11, %rd4, %rd10;
+ld.global.b32 %r32, [%rd11];
+add.f32 %r31, %r31, %r32;
+add.s32 %r30, %r30, 1;
+setp.lt.u32 %p2, %r30, TRIPS;
+@%p2 bra $L__loop;
+st.global.b32 [%rd5], %r31;"""
+
+
+def test_a_loop_with_a_constant_trip_count_is_unrolled_by_the_walk():
+    loop = kernel(HEAD + LOOP.replace("TRIPS", "3"))
+    unrolled = kernel(HEAD + "ld.global.b32 %r5, [%rd4+256];\nmov.b32 %r31, 0f00000000;\nadd.f32 %r31, %r31, %r2;\n"
+                      "add.f32 %r31, %r31, %r3;\nadd.f32 %r31, %r31, %r5;\nst.global.b32 [%rd5], %r31;")
+    assert check.level(loop).startswith("v1") and check.equivalent(loop, unrolled)
+    assert not check.equivalent(kernel(HEAD + LOOP.replace("TRIPS", "4")), unrolled)
+    assert "long loop" in check.level(kernel(HEAD + LOOP.replace("TRIPS", "100000")))

@@ -106,7 +106,8 @@ def _extend(v, signed, bits):
 # -- floating-point trees, hash-consed by structure ------------------------------------------------
 
 class Nodes:
-    def __init__(self):
+    def __init__(self, shapes: bool = False):
+        self.record = shapes     # keep each node's shape (for explanations; costs time)
         self.key_of = {}     # node id -> canonical hash of the tree
         self.muls = set()    # ids of unrounded multiplies (ptxas may contract them into an add)
         self.undefined = set()   # ids of trees that read a register or shared word never written
@@ -122,9 +123,10 @@ class Nodes:
         nid = len(self.key_of) + 1
         if op == "undefined" or any(c in self.undefined for c in children if isinstance(c, int)):
             self.undefined.add(nid)
-        key = hashlib.sha256(f"{op}({','.join(kids)}){payload}".encode()).hexdigest()[:24]
+        key = hashlib.blake2b(f"{op}({','.join(kids)}){payload}".encode(), digest_size=12).hexdigest()
         self.key_of[nid] = key
-        self.shape.setdefault(key, (op, kids, payload))
+        if self.record:
+            self.shape.setdefault(key, (op, kids, payload))
         return nid
 
     def summary(self, key, memo=None):
@@ -184,7 +186,8 @@ def first_difference(ka: str, a: Nodes, kb: str, b: Nodes, path: str = "root") -
 _FLOAT_OPS = re.compile(r"^(add|sub|mul|fma|max|min|div|neg|abs|sqrt|rcp|ex2|lg2|cvt|copysign)\.")
 _FLOAT_TYPE = re.compile(r"\.(f16|bf16|f32|f64|f16x2|bf16x2)(\.|$)")
 _RING = {"add", "sub", "mul", "mad", "shl"}
-_KNOWN = {"ld", "st", "mov", "cvta", "setp", "selp", "shfl", "bar", "barrier", "ret", "sqrt", "rcp", "ex2", "lg2",
+_MAX_STEPS = 20000   # instructions (each over all threads) before the walk gives up on a loop
+_KNOWN = {"bra", "ld", "st", "mov", "cvta", "setp", "selp", "shfl", "bar", "barrier", "ret", "sqrt", "rcp", "ex2", "lg2",
           "fma", "div", "abs", "copysign", "add", "sub", "mul", "mad", "shl", "shr", "and", "or", "xor", "min", "max",
           "cvt", "neg", "not", "bfe"}
 _BITS = {"b8": 1, "u8": 1, "s8": 1, "b16": 2, "u16": 2, "s16": 2, "f16": 2, "bf16": 2,
@@ -243,19 +246,38 @@ class _Block:
 
     # the walk ----------------------------------------------------------------------------------
     def run(self):
-        for item in self.e.body:   # refuse before walking what the walk would refuse later
+        body = self.e.body
+        for item in body:   # refuse before walking what the walk would refuse later
             if isinstance(item, Instr) and item.base not in _KNOWN:
-                raise Unsupported(f"control flow ({item.opcode})" if item.base in ("bra", "brx", "call", "exit")
+                raise Unsupported(f"control flow ({item.opcode})" if item.base in ("brx", "call", "exit")
                                   else f"instruction {item.opcode}")
-        for item in self.e.body:
+        _branches_on_constants(body)
+        labels = {item.name: i for i, item in enumerate(body) if isinstance(item, Label)}
+        pc, steps = 0, 0
+        while pc < len(body):
+            item = body[pc]
+            pc += 1
             if isinstance(item, Label):
                 continue
+            steps += 1
+            if steps > _MAX_STEPS:
+                raise Unsupported(f"more than {_MAX_STEPS} instructions executed (a long loop)")
             if item.opcode == "ret":
                 if item.guard is not None:
                     raise Unsupported("a guarded return")
                 break
-            if item.base in ("bra", "brx", "call", "exit", "trap"):
-                raise Unsupported(f"control flow ({item.opcode})")
+            if item.base == "bra":
+                # a branch every thread takes the same way on concrete values (a loop with a
+                # constant trip count) is followed; anything else is beyond this walk
+                taken = {self.guard(t, item) for t in range(self.n)}
+                if len(taken) != 1 or not isinstance(next(iter(taken)), bool):
+                    raise Unsupported("a branch on a symbolic or divergent condition (a loop over a runtime "
+                                      "bound, or divergence)")
+                if taken == {True}:
+                    if item.operands[0] not in labels:
+                        raise Unsupported(f"a branch to an unknown label {item.operands[0]}")
+                    pc = labels[item.operands[0]]
+                continue
             self.step(item)
         return self.roots
 
@@ -455,6 +477,39 @@ class _Block:
         self.roots[k] = entry
 
 
+def _branches_on_constants(body):
+    """Refuse at once (before a long walk) a branch whose predicate may depend on anything but
+    the thread index and constants: a flow-insensitive closure over register definitions."""
+    branches = [i.guard[1] for i in body if isinstance(i, Instr) and i.base == "bra" and i.guard]
+    if not branches:
+        return
+    uses, symbolic = {}, set()
+    for i in body:
+        if not isinstance(i, Instr) or not i.operands or i.base in ("st", "bra", "bar", "barrier"):
+            continue
+        dsts = _REG.findall(i.operands[0])
+        srcs = set(_REG.findall(" ".join(i.operands[1:])))
+        if i.guard:
+            srcs.add(i.guard[1])
+        for d in dsts:
+            uses.setdefault(d, set()).update(srcs)
+            if i.base == "ld" or any(x.startswith(("%ctaid", "%nctaid")) for x in srcs):
+                symbolic.add(d)
+    changed = True
+    while changed:
+        changed = False
+        for d, srcs in uses.items():
+            if d not in symbolic and srcs & symbolic:
+                symbolic.add(d)
+                changed = True
+    if any(p in symbolic for p in branches):
+        raise Unsupported("a branch on a symbolic or divergent condition (a loop over a runtime bound, or "
+                          "divergence on data)")
+
+
+_REG = re.compile(r"%[A-Za-z_$][\w$]*(?:\.[xyz])?")
+
+
 @functools.lru_cache(maxsize=None)
 def _operand(op: str):
     """What an operand text names, decoded once: ('reg', name), ('tid'|'ntid', None) or
@@ -534,10 +589,10 @@ def roots(entry: Entry) -> dict:
     return walk(entry)[0]
 
 
-def walk(entry: Entry):
-    """(roots, the Nodes that name their trees); raises Unsupported."""
+def walk(entry: Entry, shapes: bool = False):
+    """(roots, the Nodes that name their trees, with their shapes if asked); raises Unsupported."""
     try:
-        nodes = Nodes()
+        nodes = Nodes(shapes)
         return _Block(entry, nodes).run(), nodes
     except Unsupported:
         raise

@@ -114,6 +114,7 @@ def equivalent(ptx_a, ptx_b) -> Verdict:
             if x == y:
                 continue
             if x is not None and y is not None and x[1] != y[1]:
+                na, nb = dataflow.walk(ea, shapes=True)[1], dataflow.walk(eb, shapes=True)[1]
                 where = dataflow.first_difference(x[1], na, y[1], nb)
                 return Verdict(False, f"output address {k}: the trees differ {where}")
             return Verdict(False, f"output address {k}: {_root(x)} vs {_root(y)}")
