@@ -121,3 +121,39 @@ def test_a_loop_with_a_constant_trip_count_is_unrolled_by_the_walk():
     assert check.level(loop).startswith("v1") and check.equivalent(loop, unrolled)
     assert not check.equivalent(kernel(HEAD + LOOP.replace("TRIPS", "4")), unrolled)
     assert "long loop" in check.level(kernel(HEAD + LOOP.replace("TRIPS", "100000")))
+
+
+def test_a_packed_load_is_the_same_leaves_as_narrow_loads():
+    """ld.b32 then mov {lo, hi} reads the same two halves as two ld.b16 (little-endian)."""
+    tail = "cvt.f32.f16 %r10, %rs1;\ncvt.f32.f16 %r11, %rs2;\nadd.f32 %r12, %r10, %r11;\nst.global.b32 [%rd5], %r12;"
+    packed = kernel(HEAD + "mov.b32 {%rs1, %rs2}, %r2;\n" + tail)
+    narrow = kernel(HEAD + "ld.global.b16 %rs1, [%rd4];\nld.global.b16 %rs2, [%rd4+2];\n" + tail)
+    swapped = kernel(HEAD + "mov.b32 {%rs2, %rs1}, %r2;\n" + tail.replace("add.f32 %r12, %r10, %r11",
+                                                                          "sub.f32 %r12, %r10, %r11"))
+    assert check.level(packed).startswith("v1") and check.equivalent(packed, narrow)
+    assert not check.equivalent(packed, swapped)
+
+
+def test_a_paired_conversion_is_two_conversions_and_its_store_two_halves():
+    paired = kernel(HEAD + "cvt.rn.f16x2.f32 %r9, %r3, %r2;\nst.global.b32 [%rd5], %r9;")
+    single = kernel(HEAD + "cvt.rn.f16.f32 %rs1, %r2;\ncvt.rn.f16.f32 %rs2, %r3;\n"
+                    "st.global.b16 [%rd5], %rs1;\nst.global.b16 [%rd5+2], %rs2;")
+    assert check.equivalent(paired, single)
+
+
+def test_shuffle_up_keeps_the_low_lanes_own_value():
+    scan = kernel(HEAD + "shfl.sync.up.b32 %r9, %r2, 1, 0, -1;\nadd.f32 %r10, %r2, %r9;\n"
+                  "setp.eq.u32 %p3, %r1, 0;\nselp.f32 %r11, %r2, %r10, %p3;\nst.global.b32 [%rd5], %r11;")
+    assert check.level(scan).startswith("v1")
+    r, nodes = dataflow.walk(check.parse(scan)[0], shapes=True)
+    lane0 = [v for k, v in r.items() if k == "1*param:arg1"][0]
+    assert nodes.describe(lane0[1]).startswith("load")              # lane 0 keeps its own element
+    assert "over 2 loads" in nodes.describe(r["4*1+1*param:arg1"][1])  # lane 1 adds lane 0's
+
+
+def test_a_value_chosen_by_an_undefined_condition_is_undefined():
+    body = ("setp.lt.u32 %p1, %r1, 4;\n@%p1 ld.global.b32 %r7, [%rd4+256];\nsetp.gt.f32 %p2, %r7, %r2;\n"
+            "selp.f32 %r8, %r7, %r2, %p2;\n")
+    assert "never written" in check.level(kernel(HEAD + body + "st.global.b32 [%rd5], %r8;"))
+    unused = kernel(HEAD + body + "st.global.b32 [%rd5], %r2;")
+    assert check.level(unused).startswith("v1")

@@ -18,8 +18,9 @@ a global load after a global store, an output that depends on a register never w
 raises Unsupported, and the caller falls back to v0's program-text signature.
 
 Assumed, as the compiler that emitted the code already assumed: outputs do not overlap
-inputs, 32-bit index arithmetic does not wrap, and configurations compared launch the
-same grid.
+inputs, integer index arithmetic does not wrap (nor does a 64-to-32-bit conversion of an
+index truncate), launches are race-free across blocks, and configurations compared launch
+the same grid.
 """
 from __future__ import annotations
 
@@ -71,8 +72,26 @@ def pkey(p) -> str:
     return "+".join(f"{c}*{'*'.join(m) or '1'}" for m, c in sorted(p.items()))
 
 
+UNDEF = "UNDEF#"          # marks integers computed from a register never written
+UNDEF_PRED = ("undef",)    # a predicate computed from one
+
+
+def short(text: str) -> str:
+    """A name for a long canonical text: its hash (names nest; without this they grow
+    exponentially along chains of selects and predicates). The undefined mark survives."""
+    if len(text) <= 96:
+        return text
+    return (UNDEF if UNDEF in text else "#") + hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+
+
 def atom(text):
-    return {(text,): 1}
+    return {(short(text),): 1}
+
+
+def _cap(p):
+    """A polynomial with very many terms becomes an atom named by its canonical text (exact:
+    the same value; it only stops further cancellation)."""
+    return atom(pkey(p)) if isinstance(p, dict) and len(p) > 64 else p
 
 
 def _is_int(v):
@@ -121,6 +140,8 @@ class Nodes:
         elif base == "fma":
             kids = sorted(kids[:2]) + kids[2:]
         nid = len(self.key_of) + 1
+        if nid > _MAX_NODES:
+            raise Unsupported(f"more than {_MAX_NODES} tree nodes")
         if op == "undefined" or any(c in self.undefined for c in children if isinstance(c, int)):
             self.undefined.add(nid)
         key = hashlib.blake2b(f"{op}({','.join(kids)}){payload}".encode(), digest_size=12).hexdigest()
@@ -183,11 +204,13 @@ def first_difference(ka: str, a: Nodes, kb: str, b: Nodes, path: str = "root") -
     return "nowhere"
 
 
-_FLOAT_OPS = re.compile(r"^(add|sub|mul|fma|max|min|div|neg|abs|sqrt|rcp|ex2|lg2|cvt|copysign)\.")
+_FLOAT_OPS = re.compile(r"^(add|sub|mul|fma|max|min|div|neg|abs|sqrt|rsqrt|rcp|ex2|lg2|sin|cos|tanh|cvt|copysign)\.")
 _FLOAT_TYPE = re.compile(r"\.(f16|bf16|f32|f64|f16x2|bf16x2)(\.|$)")
 _RING = {"add", "sub", "mul", "mad", "shl"}
+_MAX_NODES = 2_000_000   # tree nodes before the walk gives up (memory)
 _MAX_STEPS = 20000   # instructions (each over all threads) before the walk gives up on a loop
-_KNOWN = {"bra", "ld", "st", "mov", "cvta", "setp", "selp", "shfl", "bar", "barrier", "ret", "sqrt", "rcp", "ex2", "lg2",
+_KNOWN = {"bra", "ld", "st", "mov", "cvta", "setp", "selp", "shfl", "bar", "barrier", "ret", "sqrt", "rsqrt", "rcp",
+          "ex2", "lg2", "sin", "cos", "tanh",
           "fma", "div", "abs", "copysign", "add", "sub", "mul", "mad", "shl", "shr", "and", "or", "xor", "min", "max",
           "cvt", "neg", "not", "bfe"}
 _BITS = {"b8": 1, "u8": 1, "s8": 1, "b16": 2, "u16": 2, "s16": 2, "f16": 2, "bf16": 2,
@@ -207,6 +230,7 @@ class _Block:
         self.smem_reads = {}   # address key -> {(reader thread, epoch)}
         self.epoch = 0         # bar.sync count: accesses in one epoch may run in any order
         self.stored = False
+        self.loads, self.packs = {}, {}  # node id -> (address, bytes); node id -> [(part, bytes)]
         self.bases, self.bytes = {}, {}   # output pointer -> symbolic address part; (part, byte) -> store
         self.roots = {}
         self.params = {p: f"arg{i}" for i, p in enumerate(entry.params)}
@@ -233,6 +257,11 @@ class _Block:
         if not _is_int(v):
             raise Unsupported("an address that is not an integer")
         return padd(v, int(m.group(2) or 0))
+
+    def key(self, v) -> str:
+        """The canonical name of a value (equal for equal trees, whatever their node ids)."""
+        f = self.fnode(v)
+        return self.nodes.key_of.get(f, f) if isinstance(f, int) else f
 
     def fnode(self, v):
         """A float operand as a node id or a token for its bits."""
@@ -287,7 +316,7 @@ class _Block:
         g = self.val(t, ins.guard[1])
         if isinstance(g, bool):
             return g != ins.guard[0]
-        return ("not", g) if ins.guard[0] else g
+        return ("not", short(str(g))) if ins.guard[0] else g
 
     def step(self, ins: Instr):
         if ins.base == "shfl":
@@ -303,8 +332,10 @@ class _Block:
                 self.execute(t, ins, g)
 
     def write(self, t, reg, value, g):
-        if g is not True:
-            value = ("select", str(g), value, self.regs[t].get(reg, self.undef))
+        if g == UNDEF_PRED:      # written or not on a condition nobody defined
+            value = self.undef
+        elif g is not True:
+            value = ("select", short(str(g)), value, self.regs[t].get(reg, self.undef))
         self.regs[t][reg] = value
 
     def execute(self, t, ins, g):
@@ -313,19 +344,36 @@ class _Block:
             return self.write(t, ops[0], self.addr(t, ops[1]), g)
         if base in ("ld", "st") and (".global" in op or ".shared" in op):
             return self.memory(t, ins, g)
+        if base == "mov" and "{" in ops[0]:          # unpack: mov.b32 {lo, hi}, r
+            dsts = [d.strip() for d in ops[0].strip("{} ").split(",")]
+            v = self.val(t, ops[1])
+            for i, d in enumerate(dsts):
+                self.write(t, d, self.subword(v, i, len(dsts), _BITS[op.split(".")[-1]]), g)
+            return
+        if base == "mov" and "{" in ops[1]:          # pack: mov.b32 r, {lo, hi}
+            srcs = [x.strip() for x in ops[1].strip("{} ").split(",")]
+            return self.write(t, ops[0], self.pack([self.val(t, x) for x in srcs],
+                                                   _BITS[op.split(".")[-1]] // len(srcs)), g)
         if base == "mov" or (base == "cvta" and ".to.global" in op):
             return self.write(t, ops[0], self.val(t, ops[1]), g)
+        m = re.fullmatch(r"cvt\.(rn|rz|rm|rp)(\.relu)?\.(f16|bf16)x2\.f32", op)
+        if m:   # two independent conversions, the first operand into the upper half
+            one = op.replace("x2", "")
+            hi, lo = (self.nodes.make(one, (self.fnode(self.val(t, x)),)) for x in ops[1:3])
+            return self.write(t, ops[0], self.pack([("node", lo), ("node", hi)], 2), g)
         if base == "setp":
             return self.write(t, ops[0], self.compare(op, self.val(t, ops[1]), self.val(t, ops[2])), g)
         if base in ("and", "or", "xor", "not") and ".pred" in op:
             return self.write(t, ops[0], _pred(base, [self.val(t, o) for o in ops[1:]]), g)
         if base == "selp":
             c, a, b = self.val(t, ops[3]), self.val(t, ops[1]), self.val(t, ops[2])
+            if c == UNDEF_PRED:
+                return self.write(t, ops[0], self.undef, g)
             if isinstance(c, bool):
                 return self.write(t, ops[0], a if c else b, g)
             if _is_int(a) and _is_int(b):
                 return self.write(t, ops[0], atom(f"selp({c},{pkey(a)},{pkey(b)})"), g)
-            return self.write(t, ops[0], ("select", str(c), a, b), g)
+            return self.write(t, ops[0], ("select", short(str(c)), a, b), g)
         if _FLOAT_OPS.match(op) and _FLOAT_TYPE.search(op):
             args = [self.fnode(self.val(t, o)) for o in ops[1:]]
             if base in ("add", "sub") and ".rn" not in op and any(a in self.nodes.muls for a in args):
@@ -354,15 +402,53 @@ class _Block:
             elif load:
                 if self.stored:
                     raise Unsupported("a global load after a global store (they may alias)")
-                self.write(t, r, ("node", self.nodes.make("load", (), payload=f"[{k}]b{8 * width}")), g)
+                self.write(t, r, self.load(padd(a, i * width), width), g)
             elif shared:
                 self.shared_store(t, k, self.val(t, r), g)
             else:
                 self.stored = True
-                self.claim_bytes(padd(a, i * width), width)
-                self.store(k, g, self.val(t, r), f"b{8 * width}")
+                v, at = self.val(t, r), padd(a, i * width)
+                parts = self.packs.get(v[1]) if isinstance(v, tuple) and v[0] == "node" else None
+                parts = parts if parts and sum(w for _, w in parts) == width else None
+                for j, (pv, pw) in enumerate(parts or [(v, width)]):   # a packed register: its parts
+                    self.claim_bytes(padd(at, j * pw), pw)
+                    self.store(pkey(padd(at, j * pw)), g, pv, f"b{8 * pw}")
+
+    def load(self, at, width):
+        """A leaf: the element at `at`, `width` bytes wide, however the load was vectorised."""
+        if UNDEF in pkey(at):
+            return self.undef
+        v = ("node", self.nodes.make("load", (), payload=f"[{pkey(at)}]b{8 * width}"))
+        self.loads[v[1]] = (at, width)
+        return v
+
+    def subword(self, v, i, n, width):
+        """Part i of n (lowest first) of a `width`-byte value: a narrower load of a load, a part
+        of a constant, the part a pack was made from, or a node naming the part."""
+        pw = width // n
+        if isinstance(v, int):
+            return (v >> (8 * pw * i)) & ((1 << (8 * pw)) - 1)
+        if isinstance(v, tuple) and v[0] == "select":
+            return ("select", v[1], self.subword(v[2], i, n, width), self.subword(v[3], i, n, width))
+        if isinstance(v, tuple) and v[0] == "node":
+            if v[1] in self.loads and self.loads[v[1]][1] == width:
+                return self.load(padd(self.loads[v[1]][0], i * pw), pw)
+            parts = self.packs.get(v[1])
+            if parts and len(parts) == n:
+                return parts[i][0]
+        return ("node", self.nodes.make(f"part{i}/{n}.b{8 * width}", (self.fnode(v),)))
+
+    def pack(self, values, pw):
+        """A register made of parts (lowest first), each pw bytes."""
+        if all(isinstance(x, int) for x in values):
+            return sum((x & ((1 << (8 * pw)) - 1)) << (8 * pw * i) for i, x in enumerate(values))
+        nid = self.nodes.make(f"pack.b{8 * pw * len(values)}", tuple(self.fnode(x) for x in values))
+        self.packs[nid] = [(x, pw) for x in values]
+        return ("node", nid)
 
     def shared_load(self, t, k, reg, g):
+        if UNDEF in k:
+            return self.write(t, reg, self.undef, g)
         if k in self.smem:
             value, writer, epoch = self.smem[k]
             if writer != t and epoch == self.epoch:
@@ -373,13 +459,17 @@ class _Block:
         self.write(t, reg, value, g)
 
     def shared_store(self, t, k, v, g):
+        if UNDEF in k:
+            raise Unsupported("a shared-memory store to an address computed from a register never written")
+        if g == UNDEF_PRED:
+            v, g = self.undef, True
         if any(r != t and e == self.epoch for r, e in self.smem_reads.get(k, ())):
             raise Unsupported("a shared-memory store races a load of another thread (no barrier between)")
         old = self.smem.get(k)
-        if old is not None and old[1] != t and old[2] == self.epoch and self.fnode(old[0]) != self.fnode(v):
+        if old is not None and old[1] != t and old[2] == self.epoch and self.key(old[0]) != self.key(v):
             raise Unsupported("two threads store different values to one shared address without a barrier")
         if g is not True:
-            v = ("select", str(g), v, old[0] if old else self.undef)
+            v = ("select", short(str(g)), v, old[0] if old else self.undef)
         self.smem[k] = (v, t, self.epoch)
 
     def compare(self, op, a, b):
@@ -387,9 +477,11 @@ class _Block:
         if _FLOAT_TYPE.search(op):      # a predicate on trees: named by the comparison and their keys
             ka, kb = (self.nodes.key_of.get(x, x) for x in (self.fnode(a), self.fnode(b)))
             if any(x in self.nodes.undefined for x in (self.fnode(a), self.fnode(b))):
-                raise Unsupported("a comparison reads a register never written")
+                return UNDEF_PRED
             return ("fcmp", op, ka, kb)
         a, b = (x if _is_int(x) else self.tree_bits(x) for x in (a, b))
+        if UNDEF in pkey(a) or UNDEF in pkey(b):
+            return UNDEF_PRED
         if isinstance(a, int) and isinstance(b, int):
             signed, bits = _itype(op)
             a, b = _wrap(a, signed, bits), _wrap(b, signed, bits)
@@ -405,7 +497,11 @@ class _Block:
             x = args[0]
             if int(src[1:]) < sbits:                      # widening: extend from the source width
                 x = _extend(x, src[0] == "s", int(src[1:]))
-            return _wrap(x, signed, sbits) if isinstance(x, int) else x   # narrowing is a ring map
+            if isinstance(x, int):
+                return _wrap(x, signed, sbits)
+            if sbits < 32 and int(src[1:]) > sbits:     # a real truncation of a symbolic value
+                return atom(f"{op}({pkey(x)})")
+            return x   # 64 -> 32 bits: the same integer, as indices do not wrap (module docstring)
         if ".wide" in op:                                 # 32 x 32 -> 64: both operands extended
             signed, bits = _itype(op)
             args = [_extend(args[0], signed, bits), _extend(args[1], signed, bits)] + args[2:]
@@ -420,7 +516,7 @@ class _Block:
                 r = padd(pmul(args[0], args[1]), args[2])
             else:
                 r = pmul(args[0], 1 << args[1])
-            return r
+            return _cap(r)
         if base == "neg":
             return pmul(args[0], -1)
         if base in ("or", "xor") and _disjoint(args[0], args[1], op):
@@ -433,23 +529,35 @@ class _Block:
         """A float tree's bits used as an integer (the bit tricks of log and exp): an atom."""
         f = self.fnode(v)
         if f in self.nodes.undefined:
-            raise Unsupported("integer arithmetic on a register never written")
+            return atom(UNDEF)
         return atom(f"tree:{self.nodes.key_of.get(f, f)}")
 
     def shuffle(self, ins):
+        """shfl.sync over a full warp (mask -1), lanes as CUDA documents __shfl_*_sync for width
+        32: bfly reads lane ^ b, up lane - b (its own below b), down lane + b (its own past 31),
+        idx lane b."""
         ops = ins.operands
-        if ".bfly" not in ins.opcode or "|" in ops[0] or len(ops) != 5:
+        mode = ins.opcode.split(".")[2]
+        if "|" in ops[0] or len(ops) != 5 or mode not in ("bfly", "up", "down", "idx"):
             raise Unsupported(f"shuffle {ins.text()}")
-        off, clamp, mask = (self.val(0, o) for o in ops[2:5])
-        if not (isinstance(off, int) and 0 <= off < 32 and clamp == 31 and mask in (-1, 0xFFFFFFFF)):
+        clamp, mask = self.val(0, ops[3]), self.val(0, ops[4])
+        if mask not in (-1, 0xFFFFFFFF) or clamp != (0 if mode == "up" else 31):
             raise Unsupported(f"shuffle {ins.text()}")
         src = []
         for t in range(self.n):
             if self.guard(t, ins) is not True:
                 raise Unsupported("a guarded shuffle")
             src.append(self.val(t, ops[1]))
+        out = []
         for t in range(self.n):
-            self.regs[t][ops[0]] = src[t ^ off]     # lanes xor off stay inside the warp
+            b, lane = self.val(t, ops[2]), t % 32
+            if not isinstance(b, int) or not 0 <= b < 32:
+                raise Unsupported(f"a shuffle lane operand that is not a constant lane: {ins.text()}")
+            j = {"bfly": lane ^ b, "up": lane - b if lane >= b else lane,
+                 "down": lane + b if lane + b < 32 else lane, "idx": b}[mode]
+            out.append(src[t - lane + j])
+        for t in range(self.n):
+            self.regs[t][ops[0]] = out[t]
 
     def claim_bytes(self, at, width):
         """Stores of one block may not overlap unless they are the same store: their order is
@@ -466,9 +574,11 @@ class _Block:
                 raise Unsupported("two stores of one block overlap in part")
 
     def store(self, k, g, v, width):
+        if g == UNDEF_PRED or UNDEF in k:
+            raise Unsupported("a store whose guard or address reads a register never written")
         if self.fnode(v) in self.nodes.undefined:
             raise Unsupported("an output may depend on a register or shared word never written")
-        entry = ("always" if g is True else str(g), self.nodes.key_of.get(self.fnode(v), self.fnode(v)), width)
+        entry = ("always" if g is True else short(str(g)), self.key(v), width)
         prev = self.roots.get(k)
         if prev is not None and prev[1:] != entry[1:]:
             raise Unsupported("two stores of different values to one address")
@@ -538,16 +648,17 @@ def _operand(op: str):
 
 
 def _disjoint(a, b, op) -> bool:
-    """Whether the set bits of a and b cannot overlap: a constant below 2^m against a
-    polynomial whose every coefficient is a multiple of 2^m."""
+    """Whether the set bits of a and b cannot overlap: b = c0 + 2^m * Q for a polynomial Q,
+    with the constants c0 and a both below 2^m and sharing no bit."""
     if isinstance(a, dict):
         a, b = b, a
     if not isinstance(a, int) or not isinstance(b, dict):
         return False
-    signed, bits = _itype(op)
+    _, bits = _itype(op)
     a = _wrap(a, False, bits)
-    m = a.bit_length()
-    return all(c % (1 << m) == 0 for c in b.values())
+    c0 = b.get((), 0)
+    m = min((c & -c).bit_length() - 1 for mono, c in b.items() if mono)
+    return 0 <= c0 < (1 << m) and a < (1 << m) and not (a & c0)
 
 
 def _concrete(op, args):
@@ -567,8 +678,15 @@ def _concrete(op, args):
 
 
 def _pred(base, args):
+    if UNDEF_PRED in args:
+        other = [a for a in args if a != UNDEF_PRED]
+        if base == "and" and False in other:
+            return False
+        if base == "or" and True in other:
+            return True
+        return UNDEF_PRED
     if base == "not":
-        return (not args[0]) if isinstance(args[0], bool) else ("not", args[0])
+        return (not args[0]) if isinstance(args[0], bool) else ("not", short(str(args[0])))
     x, y = args
     if isinstance(x, bool) and isinstance(y, bool):
         return {"and": x and y, "or": x or y, "xor": x != y}[base]
@@ -581,7 +699,7 @@ def _pred(base, args):
             return y
         if isinstance(y, bool):
             return x
-    return (base, tuple(sorted((str(x), str(y)))))
+    return (base, tuple(sorted((short(str(x)), short(str(y))))))
 
 
 def roots(entry: Entry) -> dict:

@@ -1,0 +1,169 @@
+"""Free-order reductions: maxima, arg-maxima, moments, Welford, norms, whole-tensor sums."""
+from __future__ import annotations
+
+import torch
+import triton
+import triton.language as tl
+
+from . import Spec, space, wide
+
+R, C = 2048, 512
+
+
+def _rows(kernel, name, outs, dtype=torch.float32, out_dtype=torch.float32, cols=C, blocks=(1, 2, 4),
+          extra=None, family="reduction"):
+    """A kernel over BR rows of an (R, cols) input with one value per row out (or several)."""
+    def make(device, seed):
+        a = {"x_ptr": wide((R, cols), seed, device, dtype), "R": R, "C": cols}
+        for o in outs:
+            a[o] = torch.empty(R, device=device, dtype=out_dtype)
+        return {**a, **(extra(device, seed) if extra else {})}
+    return Spec(name, kernel, make, tuple(outs), lambda m: (triton.cdiv(m["R"], m["BR"]),),
+                space({"BR": blocks}), family=family)
+
+
+@triton.jit
+def _load_rows(x_ptr, R, C: tl.constexpr, BR: tl.constexpr, other):
+    r = tl.program_id(0) * BR + tl.arange(0, BR)
+    x = tl.load(x_ptr + r[:, None] * C + tl.arange(0, C)[None, :], mask=r[:, None] < R, other=other)
+    return r, x
+
+
+@triton.jit
+def row_max(x_ptr, y_ptr, R, C: tl.constexpr, BR: tl.constexpr):
+    r, x = _load_rows(x_ptr, R, C, BR, -float("inf"))
+    tl.store(y_ptr + r, tl.max(x, axis=1), mask=r < R)
+
+
+@triton.jit
+def row_argmax(x_ptr, i_ptr, R, C: tl.constexpr, BR: tl.constexpr):
+    r, x = _load_rows(x_ptr, R, C, BR, -float("inf"))
+    tl.store(i_ptr + r, tl.argmax(x, axis=1), mask=r < R)
+
+
+@triton.jit
+def row_absmax(x_ptr, y_ptr, R, C: tl.constexpr, BR: tl.constexpr):
+    r, x = _load_rows(x_ptr, R, C, BR, 0.0)
+    tl.store(y_ptr + r, tl.max(tl.abs(x), axis=1), mask=r < R)
+
+
+@triton.jit
+def row_mean_var(x_ptr, mean_ptr, var_ptr, R, C: tl.constexpr, BR: tl.constexpr):
+    r, x = _load_rows(x_ptr, R, C, BR, 0.0)
+    mean = tl.sum(x, axis=1) / C
+    d = x - mean[:, None]
+    tl.store(mean_ptr + r, mean, mask=r < R)
+    tl.store(var_ptr + r, tl.sum(d * d, axis=1) / C, mask=r < R)
+
+
+@triton.jit
+def _welford_combine(m1, s1, n1, m2, s2, n2):
+    n = n1 + n2
+    w = tl.where(n == 0, 0.0, n2 / n)
+    d = m2 - m1
+    return m1 + d * w, s1 + s2 + d * d * n1 * w, n
+
+
+@triton.jit
+def welford(x_ptr, mean_ptr, var_ptr, R, C: tl.constexpr, BR: tl.constexpr):
+    r, x = _load_rows(x_ptr, R, C, BR, 0.0)
+    m, s, n = tl.reduce((x, tl.zeros_like(x), tl.full(x.shape, 1.0, tl.float32)), 1, _welford_combine)
+    tl.store(mean_ptr + r, m, mask=r < R)
+    tl.store(var_ptr + r, s / n, mask=r < R)
+
+
+@triton.jit
+def logsumexp(x_ptr, y_ptr, R, C: tl.constexpr, BR: tl.constexpr):
+    r, x = _load_rows(x_ptr, R, C, BR, -float("inf"))
+    m = tl.max(x, axis=1)
+    tl.store(y_ptr + r, m + tl.log(tl.sum(tl.exp(x - m[:, None]), axis=1)), mask=r < R)
+
+
+@triton.jit
+def l2norm(x_ptr, y_ptr, R, C: tl.constexpr, BR: tl.constexpr):
+    r, x = _load_rows(x_ptr, R, C, BR, 0.0)
+    tl.store(y_ptr + r, tl.sqrt(tl.sum(x * x, axis=1)), mask=r < R)
+
+
+@triton.jit
+def row_sum_fp16(x_ptr, y_ptr, R, C: tl.constexpr, BR: tl.constexpr):
+    r, x = _load_rows(x_ptr, R, C, BR, 0.0)
+    tl.store(y_ptr + r, tl.sum(x.to(tl.float32), axis=1).to(tl.float16), mask=r < R)
+
+
+@triton.jit
+def col_max(x_ptr, y_ptr, R: tl.constexpr, C, BC: tl.constexpr):
+    c = tl.program_id(0) * BC + tl.arange(0, BC)
+    x = tl.load(x_ptr + tl.arange(0, R)[:, None] * C + c[None, :], mask=c[None, :] < C, other=-float("inf"))
+    tl.store(y_ptr + c, tl.max(x, axis=0), mask=c < C)
+
+
+@triton.jit
+def block_sums(x_ptr, y_ptr, N, BLOCK: tl.constexpr):
+    """Partial sums of a flat tensor, one per program (the first pass of a whole-tensor sum)."""
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + tl.program_id(0), tl.sum(tl.load(x_ptr + o, mask=o < N, other=0.0), axis=0))
+
+
+@triton.jit
+def row_sum_loop(x_ptr, y_ptr, R, C, BR: tl.constexpr, BC: tl.constexpr):
+    """A row sum over a runtime number of columns, BC at a time (a loop with a masked tail)."""
+    r = tl.program_id(0) * BR + tl.arange(0, BR)
+    acc = tl.zeros((BR, BC), tl.float32)
+    for c0 in range(0, C, BC):
+        c = c0 + tl.arange(0, BC)
+        acc += tl.load(x_ptr + r[:, None] * C + c[None, :], mask=(r[:, None] < R) & (c[None, :] < C), other=0.0)
+    tl.store(y_ptr + r, tl.sum(acc, axis=1), mask=r < R)
+
+
+@triton.jit
+def sum_last_3d(x_ptr, y_ptr, A, B: tl.constexpr, C: tl.constexpr, BA: tl.constexpr):
+    a = tl.program_id(0) * BA + tl.arange(0, BA)
+    i = a[:, None, None] * B * C + tl.arange(0, B)[None, :, None] * C + tl.arange(0, C)[None, None, :]
+    x = tl.load(x_ptr + i, mask=a[:, None, None] < A, other=0.0)
+    tl.store(y_ptr + a[:, None] * B + tl.arange(0, B)[None, :], tl.sum(x, axis=2), mask=a[:, None] < A)
+
+
+def _col_max():
+    def make(device, seed):
+        return {"x_ptr": wide((256, 4096), seed, device), "y_ptr": torch.empty(4096, device=device), "R": 256,
+                "C": 4096}
+    return Spec("col_max", col_max, make, ("y_ptr",), lambda m: (triton.cdiv(m["C"], m["BC"]),),
+                space({"BC": (16, 32, 64)}))
+
+
+def _block_sums():
+    n = 1 << 20
+
+    def make(device, seed):
+        return {"x_ptr": wide((n,), seed, device), "y_ptr": torch.empty(n // 256, device=device), "N": n}
+    return Spec("block_sums", block_sums, make, ("y_ptr",), lambda m: (triton.cdiv(m["N"], m["BLOCK"]),),
+                space({"BLOCK": (256, 1024)}))
+
+
+def _row_sum_loop():
+    def make(device, seed):
+        return {"x_ptr": wide((R, 3000), seed, device), "y_ptr": torch.empty(R, device=device), "R": R, "C": 3000}
+    return Spec("row_sum_loop", row_sum_loop, make, ("y_ptr",), lambda m: (triton.cdiv(m["R"], m["BR"]),),
+                space({"BR": (1, 4), "BC": (256, 512)}, stages=(1, 2, 3)))
+
+
+def _sum_last_3d():
+    def make(device, seed):
+        return {"x_ptr": wide((1024, 8, 128), seed, device), "y_ptr": torch.empty((1024, 8), device=device),
+                "A": 1024, "B": 8, "C": 128}
+    return Spec("sum_last_3d", sum_last_3d, make, ("y_ptr",), lambda m: (triton.cdiv(m["A"], m["BA"]),),
+                space({"BA": (1, 2, 4)}))
+
+
+SPECS = [
+    _rows(row_max, "row_max", ["y_ptr"]),
+    _rows(row_argmax, "row_argmax", ["i_ptr"], out_dtype=torch.int32),
+    _rows(row_absmax, "row_absmax", ["y_ptr"]),
+    _rows(row_mean_var, "row_mean_var", ["mean_ptr", "var_ptr"]),
+    _rows(welford, "welford", ["mean_ptr", "var_ptr"]),
+    _rows(logsumexp, "logsumexp", ["y_ptr"]),
+    _rows(l2norm, "l2norm", ["y_ptr"]),
+    _rows(row_sum_fp16, "row_sum_fp16", ["y_ptr"], dtype=torch.float16, out_dtype=torch.float16, cols=1024),
+    _col_max(), _block_sums(), _row_sum_loop(), _sum_last_3d(),
+]
