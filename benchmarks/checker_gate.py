@@ -1,21 +1,22 @@
-"""The checker's soundness gate and partition quality on the pinned suite's twelve kernels.
+"""The checker's soundness gate and partition quality over the corpus (benchmarks/corpus).
 
-For each kernel and each kept block (one launch grid), every configuration num_warps x
-num_stages x pinned/free is compiled and classed by bitorder.check. On a GPU (--gpu) each
-configuration also runs on two fresh random draws: a class whose members give different
-bytes is a WRONG MERGE (the gate fails); true classes (same bytes on both draws) split by
-the checker are needless splits (costing only tuning time). Without a GPU it reports the
-partition and which checker level classed each kernel. Writes checker.json.
+Every configuration of every corpus kernel is compiled and classed by bitorder.check;
+configurations are compared only within one launch grid. On a GPU (--gpu) each also runs
+on --draws fresh wide-range draws: a class whose members give different bytes is a WRONG
+MERGE (the gate fails); true classes (same bytes on every draw) that the checker splits
+are needless splits. Without a GPU (compiled here for sm90, all pointers aligned) it
+reports the partition, which level classed each kernel, and the checker's speed.
+Writes checker.json (and checker.png with --gpu: checker classes over true classes).
 
-    python benchmarks/checker_gate.py --out DIR [--gpu] [--cases row_sum,softmax] [--quick]
+    python benchmarks/checker_gate.py --out DIR [--gpu] [--kernels a,b] [--sample N] [--draws 5]
 """
 from __future__ import annotations
 
 import argparse
 import hashlib
-import itertools
 import json
 import os
+import random
 import sys
 import time
 
@@ -24,37 +25,68 @@ import triton.language as tl
 from rich.progress import track
 
 sys.path.insert(0, os.path.dirname(__file__))
-import pinned_suite as ps  # noqa: E402
+from corpus import SPECS  # noqa: E402
 
-import bitorder  # noqa: E402
 from bitorder import check  # noqa: E402
+from bitorder.check.prune import compile_config  # noqa: E402
 
 
-def cpu_ptx(name, w, s, b, pinned):
-    """The sm90 PTX of one configuration, compiled here without a GPU (all pointers aligned)."""
-    kernel, _, _, _, block_name, _, _, shapes = ps.CASES[name]
-    args = kernel.arg_names
-    sig = {a: ("*i32" if a == "t_ptr" else "*fp32") for a in args if a.endswith("_ptr")}
-    consts = dict(shapes)
-    for a in args:
-        if a in shapes and not kernel.params[args.index(a)].is_constexpr:
-            sig[a] = "i32"
-            consts.pop(a)
-    return bitorder.compile(kernel, "sm90", signature=sig, num_warps=w, num_stages=s,
-                            constexprs={**consts, block_name: b, "PINNED": pinned}, aligned=tuple(sig)).ptx
+def _digest(t):
+    return hashlib.sha256(t.contiguous().view(-1).view(__import__("torch").uint8).cpu().numpy().tobytes()).hexdigest()[:16]
 
 
-def gpu_run(name, w, s, b, pinned, draws):
-    """(PTX the JIT built, digests of the output on each draw)."""
-    import torch
-    kernel, _, out_shape, grid, block_name, _, _, shapes = ps.CASES[name]
-    digests, ptx = [], None
-    for inputs in draws:
-        out = torch.empty(out_shape, device="cuda")
-        compiled = kernel[grid(b)](*inputs, out, **shapes, **{block_name: b}, PINNED=pinned, num_warps=w, num_stages=s)
+def run_config(spec, cfg, draws):
+    """(PTX the JIT built, a digest of every output on every draw)."""
+    ptx, digests = None, []
+    for args in draws:
+        for o in spec.outputs:
+            args[o].zero_()
+        compiled = spec.fn[spec.grid({**args, **cfg.kwargs})](**args, **spec.fixed, **cfg.kwargs,
+                                                               num_warps=cfg.num_warps, num_stages=cfg.num_stages)
         ptx = compiled.asm["ptx"]
-        digests.append(ps.digest(out))
+        digests.append(tuple(_digest(args[o]) for o in spec.outputs))
     return ptx, tuple(digests)
+
+
+def gate_kernel(spec, gpu: bool, n_draws: int, sample: int | None, seed: int):
+    configs = spec.space if not sample or sample >= len(spec.space) else \
+        random.Random(seed).sample(spec.space, sample)
+    args0 = spec.make("cuda" if gpu else "cpu", seed)
+    draws = [spec.make("cuda", seed + 1000 * (d + 1)) for d in range(n_draws)] if gpu else None
+    groups = {}   # launch grid -> [(config, ptx, truth)]
+    skipped, classing_s = [], 0.0
+    for cfg in configs:
+        try:
+            if gpu:
+                ptx, truth = run_config(spec, cfg, draws)
+            else:
+                ptx, truth = compile_config(spec.fn, cfg, {**args0, **spec.fixed}, {}, "sm90").ptx, None
+        except Exception as e:   # a configuration Triton cannot build (shared memory, registers)
+            skipped.append(f"{cfg}: {type(e).__name__}")
+            continue
+        grid = spec.grid({**args0, **cfg.kwargs})
+        groups.setdefault(str(grid), []).append((cfg, ptx, truth))
+    out = []
+    for grid, members in groups.items():
+        t0 = time.process_time()
+        classes = check.partition([p for _, p, _ in members])
+        classing_s += time.process_time() - t0
+        levels = [check.level(p) for _, p, _ in members]
+        row = {"kernel": spec.name, "family": spec.family, "grid": grid, "configs": len(members),
+               "classes": len(classes), "v1": sum(lv.startswith("v1") for lv in levels),
+               "v0_reasons": sorted({lv[4:] for lv in levels if lv.startswith("v0")})[:3],
+               "members": [[_cfg(members[i][0]) for i in c] for c in classes]}
+        if gpu:
+            truth = [t for _, _, t in members]
+            row["true_classes"] = len(set(truth))
+            row["wrong_merges"] = [[_cfg(members[i][0]) for i in c] for c in classes if len({truth[i] for i in c}) > 1]
+            row["certified_pairs"] = sum(len(c) * (len(c) - 1) // 2 for c in classes)
+        out.append(row)
+    return out, skipped, classing_s
+
+
+def _cfg(c):
+    return {**c.kwargs, "num_warps": c.num_warps, "num_stages": c.num_stages}
 
 
 @triton.jit
@@ -64,8 +96,8 @@ def _max_pairs(a_ptr, b_ptr, y_ptr):
 
 
 def max_order_probe():
-    """Whether the H200's max.f32 (tl.maximum, as tl.max lowers) depends on operand order
-    for signed zeros and NaNs: if not, max trees could be merged like sets (not done yet)."""
+    """Whether the H200's max.f32 (as tl.maximum and tl.max lower) depends on operand order
+    for signed zeros and NaNs: if not, max trees could be merged as sets (not done yet)."""
     import torch
     vals = torch.tensor([0.0, -0.0, float("nan"), 1.0, -0.0, 0.0, 1.0, float("nan")], device="cuda")
     swapped = torch.roll(vals, 4)
@@ -78,82 +110,73 @@ def max_order_probe():
             "order_independent": bits(ab) == bits(ba)}
 
 
-checker_s = 0.0   # CPU seconds spent classing (PTX text to classes), for the speed figure
-
-
-def gate(names, gpu: bool, quick: bool):
-    global checker_s
-    rows, spaces, checker_s = [], [], 0.0
-    for name in names:
-        blocks = ps.CASES[name][5][:1 if quick else 2]
-        for b in blocks:
-            spaces.append((name, b))
-    warps, stages = ((1, 4), (1, 3)) if quick else ((1, 2, 4, 8), (1, 3))
-    for name, b in track(spaces, description="checker gate"):
-        make = ps.CASES[name][1]
-        draws = [make(seed) for seed in (11, 12)] if gpu else None
-        configs, ptx, truth = [], [], []
-        for w, s, pinned in itertools.product(warps, stages, (True, False)):
-            try:
-                if gpu:
-                    p, d = gpu_run(name, w, s, b, pinned, draws)
-                    truth.append(d)
-                else:
-                    p = cpu_ptx(name, w, s, b, pinned)
-            except Exception as e:   # a configuration Triton cannot build for this kernel
-                rows.append({"case": name, "block": b, "config": [w, s, pinned], "skipped": type(e).__name__})
-                continue
-            configs.append((w, s, pinned))
-            ptx.append(p)
-        t0 = time.process_time()
-        classes = check.partition(ptx)
-        checker_s += time.process_time() - t0
-        levels = [check.level(p) for p in ptx]
-        row = {"case": name, "block": b, "configs": [list(c) for c in configs],
-               "classes": classes, "v1": sum(lv.startswith("v1") for lv in levels),
-               "v0_reasons": sorted({lv for lv in levels if lv.startswith("v0")}),
-               "pinned_classes": len({check.signature(p) for p, c in zip(ptx, configs) if c[2]}),
-               "free_classes": len({check.signature(p) for p, c in zip(ptx, configs) if not c[2]})}
-        if gpu:
-            wrong = [[configs[i] for i in cl] for cl in classes if len({truth[i] for i in cl}) > 1]
-            true_classes = {}
-            for i, d in enumerate(truth):
-                true_classes.setdefault(d, []).append(i)
-            row.update(wrong_merges=wrong, true_classes=len(true_classes),
-                       needless_splits=len(classes) - len(true_classes),
-                       pinned_true_patterns=len({truth[i] for i, c in enumerate(configs) if c[2]}))
-        rows.append(row)
-    return rows
+def plot(rows, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    per = {}
+    for r in rows:
+        a = per.setdefault(r["kernel"], [0, 0])
+        a[0] += r["classes"]
+        a[1] += r["true_classes"]
+    names = sorted(per)
+    fig, ax = plt.subplots(figsize=(12, 4))
+    ax.bar(names, [per[n][0] / per[n][1] for n in names])
+    ax.axhline(1.0, color="k", lw=0.8)
+    ax.axhline(1.5, color="r", ls="--", lw=0.8, label="1.5 (reductions' target)")
+    ax.set_ylabel("checker classes / true classes")
+    ax.tick_params(axis="x", rotation=75, labelsize=7)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--gpu", action="store_true")
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--cases", default=",".join(ps.CASES))
+    ap.add_argument("--kernels", default="", help="comma-separated corpus names (default: all)")
+    ap.add_argument("--sample", type=int, default=0, help="configurations per kernel (default: all)")
+    ap.add_argument("--draws", type=int, default=5)
+    ap.add_argument("--budget", type=float, default=0, help="seconds; kernels not reached are listed")
+    ap.add_argument("--seed", type=int, default=7)
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
-    rows = gate(a.cases.split(","), a.gpu, a.quick)
-    spaces = [r for r in rows if "classes" in r]
-    summary = {"gpu": a.gpu, "spaces": len(spaces), "configs": sum(len(r["configs"]) for r in spaces),
-               "v1_classed": sum(r["v1"] for r in spaces),
-               "checker_configs_per_s": round(sum(len(r["configs"]) for r in spaces) / max(checker_s, 1e-9), 1),
-               "wrong_merges": sum(len(r.get("wrong_merges", [])) for r in spaces),
-               "needless_splits": sum(r.get("needless_splits", 0) for r in spaces) if a.gpu else None}
+    names = [n for n in a.kernels.split(",") if n] or list(SPECS)
+    unknown = set(names) - set(SPECS)
+    if unknown:
+        sys.exit(f"not in the corpus: {sorted(unknown)}; it has {sorted(SPECS)}")
+    rows, skipped, not_reached, classing_s, t0 = [], {}, [], 0.0, time.time()
+    for name in track(names, description="checker gate"):
+        if a.budget and time.time() - t0 > a.budget:
+            not_reached.append(name)
+            continue
+        r, sk, cs = gate_kernel(SPECS[name], a.gpu, a.draws, a.sample or None, a.seed)
+        rows += r
+        classing_s += cs
+        if sk:
+            skipped[name] = sk
+    n_cfg = sum(r["configs"] for r in rows)
+    summary = {"gpu": a.gpu, "kernels": len({r["kernel"] for r in rows}), "grids": len(rows), "configs": n_cfg,
+               "v1_classed": sum(r["v1"] for r in rows), "classes": sum(r["classes"] for r in rows),
+               "checker_configs_per_s": round(n_cfg / max(classing_s, 1e-9), 1), "not_reached": not_reached,
+               "skipped_configs": sum(len(v) for v in skipped.values())}
     if a.gpu:
         import torch
-        summary["device"] = torch.cuda.get_device_name()
-        summary["max_order_probe"] = max_order_probe()
-    for r in spaces:
-        print(f"{r['case']:14s} block {r['block']:5}  configs {len(r['configs']):2d}  v1 {r['v1']:2d}  "
-              f"classes {len(r['classes']):2d} (pinned {r['pinned_classes']}, free {r['free_classes']})"
-              + (f"  true {r['true_classes']}  wrong {len(r['wrong_merges'])}" if a.gpu else "")
-              + (f"  v0: {r['v0_reasons'][0][:70]}" if r["v0_reasons"] else ""))
+        summary.update(device=torch.cuda.get_device_name(), draws=a.draws,
+                       true_classes=sum(r["true_classes"] for r in rows),
+                       certified_pairs=sum(r["certified_pairs"] for r in rows),
+                       wrong_merges=sum(len(r["wrong_merges"]) for r in rows),
+                       max_order_probe=max_order_probe())
+        plot(rows, os.path.join(a.out, "checker.png"))
+    for r in rows:
+        print(f"{r['kernel']:22s} grid {r['grid']:16s} configs {r['configs']:3d}  v1 {r['v1']:3d}  classes "
+              f"{r['classes']:3d}" + (f"  true {r['true_classes']:3d}  wrong {len(r['wrong_merges'])}" if a.gpu else "")
+              + (f"  v0: {r['v0_reasons'][0][:60]}" if r["v0_reasons"] else ""))
     with open(os.path.join(a.out, "checker.json"), "w") as f:
-        json.dump({"summary": summary, "spaces": rows}, f, indent=1)
-    print(json.dumps(summary))
-    return 1 if summary["wrong_merges"] else 0
+        json.dump({"summary": summary, "grids": rows, "skipped": skipped}, f, indent=1)
+    print(json.dumps({k: v for k, v in summary.items() if k != "max_order_probe"}))
+    return 1 if summary.get("wrong_merges") else 0
 
 
 if __name__ == "__main__":

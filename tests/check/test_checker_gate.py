@@ -1,4 +1,5 @@
-"""The checker gate's CPU half: the partition of the pinned suite's loop-free kernels."""
+"""The checker gate's CPU half on corpus kernels: classes per launch grid, levels, speed."""
+import dataclasses
 import os
 import sys
 
@@ -7,10 +8,24 @@ import pytest
 pytest.importorskip("torch")
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks"))
 import checker_gate  # noqa: E402
+from corpus import SPECS, space  # noqa: E402
 
 
-def test_pinned_kernels_form_one_class_per_grid_and_free_ones_split_by_num_warps():
-    rows = checker_gate.gate(["row_sum", "layernorm"], gpu=False, quick=True)
+def test_the_corpus_has_forty_kernels_with_their_spaces():
+    assert len(SPECS) >= 40
+    small = [s.name for s in SPECS.values() if len(s.space) < 30]
+    assert small == ["groupnorm"], small     # the one kernel with no block to tune
+    assert {s.family for s in SPECS.values()} >= {"reduction", "normalization", "gemm", "attention", "scan"}
+
+
+@pytest.mark.parametrize("name", ["pinned_row_sum", "pinned_layernorm"])
+def test_pinned_kernels_are_one_class_per_grid_and_free_ones_split_by_num_warps(name):
+    spec = dataclasses.replace(SPECS[name], space=space({"BR": (1, 2), "PINNED": (True, False)}, warps=(1, 4),
+                                                         stages=(1, 3)))
+    rows, skipped, _ = checker_gate.gate_kernel(spec, gpu=False, n_draws=0, sample=None, seed=1)
+    assert not skipped and len(rows) == 2                      # BR 1 and 2 launch different grids
     for r in rows:
-        assert r["v1"] == len(r["configs"]) == 8, r
-        assert r["pinned_classes"] == 1 and r["free_classes"] == 2, r   # num_warps 1 vs 4; stages merge
+        assert r["v1"] == r["configs"] == 8
+        pinned = [c for c in r["members"] if c[0]["PINNED"]]
+        assert len(pinned) == 1 and len(pinned[0]) == 4        # num_warps x num_stages: one tree
+        assert r["classes"] == 3                               # free order: num_warps 1 vs 4
