@@ -98,6 +98,17 @@ def _is_int(v):
     return isinstance(v, (int, dict))
 
 
+@functools.lru_cache(maxsize=None)
+def _is_float_op(op: str) -> bool:
+    return bool(_FLOAT_OPS.match(op) and _FLOAT_TYPE.search(op))
+
+
+@functools.lru_cache(maxsize=None)
+def _pair_cvt(op: str) -> bool:
+    return re.fullmatch(r"cvt\.(rn|rz|rm|rp)(\.relu)?\.(f16|bf16)x2\.f32", op) is not None
+
+
+@functools.lru_cache(maxsize=None)
 def _itype(op):
     """(signed, bits) of an integer opcode's last type, e.g. 'shr.u32' -> (False, 32)."""
     for part in reversed(op.split(".")):
@@ -230,6 +241,7 @@ class _Block:
         self.smem_reads = {}   # address key -> {(reader thread, epoch)}
         self.epoch = 0         # bar.sync count: accesses in one epoch may run in any order
         self.stored = False
+        self._selects = {}               # id(select tuple) -> (the tuple, its node id)
         self.loads, self.packs = {}, {}  # node id -> (address, bytes); node id -> [(part, bytes)]
         self.bases, self.bytes = {}, {}   # output pointer -> symbolic address part; (part, byte) -> store
         self.roots = {}
@@ -269,8 +281,12 @@ class _Block:
             return f"bits:{v & ((1 << 64) - 1)}"
         if isinstance(v, dict):
             return f"int:{pkey(v)}"
-        if v[0] == "select":
-            return self.nodes.make("select", (self.fnode(v[2]), self.fnode(v[3])), payload=v[1])
+        if v[0] == "select":   # made into a node once, however often it is read
+            hit = self._selects.get(id(v))
+            if hit is None or hit[0] is not v:
+                hit = self._selects[id(v)] = (v, self.nodes.make("select", (self.fnode(v[2]), self.fnode(v[3])),
+                                                                 payload=v[1]))
+            return hit[1]
         return v[1]
 
     # the walk ----------------------------------------------------------------------------------
@@ -356,8 +372,7 @@ class _Block:
                                                    _BITS[op.split(".")[-1]] // len(srcs)), g)
         if base == "mov" or (base == "cvta" and ".to.global" in op):
             return self.write(t, ops[0], self.val(t, ops[1]), g)
-        m = re.fullmatch(r"cvt\.(rn|rz|rm|rp)(\.relu)?\.(f16|bf16)x2\.f32", op)
-        if m:   # two independent conversions, the first operand into the upper half
+        if base == "cvt" and _pair_cvt(op):   # two independent conversions, the first operand into the upper half
             one = op.replace("x2", "")
             hi, lo = (self.nodes.make(one, (self.fnode(self.val(t, x)),)) for x in ops[1:3])
             return self.write(t, ops[0], self.pack([("node", lo), ("node", hi)], 2), g)
@@ -374,7 +389,7 @@ class _Block:
             if _is_int(a) and _is_int(b):
                 return self.write(t, ops[0], atom(f"selp({c},{pkey(a)},{pkey(b)})"), g)
             return self.write(t, ops[0], ("select", short(str(c)), a, b), g)
-        if _FLOAT_OPS.match(op) and _FLOAT_TYPE.search(op):
+        if _is_float_op(op):
             args = [self.fnode(self.val(t, o)) for o in ops[1:]]
             if base in ("add", "sub") and ".rn" not in op and any(a in self.nodes.muls for a in args):
                 raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
