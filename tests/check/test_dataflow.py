@@ -157,3 +157,17 @@ def test_a_value_chosen_by_an_undefined_condition_is_undefined():
     assert "never written" in check.level(kernel(HEAD + body + "st.global.b32 [%rd5], %r8;"))
     unused = kernel(HEAD + body + "st.global.b32 [%rd5], %r2;")
     assert check.level(unused).startswith("v1")
+
+
+def test_ldmatrix_gives_each_lane_its_fragment_word():
+    """Rows of 16 bytes at smem + 16 * row: lane l's fragment word is at smem + 16 * (l // 4) +
+    4 * (l % 4) = smem + 4 * l, the word lane l stored: the round trip is the identity."""
+    trip = kernel(HEAD + "mov.u32 %r9, global_smem;\nshl.b32 %r10, %r1, 2;\nadd.s32 %r11, %r9, %r10;\n"
+                  "st.shared.b32 [%r11], %r2;\nbar.sync 0;\nshl.b32 %r12, %r1, 4;\nadd.s32 %r13, %r9, %r12;\n"
+                  "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r14}, [%r13];\nst.global.b32 [%rd5], %r14;")
+    direct = kernel(HEAD + "st.global.b32 [%rd5], %r2;")
+    assert check.level(trip).startswith("v1") and check.equivalent(trip, direct)
+    own = trip.replace("bar.sync 0;\n", "")        # each lane reads back its own word: no race
+    assert check.equivalent(own, direct)
+    shifted = own.replace("ldmatrix", "add.s32 %r13, %r13, 16;\nldmatrix")   # a neighbour's word
+    assert "races" in check.level(shifted)

@@ -220,7 +220,7 @@ _FLOAT_TYPE = re.compile(r"\.(f16|bf16|f32|f64|f16x2|bf16x2)(\.|$)")
 _RING = {"add", "sub", "mul", "mad", "shl"}
 _MAX_NODES = 2_000_000   # tree nodes before the walk gives up (memory)
 _MAX_STEPS = 20000   # instructions (each over all threads) before the walk gives up on a loop
-_KNOWN = {"bra", "ld", "st", "mov", "cvta", "setp", "selp", "shfl", "bar", "barrier", "ret", "sqrt", "rsqrt", "rcp",
+_KNOWN = {"bra", "ldmatrix", "stmatrix", "ld", "st", "mov", "cvta", "setp", "selp", "shfl", "bar", "barrier", "ret", "sqrt", "rsqrt", "rcp",
           "ex2", "lg2", "sin", "cos", "tanh",
           "fma", "div", "abs", "copysign", "add", "sub", "mul", "mad", "shl", "shr", "and", "or", "xor", "min", "max",
           "cvt", "neg", "not", "bfe"}
@@ -337,6 +337,8 @@ class _Block:
     def step(self, ins: Instr):
         if ins.base == "shfl":
             return self.shuffle(ins)
+        if ins.base in ("ldmatrix", "stmatrix"):
+            return self.matrix(ins)
         if ins.opcode in ("bar.sync", "barrier.sync", "bar.sync.aligned", "barrier.sync.aligned"):
             if ins.guard is not None or ins.operands != ("0",):
                 raise Unsupported(f"a partial barrier {ins.text()}")
@@ -460,6 +462,29 @@ class _Block:
         nid = self.nodes.make(f"pack.b{8 * pw * len(values)}", tuple(self.fnode(x) for x in values))
         self.packs[nid] = [(x, pw) for x in values]
         return ("node", nid)
+
+    def matrix(self, ins):
+        """ldmatrix / stmatrix .m8n8 .b16 without .trans, warp by warp: matrix m's eight row
+        addresses come from lanes 8m..8m+7, and lane l holds the 32-bit word at byte
+        4*(l % 4) of row l // 4 (PTX ISA, 'warp-level matrix load'): for the 32-bit data
+        Triton moves this way, one word per lane."""
+        m = re.fullmatch(r"(ld|st)matrix\.sync\.aligned\.m8n8\.x([124])\.shared\.b16", ins.opcode)
+        if not m or ins.guard is not None or self.n % 32:
+            raise Unsupported(f"instruction {ins.opcode}")
+        load, count = m.group(1) == "ld", int(m.group(2))
+        regs = [r.strip() for r in ins.operands[0 if load else 1].strip("{} ").split(",")]
+        at = ins.operands[1 if load else 0]
+        if len(regs) != count:
+            raise Unsupported(f"instruction {ins.text()}")
+        for w in range(0, self.n, 32):
+            rows = [self.addr(w + lane, at) for lane in range(8 * count)]
+            for mat, reg in enumerate(regs):
+                for lane in range(32):
+                    k = pkey(padd(rows[8 * mat + lane // 4], 4 * (lane % 4)))
+                    if load:
+                        self.shared_load(w + lane, k, reg, True)
+                    else:
+                        self.shared_store(w + lane, k, self.val(w + lane, reg), True)
 
     def shared_load(self, t, k, reg, g):
         if UNDEF in k:
