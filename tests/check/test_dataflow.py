@@ -171,3 +171,16 @@ def test_ldmatrix_gives_each_lane_its_fragment_word():
     assert check.equivalent(own, direct)
     shifted = own.replace("ldmatrix", "add.s32 %r13, %r13, 16;\nldmatrix")   # a neighbour's word
     assert "races" in check.level(shifted)
+
+
+def test_a_warp_barrier_orders_one_warp_only():
+    """Lane l reads the word lane l ^ 1 wrote (same warp) or thread t ^ 32 wrote (the other warp)."""
+    def exchange(partner, barrier):
+        return kernel(HEAD + "mov.u32 %r9, global_smem;\nshl.b32 %r10, %r1, 2;\nadd.s32 %r11, %r9, %r10;\n"
+                      f"st.shared.b32 [%r11], %r2;\n{barrier}\nxor.b32 %r12, %r1, {partner};\nshl.b32 %r13, %r12, 2;\n"
+                      "add.s32 %r14, %r9, %r13;\nld.shared.b32 %r15, [%r14];\nst.global.b32 [%rd5], %r15;",
+                      threads=64)
+    assert check.level(exchange(1, "bar.warp.sync -1;")).startswith("v1")
+    assert "races" in check.level(exchange(32, "bar.warp.sync -1;"))
+    assert check.level(exchange(32, "bar.sync 0;")).startswith("v1")
+    assert "races" in check.level(exchange(1, ""))

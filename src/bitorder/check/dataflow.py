@@ -220,10 +220,9 @@ _FLOAT_TYPE = re.compile(r"\.(f16|bf16|f32|f64|f16x2|bf16x2)(\.|$)")
 _RING = {"add", "sub", "mul", "mad", "shl"}
 _MAX_NODES = 2_000_000   # tree nodes before the walk gives up (memory)
 _MAX_STEPS = 20000   # instructions (each over all threads) before the walk gives up on a loop
-_KNOWN = {"bra", "ldmatrix", "stmatrix", "ld", "st", "mov", "cvta", "setp", "selp", "shfl", "bar", "barrier", "ret", "sqrt", "rsqrt", "rcp",
-          "ex2", "lg2", "sin", "cos", "tanh",
-          "fma", "div", "abs", "copysign", "add", "sub", "mul", "mad", "shl", "shr", "and", "or", "xor", "min", "max",
-          "cvt", "neg", "not", "bfe"}
+_KNOWN = {"bra", "ret", "bar", "barrier", "ld", "st", "ldmatrix", "stmatrix", "shfl", "mov", "cvta", "setp", "selp",
+          "add", "sub", "mul", "mad", "fma", "div", "abs", "neg", "min", "max", "copysign", "sqrt", "rsqrt", "rcp",
+          "ex2", "lg2", "sin", "cos", "tanh", "cvt", "shl", "shr", "and", "or", "xor", "not", "bfe"}
 _BITS = {"b8": 1, "u8": 1, "s8": 1, "b16": 2, "u16": 2, "s16": 2, "f16": 2, "bf16": 2,
          "b32": 4, "u32": 4, "s32": 4, "f32": 4, "b64": 8, "u64": 8, "s64": 8, "f64": 8}
 
@@ -237,9 +236,11 @@ class _Block:
         self.nodes = nodes
         self.regs = [dict() for _ in range(self.n)]
         self.undef = ("node", nodes.make("undefined"))
-        self.smem = {}         # address key -> (value, writer thread, epoch)
-        self.smem_reads = {}   # address key -> {(reader thread, epoch)}
-        self.epoch = 0         # bar.sync count: accesses in one epoch may run in any order
+        self.smem = {}         # address key -> (value, writer thread, epochs when written)
+        self.smem_reads = {}   # address key -> {(reader thread, epochs when read)}
+        # (bar.sync count, bar.sync + bar.warp.sync count): two accesses of different threads
+        # race unless a barrier both take lies between them (a warp barrier orders one warp)
+        self.epoch = (0, 0)
         self.stored = False
         self._selects = {}               # id(select tuple) -> (the tuple, its node id)
         self.loads, self.packs = {}, {}  # node id -> (address, bytes); node id -> [(part, bytes)]
@@ -342,7 +343,12 @@ class _Block:
         if ins.opcode in ("bar.sync", "barrier.sync", "bar.sync.aligned", "barrier.sync.aligned"):
             if ins.guard is not None or ins.operands != ("0",):
                 raise Unsupported(f"a partial barrier {ins.text()}")
-            self.epoch += 1
+            self.epoch = (self.epoch[0] + 1, self.epoch[1] + 1)
+            return
+        if ins.opcode in ("bar.warp.sync",):
+            if ins.guard is not None or self.val(0, ins.operands[0]) not in (-1, 0xFFFFFFFF):
+                raise Unsupported(f"a partial warp barrier {ins.text()}")
+            self.epoch = (self.epoch[0], self.epoch[1] + 1)
             return
         for t in range(self.n):
             g = self.guard(t, ins)
@@ -491,22 +497,30 @@ class _Block:
             return self.write(t, reg, self.undef, g)
         if k in self.smem:
             value, writer, epoch = self.smem[k]
-            if writer != t and epoch == self.epoch:
+            if self.unordered(writer, epoch, t):
                 raise Unsupported("a shared-memory load races a store of another thread (no barrier between)")
         else:
             value = self.undef
         self.smem_reads.setdefault(k, set()).add((t, self.epoch))
         self.write(t, reg, value, g)
 
+    def unordered(self, other, when, t) -> bool:
+        """Whether an access of thread `other` at epochs `when` may run after, or together
+        with, thread t's access now."""
+        if other == t:
+            return False
+        same_warp = other // 32 == t // 32
+        return when[1] == self.epoch[1] if same_warp else when[0] == self.epoch[0]
+
     def shared_store(self, t, k, v, g):
         if UNDEF in k:
             raise Unsupported("a shared-memory store to an address computed from a register never written")
         if g == UNDEF_PRED:
             v, g = self.undef, True
-        if any(r != t and e == self.epoch for r, e in self.smem_reads.get(k, ())):
+        if any(self.unordered(r, e, t) for r, e in self.smem_reads.get(k, ())):
             raise Unsupported("a shared-memory store races a load of another thread (no barrier between)")
         old = self.smem.get(k)
-        if old is not None and old[1] != t and old[2] == self.epoch and self.key(old[0]) != self.key(v):
+        if old is not None and self.unordered(old[1], old[2], t) and self.key(old[0]) != self.key(v):
             raise Unsupported("two threads store different values to one shared address without a barrier")
         if g is not True:
             v = ("select", short(str(g)), v, old[0] if old else self.undef)
