@@ -184,3 +184,10 @@ def test_a_warp_barrier_orders_one_warp_only():
     assert "races" in check.level(exchange(32, "bar.warp.sync -1;"))
     assert check.level(exchange(32, "bar.sync 0;")).startswith("v1")
     assert "races" in check.level(exchange(1, ""))
+
+
+def test_a_constant_predicate_is_a_constant():
+    always = kernel(HEAD + "mov.pred %p3, -1;\n@%p3 st.global.b32 [%rd5], %r2;")
+    never = kernel(HEAD + "mov.pred %p3, 0;\n@%p3 st.global.b32 [%rd5], %r2;\nst.global.b32 [%rd5+4096], %r3;")
+    assert check.equivalent(always, kernel(HEAD + "st.global.b32 [%rd5], %r2;"))
+    assert check.equivalent(never, kernel(HEAD + "st.global.b32 [%rd5+4096], %r3;"))

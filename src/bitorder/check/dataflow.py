@@ -378,6 +378,9 @@ class _Block:
             srcs = [x.strip() for x in ops[1].strip("{} ").split(",")]
             return self.write(t, ops[0], self.pack([self.val(t, x) for x in srcs],
                                                    _BITS[op.split(".")[-1]] // len(srcs)), g)
+        if base == "mov" and op.endswith(".pred"):   # mov.pred p, -1 / 0: a constant predicate
+            v = self.val(t, ops[1])
+            return self.write(t, ops[0], v != 0 if isinstance(v, int) else v, g)
         if base == "mov" or (base == "cvta" and ".to.global" in op):
             return self.write(t, ops[0], self.val(t, ops[1]), g)
         if base == "cvt" and _pair_cvt(op):   # two independent conversions, the first operand into the upper half
