@@ -7,14 +7,18 @@ MERGE (the gate fails); true classes (same bytes on every draw) that the checker
 are needless splits. Without a GPU (compiled here for sm90, all pointers aligned) it
 reports the partition, which level classed each kernel, and the checker's speed.
 Writes checker.json (and checker.png with --gpu: checker classes over true classes).
+With --jobs N > 1 the kernels are gated in N spawned worker processes (sharing the one GPU
+with --gpu), so Triton's JIT compiles in parallel; the max-order probe and the plot stay in
+the main process, and the output is the same as with --jobs 1.
 
-    python benchmarks/checker_gate.py --out DIR [--gpu] [--kernels a,b] [--sample N] [--draws 5]
+    python benchmarks/checker_gate.py --out DIR [--gpu] [--kernels a,b] [--sample N] [--draws 5] [--jobs N]
 """
 from __future__ import annotations
 
 import argparse
 import hashlib
 import json
+import multiprocessing
 import os
 import random
 import sys
@@ -131,6 +135,36 @@ def plot(rows, path):
     fig.savefig(path, dpi=120)
 
 
+def _gate_named(name, gpu, n_draws, sample, seed, deadline):
+    """gate_kernel for the corpus kernel `name`, or None when `deadline` (an absolute time.time(),
+    or None for no budget) has passed before it starts: the kernel was not reached."""
+    if deadline is not None and time.time() > deadline:
+        return None
+    return gate_kernel(SPECS[name], gpu, n_draws, sample, seed)
+
+
+def _gate_worker(task):
+    """Pool entry point (top level, so that spawn can find it): _gate_named on one task tuple.
+    The worker builds its own tensors (CUDA with --gpu); rows, skipped and classing_s are plain data."""
+    return _gate_named(*task)
+
+
+def gate_all(names, gpu, n_draws, sample, seed, deadline, jobs):
+    """Yield (name, gate_kernel's result or None if not reached) for every name, in order.
+
+    jobs 1: one kernel after another in this process. jobs > 1: a spawn Pool of `jobs`
+    workers (never fork: CUDA), each worker checking the deadline when it picks a kernel up."""
+    tasks = [(n, gpu, n_draws, sample, seed, deadline) for n in names]
+    if jobs <= 1:
+        for t in tasks:
+            yield t[0], _gate_named(*t)
+        return
+    with multiprocessing.get_context("spawn").Pool(min(jobs, len(tasks))) as pool:
+        yield from zip(names, pool.imap(_gate_worker, tasks, chunksize=1))
+        pool.close()
+        pool.join()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -140,6 +174,7 @@ def main():
     ap.add_argument("--draws", type=int, default=5)
     ap.add_argument("--budget", type=float, default=0, help="seconds; kernels not reached are listed")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes gating kernels in parallel (spawn)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     names = [n for n in a.kernels.split(",") if n] or list(SPECS)
@@ -147,11 +182,13 @@ def main():
     if unknown:
         sys.exit(f"not in the corpus: {sorted(unknown)}; it has {sorted(SPECS)}")
     rows, skipped, not_reached, classing_s, t0 = [], {}, [], 0.0, time.time()
-    for name in track(names, description="checker gate"):
-        if a.budget and time.time() - t0 > a.budget:
+    deadline = t0 + a.budget if a.budget else None
+    results = gate_all(names, a.gpu, a.draws, a.sample or None, a.seed, deadline, a.jobs)
+    for name, res in track(results, total=len(names), description="checker gate"):
+        if res is None:
             not_reached.append(name)
             continue
-        r, sk, cs = gate_kernel(SPECS[name], a.gpu, a.draws, a.sample or None, a.seed)
+        r, sk, cs = res
         rows += r
         classing_s += cs
         if sk:

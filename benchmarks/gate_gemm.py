@@ -7,13 +7,18 @@ exact result is 0 and every rounding on the way shows in the output). A case
 passes when all draws are byte-identical; fallback calls are counted (they are
 cuBLAS's own bytes). Writes gate.json and prints a summary.
 
-    python benchmarks/gate_gemm.py --out DIR [--fuzz N] [--budget S] [--quick]
+With --jobs N > 1 the shuffled cases are dealt round-robin to N spawned worker processes
+sharing the GPU, each checking its share until the common deadline; case i keeps the seed
+seed * 7 + i whatever N is. The special values run in the main process afterwards.
+
+    python benchmarks/gate_gemm.py --out DIR [--fuzz N] [--budget S] [--quick] [--jobs N]
 """
 from __future__ import annotations
 
 import argparse
 import hashlib
 import json
+import multiprocessing
 import os
 import random
 import sys
@@ -110,6 +115,83 @@ def specials(dtype: str) -> list[dict]:
     return out
 
 
+def check_share(share, seed: int, t0: float, deadline: float, label: str, shared_gpu: bool = False) -> dict:
+    """check_case on each (i, set, case) of `share` in order (i: the case's index in the shuffled
+    list, so its seed is seed * 7 + i) until the absolute time.time() `deadline`. Prints progress
+    every 500 cases of the share. shared_gpu (a worker among others on one GPU): hand the caching
+    allocator's blocks back to the driver after a large case, so that one worker's peak (an
+    lm_head takes ~10 GB) is not kept from the others. Returns {"results": [(i, result)],
+    "errors": [(i, error)], "stats": api.stats() for these cases, "bitorder_file": the bitorder
+    this process imported}."""
+    api.reset_stats()
+    results, errors = [], []
+    for j, (i, group, case) in enumerate(share):
+        if time.time() > deadline:
+            break
+        try:
+            r = check_case(case, seed * 7 + i)
+            r["set"] = group
+            results.append((i, r))
+        except Exception as e:
+            errors.append((i, {"case": case.to_dict(), "error": f"{type(e).__name__}: {e}",
+                               "trace": traceback.format_exc()[-800:]}))
+        if shared_gpu and 2 * case.batch * (case.m * case.k + case.k * case.n + case.m * case.n) > 1 << 28:
+            torch.cuda.empty_cache()
+        if j % 500 == 0:
+            print(f"[{label}] {j}/{len(share)} cases, {sum(not r['ok'] for _, r in results)} mismatched, "
+                  f"{time.time() - t0:.0f} s", flush=True)
+    return {"results": results, "errors": errors, "stats": api.stats(), "bitorder_file": bitorder.__file__}
+
+
+def _share_worker(task):
+    """Pool entry point (top level, for spawn): check_share on one worker's task tuple."""
+    return check_share(*task)
+
+
+def merge_counts(dicts) -> dict:
+    """Sum counter dicts (api.stats() of each worker): numeric values add up, nested dicts merge
+    the same way, recursively; any other value keeps the first one seen."""
+    out = {}
+    for d in dicts:
+        for k, v in d.items():
+            if isinstance(v, dict):
+                prev = out.get(k, {})
+                if not isinstance(prev, dict):
+                    raise TypeError(f"stats key {k!r} is a dict in one worker and {type(prev).__name__} in another")
+                out[k] = merge_counts([prev, v])
+            elif _number(v) and _number(out.get(k, 0)):
+                out[k] = out.get(k, 0) + v
+            else:
+                out.setdefault(k, v)
+    return out
+
+
+def _number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def check_cases(cases, seed: int, t0: float, deadline: float, jobs: int, name: str):
+    """(results, errors, stats) over the shuffled cases, results and errors in case order.
+
+    jobs 1: in this process. jobs > 1: case i goes to worker i % jobs, each a spawn process
+    (never fork: CUDA) with the same sys.path, so the same bitorder tree as this one."""
+    indexed = [(i, group, case) for i, (group, case) in enumerate(cases)]
+    if jobs <= 1:
+        parts = [check_share(indexed, seed, t0, deadline, name)]
+    else:
+        tasks = [(indexed[w::jobs], seed, t0, deadline, f"{name} w{w}", True) for w in range(jobs)]
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            parts = pool.map(_share_worker, tasks, chunksize=1)
+            pool.close()
+            pool.join()
+        stray = {p["bitorder_file"] for p in parts} - {bitorder.__file__}
+        if stray:
+            raise RuntimeError(f"workers imported another bitorder ({sorted(stray)}) than {bitorder.__file__}")
+    results = [r for _, r in sorted((x for p in parts for x in p["results"]), key=lambda x: x[0])]
+    errors = [e for _, e in sorted((x for p in parts for x in p["errors"]), key=lambda x: x[0])]
+    return results, errors, merge_counts(p["stats"] for p in parts)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -119,6 +201,7 @@ def main():
     ap.add_argument("--seed", type=int, default=20261130)
     ap.add_argument("--quick", action="store_true", help="a small sample (for the planted-fault run)")
     ap.add_argument("--name", default="gate")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes checking cases in parallel (spawn)")
     args = ap.parse_args()
     if args.quick:
         args.fuzz, args.bias = 300, 100
@@ -131,21 +214,9 @@ def main():
     random.Random(args.seed).shuffle(cases)
     if args.quick:
         cases = cases[:600]
-    api.reset_stats()
     t0 = time.time()
-    results, errors = [], []
-    for i, (group, case) in enumerate(cases):
-        if time.time() - t0 > args.budget:
-            break
-        try:
-            r = check_case(case, args.seed * 7 + i)
-            r["set"] = group
-            results.append(r)
-        except Exception as e:
-            errors.append({"case": case.to_dict(), "error": f"{type(e).__name__}: {e}", "trace": traceback.format_exc()[-800:]})
-        if i % 500 == 0:
-            print(f"[{args.name}] {i}/{len(cases)} cases, {sum(not r['ok'] for r in results)} mismatched, "
-                  f"{time.time() - t0:.0f} s", flush=True)
+    results, errors, case_stats = check_cases(cases, args.seed, t0, t0 + args.budget, args.jobs, args.name)
+    api.reset_stats()
     try:
         sp = specials("fp16") + specials("bf16")
     except Exception as e:
@@ -163,7 +234,7 @@ def main():
         "summary": {k: dict(v) for k, v in summary.items()},
         "fallback_reasons": dict(Counter(r["reason"] for r in results if r["path"] == "cublas")),
         "mismatches": mism[:200], "n_mismatches": len(mism), "errors": errors[:50], "n_errors": len(errors),
-        "specials": sp, "stats": api.stats(),
+        "specials": sp, "stats": merge_counts([case_stats, api.stats()]),
         "fuzz_shape_stats": {
             "misaligned": sum(any(x % 8 for x in (r["case"]["m"], r["case"]["n"], r["case"]["k"])) for r in results if r["set"] == "fuzz"),
             "batched": sum(r["case"]["batch"] > 1 for r in results if r["set"] == "fuzz"),

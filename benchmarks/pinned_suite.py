@@ -7,7 +7,13 @@ reference), while the free-order outputs are shown to differ. Speed: the best pi
 over the best free time, each mode tuned over the same space. Writes pinned.json and
 pinned.png.
 
-    python benchmarks/pinned_suite.py --out DIR [--quick]
+With --jobs N > 1, phase 1 runs every configuration of every case once, untimed, in N
+spawned worker processes sharing the GPU (digests, CPU reference; Triton's JIT compiles in
+parallel and fills its disk cache); phase 2 times each configuration with do_bench in the
+main process, one after another. --budget S lists the cases not started in time under
+not_reached (and, with --jobs, those checked but not timed in time under not_timed).
+
+    python benchmarks/pinned_suite.py --out DIR [--quick] [--jobs N] [--budget S] [--rep MS]
 """
 from __future__ import annotations
 
@@ -16,8 +22,10 @@ import hashlib
 import itertools
 import json
 import math
+import multiprocessing
 import os
 import sys
+import time
 
 import numpy as np
 import torch
@@ -195,29 +203,66 @@ def digest(t):
     return hashlib.sha256(t.contiguous().view(torch.uint8).cpu().numpy().tobytes()).hexdigest()[:16]
 
 
-def run_case(name, quick):
-    kernel, make, out_shape, grid, block_name, blocks, ref_fn, shapes = CASES[name]
+def _space(name, quick):
+    """The case's configurations, (num_warps, num_stages, kept block, aligned), in the suite's order."""
+    blocks = CASES[name][5]
     warps = (1, 4) if quick else (1, 2, 4, 8)
     stages = (1, 3) if quick else (1, 2, 3)
-    inputs = make(1234)
-    res = {"name": name, "configs": 0, "pinned": set(), "free": set(), "t_pinned": [], "t_free": []}
-    for w, s, b, al in itertools.product(warps, stages, blocks, (True, False)):
-        ins = inputs if al else [unaligned(x) if x.is_floating_point() else x for x in inputs]
+    return list(itertools.product(warps, stages, blocks, (True, False)))
+
+
+def _inputs(inputs, aligned):
+    """The inputs as they are, or their floating-point ones copied one element off alignment."""
+    return inputs if aligned else [unaligned(x) if x.is_floating_point() else x for x in inputs]
+
+
+def _launcher(name, ins, cfg, pinned):
+    """(output tensor, a no-argument launch of case `name` on `ins` under cfg and PINNED=pinned)."""
+    kernel, _, out_shape, grid, block_name, _, _, shapes = CASES[name]
+    w, s, b, _ = cfg
+    out = torch.empty(out_shape, device="cuda")
+    fn = lambda: kernel[grid(b)](*ins, out, **shapes, **{block_name: b}, PINNED=pinned,  # noqa: E731
+                                 num_warps=w, num_stages=s)
+    return out, fn
+
+
+def _bench(fn, rep):
+    """The median time (ms) of fn over `rep` ms of runs, as the suite has always timed."""
+    return triton.testing.do_bench(fn, warmup=5, rep=rep, return_mode="median")
+
+
+def _walk(name, quick, rep):
+    """Run every configuration of case `name`, pinned then free, once each; time each with
+    do_bench when rep is given. Returns the result dict before _finish, and the inputs and
+    last pinned output (for the CPU reference). res["ran"] lists [w, s, block, aligned, pinned]
+    of every launch that built, in order: what time_case times later."""
+    block_name = CASES[name][4]
+    inputs = CASES[name][1](1234)
+    res = {"name": name, "configs": 0, "pinned": set(), "free": set(), "t_pinned": [], "t_free": [], "ran": []}
+    last = None
+    for cfg in _space(name, quick):
+        ins = _inputs(inputs, cfg[3])
         for pinned in (True, False):
-            out = torch.empty(out_shape, device="cuda")
-            fn = lambda: kernel[grid(b)](*ins, out, **shapes, **{block_name: b}, PINNED=pinned,  # noqa: E731
-                                         num_warps=w, num_stages=s)
+            out, fn = _launcher(name, ins, cfg, pinned)
             try:
                 fn()
             except Exception as e:  # a configuration Triton cannot build for this kernel
+                w, s, b, _ = cfg
                 res.setdefault("skipped", []).append(f"w{w} s{s} {block_name}{b}: {type(e).__name__}")
                 break
             res["pinned" if pinned else "free"].add(digest(out))
+            res["ran"].append([*cfg, pinned])
             if pinned:
                 res["configs"] += 1
                 last = out
-            t = triton.testing.do_bench(fn, warmup=5, rep=20, return_mode="median")
-            res["t_pinned" if pinned else "t_free"].append(t)
+            if rep is not None:
+                res["t_pinned" if pinned else "t_free"].append(_bench(fn, rep))
+    return res, inputs, last
+
+
+def _finish(res, inputs, last):
+    """Add the CPU-reference comparison and the invariance verdicts; the digest sets become lists."""
+    ref_fn = CASES[res["name"]][6]
     if ref_fn is not None and res["configs"]:
         ref = ref_fn(inputs[0].cpu().numpy())
         if ref is not None:
@@ -225,27 +270,108 @@ def run_case(name, quick):
                                                               ref.astype(np.float32).view(np.int32)))
     res["pinned_invariant"] = len(res["pinned"]) == 1
     res["free_distinct"] = len(res["free"])
-    res["speed_pinned_over_free"] = min(res["t_pinned"]) / min(res["t_free"]) if res["t_free"] else None
+    set_times(res, res["t_pinned"], res["t_free"])
     res["pinned"], res["free"] = sorted(res["pinned"]), sorted(res["free"])
     return res
+
+
+def set_times(res, t_pinned, t_free):
+    """Put the pinned and free times (ms, one per configuration that ran) and their best ratio in res."""
+    res["t_pinned"], res["t_free"] = list(t_pinned), list(t_free)
+    res["speed_pinned_over_free"] = min(t_pinned) / min(t_free) if t_pinned and t_free else None
+    return res
+
+
+def run_case(name, quick, rep=20):
+    """Correctness and speed of one case in this process (the suite at --jobs 1)."""
+    res, inputs, last = _walk(name, quick, rep)
+    del res["ran"]
+    return _finish(res, inputs, last)
+
+
+def check_case(name, quick):
+    """Phase 1 (any process): run_case without timing. Every configuration runs once, so
+    Triton's on-disk cache holds every kernel afterwards; res["ran"] says what to time."""
+    res, inputs, last = _walk(name, quick, None)
+    return _finish(res, inputs, last)
+
+
+def _check_worker(task):
+    """Pool entry point (top level, for spawn): check_case(name, quick), or None when the
+    absolute deadline (time.time(); None: no budget) passed before the case started."""
+    name, quick, deadline = task
+    if deadline is not None and time.time() > deadline:
+        return None
+    return check_case(name, quick)
+
+
+def time_case(name, ran, rep):
+    """Phase 2 (the main process): time every configuration in `ran` (check_case's list) with
+    do_bench; the kernels load from Triton's disk cache. Returns (pinned times, free times)."""
+    inputs = CASES[name][1](1234)
+    times = {True: [], False: []}
+    for w, s, b, al, pinned in ran:
+        _, fn = _launcher(name, _inputs(inputs, al), (w, s, b, al), pinned)
+        fn()
+        times[pinned].append(_bench(fn, rep))
+    return times[True], times[False]
+
+
+def check_all(names, quick, deadline, jobs):
+    """Phase 1 for every case in a spawn Pool of `jobs` workers (never fork: CUDA), in order:
+    [(name, check_case's dict or None when not reached)]."""
+    with multiprocessing.get_context("spawn").Pool(min(jobs, len(names))) as pool:
+        checked = list(zip(names, pool.imap(_check_worker, [(n, quick, deadline) for n in names], chunksize=1)))
+        pool.close()
+        pool.join()
+    return checked
+
+
+def _line(r):
+    speed = r["speed_pinned_over_free"]
+    return (f"{r['name']:14s} configs {r['configs']:3d}  pinned invariant {r['pinned_invariant']}  "
+            f"free patterns {r['free_distinct']}  cpu ref {r.get('equals_cpu_reference', '-')}  "
+            f"pinned/free time {'-' if speed is None else f'{speed:.3f}'}")
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="N > 1: check every case in N spawned workers first, then time serially here")
+    ap.add_argument("--budget", type=float, default=0, help="seconds; cases not reached are listed (0: none)")
+    ap.add_argument("--rep", type=float, default=20, help="do_bench's rep (ms) per configuration")
     args = ap.parse_args()
-    results = []
-    for name in CASES:
-        r = run_case(name, args.quick)
-        results.append(r)
-        print(f"{name:14s} configs {r['configs']:3d}  pinned invariant {r['pinned_invariant']}  "
-              f"free patterns {r['free_distinct']}  cpu ref {r.get('equals_cpu_reference', '-')}  "
-              f"pinned/free time {r['speed_pinned_over_free']:.3f}", flush=True)
+    deadline = time.time() + args.budget if args.budget else None
+    past = lambda: deadline is not None and time.time() > deadline  # noqa: E731
+    results, not_reached, not_timed = [], [], []
+    if args.jobs <= 1:
+        for name in CASES:
+            if past():
+                not_reached.append(name)
+                continue
+            r = run_case(name, args.quick, args.rep)
+            results.append(r)
+            print(_line(r), flush=True)
+    else:
+        for name, r in check_all(list(CASES), args.quick, deadline, args.jobs):
+            if r is None:
+                not_reached.append(name)
+                continue
+            ran = r.pop("ran")
+            if past():
+                not_timed.append(name)
+            else:
+                set_times(r, *time_case(name, ran, args.rep))
+            results.append(r)
+            print(_line(r), flush=True)
     ratios = [r["speed_pinned_over_free"] for r in results if r["speed_pinned_over_free"]]
     summary = {"device": torch.cuda.get_device_name(), "kernels": len(results),
                "all_invariant": all(r["pinned_invariant"] for r in results),
-               "median_time_ratio": float(np.median(ratios)), "max_time_ratio": max(ratios), "results": results}
+               "median_time_ratio": float(np.median(ratios)) if ratios else None,
+               "max_time_ratio": max(ratios) if ratios else None,
+               "not_reached": not_reached, "not_timed": not_timed, "results": results}
     with open(os.path.join(args.out, "pinned.json"), "w") as f:
         json.dump(summary, f, indent=1)
     try:
@@ -253,7 +379,7 @@ def main():
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
         fig, ax = plt.subplots(figsize=(9, 4))
-        ax.bar([r["name"] for r in results], ratios)
+        ax.bar([r["name"] for r in results if r["speed_pinned_over_free"]], ratios)
         ax.axhline(1.0, color="k", lw=0.8)
         ax.axhline(1.1, color="r", ls="--", lw=0.8, label="target 1.10")
         ax.set_ylabel("pinned time / free time (each tuned)")
