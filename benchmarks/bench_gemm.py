@@ -12,6 +12,7 @@ import argparse
 import json
 import math
 import os
+import random
 import sys
 import time
 from collections import defaultdict
@@ -22,12 +23,68 @@ import triton
 
 import bitorder
 from bitorder.draws import torch_draw
-from bitorder.gemm import api
+from bitorder.gemm import api, launch
 from bitorder.gemm.shapes import realistic
+
+# Tile configurations the sweep times: (BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages).
+# Every one walks the same chain (speed knobs only): the sweep checks the bytes too.
+SWEEP = [(128, 128, 64, 8, 3), (128, 256, 64, 8, 3), (128, 128, 64, 4, 4), (256, 128, 64, 8, 3),
+         (128, 256, 64, 8, 4), (64, 128, 64, 4, 3), (64, 256, 64, 4, 4), (64, 64, 64, 4, 5)]
 
 
 def geomean(xs):
     return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
+
+
+def plan_overhead(reps: int = 2000) -> dict:
+    """Host microseconds per call spent routing (memoised plan lookup) and in the whole
+    bitorder.linear for a tiny product, against F.linear's."""
+    x = torch_draw((8, 64), "fp16", 1, 1, "narrow")
+    w = torch_draw((64, 64), "fp16", 1, 2, "narrow")
+    out = {}
+    for name, fn in (("route", lambda: api._route_cached(x, w.t(), None)),
+                     ("bitorder.linear", lambda: bitorder.linear(x, w)), ("F.linear", lambda: F.linear(x, w))):
+        fn()
+        torch.cuda.synchronize()
+        t = time.perf_counter()
+        for _ in range(reps):
+            fn()
+        torch.cuda.synchronize()
+        out[name] = (time.perf_counter() - t) / reps * 1e6
+    return out
+
+
+def sweep_tiles(cases, count: int, budget: float) -> list[dict]:
+    """Time every SWEEP tile on `count` shapes (half above 5 GFLOP): which tiles the
+    planner should pick. Each tile's bytes are compared with cuBLAS's too."""
+    big = [c for c in cases if c.flops > 5e9][: (count + 1) // 2]
+    small = [c for c in cases if c.flops <= 5e9][: count // 2]
+    rows, t0 = [], time.time()
+    for case in big + small:
+        if time.time() - t0 > budget:
+            break
+        x = torch_draw((case.m, case.k), case.dtype, 1, 1, "narrow")
+        w = torch_draw((case.n, case.k), case.dtype, 1, 2, "narrow")
+        p = api.plan(x, w.t())
+        ref = F.linear(x, w)
+        row = {"m": case.m, "n": case.n, "k": case.k, "dtype": case.dtype, "gflop": case.flops / 1e9,
+               "desc": str(p.desc), "ms_cublas": triton.testing.do_bench(lambda: F.linear(x, w), warmup=5, rep=30,
+                                                                        return_mode="median"), "tiles": {}}
+        if p.path != "triton":
+            continue
+        for tile in SWEEP:
+            fn = lambda: launch.run(x, w.t(), p.desc, block=tile)  # noqa: E731
+            try:
+                same = bool(torch.equal(fn().view(torch.int16), ref.view(torch.int16)))
+                ms = triton.testing.do_bench(fn, warmup=5, rep=30, return_mode="median")
+            except Exception as e:  # out of shared memory for this tile
+                row["tiles"]["x".join(map(str, tile))] = {"error": f"{type(e).__name__}"}
+                continue
+            row["tiles"]["x".join(map(str, tile))] = {"ms": ms, "speed": row["ms_cublas"] / ms, "identical": same}
+        rows.append(row)
+        best = max((v["speed"], k) for k, v in row["tiles"].items() if "speed" in v)
+        print(f"sweep {case.m}x{case.n}x{case.k} {case.dtype}: best {best[1]} {best[0]:.2f}x", flush=True)
+    return rows
 
 
 def main():
@@ -35,25 +92,30 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--dtypes", default="fp16,bf16")
     ap.add_argument("--budget", type=float, default=200)
+    ap.add_argument("--sweep", type=int, default=0, help="shapes (half above 5 GFLOP) whose tiles are swept")
+    ap.add_argument("--seed", type=int, default=5)
     args = ap.parse_args()
     rows = []
     t0 = time.time()
-    for dt in args.dtypes.split(","):
-        for case in realistic(dt):
-            if time.time() - t0 > args.budget:
-                break
-            x = torch_draw((case.m, case.k), dt, 1, 1, "narrow")
-            w = torch_draw((case.n, case.k), dt, 1, 2, "narrow")
-            p = api.plan(x, w.t())
-            ours = bitorder.linear(x, w)
-            ref = F.linear(x, w)
-            same = bool(torch.equal(ours.view(torch.int16), ref.view(torch.int16)))
-            rep = 25 if case.flops < 1e11 else 60
-            t_ref = triton.testing.do_bench(lambda: F.linear(x, w), warmup=5, rep=rep, return_mode="median")
-            t_ours = triton.testing.do_bench(lambda: bitorder.linear(x, w), warmup=5, rep=rep, return_mode="median")
-            rows.append({"dtype": dt, "group": case.group, "m": case.m, "n": case.n, "k": case.k,
-                         "gflop": case.flops / 1e9, "ms_cublas": t_ref, "ms_bitorder": t_ours,
-                         "speed": t_ref / t_ours, "identical": same, "path": p.path, "desc": str(p.desc)})
+    cases = [c for dt in args.dtypes.split(",") for c in realistic(dt)]
+    random.Random(args.seed).shuffle(cases)  # a budget then samples every model, not the first few
+    sweep = sweep_tiles(cases, args.sweep, args.budget / 2) if args.sweep else None
+    for case in cases:
+        if time.time() - t0 > args.budget:
+            break
+        dt = case.dtype
+        x = torch_draw((case.m, case.k), dt, 1, 1, "narrow")
+        w = torch_draw((case.n, case.k), dt, 1, 2, "narrow")
+        p = api.plan(x, w.t())
+        ours = bitorder.linear(x, w)
+        ref = F.linear(x, w)
+        same = bool(torch.equal(ours.view(torch.int16), ref.view(torch.int16)))
+        rep = 25 if case.flops < 1e11 else 60
+        t_ref = triton.testing.do_bench(lambda: F.linear(x, w), warmup=5, rep=rep, return_mode="median")
+        t_ours = triton.testing.do_bench(lambda: bitorder.linear(x, w), warmup=5, rep=rep, return_mode="median")
+        rows.append({"dtype": dt, "group": case.group, "m": case.m, "n": case.n, "k": case.k,
+                     "gflop": case.flops / 1e9, "ms_cublas": t_ref, "ms_bitorder": t_ours,
+                     "speed": t_ref / t_ours, "identical": same, "path": p.path, "desc": str(p.desc)})
     groups = defaultdict(lambda: {"above": [], "below": []})
     for r in rows:
         layer = r["group"].split(":")[1]
@@ -64,7 +126,8 @@ def main():
     overall = {"above": geomean([r["speed"] for r in rows if r["gflop"] > 5]),
                "below": geomean([r["speed"] for r in rows if r["gflop"] <= 5])}
     report = {"device": torch.cuda.get_device_name(), "rows": rows, "groups": summary, "overall": overall,
-              "identical": sum(r["identical"] for r in rows), "n": len(rows), "seconds": time.time() - t0}
+              "identical": sum(r["identical"] for r in rows), "n": len(rows), "planned": len(cases),
+              "plan_overhead_us": plan_overhead(), "sweep": sweep, "seconds": time.time() - t0}
     with open(os.path.join(args.out, "bench.json"), "w") as f:
         json.dump(report, f, indent=1)
     try:

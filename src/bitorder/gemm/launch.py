@@ -18,10 +18,10 @@ MERGE_BLOCK = 1024
 
 
 def blocks(m: int, n: int):
-    """(BLOCK_M, BLOCK_N, BLOCK_K, num_warps): speed knobs only, the chain is the same for any."""
+    """(BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages): speed knobs only, the chain is the same for any."""
     if m <= 64:
-        return 64, 128, 64, 4
-    return 128, 128, 64, 8
+        return 64, 128, 64, 4, 3
+    return 128, 128, 64, 8, 3
 
 
 def _as3d(x):
@@ -48,7 +48,7 @@ def chain(a, b, out, *, span: int, group: int = 16, tail_first: bool = False, k_
     a3, a_row, sa = _major(a3)
     b3, b_row, sb = _major(b3)
     o = out.view(parts, batch, M, N)  # out is contiguous: the output, or the workspace of partials
-    BM, BN, BK, warps = block or blocks(M, N)
+    BM, BN, BK, warps, *stages = block or blocks(M, N)
     grid = (triton.cdiv(M, BM) * triton.cdiv(N, BN), batch, parts)
     kernel = chain_kernel if (sa % 16 == 0 and sb % 16 == 0 and N % 16 == 0) else chain_kernel_any_ld
     kernel[grid](
@@ -56,7 +56,7 @@ def chain(a, b, out, *, span: int, group: int = 16, tail_first: bool = False, k_
         a3.stride(0) if a3.shape[0] > 1 else 0, sa, b3.stride(0) if b3.shape[0] > 1 else 0, sb,
         o.stride(1), o.stride(2), o.stride(0),
         A_ROW=a_row, B_ROW=b_row, GROUP=group, TAIL_FIRST=tail_first, HAS_BIAS=bias is not None,
-        BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK, num_warps=warps, num_stages=3)
+        BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK, num_warps=warps, num_stages=stages[0] if stages else 3)
     return out
 
 
