@@ -70,3 +70,20 @@ def test_a_plan_saved_here_replays_on_the_cpu_to_the_same_bytes(dtype, m, n, k):
         pytest.skip(f"cuBLAS runs this call itself: {p.reason}")
     got = bitorder.emulate.replay(p.to_json(), a.cpu(), b.cpu())
     assert torch.equal(bits(got), bits(bitorder.matmul(a, b).cpu())), str(p)
+
+
+@pytest.mark.parametrize("dtype", ["fp16", "bf16"])
+def test_kept_kernels_relaunch_with_torch_bytes(dtype):
+    """The launch cache (launch._launch) reuses a compiled kernel only for arguments that
+    specialise alike: fresh draws, shifted (unaligned) operands and a bias, call after call."""
+    from bitorder.gemm import launch
+    for m, n, k in ((8, 4096, 4096), (256, 512, 1024), (33, 65, 1001), (5, 24, 40)):
+        for seed in range(3):
+            for shift in (0, 1):
+                buf = torch_draw((m * k + shift,), dtype, 40 + seed, 1, "wide")
+                x = buf[shift:].view(m, k)
+                w = torch_draw((n, k), dtype, 40 + seed, 2, "wide")
+                bias = torch_draw((n,), dtype, 40 + seed, 3, "narrow")
+                assert torch.equal(bits(bitorder.linear(x, w)), bits(F.linear(x, w))), (m, n, k, seed, shift)
+                assert torch.equal(bits(bitorder.linear(x, w, bias)), bits(F.linear(x, w, bias))), (m, n, k, shift)
+    assert launch._COMPILED, "the launch cache kept nothing"

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import torch
 import triton
+from triton import knobs
+from triton.runtime import driver
 
 from ..desc import GEMMDesc
 from .kernels import chain_kernel, chain_kernel_any_ld, merge_kernel
@@ -22,6 +24,45 @@ def blocks(m: int, n: int):
     if m <= 64:
         return 64, 128, 64, 4, 3
     return 128, 128, 64, 8, 3
+
+
+_COMPILED: dict = {}
+
+
+def _spec(x, constexpr: bool):
+    """What Triton's JIT specialises an argument on: a constexpr's value, a tensor's dtype and
+    16-byte alignment, an int's being 1, a multiple of 16, or past int32."""
+    if constexpr:
+        return x
+    if isinstance(x, torch.Tensor):
+        return x.dtype, x.data_ptr() % 16 == 0
+    if isinstance(x, int):
+        return x == 1, x % 16 == 0, -2 ** 31 <= x < 2 ** 31
+    return type(x), x
+
+
+def _launch(kernel, grid, args, num_warps, num_stages):
+    """kernel[grid](*args), with Triton's JIT binding run once per specialisation: later calls
+    whose arguments specialise alike (_spec) launch the compiled kernel directly, as the JIT
+    itself would (it costs tens of microseconds a call; this a few). args holds every
+    parameter in order, constexprs included, as the JIT hands them to the launcher."""
+    if not args[0].is_cuda:  # Triton's interpreter (CPU tensors): no compiled kernel to keep
+        kernel[grid](**dict(zip(kernel.arg_names, args)), num_warps=num_warps, num_stages=num_stages)
+        return
+    key = (kernel, num_warps, num_stages, torch.cuda.current_device(),
+           *(_spec(x, p.is_constexpr) for x, p in zip(args, kernel.params)))
+    compiled = _COMPILED.get(key)
+    if compiled is None:
+        compiled = kernel[grid](**dict(zip(kernel.arg_names, args)), num_warps=num_warps, num_stages=num_stages)
+        if len(_COMPILED) > 4096:
+            _COMPILED.clear()
+        _COMPILED[key] = compiled
+        return
+    stream = driver.active.get_current_stream(driver.active.get_current_device())
+    g = (*grid, 1, 1)
+    compiled.run(g[0], g[1], g[2], stream, compiled.function, compiled.packed_metadata,
+                 compiled.launch_metadata(grid, stream, *args),
+                 knobs.runtime.launch_enter_hook, knobs.runtime.launch_exit_hook, *args)
 
 
 def _as3d(x):
@@ -51,17 +92,17 @@ def chain(a, b, out, *, span: int, group: int = 16, tail_first: bool = False, k_
     BM, BN, BK, warps, *stages = block or blocks(M, N)
     grid = (triton.cdiv(M, BM) * triton.cdiv(N, BN), batch, parts)
     kernel = chain_kernel if (sa % 16 == 0 and sb % 16 == 0 and N % 16 == 0) else chain_kernel_any_ld
-    kernel[grid](
+    _launch(kernel, grid, (
         a3, b3, o, bias if bias is not None else a3, M, N, K, span, k_step,
         a3.stride(0) if a3.shape[0] > 1 else 0, sa, b3.stride(0) if b3.shape[0] > 1 else 0, sb,
         o.stride(1), o.stride(2), o.stride(0),
-        A_ROW=a_row, B_ROW=b_row, GROUP=group, TAIL_FIRST=tail_first, HAS_BIAS=bias is not None,
-        BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK, num_warps=warps, num_stages=stages[0] if stages else 3)
+        a_row, b_row, group, tail_first, bias is not None, BM, BN, BK), warps, stages[0] if stages else 3)
     return out
 
 
 def out_shape(a, b):
-    return (*torch.broadcast_shapes(a.shape[:-2], b.shape[:-2]), a.shape[-2], b.shape[-1])
+    """The product's shape; batch dimensions are equal or absent here (api routes the rest)."""
+    return (*(a.shape[:-2] or b.shape[:-2]), a.shape[-2], b.shape[-1])
 
 
 def run(a, b, desc: GEMMDesc, bias=None, out_dtype=None, block=None):
@@ -92,7 +133,6 @@ def run(a, b, desc: GEMMDesc, bias=None, out_dtype=None, block=None):
     else:
         mode = 2 if serial else 1
     n = out.numel()
-    merge_kernel[(triton.cdiv(n, MERGE_BLOCK),)](
-        ws, out, bias if has_bias else ws, n, parts, n, shape[-1],
-        ROUND_EACH=serial, BIAS_MODE=mode, BLOCK=MERGE_BLOCK)
+    _launch(merge_kernel, (triton.cdiv(n, MERGE_BLOCK),),
+            (ws, out, bias if has_bias else ws, n, parts, n, shape[-1], serial, mode, MERGE_BLOCK), 4, 3)
     return out
