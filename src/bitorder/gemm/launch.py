@@ -7,6 +7,8 @@ workspace and merge_kernel sums them in K order. a is (M, K) or (B, M, K), b is
 """
 from __future__ import annotations
 
+import os
+
 import torch
 import triton
 from triton import knobs
@@ -27,6 +29,9 @@ def blocks(m: int, n: int):
 
 
 _COMPILED: dict = {}
+# Off until measured on the H200 (written after the 2026-11-29 session's device time was spent):
+# BITORDER_FAST_LAUNCH=1 turns the kept-kernel launches on.
+FAST = os.environ.get("BITORDER_FAST_LAUNCH", "0") == "1"
 
 
 def _spec(x, constexpr: bool):
@@ -46,7 +51,7 @@ def _launch(kernel, grid, args, num_warps, num_stages):
     whose arguments specialise alike (_spec) launch the compiled kernel directly, as the JIT
     itself would (it costs tens of microseconds a call; this a few). args holds every
     parameter in order, constexprs included, as the JIT hands them to the launcher."""
-    if not args[0].is_cuda:  # Triton's interpreter (CPU tensors): no compiled kernel to keep
+    if not FAST or not args[0].is_cuda:  # off, or Triton's interpreter: the JIT's own launch
         kernel[grid](**dict(zip(kernel.arg_names, args)), num_warps=num_warps, num_stages=num_stages)
         return
     key = (kernel, num_warps, num_stages, torch.cuda.current_device(),
