@@ -7,7 +7,7 @@ exact result is 0 and every rounding on the way shows in the output). A case
 passes when all draws are byte-identical; fallback calls are counted (they are
 cuBLAS's own bytes). Writes gate.json and prints a summary.
 
-With --jobs N > 1 the shuffled cases are dealt round-robin to N spawned worker processes
+With --jobs N > 1 the shuffled cases are dealt (big ones to a few) to N spawned worker processes
 sharing the GPU, each checking its share until the common deadline; case i keeps the seed
 seed * 7 + i whatever N is. The special values run in the main process afterwards.
 
@@ -170,16 +170,34 @@ def _number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+BIG = 1 << 28  # bytes of operands and output past which a case goes to the few "big" workers
+
+
+def case_bytes(case: Case) -> int:
+    return 2 * case.batch * (case.m * case.k + case.k * case.n + case.m * case.n)
+
+
+def deal(indexed, jobs: int) -> list[list]:
+    """Each worker's share: big cases to the first max(1, jobs // 6) workers, the rest dealt
+    round-robin to the others, so that a dozen processes never hold many big cases at once
+    (twelve did not fit in the H200's 140 GB on 2026-11-29)."""
+    n_big = max(1, jobs // 6) if jobs > 1 else 1
+    big = [x for x in indexed if case_bytes(x[2]) > BIG]
+    small = [x for x in indexed if case_bytes(x[2]) <= BIG]
+    others = max(1, jobs - n_big)
+    return [big[w::n_big] for w in range(n_big)] + [small[w::others] for w in range(others)]
+
+
 def check_cases(cases, seed: int, t0: float, deadline: float, jobs: int, name: str):
     """(results, errors, stats) over the shuffled cases, results and errors in case order.
 
-    jobs 1: in this process. jobs > 1: case i goes to worker i % jobs, each a spawn process
+    jobs 1: in this process. jobs > 1: the cases are dealt (deal()) to spawn processes
     (never fork: CUDA) with the same sys.path, so the same bitorder tree as this one."""
     indexed = [(i, group, case) for i, (group, case) in enumerate(cases)]
     if jobs <= 1:
         parts = [check_share(indexed, seed, t0, deadline, name)]
     else:
-        tasks = [(indexed[w::jobs], seed, t0, deadline, f"{name} w{w}", True) for w in range(jobs)]
+        tasks = [(share, seed, t0, deadline, f"{name} w{w}", True) for w, share in enumerate(deal(indexed, jobs))]
         with multiprocessing.get_context("spawn").Pool(jobs) as pool:
             parts = pool.map(_share_worker, tasks, chunksize=1)
             pool.close()

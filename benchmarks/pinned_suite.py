@@ -146,12 +146,24 @@ def gemm_colsum(a_ptr, b_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.con
 
 
 @triton.jit
-def loop_sum(x_ptr, y_ptr, C, BC: tl.constexpr, PINNED: tl.constexpr):
-    row = tl.program_id(0)
-    acc = tl.zeros((BC,), tl.float32)
+def loop_sum(x_ptr, y_ptr, R, C, BR: tl.constexpr, BC: tl.constexpr, PINNED: tl.constexpr):
+    """acc += tl.sum(chunk) over chunks of BC columns: the shape OptimizeThreadLocality rewrites
+    (it would carry per-thread partials across iterations). BC is part of what the program
+    computes; the kept block BR, warps, stages and alignment are not."""
+    r = tl.program_id(0) * BR + tl.arange(0, BR)
+    acc = tl.zeros((BR,), tl.float32)
     for c0 in range(0, C, BC):
-        acc += tl.load(x_ptr + row * C + c0 + tl.arange(0, BC))
-    tl.store(y_ptr + row, tl.sum(acc, axis=0, pinned=PINNED))
+        x = tl.load(x_ptr + r[:, None] * C + c0 + tl.arange(0, BC)[None, :], mask=r[:, None] < R, other=0.0)
+        acc += tl.sum(x, axis=1, pinned=PINNED)
+    tl.store(y_ptr + r, acc, mask=r < R)
+
+
+def loop_sum_reference(x, bc=256):
+    """The CPU's bits for loop_sum: pinned sums of each chunk, added in chunk order in fp32."""
+    acc = np.zeros(x.shape[0], np.float32)
+    for c0 in range(0, x.shape[1], bc):
+        acc = (acc + pinned_sum(x[:, c0:c0 + bc], 1).astype(np.float32)).astype(np.float32)
+    return acc
 
 
 def wide(shape, seed):
@@ -194,8 +206,8 @@ CASES = {
                       (R,), lambda b: (triton.cdiv(R, b),), "BR", (1, 2, 4), None, dict(R=R, C=C)),
     "gemm_colsum": (gemm_colsum, lambda s: [wide((128, 64), s), wide((64, 1024), s + 3)], (1024,),
                     lambda b: (1024 // b,), "BN", (32, 64, 128), None, dict(M=128, N=1024, K=64)),
-    "loop_sum": (loop_sum, lambda s: [wide((R, 8192), s)], (R,), lambda b: (R,), "BC", (256, 512, 1024, 2048),
-                 lambda x: None, dict(C=8192)),
+    "loop_sum": (loop_sum, lambda s: [wide((R, 8192), s)], (R,), lambda b: (triton.cdiv(R, b),), "BR", (1, 2, 4, 8),
+                 loop_sum_reference, dict(R=R, C=8192, BC=256)),
 }
 
 

@@ -28,3 +28,15 @@ def test_suite_kernel_compiles(name):
             c = bitorder.compile(kernel, target, signature=sig, num_warps=4,
                                  constexprs={**consts, block_name: blocks[0], "PINNED": pinned})
             assert c.asm
+
+
+def test_optimize_thread_locality_leaves_the_pinned_chain_in_the_loop():
+    """Free-order: Triton moves part of a tl.sum inside a loop out of it (per-thread partials
+    carried across iterations, so the order changes). Pinned: every size-2 step stays inside."""
+    def reduces(pinned):
+        c = bitorder.compile(ps.loop_sum, "sm90", signature=dict(x_ptr="*fp32", y_ptr="*fp32", R="i32", C="i32"),
+                             constexprs=dict(BR=4, BC=256, PINNED=pinned), aligned=["x_ptr", "y_ptr", "R", "C"])
+        body, after = c.ttgir.split("scf.yield", 1)
+        return body[body.index("scf.for"):].count('"tt.reduce"'), after.count('"tt.reduce"')
+    assert reduces(True) == (8, 0)      # log2(256) size-2 steps, all in the loop
+    assert reduces(False)[1] >= 1       # the free sum's cross-thread stage left the loop
