@@ -94,7 +94,7 @@ def test_v1_planted_fault_a_tree_key_that_forgets_its_operands(tmp_path):
     import sys
     sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
     from mutants import run_on_mutant
-    p, copy = run_on_mutant(tmp_path, "src/bitorder/check/dataflow.py", "            kids = sorted(kids)\n",
+    p, copy = run_on_mutant(tmp_path, "src/bitorder/check/symbolic.py", "            kids = sorted(kids)\n",
                             "            kids = [str(len(kids))]\n", ["tests/check/known_answers.py"])
     assert f"bitorder from {copy}" in p.stdout, p.stdout + p.stderr
     assert p.returncode != 0 and "WRONG MERGE (v1)" in p.stdout and "WRONG MERGE (v0)" not in p.stdout

@@ -191,3 +191,20 @@ def test_a_constant_predicate_is_a_constant():
     never = kernel(HEAD + "mov.pred %p3, 0;\n@%p3 st.global.b32 [%rd5], %r2;\nst.global.b32 [%rd5+4096], %r3;")
     assert check.equivalent(always, kernel(HEAD + "st.global.b32 [%rd5], %r2;"))
     assert check.equivalent(never, kernel(HEAD + "st.global.b32 [%rd5+4096], %r3;"))
+
+
+def test_max_f32_trees_are_sets_and_min_trees_are_not():
+    """max.f32 is a join on the H200 (+0 over -0 and a NaN operand ignored, in both operand
+    orders: benchmarks/results/2026-11-29-checker-gpu): any tree over the same operands, even
+    with repeats, is one node. min was not probed and keeps its tree."""
+    three = "ld.global.b32 %r5, [%rd4+256];\n"
+    def k(op, body):
+        return kernel(HEAD + three + body.replace("OP", op) + "st.global.b32 [%rd5], %r6;")
+    left = "OP.f32 %r4, %r2, %r3;\nOP.f32 %r6, %r4, %r5;\n"
+    right = "OP.f32 %r4, %r5, %r3;\nOP.f32 %r6, %r2, %r4;\n"
+    twice = "OP.f32 %r4, %r2, %r3;\nOP.f32 %r7, %r5, %r2;\nOP.f32 %r6, %r4, %r7;\n"
+    fewer = "OP.f32 %r6, %r2, %r3;\n"
+    assert check.equivalent(k("max", left), k("max", right)) and check.equivalent(k("max", left), k("max", twice))
+    assert not check.equivalent(k("max", left), k("max", fewer))
+    assert not check.equivalent(k("min", left), k("min", right))
+    assert not check.equivalent(k("max", left), k("max.NaN", right))   # NaN-propagating max: not a join here

@@ -1,0 +1,270 @@
+"""The checker's symbolic values: integers as polynomials over atoms, floating-point
+trees hash-consed by structure (commutative operations sorted, max.f32 as a set), and the
+exact integer and predicate rules the walk (dataflow.py) applies to them."""
+from __future__ import annotations
+
+import functools
+import hashlib
+import itertools
+import re
+
+class Unsupported(Exception):
+    """The walk cannot decide this kernel exactly (the message says why)."""
+
+
+# -- integers: polynomials over atoms ------------------------------------------------------------
+
+def _poly(x):
+    """int -> {(): x}; a polynomial is {monomial (sorted tuple of atom names): coefficient}."""
+    return x if isinstance(x, dict) else ({(): x} if x else {})
+
+
+def _norm(p):
+    p = {m: c for m, c in p.items() if c}
+    return 0 if not p else (p[()] if list(p) == [()] else p)
+
+
+def padd(a, b, sign=1):
+    if isinstance(a, int) and isinstance(b, int):
+        return a + sign * b
+    out = dict(_poly(a))
+    for m, c in _poly(b).items():
+        out[m] = out.get(m, 0) + sign * c
+    return _norm(out)
+
+
+def pmul(a, b):
+    if isinstance(a, int) and isinstance(b, int):
+        return a * b
+    out = {}
+    for (m1, c1), (m2, c2) in itertools.product(_poly(a).items(), _poly(b).items()):
+        m = tuple(sorted(m1 + m2))
+        out[m] = out.get(m, 0) + c1 * c2
+    return _norm(out)
+
+
+def pkey(p) -> str:
+    if isinstance(p, int):
+        return str(p)
+    return "+".join(f"{c}*{'*'.join(m) or '1'}" for m, c in sorted(p.items()))
+
+
+UNDEF = "UNDEF#"          # marks integers computed from a register never written
+UNDEF_PRED = ("undef",)    # a predicate computed from one
+
+
+def short(text: str) -> str:
+    """A name for a long canonical text: its hash (names nest; without this they grow
+    exponentially along chains of selects and predicates). The undefined mark survives."""
+    if len(text) <= 96:
+        return text
+    return (UNDEF if UNDEF in text else "#") + hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+
+
+def atom(text):
+    return {(short(text),): 1}
+
+
+def _cap(p):
+    """A polynomial with very many terms becomes an atom named by its canonical text (exact:
+    the same value; it only stops further cancellation)."""
+    return atom(pkey(p)) if isinstance(p, dict) and len(p) > 64 else p
+
+
+def _is_int(v):
+    return isinstance(v, (int, dict))
+
+
+@functools.lru_cache(maxsize=None)
+def _is_float_op(op: str) -> bool:
+    return bool(_FLOAT_OPS.match(op) and _FLOAT_TYPE.search(op))
+
+
+@functools.lru_cache(maxsize=None)
+def _pair_cvt(op: str) -> bool:
+    return re.fullmatch(r"cvt\.(rn|rz|rm|rp)(\.relu)?\.(f16|bf16)x2\.f32", op) is not None
+
+
+@functools.lru_cache(maxsize=None)
+def _itype(op):
+    """(signed, bits) of an integer opcode's last type, e.g. 'shr.u32' -> (False, 32)."""
+    for part in reversed(op.split(".")):
+        m = re.fullmatch(r"([sub])(8|16|32|64)", part)
+        if m:
+            return m.group(1) == "s", int(m.group(2))
+    raise Unsupported(f"no integer type in {op}")
+
+
+def _wrap(x, signed, bits):
+    x &= (1 << bits) - 1
+    return x - (1 << bits) if signed and x >> (bits - 1) else x
+
+
+def _extend(v, signed, bits):
+    """A value of `bits` bits used at a wider width. Index arithmetic is assumed not to wrap
+    (as LLVM's nsw and inbounds flags already assume in the code Triton emits), so a
+    widened index is the same integer: sext(a + k) = sext(a) + k, however LLVM split it."""
+    if isinstance(v, int):
+        return _wrap(v, signed, bits)
+    # float bits used as integers do wrap: their widening stays an atom
+    return atom(f"ext{'su'[not signed]}{bits}({pkey(v)})") if "tree:" in pkey(v) else v
+
+
+# -- floating-point trees, hash-consed by structure ------------------------------------------------
+
+class Nodes:
+    def __init__(self, shapes: bool = False):
+        self.record = shapes     # keep each node's shape (for explanations; costs time)
+        self.key_of = {}     # node id -> canonical hash of the tree
+        self.muls = set()    # ids of unrounded multiplies (ptxas may contract them into an add)
+        self.undefined = set()   # ids of trees that read a register or shared word never written
+        self.shape = {}      # canonical hash -> (op, child hashes or tokens, payload), for explanations
+        self.lattice = {}    # hash of a max.f32 node -> the set of what it takes the maximum of
+
+    def make(self, op, children=(), payload=""):
+        kids = [self.key_of[c] if isinstance(c, int) else c for c in children]
+        base = op.split(".")[0]
+        if op in _JOIN:
+            # max.f32 is a join (+0 above -0, a NaN operand ignored, measured on the H200 in both
+            # operand orders): any tree of it over the same operands gives the same bits, so
+            # the node is the set of its operands, nested maxima flattened, repeats dropped.
+            kids = sorted(set().union(*(self.lattice.get(k, {k}) for k in kids)))
+        elif base in ("add", "mul"):     # IEEE add and mul commute bitwise (NaNs are canonical on NVIDIA)
+            kids = sorted(kids)
+        elif base == "fma":
+            kids = sorted(kids[:2]) + kids[2:]
+        nid = len(self.key_of) + 1
+        if nid > _MAX_NODES:
+            raise Unsupported(f"more than {_MAX_NODES} tree nodes")
+        if op == "undefined" or any(c in self.undefined for c in children if isinstance(c, int)):
+            self.undefined.add(nid)
+        key = hashlib.blake2b(f"{op}({','.join(kids)}){payload}".encode(), digest_size=12).hexdigest()
+        if op in _JOIN:
+            self.lattice[key] = frozenset(kids)
+        self.key_of[nid] = key
+        if self.record:
+            self.shape.setdefault(key, (op, kids, payload))
+        return nid
+
+    def summary(self, key, memo=None):
+        """(leaves, depth, pairs): the loads under a node, its height, and the pairs of
+        loads it combines directly (what a reduction order is, read bottom-up)."""
+        memo = {} if memo is None else memo
+        if key in memo:
+            return memo[key]
+        op, kids, payload = self.shape.get(key, ("token", (), key))
+        if self.leaf(key):
+            out = (1, 0, frozenset())
+        else:
+            subs = [self.summary(k, memo) for k in kids]
+            pairs = frozenset().union(*(p for _, _, p in subs)) if subs else frozenset()
+            if len(kids) == 2 and all(self.leaf(k) for k in kids):
+                pairs |= {tuple(sorted(self.leaf(k) for k in kids))}
+            out = (sum(n for n, _, _ in subs), 1 + max((d for _, d, _ in subs), default=0), pairs)
+        memo[key] = out
+        return out
+
+    def leaf(self, key):
+        """The address of a load, or of a masked load (select of a load and a constant)."""
+        op, kids, payload = self.shape.get(key, ("token", (), key))
+        if op == "load":
+            return payload
+        if op == "select" and len(kids) == 2 and self.shape.get(kids[0], ("",))[0] == "load" \
+                and kids[1] not in self.shape:
+            return self.shape[kids[0]][2]
+        return None
+
+    def describe(self, key) -> str:
+        """A node in words: its operation, the loads under it, its height, its first pair."""
+        if key not in self.shape:
+            return key
+        op, kids, payload = self.shape[key]
+        if self.leaf(key):
+            return f"load{self.leaf(key)}"
+        n, d, pairs = self.summary(key)
+        first = f", first pair {min(pairs)[0]} + {min(pairs)[1]}" if pairs else ""
+        return f"{op} over {n} loads, height {d}{first}"
+
+
+def first_difference(ka: str, a: Nodes, kb: str, b: Nodes, path: str = "root") -> str:
+    """Where two trees first differ: the path from the root and the two nodes there."""
+    while ka != kb:
+        sa, sb = a.shape.get(ka), b.shape.get(kb)
+        if sa is None or sb is None or sa[0] != sb[0] or sa[2] != sb[2] or len(sa[1]) != len(sb[1]):
+            return f"at {path}: {a.describe(ka)} vs {b.describe(kb)}"
+        diff = [i for i, (x, y) in enumerate(zip(sa[1], sb[1])) if x != y]
+        if len(diff) != 1:   # several children differ: the node itself is where the trees part
+            return f"at {path}: {a.describe(ka)} vs {b.describe(kb)}"
+        i = diff[0]
+        ka, kb, path = sa[1][i], sb[1][i], f"{path}/{sa[0]}[{i}]"
+    return "nowhere"
+
+
+_FLOAT_OPS = re.compile(r"^(add|sub|mul|fma|max|min|div|neg|abs|sqrt|rsqrt|rcp|ex2|lg2|sin|cos|tanh|cvt|copysign)\.")
+_FLOAT_TYPE = re.compile(r"\.(f16|bf16|f32|f64|f16x2|bf16x2)(\.|$)")
+_RING = {"add", "sub", "mul", "mad", "shl"}
+# Joins: max.f32 only. benchmarks/results/2026-11-29-checker-gpu: max(+0,-0) = max(-0,+0) = +0 and
+# max(NaN, x) = max(x, NaN) = x on the H200; min and the f16 forms were not probed.
+_JOIN = {"max.f32", "max.ftz.f32"}
+_MAX_NODES = 2_000_000   # tree nodes before the walk gives up (memory)
+_MAX_STEPS = 20000   # instructions (each over all threads) before the walk gives up on a loop
+_KNOWN = {"bra", "ret", "bar", "barrier", "ld", "st", "ldmatrix", "stmatrix", "shfl", "mov", "cvta", "setp", "selp",
+          "add", "sub", "mul", "mad", "fma", "div", "abs", "neg", "min", "max", "copysign", "sqrt", "rsqrt", "rcp",
+          "ex2", "lg2", "sin", "cos", "tanh", "cvt", "shl", "shr", "and", "or", "xor", "not", "bfe"}
+_BITS = {"b8": 1, "u8": 1, "s8": 1, "b16": 2, "u16": 2, "s16": 2, "f16": 2, "bf16": 2,
+         "b32": 4, "u32": 4, "s32": 4, "f32": 4, "b64": 8, "u64": 8, "s64": 8, "f64": 8}
+
+
+def _disjoint(a, b, op) -> bool:
+    """Whether the set bits of a and b cannot overlap: b = c0 + 2^m * Q for a polynomial Q,
+    with the constants c0 and a both below 2^m and sharing no bit."""
+    if isinstance(a, dict):
+        a, b = b, a
+    if not isinstance(a, int) or not isinstance(b, dict):
+        return False
+    _, bits = _itype(op)
+    a = _wrap(a, False, bits)
+    c0 = b.get((), 0)
+    m = min((c & -c).bit_length() - 1 for mono, c in b.items() if mono)
+    return 0 <= c0 < (1 << m) and a < (1 << m) and not (a & c0)
+
+
+def _concrete(op, args):
+    base = op.split(".")[0]
+    signed, bits = _itype(op)
+    a = [_wrap(x, signed, bits) for x in args]
+    if base == "bfe":     # bit field extract: len bits from pos, sign-filled for .s types
+        pos, n = a[1] & 0xFF, a[2] & 0xFF
+        field = (_wrap(a[0], False, bits) >> pos) & ((1 << n) - 1) if n else 0
+        return _wrap(field, True, n) if signed and n else field
+    if base in ("shr", "and", "or", "xor", "min", "max", "not"):
+        r = {"shr": lambda: a[0] >> a[1], "and": lambda: a[0] & a[1], "or": lambda: a[0] | a[1],
+             "xor": lambda: a[0] ^ a[1], "min": lambda: min(a), "max": lambda: max(a),
+             "not": lambda: ~a[0]}[base]()
+        return _wrap(r, signed, bits)
+    raise Unsupported(f"integer {op}")
+
+
+def _pred(base, args):
+    if UNDEF_PRED in args:
+        other = [a for a in args if a != UNDEF_PRED]
+        if base == "and" and False in other:
+            return False
+        if base == "or" and True in other:
+            return True
+        return UNDEF_PRED
+    if base == "not":
+        return (not args[0]) if isinstance(args[0], bool) else ("not", short(str(args[0])))
+    x, y = args
+    if isinstance(x, bool) and isinstance(y, bool):
+        return {"and": x and y, "or": x or y, "xor": x != y}[base]
+    if base == "and" and (x is False or y is False):
+        return False
+    if base == "or" and (x is True or y is True):
+        return True
+    if base in ("and", "or"):
+        if isinstance(x, bool):
+            return y
+        if isinstance(y, bool):
+            return x
+    return (base, tuple(sorted((short(str(x)), short(str(y))))))
