@@ -51,6 +51,8 @@ class _Block:
         # (bar.sync count, bar.sync + bar.warp.sync count): two accesses of different threads
         # race unless a barrier both take lies between them (a warp barrier orders one warp)
         self.epoch = (0, 0)
+        self.uniform = set()     # registers holding one and the same value in every thread
+        self._shape_of = {}      # id(instruction) -> (registers it writes, registers it reads, may run once)
         self.stored = False
         self._selects = {}               # id(select tuple) -> (the tuple, its node id)
         self.loads, self.packs = {}, {}  # node id -> (address, bytes); node id -> [(part, bytes)]
@@ -146,6 +148,9 @@ class _Block:
         return ("not", short(str(g))) if ins.guard[0] else g
 
     def step(self, ins: Instr):
+        dsts, srcs, once = self._shape_of.get(id(ins)) or self._shape(ins)
+        if ins.base in ("shfl", "ldmatrix"):
+            self.uniform.difference_update(dsts)
         if ins.base == "shfl":
             return self.shuffle(ins)
         if ins.base in ("ldmatrix", "stmatrix"):
@@ -160,10 +165,35 @@ class _Block:
                 raise Unsupported(f"a partial warp barrier {ins.text()}")
             self.epoch = (self.epoch[0], self.epoch[1] + 1)
             return
+        if once and srcs <= self.uniform:
+            # every operand is the same in every thread: so is the result (one execution, shared)
+            self.execute(0, ins, True)
+            for d in dsts:
+                v = self.regs[0][d]
+                for r in self.regs:
+                    r[d] = v
+            self.uniform.update(dsts)
+            return
+        self.uniform.difference_update(dsts)
         for t in range(self.n):
             g = self.guard(t, ins)
             if g is not False:
                 self.execute(t, ins, g)
+
+    def _shape(self, ins):
+        """(registers ins writes, registers it reads, whether it may run once for all threads:
+        unguarded arithmetic, conversions, moves and parameter loads, no thread index)."""
+        text = " ".join(ins.operands)
+        writes = ins.base not in ("st", "stmatrix") and not ins.opcode.startswith("bar")
+        dsts = tuple(_REG.findall(ins.operands[0])) if writes and ins.operands else ()
+        srcs = frozenset(_REG.findall(" ".join(ins.operands[1:] if writes else ins.operands)))
+        once = (ins.guard is None and len(dsts) == 1 and "{" not in text and "%tid" not in text
+                and "%laneid" not in text and "%warpid" not in text
+                and (ins.base not in ("ld", "st", "shfl", "ldmatrix", "stmatrix", "bar", "barrier")
+                     or (ins.base == "ld" and ".param" in ins.opcode)))
+        srcs = frozenset(r for r in srcs if not r.startswith(("%ctaid", "%nctaid", "%ntid")))
+        self._shape_of[id(ins)] = hit = (dsts, srcs, once)
+        return hit
 
     def write(self, t, reg, value, g):
         if g == UNDEF_PRED:      # written or not on a condition nobody defined
