@@ -32,7 +32,8 @@ INSTRUCTIONS = {
 K_TAILS = ("last", "first")
 MERGE_ORDERS = ("sequential", "serial_seeded", "serial_added", "tree")
 LAYOUTS = ("contiguous", "strided")
-EPILOGUE_STEPS = ("scale", "bias_acc", "round", "bias_out")
+EPILOGUE_STEPS = ("scale", "scale_a", "scale_b", "bias_acc", "round", "bias_out")
+_SCALES = ("scale", "scale_a", "scale_b")
 _EIGHT_BIT = ("e4m3", "e5m2")
 
 
@@ -87,7 +88,9 @@ class GEMMDesc:
       lane_fold      gemv/dot/chains: the butterfly offsets of the cross-lane fold,
                      in the order they run (count-down (16, 8, 4, 2, 1) or up).
       epilogue       the steps after the K reduction, in order, from scale
-                     (multiply by the fp8 scales in fp32), bias_acc (add the bias in
+                     (multiply by scale_a * scale_b, that product rounded to fp32
+                     first), scale_a / scale_b (multiply by one scale at a time),
+                     bias_acc (add the bias in
                      the accumulator type), round (to the output type), bias_out
                      (add the bias to the rounded output, rounding again). Under a
                      serial merge, bias_acc goes into the first part's accumulator
@@ -189,9 +192,11 @@ class GEMMDesc:
         need(self.epilogue.count("round") == 1, "epilogue must round to the output type exactly once")
         r = self.epilogue.index("round")
         need(all(s != "bias_out" for s in self.epilogue[:r]), "bias_out comes after round")
-        need(all(s not in ("scale", "bias_acc") for s in self.epilogue[r:]), "scale and bias_acc come before round")
+        need(all(s not in _SCALES + ("bias_acc",) for s in self.epilogue[r:]), "scales and bias_acc come before round")
         need(len(set(self.epilogue)) == len(self.epilogue), "an epilogue step appears twice")
-        need(not ("scale" in self.epilogue and not eight_bit), "scale is the fp8 epilogue step")
+        need(eight_bit or not any(s in self.epilogue for s in _SCALES), "scales are fp8 epilogue steps")
+        need(not ("scale" in self.epilogue and ("scale_a" in self.epilogue or "scale_b" in self.epilogue)),
+             "scale (by scale_a * scale_b) excludes scale_a and scale_b (one at a time)")
 
     # -- derived facts ----------------------------------------------------------
     @property

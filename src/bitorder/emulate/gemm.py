@@ -31,6 +31,12 @@ def round_to(x32: np.ndarray, dtype: str) -> np.ndarray:
     return np.asarray(x32, np.float32).astype(np_dtype(dtype)).astype(np.float32)
 
 
+def mul_rn(x, y) -> np.ndarray:
+    """x * y in fp32, round to nearest (mul.rn.f32)."""
+    with np.errstate(invalid="ignore", over="ignore", under="ignore"):
+        return (np.asarray(x, np.float32) * np.asarray(y, np.float32)).astype(np.float32)
+
+
 def add_rn(x: np.ndarray, y: np.ndarray, dtype: str = "fp32") -> np.ndarray:
     """x + y in fp32 (round to nearest), then rounded to dtype."""
     with np.errstate(invalid="ignore", over="ignore"):
@@ -125,13 +131,24 @@ def accumulate(a, b, desc: GEMMDesc, bias=None) -> np.ndarray:
     raise NotImplementedError(f"emulate: family {desc.family} is not modelled yet")
 
 
-def epilogue(acc: np.ndarray, desc: GEMMDesc, out_dtype: str, bias=None) -> np.ndarray:
-    """Apply the descriptor's epilogue steps to the fp32 accumulator; returns out_dtype values."""
+def epilogue(acc: np.ndarray, desc: GEMMDesc, out_dtype: str, bias=None, scale_a=None, scale_b=None) -> np.ndarray:
+    """Apply the descriptor's epilogue steps to the fp32 accumulator; returns out_dtype values.
+    fp8 scales: scalars (tensor-wise) or scale_a (M, 1) and scale_b (1, N) (row-wise), fp32."""
     x = acc
+    sa = None if scale_a is None else np.asarray(scale_a, np.float32)
+    sb = None if scale_b is None else np.asarray(scale_b, np.float32)
     for step in desc.epilogue:
-        if step == "bias_acc" and desc.merge_order in SERIAL:
+        if step in ("scale", "scale_a", "scale_b") and (sa is None or sb is None):
+            raise ValueError(f"the descriptor's epilogue multiplies by the fp8 scales ({step}): give scale_a and scale_b")
+        if step == "scale":
+            x = mul_rn(x, mul_rn(sa, sb))
+        elif step == "scale_a":
+            x = mul_rn(x, sa)
+        elif step == "scale_b":
+            x = mul_rn(x, sb)
+        elif step == "bias_acc" and desc.merge_order in SERIAL:
             continue  # added into the first part by accumulate()
-        if step == "bias_acc":
+        elif step == "bias_acc":
             x = add_rn(x, np.asarray(bias, np.float64).astype(np.float32)[None, :])
         elif step == "round":
             x = round_to(x, out_dtype)
@@ -142,7 +159,7 @@ def epilogue(acc: np.ndarray, desc: GEMMDesc, out_dtype: str, bias=None) -> np.n
     return x.astype(np_dtype(out_dtype))
 
 
-def matmul(a, b, desc: GEMMDesc, bias=None, out_dtype: str | None = None) -> np.ndarray:
+def matmul(a, b, desc: GEMMDesc, bias=None, out_dtype: str | None = None, scale_a=None, scale_b=None) -> np.ndarray:
     """The H200's exact output for C = a @ b (+ bias) under `desc`.
 
     a: (M, K), b: (K, N) numpy arrays of the operand type (float16, ml_dtypes
@@ -157,4 +174,4 @@ def matmul(a, b, desc: GEMMDesc, bias=None, out_dtype: str | None = None) -> np.
     if (bias is None) == any(s in desc.epilogue for s in ("bias_acc", "bias_out")):
         raise ValueError("a bias must be given exactly when the descriptor's epilogue adds one")
     acc = accumulate(a.astype(np.float64), b.astype(np.float64), desc, bias)
-    return epilogue(acc, desc, out_dtype or desc.operand_dtype, bias)
+    return epilogue(acc, desc, out_dtype or desc.operand_dtype, bias, scale_a, scale_b)

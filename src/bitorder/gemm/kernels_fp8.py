@@ -1,0 +1,78 @@
+"""The fp8 (e4m3 / e5m2) chain kernel: torch._scaled_mm's families on sm_90.
+
+One fp32 accumulator per output element walks K in wgmma k32 steps, in K order. With
+PROMOTE = 0 the walk is one pure tensor-core chain (cuBLAS's use_fast_accum=True); with
+PROMOTE = P a fresh chain starts from zero every P elements of K (from k = 0) and is added
+into the accumulator with a round-to-nearest fp32 add (use_fast_accum=False; P = 128 on
+the H200). Triton's own mechanism does exactly this when a dot's K equals P:
+`tl.dot(a, b, acc, max_num_imprecise_acc=P)` runs the dot's wgmmas from a zero partial and
+adds it in once, so BLOCK_K = P when promoting.
+
+The epilogue multiplies by the scales (SCALE 1: by scale_a * scale_b, that product rounded
+first; 2: by scale_a, then by scale_b), adds the bias in fp32 (HAS_BIAS), rounds once to the
+output type. Scales are tensor-wise (one fp32 each) or row-wise (ROWWISE: scale_a per row
+of A, scale_b per column of B). Every multiply and add is explicitly rounded (no fma).
+"""
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _mul_rn(x, y):
+    return tl.inline_asm_elementwise("mul.rn.f32 $0, $1, $2;", "=r,r,r", [x, y], dtype=tl.float32,
+                                     is_pure=True, pack=1)
+
+
+@triton.jit
+def _add_rn(x, y):
+    return tl.inline_asm_elementwise("add.rn.f32 $0, $1, $2;", "=r,r,r", [x, y], dtype=tl.float32,
+                                     is_pure=True, pack=1)
+
+
+@triton.jit
+def chain8_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K, stride_a, stride_b, stride_om,
+                  A_ROW: tl.constexpr, B_ROW: tl.constexpr, PROMOTE: tl.constexpr, SCALE: tl.constexpr,
+                  ROWWISE: tl.constexpr, HAS_BIAS: tl.constexpr,
+                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """out = epilogue(the K chain of a @ b); grid = (cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N),)."""
+    pid = tl.program_id(0)
+    grid_n = tl.cdiv(N, BLOCK_N)
+    rm = (pid // grid_n) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = (pid % grid_n) * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    if A_ROW:
+        sam, sak = stride_a, 1
+    else:
+        sam, sak = 1, stride_a
+    if B_ROW:
+        sbk, sbn = stride_b, 1
+    else:
+        sbk, sbn = 1, stride_b
+    a_base = a_ptr + rm[:, None].to(tl.int64) * sam
+    b_base = b_ptr + rn[None, :].to(tl.int64) * sbn
+    m_ok = rm[:, None] < M
+    n_ok = rn[None, :] < N
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        kk = k0 + rk
+        a = tl.load(a_base + kk[None, :] * sak, mask=m_ok & (kk[None, :] < K), other=0.0)
+        b = tl.load(b_base + kk[:, None] * sbk, mask=(kk[:, None] < K) & n_ok, other=0.0)
+        if PROMOTE == 0:
+            acc = tl.dot(a, b, acc)
+        else:
+            acc = tl.dot(a, b, acc, max_num_imprecise_acc=PROMOTE)
+    if ROWWISE:
+        sa = tl.load(sa_ptr + rm, mask=rm < M, other=1.0)[:, None]
+        sb = tl.load(sb_ptr + rn, mask=rn < N, other=1.0)[None, :]
+    else:
+        sa = tl.load(sa_ptr)
+        sb = tl.load(sb_ptr)
+    if SCALE == 1:
+        acc = _mul_rn(acc, _mul_rn(sa, sb))
+    elif SCALE == 2:
+        acc = _mul_rn(_mul_rn(acc, sa), sb)
+    if HAS_BIAS:
+        bias = tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)
+        acc = _add_rn(acc, bias[None, :])
+    o = out_ptr + rm[:, None].to(tl.int64) * stride_om + rn[None, :]
+    tl.store(o, acc.to(out_ptr.dtype.element_ty), mask=m_ok & n_ok)
