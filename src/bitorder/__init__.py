@@ -9,7 +9,7 @@ from .desc import GEMMDesc, DescError  # noqa: E402
 from .compiler import compile, Compiled, CompileError  # noqa: E402
 from .language import pin_all  # noqa: E402  (installs tl.sum(..., pinned=True))
 
-_LAZY = {"matmul": "bitorder.gemm", "linear": "bitorder.gemm", "plan": "bitorder.gemm"}
+_LAZY = {"matmul": "bitorder.gemm", "linear": "bitorder.gemm", "plan": "bitorder.gemm", "scaled_mm": "bitorder.gemm"}
 
 
 def __getattr__(name):

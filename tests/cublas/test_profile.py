@@ -34,9 +34,10 @@ def test_profile_loads_and_entries_are_well_formed(profile):
     for e in profile.entries:
         ans = {"algo_id": e.match.get("algo_id", [66])[0], "stages": "64x3" if e.match.get("stages_named", True) else "UNDEFINED",
                "split_k": 4 if e.match.get("split") else 1, "reduction_scheme": e.match.get("reduction_scheme", [0])[0]}
+        dtype = e.match.get("dtype", ["fp16"])[0]
         for k in (17, 1000, 5000, 70001):
             for bias in (False, True):
-                d = e.describe(ans, k, "fp16", bias)
+                d = e.describe(ans, k, dtype, bias)
                 assert d is None or (isinstance(d, GEMMDesc) and d.k == k)
                 if not bias:
                     assert d is not None, (e.name, k)
@@ -147,3 +148,14 @@ def test_planted_fault_in_the_profile_fails(tmp_path):
                             '"granule": 64', '"granule": 32', ["tests/cublas/check_profile_on_survey.py"])
     assert f"bitorder from {copy}" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
     assert p.returncode != 0 and "FAIL" in p.stdout
+
+
+def test_fp8_candidates_stay_out_of_use_until_verified(profile, monkeypatch):
+    """An entry the H200 has not confirmed (verified: false) describes nothing by default."""
+    nvjet = {"algo_id": 66, "stages": "64xAUTO", "split_k": 1, "reduction_scheme": 0}
+    assert profile.describe(nvjet, 4096, "e4m3") is None
+    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    slow, fast = profile.describe(nvjet, 4096, "e4m3", True), profile.describe(nvjet, 4096, "e4m3", True, True)
+    assert slow.promotion == 128 and fast.promotion is None and slow.instruction_k == 32
+    assert slow.epilogue == ("scale", "bias_acc", "round")
+    assert profile.describe(nvjet, 4096, "fp16").instruction_k == 16   # fp16 entries untouched

@@ -48,6 +48,7 @@ class LtQuery:
     bias: bool = False             # the BIAS epilogue (F.linear / addmm with a 1-D bias)
     bias_type: str | None = None
     fast_accum: bool | None = None  # fp8 only
+    scale_mode: str | None = None   # fp8 only: "scalar" (tensor-wise) or "outer_vec" (row-wise) scales
     bias_ptr: int = 0               # torch sets the bias pointer before it asks the heuristic
     workspace: int = 32 << 20
     align_a: int = 256
@@ -130,6 +131,9 @@ class _Problem:
                 self.keep.append(sd(A.BIAS_DATA_TYPE, CUDA_R[q.bias_type]))
         if q.fast_accum is not None:
             self.keep.append(sd(A.FAST_ACCUM, int(q.fast_accum)))
+        if q.scale_mode is not None:
+            mode = {"scalar": lt.MatmulMatrixScale.SCALAR_32F, "outer_vec": lt.MatmulMatrixScale.OUTER_VEC_32F}
+            self.keep += [sd(A.A_SCALE_MODE, int(mode[q.scale_mode])), sd(A.B_SCALE_MODE, int(mode[q.scale_mode]))]
         rows_a, cols_a = (q.k, q.m) if q.transa else (q.m, q.k)
         rows_b, cols_b = (q.n, q.k) if q.transb else (q.k, q.n)
         self.a = self._layout(q.ab_type, rows_a, cols_a, q.lda, q.batch, q.stride_a)

@@ -45,6 +45,8 @@ class Entry:
     desc: dict
     span: dict | None = None
     bias: str = "bias_acc"
+    verified: bool = True          # False: a candidate the GPU gate has not confirmed (not used by default)
+    fp8: dict | None = None        # fp8 entries: {"promotion_slow": K elements, "scale": epilogue scale steps}
     evidence: dict = field(default_factory=dict, compare=False)
 
     def __post_init__(self):
@@ -67,9 +69,10 @@ class Entry:
                 and answer["reduction_scheme"] in m.get("reduction_scheme", [answer["reduction_scheme"]])
                 and dtype in m.get("dtype", [dtype]))
 
-    def describe(self, answer: dict, k: int, dtype: str, bias: bool):
+    def describe(self, answer: dict, k: int, dtype: str, bias: bool, fast_accum: bool = False):
         """The GEMMDesc for this answer at this K, or None where the entry's evidence stops
-        (a bias it was not verified with, a span rule's known-unknown region)."""
+        (a bias it was not verified with, a span rule's known-unknown region). fp8 entries
+        promote every promotion_slow elements unless fast_accum, and scale before the bias."""
         if bias and self.bias == "unverified":
             return None
         d = dict(self.desc)
@@ -96,6 +99,9 @@ class Entry:
             epi = ("round", "bias_out") if self.bias == "bias_out" and d["family"] != "plain" else ("bias_acc", "round")
         else:
             epi = ("round",)
+        if self.fp8 is not None:
+            epi = tuple(self.fp8["scale"]) + epi
+            d["promotion"] = None if fast_accum else self.fp8["promotion_slow"]
         return GEMMDesc(operand_dtype=dtype, k=k, epilogue=epi, **d)
 
 
@@ -134,8 +140,12 @@ class ArchProfile:
         return cls(json.loads(text))
 
     def entry_for(self, answer: dict, dtype: str):
-        return next((e for e in self.entries if e.matches(answer, dtype)), None)
+        """The first verified entry matching the answer (candidates too under BITORDER_UNVERIFIED=1,
+        which only the GPU gates that decide them set)."""
+        import os
+        trial = os.environ.get("BITORDER_UNVERIFIED") == "1"
+        return next((e for e in self.entries if (e.verified or trial) and e.matches(answer, dtype)), None)
 
-    def describe(self, answer: dict, k: int, dtype: str, bias: bool = False):
+    def describe(self, answer: dict, k: int, dtype: str, bias: bool = False, fast_accum: bool = False):
         e = self.entry_for(answer, dtype)
-        return None if e is None else e.describe(answer, k, dtype, bias)
+        return None if e is None else e.describe(answer, k, dtype, bias, fast_accum)

@@ -1,0 +1,147 @@
+"""bitorder.scaled_mm: torch._scaled_mm's exact bytes for fp8 operands, planned like cuBLASLt.
+
+torch 2.11 on sm_90 with cuBLAS 13.1 hands both tensor-wise and row-wise scaled products to
+cuBLASLt (at::cuda::blas::scaled_gemm): torch's b is cuBLAS's A, transposed ("T", "N"),
+compute fp32, the scales as A/B scale pointers with the SCALAR_32F or OUTER_VEC_32F mode,
+FAST_ACCUM from use_fast_accum, the BIAS epilogue for a bias, one heuristic answer asked with
+a 1 MiB workspace and no alignment preferences. The answer maps through the arch profile to
+a GEMMDesc and kernels_fp8.chain8_kernel computes it. Until the H200 has confirmed the fp8
+profile entries (benchmarks/probe_fp8.py), every call runs torch._scaled_mm itself: exact by
+definition, counted in bitorder.gemm.stats() and warned about once.
+"""
+from __future__ import annotations
+
+import functools
+import time
+
+import torch
+import triton
+
+from ..desc import GEMMDesc
+from . import api
+from .kernels_fp8 import chain8_kernel
+
+_FP8 = {torch.float8_e4m3fn: "e4m3", torch.float8_e5m2: "e5m2"}
+_OUT = {torch.bfloat16: "bf16", torch.float16: "fp16", torch.float32: "fp32"}
+_SCALE_CODE = {("scale",): 1, ("scale_a", "scale_b"): 2, ("scale_b", "scale_a"): 3}
+
+
+def _scaling(a, b, scale_a, scale_b) -> str:
+    """'tensor' or 'row', as torch's get_joint_scaling decides; a ValueError otherwise."""
+    for s, name in ((scale_a, "scale_a"), (scale_b, "scale_b")):
+        if not isinstance(s, torch.Tensor) or s.dtype != torch.float32 or s.device != a.device:
+            raise ValueError(f"{name} must be a float32 tensor on {a.device}")
+    if scale_a.numel() == 1 and scale_b.numel() == 1:
+        return "tensor"
+    M, N = a.shape[0], b.shape[1]
+    if (scale_a.shape == (M, 1) and scale_b.shape == (1, N) and scale_a.is_contiguous()
+            and scale_b.is_contiguous()):
+        return "row"
+    raise ValueError(f"scales must be tensor-wise (one element each) or row-wise (scale_a ({M}, 1), scale_b "
+                     f"(1, {N}), contiguous); got {tuple(scale_a.shape)} and {tuple(scale_b.shape)}")
+
+
+def _check(a, b, scale_a, scale_b, bias, out_dtype, devices=("cuda",)):
+    """torch._scaled_mm's own input rules on sm_90, as clear errors; returns (scaling, out dtype name).
+    (Tests pass devices=("meta",) to check the rules without a GPU.)"""
+    for t, name in ((a, "a"), (b, "b")):
+        if not isinstance(t, torch.Tensor):
+            raise TypeError(f"{name} must be a torch tensor, got {type(t).__name__}")
+        if t.device.type not in devices:
+            raise ValueError(f"bitorder.scaled_mm runs on CUDA tensors; {name} is on {t.device}")
+        if t.dtype not in _FP8:
+            raise TypeError(f"{name} must be float8_e4m3fn or float8_e5m2, got {t.dtype}")
+        if t.dim() != 2:
+            raise ValueError(f"{name} must be 2-D, got {t.dim()}-D")
+    if a.dtype == b.dtype == torch.float8_e5m2:
+        raise TypeError("two float8_e5m2 operands are not supported (as in torch)")
+    if a.shape[1] != b.shape[0]:
+        raise ValueError(f"a is {tuple(a.shape)} and b is {tuple(b.shape)}: inner dimensions differ")
+    K, N = b.shape
+    if K % 16 or N % 16:
+        raise ValueError(f"K and N must be multiples of 16 (torch's rule); got K={K}, N={N}")
+    if a.stride(1) != 1 or b.stride(0) != 1:
+        raise ValueError("a must be row-major and b column-major (b = w.t() of a row-major w), as cuBLASLt needs")
+    if out_dtype not in _OUT:
+        raise TypeError(f"out_dtype must be torch.bfloat16, float16 or float32 (fp8 outputs are not planned); "
+                        f"got {out_dtype}")
+    if bias is not None:
+        if out_dtype == torch.float32:
+            raise ValueError("a bias is not supported with out_dtype float32 (torch rejects it too)")
+        if bias.dtype != out_dtype or bias.numel() != N:
+            raise ValueError(f"bias must have {N} elements of {out_dtype}; got {bias.numel()} of {bias.dtype}")
+    return _scaling(a, b, scale_a, scale_b), _OUT[out_dtype]
+
+
+@functools.lru_cache(maxsize=65536)
+def _describe(query, k: int, bias: bool, fast_accum: bool):
+    from ..cublas import lt
+    from ..cublas.profile import ArchProfile
+
+    answers = lt.heuristic(query, 1)
+    if not answers:
+        return None, None
+    ans = answers[0].to_dict()
+    return ans, ArchProfile.load().describe(ans, k, query.ab_type, bias, fast_accum)
+
+
+def plan(a, b, scale_a, scale_b, bias=None, out_dtype=None, use_fast_accum=False) -> api.Plan:
+    """The plan for bitorder.scaled_mm with these arguments: the GEMMDesc and why."""
+    from ..cublas.lt import LtQuery
+
+    out_dtype = out_dtype or a.dtype
+    if out_dtype in _FP8:
+        return api.Plan("cublas", None, None, "scaled_gemm", "fp8 output (scale_result) is not planned")
+    scaling, out = _check(a, b, scale_a, scale_b, bias, out_dtype)
+    t0 = time.perf_counter()
+    M, K = a.shape
+    N = b.shape[1]
+    if M == 0 or N == 0 or K == 0:
+        return api.Plan("cublas", None, None, "scaled_gemm", "empty problem")
+    if a.dtype != b.dtype:
+        return api.Plan("cublas", None, None, "scaled_gemm", "mixed fp8 operand types")
+    q = LtQuery(transa=True, transb=False, m=N, n=M, k=K, lda=b.stride(1), ldb=a.stride(0), ldc=N,
+                ab_type=_FP8[a.dtype], cd_type=out, bias=bias is not None,
+                bias_type=out if bias is not None else None, fast_accum=bool(use_fast_accum),
+                scale_mode="scalar" if scaling == "tensor" else "outer_vec", workspace=1 << 20)
+    ans, desc = _describe(q, K, bias is not None, bool(use_fast_accum))
+    us = (time.perf_counter() - t0) * 1e6
+    if ans is None:
+        return api.Plan("cublas", None, None, "scaled_gemm", "no heuristic answer", us)
+    if desc is None:
+        return api.Plan("cublas", None, ans, "scaled_gemm",
+                        f"algo {ans['algo_id']} fp8 answer outside the arch profile's verified entries", us)
+    return api.Plan("triton", desc, ans, "scaled_gemm", "", us)
+
+
+def run(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch.bfloat16, block=None):
+    """The bytes `desc` prescribes for a @ b with fp8 scales (plain wgmma k32 chains)."""
+    scale = tuple(s for s in desc.epilogue if s.startswith("scale"))
+    if desc.family != "plain" or desc.instruction_k != 32 or scale not in _SCALE_CODE:
+        raise NotImplementedError(f"no Triton kernel for {desc}")
+    M, K = a.shape
+    N = b.shape[1]
+    out = torch.empty((M, N), dtype=out_dtype, device=a.device)
+    BM, BN, BK, warps, stages = block or (128, 128, 128, 8, 3)
+    if desc.promotion is not None:
+        BK = desc.promotion   # one dot per promotion interval: Triton promotes once per dot
+    chain8_kernel[(triton.cdiv(M, BM) * triton.cdiv(N, BN),)](
+        a, b, out, bias if bias is not None else out, scale_a, scale_b, M, N, K, a.stride(0), b.stride(1), N,
+        A_ROW=True, B_ROW=False, PROMOTE=desc.promotion or 0, SCALE=_SCALE_CODE[scale],
+        ROWWISE=scale_a.numel() != 1, HAS_BIAS=bias is not None, BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK,
+        num_warps=warps, num_stages=stages)
+    return out
+
+
+def scaled_mm(a, b, scale_a, scale_b, bias=None, out_dtype=None, use_fast_accum=False):
+    """torch._scaled_mm(a, b, scale_a, scale_b, bias, out_dtype=..., use_fast_accum=...)'s exact
+    bytes on the H200 with cuBLAS 13.1: a (M, K) row-major and b (K, N) column-major fp8,
+    tensor-wise or row-wise fp32 scales, out_dtype bf16, fp16 or fp32. Calls whose cuBLASLt
+    answer the arch profile has not verified run torch._scaled_mm itself (counted)."""
+    out_dtype = out_dtype or a.dtype
+    p = plan(a, b, scale_a, scale_b, bias, out_dtype, use_fast_accum)
+    api._count(p)
+    if p.path == "cublas":
+        return torch._scaled_mm(a, b, scale_a, scale_b, bias=bias, out_dtype=out_dtype,
+                                use_fast_accum=use_fast_accum)
+    return run(a, b, scale_a, scale_b, p.desc, bias, out_dtype)

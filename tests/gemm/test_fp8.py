@@ -1,0 +1,85 @@
+"""bitorder.scaled_mm on the CPU: torch's input rules as clear errors, the fp8 kernels
+compiling for sm90 with the instructions the chain model needs, the twin's scale steps."""
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import bitorder  # noqa: E402
+from bitorder import emulate  # noqa: E402
+from bitorder.desc import GEMMDesc  # noqa: E402
+from bitorder.gemm import fp8  # noqa: E402
+from bitorder.gemm.kernels_fp8 import chain8_kernel  # noqa: E402
+
+
+def test_cpu_tensors_and_wrong_types_get_clear_errors():
+    a = torch.zeros(32, 64).to(torch.float8_e4m3fn)
+    b = torch.zeros(64, 32).to(torch.float8_e4m3fn)
+    one = torch.ones(())
+    with pytest.raises(ValueError, match="CUDA"):
+        bitorder.scaled_mm(a, b, one, one, out_dtype=torch.bfloat16)
+    with pytest.raises(TypeError, match="float8"):
+        fp8._check(torch.zeros(2, 2, device="meta"), b, one, one, None, torch.bfloat16, devices=("meta",))
+
+
+def _meta(shape, dtype, t=False):
+    x = torch.empty(shape[::-1] if t else shape, dtype=dtype, device="meta")
+    return x.t() if t else x
+
+
+@pytest.mark.parametrize("why, kw", [
+    ("multiples of 16", dict(b=_meta((64, 40), torch.float8_e4m3fn, t=True))),
+    ("row-major", dict(a=_meta((32, 64), torch.float8_e4m3fn, t=True))),
+    ("column-major", dict(b=_meta((64, 32), torch.float8_e4m3fn))),
+    ("out_dtype", dict(out_dtype=torch.int8)),
+    ("float32", dict(bias=_meta((32,), torch.float32), out_dtype=torch.float32)),
+    ("e5m2", dict(a=_meta((32, 64), torch.float8_e5m2), b=_meta((64, 32), torch.float8_e5m2, t=True))),
+])
+def test_torch_rules_become_clear_errors(why, kw):
+    args = dict(a=_meta((32, 64), torch.float8_e4m3fn), b=_meta((64, 32), torch.float8_e4m3fn, t=True),
+                scale_a=torch.ones((), device="meta"), scale_b=torch.ones((), device="meta"), bias=None,
+                out_dtype=torch.bfloat16)
+    args.update(kw)
+    with pytest.raises((ValueError, TypeError), match=why):
+        fp8._check(args["a"], args["b"], args["scale_a"], args["scale_b"], args["bias"], args["out_dtype"],
+                   devices=("meta",))
+
+
+def test_scalings_are_told_apart():
+    a, b = _meta((32, 64), torch.float8_e4m3fn), _meta((64, 48), torch.float8_e4m3fn, t=True)
+    s = lambda *shape: torch.ones(shape, device="meta")  # noqa: E731
+    assert fp8._scaling(a, b, s(), s(1)) == "tensor"
+    assert fp8._scaling(a, b, s(32, 1), s(1, 48)) == "row"
+    with pytest.raises(ValueError, match="row-wise"):
+        fp8._scaling(a, b, s(32), s(48))
+
+
+@pytest.mark.parametrize("promote", [0, 128])
+@pytest.mark.parametrize("scale", [1, 2])
+def test_fp8_chain_kernel_compiles_for_sm90(promote, scale):
+    sig = {n: "i32" for n in ("M", "N", "K", "stride_a", "stride_b", "stride_om")}
+    sig.update(a_ptr="*fp8e4nv", b_ptr="*fp8e4nv", out_ptr="*bf16", bias_ptr="*bf16", sa_ptr="*fp32", sb_ptr="*fp32")
+    c = bitorder.compile(chain8_kernel, "sm90", signature=sig, num_warps=8, constexprs=dict(
+        A_ROW=True, B_ROW=False, PROMOTE=promote, SCALE=scale, ROWWISE=False, HAS_BIAS=True,
+        BLOCK_M=128, BLOCK_N=128, BLOCK_K=128), aligned=["a_ptr", "b_ptr", "out_ptr", "M", "N", "K", "stride_a"])
+    ptx = c.ptx
+    assert "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3" in ptx
+    assert "fma.rn.f32" not in ptx                      # the epilogue never contracts
+    assert ("add.f32" in ptx) == (promote > 0)          # the promotion adds, once per 128 of K
+    assert ptx.count("mul.rn.f32") >= (64 if scale == 1 else 128)
+
+
+def test_twin_scales_in_the_order_the_descriptor_names():
+    rng = np.random.default_rng(3)
+    import ml_dtypes
+    a = (rng.standard_normal((8, 256)) * 4).astype(ml_dtypes.float8_e4m3fn)
+    b = (rng.standard_normal((256, 8)) * 4).astype(ml_dtypes.float8_e4m3fn)
+    sa, sb = np.float32(1 / 3), np.float32(3.0000002)
+    base = dict(operand_dtype="e4m3", k=256, family="plain", instruction="wgmma", instruction_k=32)
+    one = emulate.matmul(a, b, GEMMDesc(**base, epilogue=("scale", "round")), out_dtype="fp32", scale_a=sa, scale_b=sb)
+    two = emulate.matmul(a, b, GEMMDesc(**base, epilogue=("scale_a", "scale_b", "round")), out_dtype="fp32",
+                         scale_a=sa, scale_b=sb)
+    acc = emulate.accumulate(a.astype(np.float64), b.astype(np.float64), GEMMDesc(**base))
+    assert np.array_equal(one.view(np.int32), (acc * np.float32(sa * sb)).astype(np.float32).view(np.int32))
+    assert np.array_equal(two.view(np.int32), ((acc * sa).astype(np.float32) * sb).astype(np.float32).view(np.int32))
+    assert not np.array_equal(one.view(np.int32), two.view(np.int32))   # the order shows in the bits
