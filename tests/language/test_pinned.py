@@ -152,3 +152,20 @@ def test_pin_all_pins_plain_sums_and_keeps_its_own_caches():
     again = bitorder.compile(row_sum, "sm90", signature=SIG, constexprs={"BLOCK": 256, "PINNED": False})
     assert reduce_axes(plain.ttgir) == [256] and reduce_axes(again.ttgir) == [256]
     assert reduce_axes(pinned.ttgir) == [2] * 8
+
+
+@triton.jit
+def sum_squares(x_ptr, y_ptr, BM: tl.constexpr, BN: tl.constexpr):
+    """TorchInductor's rmsnorm shape: a plain tl.sum of products (no pinned=)."""
+    x = tl.load(x_ptr + tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :])
+    tl.store(y_ptr + tl.arange(0, BM), tl.sum(x * x, 1))
+
+
+def test_pin_all_pins_plain_sums_of_products_with_unfusable_adds():
+    """Under pin_all, Triton's own sums (what TorchInductor writes) take the pinned tree and its
+    explicitly rounded adds, so no product is contracted into one side of a pair."""
+    sig = {"x_ptr": "*fp32", "y_ptr": "*fp32"}
+    with bitorder.pin_all():
+        c = bitorder.compile(sum_squares, "sm90", signature=sig, constexprs={"BM": 4, "BN": 256}, num_warps=4)
+    assert reduce_axes(c.ttgir) == [2] * 8
+    assert "add.rn.f32" in c.ptx and not re.search(r"\bfma\.rn\.f32", c.ptx)

@@ -28,7 +28,8 @@ from triton.runtime.jit import constexpr_function
 
 SUPPORTED_TRITON = ("3.6.",)
 _ORIGINAL_REDUCE = core.reduce
-_STATE = {"pin_all": os.environ.get("BITORDER_PIN_REDUCTIONS", "") not in ("", "0"), "base_cache": None}
+_STATE = {"pin_all": os.environ.get("BITORDER_PIN_REDUCTIONS", "") not in ("", "0"), "base_cache": None,
+          "warned_tuple": False}
 
 
 def implementation_key() -> str:
@@ -122,11 +123,18 @@ def reduce(input, axis, combine_fn, keep_dims=False, pinned=False, _semantic=Non
     else:
         if explicit:
             raise ValueError("pinned reductions take one tensor, not a tuple")
+        if _STATE["pin_all"] and not _STATE["warned_tuple"]:
+            import warnings
+            _STATE["warned_tuple"] = True
+            warnings.warn("bitorder.pin_all: a reduction over a tuple of tensors (Welford, argmax) stays "
+                          "free-order; its bits may depend on the layout", stacklevel=2)
         extent = 0
     # an axis of 2 or fewer elements is already pinned: one combine, in any layout
     if not (explicit or _STATE["pin_all"]) or not isinstance(input, core.tensor) or extent <= 2:
         return _ORIGINAL_REDUCE(input, axis, combine_fn, keep_dims=keep_dims, _semantic=_semantic,
                                 _generator=_generator)
+    if getattr(combine_fn, "fn", None) is getattr(triton.language.standard._sum_combine, "fn", False):
+        combine_fn = _sum_combine_rn   # Triton's own sums (TorchInductor's) pinned with unfusable adds
     return _generator.call_JitFunction(pinned_fold, [input, core.constexpr(axis), combine_fn,
                                                      core.constexpr(keep_dims)], kwargs={})
 
