@@ -8,6 +8,7 @@ directives are dropped: they do not change what the code computes.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -17,6 +18,11 @@ _REG_DECL = re.compile(r"\.reg\s+\.(\w+)\s+(%[\w$]+)(?:<(\d+)>)?")
 _LABEL = re.compile(r"^([$\w]+):$")
 _GUARD = re.compile(r"^@(!?)(%[\w$.]+)\s+")
 _REG = re.compile(r"%[A-Za-z_$][\w$]*(?:\.[xyz])?")
+
+
+@functools.lru_cache(maxsize=None)
+def _base(opcode: str) -> str:
+    return opcode.split(".")[0]
 
 
 class PTXError(ValueError):
@@ -32,7 +38,7 @@ class Instr:
 
     @property
     def base(self) -> str:
-        return self.opcode.split(".")[0]
+        return _base(self.opcode)
 
     def text(self) -> str:
         g = "" if self.guard is None else f"@{'!' if self.guard[0] else ''}{self.guard[1]} "

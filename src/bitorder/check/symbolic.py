@@ -112,6 +112,11 @@ def _extend(v, signed, bits):
 
 # -- floating-point trees, hash-consed by structure ------------------------------------------------
 
+@functools.lru_cache(maxsize=None)
+def _opbase(op: str) -> str:
+    return op.split(".")[0]
+
+
 class Nodes:
     def __init__(self, shapes: bool = False):
         self.record = shapes     # keep each node's shape (for explanations; costs time)
@@ -122,8 +127,9 @@ class Nodes:
         self.lattice = {}    # hash of a max.f32 node -> the set of what it takes the maximum of
 
     def make(self, op, children=(), payload=""):
-        kids = [self.key_of[c] if isinstance(c, int) else c for c in children]
-        base = op.split(".")[0]
+        key_of = self.key_of
+        kids = [key_of[c] if c.__class__ is int else c for c in children]
+        base = _opbase(op)
         if op in _JOIN:
             # max.f32 is a join (+0 above -0, a NaN operand ignored, measured on the H200 in both
             # operand orders): any tree of it over the same operands gives the same bits, so
@@ -136,7 +142,7 @@ class Nodes:
         nid = len(self.key_of) + 1
         if nid > _MAX_NODES:
             raise Unsupported(f"more than {_MAX_NODES} tree nodes")
-        if op == "undefined" or any(c in self.undefined for c in children if isinstance(c, int)):
+        if op == "undefined" or (self.undefined and any(c in self.undefined for c in children if isinstance(c, int))):
             self.undefined.add(nid)
         key = hashlib.blake2b(f"{op}({','.join(kids)}){payload}".encode(), digest_size=12).hexdigest()
         if op in _JOIN:
