@@ -262,18 +262,18 @@ class _Block:
         regs = [r.strip() for r in (ops[0] if load else ops[1]).strip("{} ").split(",")]
         shared = ".shared" in op
         for i, r in enumerate(regs):
-            k = pkey(padd(a, i * width))
+            at = padd(a, i * width) if i else a
             if load and shared:
-                self.shared_load(t, k, r, g)
+                self.shared_load(t, pkey(at), r, g)
             elif load:
                 if self.stored:
                     raise Unsupported("a global load after a global store (they may alias)")
-                self.write(t, r, self.load(padd(a, i * width), width), g)
+                self.write(t, r, self.load(at, width), g)
             elif shared:
-                self.shared_store(t, k, self.val(t, r), g)
+                self.shared_store(t, pkey(at), self.val(t, r), g)
             else:
                 self.stored = True
-                v, at = self.val(t, r), padd(a, i * width)
+                v = self.val(t, r)
                 parts = self.packs.get(v[1]) if isinstance(v, tuple) and v[0] == "node" else None
                 parts = parts if parts and sum(w for _, w in parts) == width else None
                 for j, (pv, pw) in enumerate(parts or [(v, width)]):   # a packed register: its parts
@@ -282,9 +282,10 @@ class _Block:
 
     def load(self, at, width):
         """A leaf: the element at `at`, `width` bytes wide, however the load was vectorised."""
-        if UNDEF in pkey(at):
+        k = pkey(at)
+        if UNDEF in k:
             return self.undef
-        v = ("node", self.nodes.make("load", (), payload=f"[{pkey(at)}]b{8 * width}"))
+        v = ("node", self.nodes.make("load", (), payload=f"[{k}]b{8 * width}"))
         self.loads[v[1]] = (at, width)
         return v
 
