@@ -21,10 +21,17 @@ _TORCH = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 MERGE_BLOCK = 1024
 
 
+# BITORDER_TILES=wide: 128x256x64 tiles with 4 stages for large products (the 2026-11-29 sweep:
+# 0.77-0.85x cuBLAS at M >= 2048 against 0.62-0.74x; identical bytes), off until benched as default.
+WIDE_TILES = os.environ.get("BITORDER_TILES", "") == "wide"
+
+
 def blocks(m: int, n: int):
     """(BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages): speed knobs only, the chain is the same for any."""
     if m <= 64:
         return 64, 128, 64, 4, 3
+    if WIDE_TILES and m >= 512 and n >= 256:
+        return 128, 256, 64, 8, 4
     return 128, 128, 64, 8, 3
 
 
