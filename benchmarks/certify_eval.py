@@ -57,6 +57,7 @@ def main():
     ap.add_argument("--projections", type=int, default=20)
     ap.add_argument("--gpu", action="store_true")
     args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
     P = args.projections
     tau = certify.calibrate([product(s, args.gpu)[:3] for s in range(50)], projections=P)
     worst, alarms, check_ms, gpu_ms = 0.0, [], [], []
