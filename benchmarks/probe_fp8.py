@@ -36,7 +36,8 @@ from bitorder.gemm import fp8  # noqa: E402
 SHAPES = [(64, 64, 512), (128, 128, 2048), (33, 80, 1024), (256, 512, 4096), (1000, 1024, 1008),
           (8, 4096, 4096), (64, 64, 8192), (4096, 4096, 4096), (16, 128, 65536)]
 SMALL = 64 * 1024 * 1024   # M*N*K at most this: operands saved and replayed on the twin
-EPILOGUES = {"scale": ("scale",), "a_then_b": ("scale_a", "scale_b"), "b_then_a": ("scale_b", "scale_a")}
+EPILOGUES = {"scale": ("scale",), "a_then_b": ("scale_a", "scale_b"), "b_then_a": ("scale_b", "scale_a"),
+             "fma_bias": ("scale_bias_fma",)}
 OUT = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 
 
@@ -55,7 +56,12 @@ def candidates(desc):
     """{candidate name: the descriptor with that epilogue's scale steps (or why it is invalid)}."""
     res = {}
     for name, steps in EPILOGUES.items():
-        epi = steps + tuple(s for s in desc.epilogue if not s.startswith("scale"))
+        rest = tuple(s for s in desc.epilogue if not s.startswith("scale"))
+        if name == "fma_bias":
+            if "bias_acc" not in rest:
+                continue    # without a bias it is the "scale" candidate
+            rest = tuple(s for s in rest if s != "bias_acc")
+        epi = steps + rest
         try:
             d = dataclasses.replace(desc, epilogue=epi)
             res[name] = d

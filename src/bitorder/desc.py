@@ -32,8 +32,8 @@ INSTRUCTIONS = {
 K_TAILS = ("last", "first")
 MERGE_ORDERS = ("sequential", "serial_seeded", "serial_added", "tree")
 LAYOUTS = ("contiguous", "strided")
-EPILOGUE_STEPS = ("scale", "scale_a", "scale_b", "bias_acc", "round", "bias_out")
-_SCALES = ("scale", "scale_a", "scale_b")
+EPILOGUE_STEPS = ("scale", "scale_a", "scale_b", "scale_bias_fma", "bias_acc", "round", "bias_out")
+_SCALES = ("scale", "scale_a", "scale_b", "scale_bias_fma")
 _EIGHT_BIT = ("e4m3", "e5m2")
 
 
@@ -90,6 +90,7 @@ class GEMMDesc:
       epilogue       the steps after the K reduction, in order, from scale
                      (multiply by scale_a * scale_b, that product rounded to fp32
                      first), scale_a / scale_b (multiply by one scale at a time),
+                     scale_bias_fma (fma(acc, scale_a * scale_b, bias), one rounding),
                      bias_acc (add the bias in
                      the accumulator type), round (to the output type), bias_out
                      (add the bias to the rounded output, rounding again). Under a
@@ -195,8 +196,11 @@ class GEMMDesc:
         need(all(s not in _SCALES + ("bias_acc",) for s in self.epilogue[r:]), "scales and bias_acc come before round")
         need(len(set(self.epilogue)) == len(self.epilogue), "an epilogue step appears twice")
         need(eight_bit or not any(s in self.epilogue for s in _SCALES), "scales are fp8 epilogue steps")
-        need(not ("scale" in self.epilogue and ("scale_a" in self.epilogue or "scale_b" in self.epilogue)),
-             "scale (by scale_a * scale_b) excludes scale_a and scale_b (one at a time)")
+        need(sum(s in self.epilogue for s in ("scale", "scale_bias_fma")) + (
+             "scale_a" in self.epilogue or "scale_b" in self.epilogue) <= 1,
+             "one way of scaling: scale, scale_a/scale_b, or scale_bias_fma")
+        need(not ("scale_bias_fma" in self.epilogue and "bias_acc" in self.epilogue),
+             "scale_bias_fma adds the bias itself (fma(acc, scale_a * scale_b, bias)): no bias_acc")
 
     # -- derived facts ----------------------------------------------------------
     @property

@@ -55,7 +55,7 @@ def test_scalings_are_told_apart():
 
 
 @pytest.mark.parametrize("promote", [0, 128])
-@pytest.mark.parametrize("scale", [1, 2])
+@pytest.mark.parametrize("scale", [1, 2, 3, 4])
 def test_fp8_chain_kernel_compiles_for_sm90(promote, scale):
     sig = {n: "i32" for n in ("M", "N", "K", "stride_a", "stride_b", "stride_om")}
     sig.update(a_ptr="*fp8e4nv", b_ptr="*fp8e4nv", out_ptr="*bf16", bias_ptr="*bf16", sa_ptr="*fp32", sb_ptr="*fp32")
@@ -64,9 +64,9 @@ def test_fp8_chain_kernel_compiles_for_sm90(promote, scale):
         BLOCK_M=128, BLOCK_N=128, BLOCK_K=128), aligned=["a_ptr", "b_ptr", "out_ptr", "M", "N", "K", "stride_a"])
     ptx = c.ptx
     assert "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3" in ptx
-    assert "fma.rn.f32" not in ptx                      # the epilogue never contracts
+    assert ("fma.rn.f32" in ptx) == (scale == 4)        # the epilogue fuses only where asked to
     assert ("add.f32" in ptx) == (promote > 0)          # the promotion adds, once per 128 of K
-    assert ptx.count("mul.rn.f32") >= (64 if scale == 1 else 128)
+    assert ptx.count("mul.rn.f32") >= {1: 64, 2: 128, 3: 128, 4: 1}[scale]
 
 
 def test_twin_scales_in_the_order_the_descriptor_names():
@@ -83,3 +83,17 @@ def test_twin_scales_in_the_order_the_descriptor_names():
     assert np.array_equal(one.view(np.int32), (acc * np.float32(sa * sb)).astype(np.float32).view(np.int32))
     assert np.array_equal(two.view(np.int32), ((acc * sa).astype(np.float32) * sb).astype(np.float32).view(np.int32))
     assert not np.array_equal(one.view(np.int32), two.view(np.int32))   # the order shows in the bits
+
+
+def test_twin_scale_bias_fma_rounds_once():
+    import ml_dtypes
+    rng = np.random.default_rng(5)
+    a = (rng.standard_normal((8, 64)) * 4).astype(ml_dtypes.float8_e4m3fn)
+    b = (rng.standard_normal((64, 16)) * 4).astype(ml_dtypes.float8_e4m3fn)
+    bias = rng.standard_normal(16).astype(np.float32)
+    sa, sb = np.float32(1 / 3), np.float32(3.0000002)
+    base = dict(operand_dtype="e4m3", k=64, family="plain", instruction="wgmma", instruction_k=32)
+    got = emulate.matmul(a, b, GEMMDesc(**base, epilogue=("scale_bias_fma", "round")), bias, "fp32", sa, sb)
+    acc = emulate.accumulate(a.astype(np.float64), b.astype(np.float64), GEMMDesc(**base))
+    want = (acc.astype(np.float64) * np.float64(np.float32(sa * sb)) + bias.astype(np.float64)).astype(np.float32)
+    assert np.array_equal(got.view(np.int32), want.view(np.int32))

@@ -138,7 +138,7 @@ def epilogue(acc: np.ndarray, desc: GEMMDesc, out_dtype: str, bias=None, scale_a
     sa = None if scale_a is None else np.asarray(scale_a, np.float32)
     sb = None if scale_b is None else np.asarray(scale_b, np.float32)
     for step in desc.epilogue:
-        if step in ("scale", "scale_a", "scale_b") and (sa is None or sb is None):
+        if step in ("scale", "scale_a", "scale_b", "scale_bias_fma") and (sa is None or sb is None):
             raise ValueError(f"the descriptor's epilogue multiplies by the fp8 scales ({step}): give scale_a and scale_b")
         if step == "scale":
             x = mul_rn(x, mul_rn(sa, sb))
@@ -146,6 +146,9 @@ def epilogue(acc: np.ndarray, desc: GEMMDesc, out_dtype: str, bias=None, scale_a
             x = mul_rn(x, sa)
         elif step == "scale_b":
             x = mul_rn(x, sb)
+        elif step == "scale_bias_fma":
+            from ..math import fma32
+            x = fma32(x, mul_rn(sa, sb), np.asarray(bias, np.float32)[None, :])
         elif step == "bias_acc" and desc.merge_order in SERIAL:
             continue  # added into the first part by accumulate()
         elif step == "bias_acc":
@@ -171,7 +174,7 @@ def matmul(a, b, desc: GEMMDesc, bias=None, out_dtype: str | None = None, scale_
         raise ValueError(f"emulate.matmul takes (M, K) @ (K, N); got {a.shape} @ {b.shape}")
     if a.shape[1] != desc.k:
         raise ValueError(f"the descriptor describes K={desc.k}, the operands have K={a.shape[1]}")
-    if (bias is None) == any(s in desc.epilogue for s in ("bias_acc", "bias_out")):
+    if (bias is None) == any(s in desc.epilogue for s in ("bias_acc", "bias_out", "scale_bias_fma")):
         raise ValueError("a bias must be given exactly when the descriptor's epilogue adds one")
     acc = accumulate(a.astype(np.float64), b.astype(np.float64), desc, bias)
     return epilogue(acc, desc, out_dtype or desc.operand_dtype, bias, scale_a, scale_b)

@@ -23,7 +23,7 @@ from .kernels_fp8 import chain8_kernel
 
 _FP8 = {torch.float8_e4m3fn: "e4m3", torch.float8_e5m2: "e5m2"}
 _OUT = {torch.bfloat16: "bf16", torch.float16: "fp16", torch.float32: "fp32"}
-_SCALE_CODE = {("scale",): 1, ("scale_a", "scale_b"): 2, ("scale_b", "scale_a"): 3}
+_SCALE_CODE = {("scale",): 1, ("scale_a", "scale_b"): 2, ("scale_b", "scale_a"): 3, ("scale_bias_fma",): 4}
 
 
 def _scaling(a, b, scale_a, scale_b) -> str:

@@ -9,7 +9,8 @@ the H200). Triton's own mechanism does exactly this when a dot's K equals P:
 adds it in once, so BLOCK_K = P when promoting.
 
 The epilogue multiplies by the scales (SCALE 1: by scale_a * scale_b, that product rounded
-first; 2: by scale_a, then by scale_b; 3: by scale_b, then scale_a), adds the bias in fp32 (HAS_BIAS), rounds once to the
+first; 2: by scale_a, then by scale_b; 3: by scale_b, then scale_a; 4: fma(acc, scale_a *
+scale_b, bias), the bias inside the one rounding), adds the bias in fp32 (HAS_BIAS), rounds once to the
 output type. Scales are tensor-wise (one fp32 each) or row-wise (ROWWISE: scale_a per row
 of A, scale_b per column of B). Every multiply and add is explicitly rounded (no fma).
 """
@@ -73,7 +74,10 @@ def chain8_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K, stri
         acc = _mul_rn(_mul_rn(acc, sa), sb)
     elif SCALE == 3:
         acc = _mul_rn(_mul_rn(acc, sb), sa)
-    if HAS_BIAS:
+    if SCALE == 4:   # fma(acc, scale_a * scale_b, bias): the bias inside one rounding
+        bias = tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)
+        acc = tl.fma(acc, _mul_rn(sa, sb), bias[None, :])
+    elif HAS_BIAS:
         bias = tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)
         acc = _add_rn(acc, bias[None, :])
     o = out_ptr + rm[:, None].to(tl.int64) * stride_om + rn[None, :]
