@@ -88,3 +88,19 @@ def test_kept_kernels_relaunch_with_torch_bytes(dtype, monkeypatch):
                 assert torch.equal(bits(bitorder.linear(x, w)), bits(F.linear(x, w))), (m, n, k, seed, shift)
                 assert torch.equal(bits(bitorder.linear(x, w, bias)), bits(F.linear(x, w, bias))), (m, n, k, shift)
     assert launch._COMPILED, "the launch cache kept nothing"
+
+
+@pytest.mark.parametrize("fast", [True, False])
+@pytest.mark.parametrize("out", [torch.bfloat16, torch.float16, torch.float32])
+def test_scaled_mm_returns_torch_bytes_and_counts_its_path(fast, out):
+    """Until the fp8 entry is verified every call is torch._scaled_mm itself: same bytes, counted."""
+    a = torch_draw((64, 256), "e4m3", 9, 1, "wide")
+    b = torch_draw((128, 256), "e4m3", 9, 2, "wide").t()
+    sa, sb = torch.tensor(0.37, device="cuda"), torch.tensor(1.7, device="cuda")
+    before = api.stats().get("cublas", 0) + api.stats().get("triton", 0)
+    got = bitorder.scaled_mm(a, b, sa, sb, out_dtype=out, use_fast_accum=fast)
+    want = torch._scaled_mm(a, b, sa, sb, out_dtype=out, use_fast_accum=fast)
+    w = 2 if out != torch.float32 else 4
+    view = {2: torch.int16, 4: torch.int32}[w]
+    assert torch.equal(got.view(view), want.view(view))
+    assert api.stats().get("cublas", 0) + api.stats().get("triton", 0) == before + 1

@@ -104,7 +104,10 @@ def plan(a, b, scale_a, scale_b, bias=None, out_dtype=None, use_fast_accum=False
                 ab_type=_FP8[a.dtype], cd_type=out, bias=bias is not None,
                 bias_type=out if bias is not None else None, fast_accum=bool(use_fast_accum),
                 scale_mode="scalar" if scaling == "tensor" else "outer_vec", workspace=1 << 20)
-    ans, desc = _describe(q, K, bias is not None, bool(use_fast_accum))
+    try:
+        ans, desc = _describe(q, K, bias is not None, bool(use_fast_accum))
+    except Exception as e:  # noqa: BLE001  (the query itself failing must not fail the user's call)
+        return api.Plan("cublas", None, None, "scaled_gemm", f"cuBLASLt query failed ({type(e).__name__})")
     us = (time.perf_counter() - t0) * 1e6
     if ans is None:
         return api.Plan("cublas", None, None, "scaled_gemm", "no heuristic answer", us)
