@@ -204,6 +204,8 @@ class _Block:
 
     def execute(self, t, ins, g):
         op, base, ops = ins.opcode, ins.base, ins.operands
+        if _is_float_op(op) and base != "cvt":   # the common case first (cvt has its own forms below)
+            return self._float(t, op, base, ops, g)
         if base == "ld" and ".param" in op:
             return self.write(t, ops[0], self.addr(t, ops[1]), g)
         if base in ("ld", "st") and (".global" in op or ".shared" in op):
@@ -241,16 +243,21 @@ class _Block:
                 return self.write(t, ops[0], atom(f"selp({c},{pkey(a)},{pkey(b)})"), g)
             return self.write(t, ops[0], ("select", short(str(c)), a, b), g)
         if _is_float_op(op):
-            args = [self.fnode(self.val(t, o)) for o in ops[1:]]
-            if base in ("add", "sub") and ".rn" not in op and any(a in self.nodes.muls for a in args):
-                raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
-            nid = self.nodes.make(op, args)
-            if (base == "mul" and ".rn" not in op) or (base == "neg" and args[0] in self.nodes.muls):
-                self.nodes.muls.add(nid)
-            return self.write(t, ops[0], ("node", nid), g)
+            return self._float(t, op, base, ops, g)
         if base in _RING or base in ("shr", "and", "or", "xor", "min", "max", "cvt", "neg", "not", "bfe"):
             return self.write(t, ops[0], self.integer(op, [self.val(t, o) for o in ops[1:]]), g)
         raise Unsupported(f"instruction {op}")
+
+    def _float(self, t, op, base, ops, g):
+        """A floating-point instruction: a tree node over what its operands hold."""
+        args = [self.fnode(self.val(t, o)) for o in ops[1:]]
+        muls = self.nodes.muls
+        if base in ("add", "sub") and muls and ".rn" not in op and any(a in muls for a in args):
+            raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
+        nid = self.nodes.make(op, args)
+        if (base == "mul" and ".rn" not in op) or (base == "neg" and args[0] in muls):
+            muls.add(nid)
+        return self.write(t, ops[0], ("node", nid), g)
 
     def memory(self, t, ins, g):
         op, ops = ins.opcode, ins.operands
