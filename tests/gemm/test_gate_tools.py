@@ -1,0 +1,27 @@
+"""The GEMM gate's bookkeeping (benchmarks/gate_gemm.py), on the CPU: how cases are dealt to
+worker processes and how their counters merge."""
+import os
+import sys
+
+import pytest
+
+pytest.importorskip("torch")
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks"))
+import gate_gemm as gg  # noqa: E402
+from bitorder.gemm.shapes import fuzz, realistic  # noqa: E402
+
+
+def test_every_case_is_dealt_once_and_big_ones_to_few_workers():
+    cases = fuzz("fp16", 600, 3, max_elements=1 << 28) + realistic("bf16", op="linear")
+    indexed = [(i, "x", c) for i, c in enumerate(cases)]
+    shares = gg.deal(indexed, 12)
+    assert len(shares) == 12
+    assert sorted(x[0] for s in shares for x in s) == list(range(len(cases)))
+    big = {x[0] for x in indexed if gg.case_bytes(x[2]) > gg.BIG}
+    assert big and all(x[0] in big for s in shares[:2] for x in s)
+    assert not any(x[0] in big for s in shares[2:] for x in s)
+
+
+def test_counters_merge_recursively():
+    merged = gg.merge_counts([{"triton": 3, "why": {"a": 1}}, {"triton": 2, "cublas": 1, "why": {"a": 2, "b": 1}}])
+    assert merged == {"triton": 5, "cublas": 1, "why": {"a": 3, "b": 1}}
