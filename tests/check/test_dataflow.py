@@ -73,9 +73,11 @@ def test_the_same_index_computed_two_ways_is_one_address():
     ("st.global.b32 [%rd5], %r2;\nld.global.b32 %r6, [%rd4+512];\nst.global.b32 [%rd5+4], %r6;", "alias"),
     ("mov.u32 %r9, global_smem;\nshl.b32 %r10, %r1, 2;\nadd.s32 %r11, %r9, %r10;\nst.shared.b32 [%r11], %r2;\n"
      "ld.shared.b32 %r12, [%r9];\nst.global.b32 [%rd5], %r12;", "races"),
-    ("setp.lt.u32 %p1, %r1, 4;\n@%p1 bra $L__done;\n$L__done:\nst.global.b32 [%rd5], %r2;", "divergent"),
-    ("ld.param.u32 %r20, [k_param_2];\nsetp.lt.u32 %p1, %r20, 4;\n@%p1 bra $L__done;\n$L__done:\n"
-     "st.global.b32 [%rd5], %r2;", "symbolic"),
+    ("$L__top:\nadd.s32 %r1, %r1, 32;\nsetp.lt.u32 %p1, %r1, 100;\n@%p1 bra $L__top;\nst.global.b32 [%rd5], %r2;",
+     "divergent"),
+    ("ld.param.u32 %r20, [k_param_2];\n$L__top:\nadd.s32 %r2, %r2, 1;\nsetp.lt.u32 %p1, %r2, %r20;\n"
+     "@%p1 bra $L__top;\nst.global.b32 [%rd5], %r2;", "symbolic"),
+    ("setp.lt.u32 %p1, %r2, 4;\n@%p1 bra $L__done;\nbar.sync 0;\n$L__done:\nst.global.b32 [%rd5], %r2;", "symbolic"),
     ("st.global.b32 [%rd1], %r1;", "different values"),
     ("st.global.b32 [%rd5], %r2;\nst.global.b16 [%rd5+2], %r3;", "overlap in part"),
     ("ld.param.u32 %r20, [k_param_2];\nmul.wide.u32 %rd8, %r20, 4;\nadd.s64 %rd9, %rd2, %rd8;\n"
@@ -208,3 +210,17 @@ def test_max_f32_trees_are_sets_and_min_trees_are_not():
     assert not check.equivalent(k("max", left), k("max", fewer))
     assert not check.equivalent(k("min", left), k("min", right))
     assert not check.equivalent(k("max", left), k("max.NaN", right))   # NaN-propagating max: not a join here
+
+
+def test_a_forward_branch_over_straight_line_code_guards_that_code():
+    """libdevice's logf skips a special-case block on a data-dependent branch: the walk runs the
+    block in the threads that do not branch (each write a select on 'not taken')."""
+    skip = "setp.lt.f32 %p1, %r2, 0f00000000;\n@%p1 bra $L__done;\n{}$L__done:\nst.global.b32 [%rd5], %r2;"
+    a = kernel(HEAD + skip.format("mul.rn.f32 %r2, %r2, 0f40000000;\n"))
+    b = kernel(HEAD + skip.format("mov.b32 %r7, 0f40000000;\nmul.rn.f32 %r2, %r2, %r7;\n"))
+    c = kernel(HEAD + skip.format("mul.rn.f32 %r2, %r2, 0f40400000;\n"))
+    none = kernel(HEAD + "st.global.b32 [%rd5], %r2;")
+    assert check.level(a).startswith("v1")
+    assert check.equivalent(a, b)                   # the same code in the region, written differently
+    assert not check.equivalent(a, c)               # a different region
+    assert not check.equivalent(a, none)            # the region's effect is kept

@@ -52,6 +52,7 @@ class _Block:
         # race unless a barrier both take lies between them (a warp barrier orders one warp)
         self.epoch = (0, 0)
         self.uniform = set()     # registers holding one and the same value in every thread
+        self.region = None       # (end index, per-thread guard) while inside a skipped-over region
         self._shape_of = {}      # id(instruction) -> (registers it writes, registers it reads, may run once)
         self.stored = False
         self._selects = {}               # id(select tuple) -> (the tuple, its node id)
@@ -64,6 +65,8 @@ class _Block:
     def val(self, t, op):
         kind, x = _operand(op)
         if kind == "reg":
+            if self.region is not None and x in self.region[2][t]:
+                return self.region[2][t][x]          # inside a skipped region: its own values
             return self.regs[t].get(x, self.undef)   # never written: a value equal to nothing
         if kind == "tid":
             return t
@@ -113,6 +116,8 @@ class _Block:
         labels = {item.name: i for i, item in enumerate(body) if isinstance(item, Label)}
         pc, steps = 0, 0
         while pc < len(body):
+            if self.region is not None and pc == self.region[0]:
+                self.region = None   # the branch's target: every thread runs on from here
             item = body[pc]
             pc += 1
             if isinstance(item, Label):
@@ -128,6 +133,13 @@ class _Block:
                 # a branch every thread takes the same way on concrete values (a loop with a
                 # constant trip count) is followed; anything else is beyond this walk
                 taken = {self.guard(t, item) for t in range(self.n)}
+                end = _hammock(body, pc - 1, labels) if self.region is None else None
+                if (len(taken) != 1 or not isinstance(next(iter(taken)), bool)) and end is not None:
+                    # a forward branch over straight-line code: the code runs in the threads that
+                    # do not branch, i.e. every instruction in it is guarded by "not taken"
+                    self.region = (end, [_pred("not", [self.guard(t, item)]) for t in range(self.n)],
+                                   [{} for _ in range(self.n)], [{} for _ in range(self.n)], [True] * self.n)
+                    continue
                 if len(taken) != 1 or not isinstance(next(iter(taken)), bool):
                     raise Unsupported("a branch on a symbolic or divergent condition (a loop over a runtime "
                                       "bound, or divergence)")
@@ -165,7 +177,7 @@ class _Block:
                 raise Unsupported(f"a partial warp barrier {ins.text()}")
             self.epoch = (self.epoch[0], self.epoch[1] + 1)
             return
-        if once and srcs <= self.uniform:
+        if once and srcs <= self.uniform and self.region is None:
             # every operand is the same in every thread: so is the result (one execution, shared)
             self.execute(0, ins, True)
             for d in dsts:
@@ -175,8 +187,12 @@ class _Block:
             self.uniform.update(dsts)
             return
         self.uniform.difference_update(dsts)
+        region = self.region
         for t in range(self.n):
             g = self.guard(t, ins)
+            if region is not None and g is not False:
+                region[4][t] = g                      # the instruction's own guard, for writes
+                g = _pred("and", [region[1][t], g])   # stores: the region's and the instruction's
             if g is not False:
                 self.execute(t, ins, g)
 
@@ -196,11 +212,32 @@ class _Block:
         return hit
 
     def write(self, t, reg, value, g):
+        if self.region is not None:
+            return self._region_write(t, reg, value)
         if g == UNDEF_PRED:      # written or not on a condition nobody defined
             value = self.undef
         elif g is not True:
             value = ("select", short(str(g)), value, self.regs[t].get(reg, self.undef))
         self.regs[t][reg] = value
+
+    def _region_write(self, t, reg, value):
+        """Inside a region the threads that do not branch run straight through: their values
+        are the region's own (read back by val); what the register holds after the region is
+        the region's value in those threads and its value before the region in the others."""
+        _, outer, inner, before, own = self.region
+        g = own[t]                               # the instruction's own guard
+        shadow = inner[t]
+        if g == UNDEF_PRED:
+            value = self.undef
+        elif g is not True:
+            value = ("select", short(str(g)), value, shadow.get(reg, self.regs[t].get(reg, self.undef)))
+        shadow[reg] = value
+        old = before[t].setdefault(reg, self.regs[t].get(reg, self.undef))
+        rg = outer[t]
+        if rg == UNDEF_PRED:
+            self.regs[t][reg] = self.undef
+        else:
+            self.regs[t][reg] = value if rg is True else ("select", short(str(rg)), value, old)
 
     def execute(self, t, ins, g):
         op, base, ops = ins.opcode, ins.base, ins.operands
@@ -492,10 +529,31 @@ class _Block:
         self.roots[k] = entry
 
 
+_NOT_IN_REGION = {"bra", "bar", "barrier", "shfl", "ldmatrix", "stmatrix", "ret", "exit", "call", "brx"}
+
+
+def _hammock(body, at, labels):
+    """The index of a guarded forward branch's target when everything between is straight-line
+    code a thread may simply skip (no label, branch, barrier, shuffle or matrix move), else None."""
+    ins = body[at]
+    if ins.guard is None or ins.operands[0] not in labels:
+        return None
+    end = labels[ins.operands[0]]
+    if end <= at:
+        return None
+    for item in body[at + 1:end]:
+        if isinstance(item, Label) or item.base in _NOT_IN_REGION or item.opcode.startswith("bar"):
+            return None
+    return end
+
+
 def _branches_on_constants(body):
     """Refuse at once (before a long walk) a branch whose predicate may depend on anything but
-    the thread index and constants: a flow-insensitive closure over register definitions."""
-    branches = [i.guard[1] for i in body if isinstance(i, Instr) and i.base == "bra" and i.guard]
+    the thread index and constants: a flow-insensitive closure over register definitions.
+    Forward branches over straight-line code are exempt: the walk guards that code instead."""
+    labels = {item.name: i for i, item in enumerate(body) if isinstance(item, Label)}
+    branches = [i.guard[1] for k, i in enumerate(body) if isinstance(i, Instr) and i.base == "bra" and i.guard
+                and _hammock(body, k, labels) is None]
     if not branches:
         return
     uses, symbolic = {}, set()
