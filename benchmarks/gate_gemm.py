@@ -11,7 +11,7 @@ With --jobs N > 1 the shuffled cases are dealt (big ones to a few) to N spawned 
 sharing the GPU, each checking its share until the common deadline; case i keeps the seed
 seed * 7 + i whatever N is. The special values run in the main process afterwards.
 
-    python benchmarks/gate_gemm.py --out DIR [--fuzz N] [--budget S] [--quick] [--jobs N]
+    python benchmarks/gate_gemm.py --out DIR [--fuzz N] [--budget S] [--quick] [--jobs N] [--slice A:B]
 """
 from __future__ import annotations
 
@@ -188,12 +188,12 @@ def deal(indexed, jobs: int) -> list[list]:
     return [big[w::n_big] for w in range(n_big)] + [small[w::others] for w in range(others)]
 
 
-def check_cases(cases, seed: int, t0: float, deadline: float, jobs: int, name: str):
+def check_cases(cases, seed: int, t0: float, deadline: float, jobs: int, name: str, first: int = 0):
     """(results, errors, stats) over the shuffled cases, results and errors in case order.
 
     jobs 1: in this process. jobs > 1: the cases are dealt (deal()) to spawn processes
     (never fork: CUDA) with the same sys.path, so the same bitorder tree as this one."""
-    indexed = [(i, group, case) for i, (group, case) in enumerate(cases)]
+    indexed = [(first + i, group, case) for i, (group, case) in enumerate(cases)]   # global indices: seeds
     if jobs <= 1:
         parts = [check_share(indexed, seed, t0, deadline, name)]
     else:
@@ -220,6 +220,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="a small sample (for the planted-fault run)")
     ap.add_argument("--name", default="gate")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes checking cases in parallel (spawn)")
+    ap.add_argument("--slice", default="", help="START:STOP of the shuffled case list (split a gate over calls)")
     args = ap.parse_args()
     if args.quick:
         args.fuzz, args.bias = 300, 100
@@ -232,8 +233,13 @@ def main():
     random.Random(args.seed).shuffle(cases)
     if args.quick:
         cases = cases[:600]
+    first = 0
+    if args.slice:
+        a, b = (int(x) if x else None for x in args.slice.split(":"))
+        first = a or 0
+        cases = cases[a:b]
     t0 = time.time()
-    results, errors, case_stats = check_cases(cases, args.seed, t0, t0 + args.budget, args.jobs, args.name)
+    results, errors, case_stats = check_cases(cases, args.seed, t0, t0 + args.budget, args.jobs, args.name, first)
     api.reset_stats()
     try:
         sp = specials("fp16") + specials("bf16")
@@ -248,7 +254,8 @@ def main():
     mism = [r for r in results if not r["ok"]]
     report = {
         "name": args.name, "device": torch.cuda.get_device_name(), "torch": torch.__version__,
-        "fingerprint": fingerprint(), "seconds": time.time() - t0, "planned": len(cases), "run": len(results),
+        "fingerprint": fingerprint(), "seconds": time.time() - t0, "planned": len(cases), "slice": args.slice,
+        "run": len(results),
         "summary": {k: dict(v) for k, v in summary.items()},
         "fallback_reasons": dict(Counter(r["reason"] for r in results if r["path"] == "cublas")),
         "mismatches": mism[:200], "n_mismatches": len(mism), "errors": errors[:50], "n_errors": len(errors),
