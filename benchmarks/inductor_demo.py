@@ -2,8 +2,8 @@
 
 A small model of reductions (RMSNorm with a weight, softmax, LayerNorm, a row sum; rows of
 1024, so TorchInductor writes persistent reductions whose layout follows the batch) is
-compiled with torch.compile and run at several batch sizes; row 0's output bytes are compared
-across them. Each mode runs in a process of its own with fresh TorchInductor and Triton caches:
+compiled with torch.compile and run at several batch sizes, with TorchInductor's default
+heuristics and with coordinate-descent tuning; row 0's output bytes are compared across all. Each mode runs in a process of its own with fresh TorchInductor and Triton caches:
   free    Triton's own reductions (what TorchInductor gives everyone),
   pinned  BITORDER_PIN_REDUCTIONS=1 and `import bitorder` before compiling, kernels compiled
           in-process (compile_threads 1), so every tl.sum / tl.reduce is the pinned tree.
@@ -43,15 +43,20 @@ def child(mode: str) -> dict:
         x = torch.nn.functional.layer_norm(x, (D,))
         return torch.cat([x, x.sum(-1, keepdim=True)], dim=-1)
 
-    f = torch.compile(model, dynamic=False)
     g = torch.Generator(device="cuda").manual_seed(1)
     full = torch.randn(max(BATCHES), D, device="cuda", generator=g) * torch.exp2(
         torch.randint(-6, 7, (max(BATCHES), D), device="cuda", generator=g).float())
     out = {}
-    for b in BATCHES:
-        y = f(full[:b].clone())
-        torch.cuda.synchronize()
-        out[str(b)] = hashlib.sha256(y[0].contiguous().view(torch.uint8).cpu().numpy().tobytes()).hexdigest()[:16]
+    # the batch size moves TorchInductor's XBLOCK and num_warps; coordinate-descent tuning moves
+    # them again (the row's reduction stays one persistent block of D): layouts, not programs
+    for variant in ("default", "coordinate_descent"):
+        cfg.coordinate_descent_tuning = variant == "coordinate_descent"
+        torch._dynamo.reset()
+        f = torch.compile(model, dynamic=False)
+        for b in BATCHES:
+            y = f(full[:b].clone())
+            torch.cuda.synchronize()
+            out[f"{variant}:{b}"] = hashlib.sha256(y[0].contiguous().view(torch.uint8).cpu().numpy().tobytes()).hexdigest()[:16]
     return out
 
 
@@ -66,7 +71,7 @@ def run_mode(mode: str) -> dict:
             return {"error": p.stderr[-2000:]}
         rows = json.loads(p.stdout.strip().splitlines()[-1])
         ptx = [open(f).read() for f in glob.glob(os.path.join(tmp, "**", "*.ptx"), recursive=True)]
-    return {"row0_digest_by_batch": rows, "patterns": len(set(rows.values())),
+    return {"row0_digest_by_variant_and_batch": rows, "patterns": len(set(rows.values())),
             "kernels": len(ptx), "kernels_with_pinned_adds": sum("add.rn.f32" in t for t in ptx)}
 
 
