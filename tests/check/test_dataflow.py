@@ -224,3 +224,11 @@ def test_a_forward_branch_over_straight_line_code_guards_that_code():
     assert check.equivalent(a, b)                   # the same code in the region, written differently
     assert not check.equivalent(a, c)               # a different region
     assert not check.equivalent(a, none)            # the region's effect is kept
+
+
+def test_a_store_skipped_by_a_branch_is_a_store_guarded_by_its_negation():
+    cond = "setp.lt.f32 %p1, %r2, 0f00000000;\n"
+    skipped = kernel(HEAD + cond + "@%p1 bra $L__done;\nst.global.b32 [%rd5], %r2;\n$L__done:\n")
+    predicated = kernel(HEAD + cond + "@!%p1 st.global.b32 [%rd5], %r2;\n")
+    unguarded = kernel(HEAD + cond + "st.global.b32 [%rd5], %r2;\n")
+    assert check.equivalent(skipped, predicated) and not check.equivalent(skipped, unguarded)
