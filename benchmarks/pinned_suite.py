@@ -21,7 +21,6 @@ import argparse
 import hashlib
 import itertools
 import json
-import math
 import multiprocessing
 import os
 import sys

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 
 from . import dataflow
-from .ptx import Entry, Instr, Label, PTXError, parse
+from .ptx import Entry, Label, PTXError, parse
 
 _TOKEN = re.compile(r"%[A-Za-z_$][\w$]*|\$?L__\w+|\b\w+_param_\d+\b")
 

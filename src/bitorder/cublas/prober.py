@@ -19,7 +19,7 @@ import numpy as np
 
 from ..desc import GEMMDesc
 from ..draws import numpy_draw
-from ..emulate import accumulate, epilogue, np_dtype
+from ..emulate import accumulate, epilogue
 from . import walks as W
 
 TID_A, TID_B, TID_BIAS = 1, 2, 3  # the survey's tensor ids for A, B and the bias
