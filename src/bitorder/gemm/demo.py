@@ -21,7 +21,9 @@ def profile_table() -> Table:
             tmpl += f" span=round_up(ceil(K/s),{e.span['granule']})"
         if d.get("partial_dtype"):
             tmpl += f" partials={d['partial_dtype']} merge={d['merge_order']}"
-        t.add_row(e.name, match, tmpl, e.bias)
+        if e.fp8:
+            tmpl += f" promote/{e.fp8['promotion_slow']} (slow accum) {'+'.join(e.fp8['scale'])}"
+        t.add_row(e.name if e.verified else f"{e.name} [not verified]", match, tmpl, e.bias)
     return t
 
 
