@@ -23,7 +23,7 @@ def profile_table() -> Table:
             tmpl += f" partials={d['partial_dtype']} merge={d['merge_order']}"
         if e.fp8:
             tmpl += f" promote/{e.fp8['promotion_slow']} (slow accum) {'+'.join(e.fp8['scale'])}"
-        t.add_row(e.name if e.verified else f"{e.name} [not verified]", match, tmpl, e.bias)
+        t.add_row(e.name if e.verified else f"{e.name} (not verified)", match, tmpl, e.bias)
     return t
 
 
