@@ -47,7 +47,7 @@ def run_config(spec, cfg, draws):
             args[o].zero_()
         compiled = spec.fn[spec.grid({**args, **cfg.kwargs})](**args, **spec.fixed, **cfg.kwargs,
                                                                num_warps=cfg.num_warps, num_stages=cfg.num_stages)
-        ptx = compiled.asm["ptx"]
+        ptx = compiled   # its asm holds the PTX and the TTGIR (the divisibility it assumed)
         digests.append(tuple(_digest(args[o]) for o in spec.outputs))
     return ptx, tuple(digests)
 
@@ -64,7 +64,7 @@ def gate_kernel(spec, gpu: bool, n_draws: int, sample: int | None, seed: int):
             if gpu:
                 ptx, truth = run_config(spec, cfg, draws)
             else:
-                ptx, truth = compile_config(spec.fn, cfg, {**args0, **spec.fixed}, {}, "sm90").ptx, None
+                ptx, truth = compile_config(spec.fn, cfg, {**args0, **spec.fixed}, {}, "sm90"), None
         except Exception as e:   # a configuration Triton cannot build (shared memory, registers)
             skipped.append(f"{cfg}: {type(e).__name__}")
             continue

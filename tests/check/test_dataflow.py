@@ -1,5 +1,7 @@
 """Checker v1 (the dependence-tree walk): what it merges, what it refuses, and why."""
 import pytest
+import triton
+import triton.language as tl
 
 import bitorder
 from bitorder import check
@@ -232,3 +234,44 @@ def test_a_store_skipped_by_a_branch_is_a_store_guarded_by_its_negation():
     predicated = kernel(HEAD + cond + "@!%p1 st.global.b32 [%rd5], %r2;\n")
     unguarded = kernel(HEAD + cond + "st.global.b32 [%rd5], %r2;\n")
     assert check.equivalent(skipped, predicated) and not check.equivalent(skipped, unguarded)
+
+
+def test_signed_comparisons_take_an_exact_integer_normal_form():
+    """_linear_cmp: equal forms only for comparisons true on exactly the same integers
+    (brute force over a grid), and the vectorised-mask case against a multiple of 16 merges."""
+    import itertools
+    from bitorder.check.dataflow import _linear_cmp
+    from bitorder.check.symbolic import padd, pmul
+
+    x, y = {("x",): 1}, {("y",): 1}
+    lin = lambda cx, cy, k: padd(padd(pmul(x, cx), pmul(y, cy)), k)  # noqa: E731
+    n16 = pmul({("n",): 1}, 16)
+    assert _linear_cmp("lt", lin(2, 0, 0), n16) == _linear_cmp("lt", lin(2, 0, 1), n16)   # 2c < 16n <=> 2c+1 < 16n
+    assert _linear_cmp("lt", lin(2, 0, 0), n16) != _linear_cmp("lt", lin(2, 0, 2), n16)
+    forms = {}
+    for cmp, cx, cy, k in itertools.product(("lt", "le", "gt", "ge", "eq", "ne"), (-4, -2, 2, 3, 4), (0, 2, 6), range(-5, 6)):
+        key = _linear_cmp(cmp, lin(cx, cy, k), {(): 0})
+        truth = tuple({"lt": v < 0, "le": v <= 0, "gt": v > 0, "ge": v >= 0, "eq": v == 0, "ne": v != 0}[cmp]
+                      for v in (cx * a + cy * b + k for a in range(-12, 13) for b in range(-12, 13)))
+        if isinstance(key, bool):
+            assert set(truth) == {key}
+        else:
+            assert forms.setdefault(key, truth) == truth, (cmp, cx, cy, k)
+
+
+@triton.jit
+def _masked_double(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + o, tl.load(x_ptr + o, mask=o < n) * 2, mask=o < n)
+
+
+def test_the_divisibility_triton_assumed_lets_vectorised_masks_meet():
+    """Triton guards a vector of halves by its first element's mask when n is a multiple of 16;
+    with 1 warp (vectors of 8) and 8 warps (pairs) the vectors differ. The compiled objects carry that assumption in
+    their TTGIR (tt.divisibility): with it the two are one class; from bare PTX they stay apart."""
+    sig = {"x_ptr": "*fp16", "y_ptr": "*fp16", "n": "i32"}
+    ks = [bitorder.compile(_masked_double, "sm90", signature=sig, constexprs={"BLOCK": 512},
+                           aligned=["x_ptr", "y_ptr", "n"], num_warps=w) for w in (1, 8)]
+    assert check.divisible_params(ks[0]) == {0, 1, 2}
+    assert check.partition(ks) == [[0, 1]]
+    assert check.partition([k.ptx for k in ks]) == [[0], [1]]

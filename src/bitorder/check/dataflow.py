@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import math
 import re
 
 from .ptx import Entry, Instr, Label
@@ -33,12 +34,12 @@ from .symbolic import (  # noqa: F401  (Unsupported, walk API names re-exported)
     Nodes, UNDEF, UNDEF_PRED, Unsupported, _BITS, _FLOAT_TYPE,
     _KNOWN, _MAX_STEPS, _RING, _cap, _concrete, _disjoint,
     _extend, _is_float_op, _is_int, _itype, _pair_cvt, _poly,
-    _pred, _wrap, atom, padd, pkey, pmul,
+    _norm, _pred, _wrap, atom, padd, pkey, pmul,
     first_difference, short)
 
 
 class _Block:
-    def __init__(self, entry: Entry, nodes: Nodes):
+    def __init__(self, entry: Entry, nodes: Nodes, divisible=frozenset()):
         if not entry.reqntid:
             raise Unsupported("no .reqntid launch bound")
         self.n = entry.reqntid[0]
@@ -60,6 +61,9 @@ class _Block:
         self.bases, self.bytes = {}, {}   # output pointer -> symbolic address part; (part, byte) -> store
         self.roots = {}
         self.params = {p: f"arg{i}" for i, p in enumerate(entry.params)}
+        # parameters the compiler was told are multiples of 16 (Triton's specialisation): 16 x a symbol
+        self.param_value = {p: ({(f"param:arg{i}/16",): 16} if i in divisible else atom(f"param:arg{i}"))
+                            for i, p in enumerate(entry.params)}
 
     # operands -------------------------------------------------------------------------------
     def val(self, t, op):
@@ -80,7 +84,7 @@ class _Block:
             raise Unsupported(f"address {text!r}")
         base = m.group(1).strip()
         if base in self.params:
-            return atom(f"param:{self.params[base]}")
+            return self.param_value[base]
         v = self.val(t, base)
         if not _is_int(v):
             raise Unsupported("an address that is not an integer")
@@ -428,6 +432,8 @@ class _Block:
             signed, bits = _itype(op)
             a, b = _wrap(a, signed, bits), _wrap(b, signed, bits)
             return {"lt": a < b, "le": a <= b, "gt": a > b, "ge": a >= b, "eq": a == b, "ne": a != b}[cmp]
+        if _itype(op)[0] and cmp in ("lt", "le", "gt", "ge", "eq", "ne"):
+            return _linear_cmp(cmp, a, b)
         return ("cmp", op, pkey(a), pkey(b))
 
     def integer(self, op, args):
@@ -610,29 +616,56 @@ def _operand(op: str):
     raise Unsupported(f"operand {op!r}")
 
 
-def roots(entry: Entry) -> dict:
+def _linear_cmp(cmp, a, b):
+    """A signed comparison of integer polynomials in a normal form, exact over the integers
+    (indices do not wrap): D < 0 (or D == 0) with D's symbolic coefficients divided by their
+    gcd g and the constant k floored accordingly, since gE + k < 0 <=> E + floor(k/g) < 0.
+    Guards that differ only in how coarsely a vectorised access groups its elements against a
+    bound known to be a multiple of 16 meet in one form; different conditions never do."""
+    d = {"lt": lambda: padd(a, b, -1), "le": lambda: padd(padd(a, b, -1), -1), "gt": lambda: padd(b, a, -1),
+         "ge": lambda: padd(padd(b, a, -1), -1), "eq": lambda: padd(a, b, -1), "ne": lambda: padd(a, b, -1)}[cmp]()
+    if isinstance(d, int):
+        return {"lt": d < 0, "le": d < 0, "gt": d < 0, "ge": d < 0, "eq": d == 0, "ne": d != 0}[cmp]
+    k = d.get((), 0)
+    g = math.gcd(*(c for m, c in d.items() if m))
+    e = {m: c // g for m, c in d.items() if m}
+    if cmp in ("eq", "ne"):
+        if k % g:                          # gE = -k has no integer solution
+            return cmp == "ne"
+        e[()] = k // g
+        if e[min(m for m in e if m)] < 0:   # one sign for equalities
+            e = {m: -c for m, c in e.items()}
+        return ("cmp0", "eq" if cmp == "eq" else "ne", pkey(_norm(e)))
+    e[()] = k // g                         # floor division: the exact integer bound
+    return ("cmp0", "lt", pkey(_norm(e)))
+
+
+def roots(entry: Entry, divisible=frozenset()) -> dict:
     """{address: (guard, tree key, width)} for one block, ctaid symbolic; raises Unsupported."""
-    return walk(entry)[0]
+    return walk(entry, divisible=divisible)[0]
 
 
-def walk(entry: Entry, shapes: bool = False):
-    """(roots, the Nodes that name their trees, with their shapes if asked); raises Unsupported."""
+def walk(entry: Entry, shapes: bool = False, divisible=frozenset()):
+    """(roots, the Nodes that name their trees, with their shapes if asked); raises Unsupported.
+    divisible: indices of the parameters the code was compiled assuming multiples of 16."""
     try:
         nodes = Nodes(shapes)
-        return _Block(entry, nodes).run(), nodes
+        return _Block(entry, nodes, frozenset(divisible)).run(), nodes
     except Unsupported:
         raise
     except Exception as e:   # anything unforeseen is a case the walk does not model
         raise Unsupported(f"{type(e).__name__}: {e}") from e
 
 
-def signature_of(r: dict) -> str:
-    """'v1:' + a hash of the roots: equal for kernels that store the same trees at the same
-    addresses under the same guards."""
+def signature_of(r: dict, divisible=frozenset()) -> str:
+    """'v1:' + a hash of the roots (and of the divisibility the code assumed): equal for kernels
+    that store the same trees at the same addresses under the same guards and assumptions."""
     text = "\n".join(f"{k} <- {v}" for k, v in sorted(r.items()))
+    if divisible:
+        text += f"\nassumed multiples of 16: parameters {sorted(divisible)}"
     return "v1:" + hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def signature(entry: Entry) -> str:
+def signature(entry: Entry, divisible=frozenset()) -> str:
     """signature_of(roots(entry)); raises Unsupported where the walk cannot decide."""
-    return signature_of(roots(entry))
+    return signature_of(roots(entry, divisible), divisible)

@@ -61,17 +61,49 @@ def _entry(ptx) -> Entry:
     if isinstance(ptx, Entry):
         return ptx
     text = getattr(ptx, "asm", ptx)  # a bitorder.Compiled works too
+    if isinstance(text, dict):       # a Triton CompiledKernel's asm
+        text = text["ptx"]
     entries = parse(text)
     if len(entries) != 1:
         raise PTXError(f"expected one .entry, found {len(entries)}")
     return entries[0]
 
 
-def _level(entry: Entry):
+def divisible_params(ptx) -> frozenset:
+    """Indices of the kernel parameters its code assumes are multiples of 16 (Triton's
+    specialisation: `tt.divisibility = 16` on the function's arguments), read from the TTGIR
+    of a bitorder.Compiled or a Triton CompiledKernel. PTX text alone says nothing: empty."""
+    ttgir = getattr(ptx, "ttgir", None)
+    asm = getattr(ptx, "asm", None)
+    if ttgir is None and isinstance(asm, dict):
+        ttgir = asm.get("ttgir")
+    if not ttgir:
+        return frozenset()
+    m = re.search(r"tt\.func (?:public )?@[\w$]+\(", ttgir)
+    if not m:
+        return frozenset()
+    args, depth, cur = [], 0, []
+    for ch in ttgir[m.end():]:
+        if ch in "(<{[":
+            depth += 1
+        elif ch in ")>}]":
+            if depth == 0:
+                break
+            depth -= 1
+        if ch == "," and depth == 0:
+            args.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    args.append("".join(cur))
+    return frozenset(i for i, a in enumerate(args) if "tt.divisibility = 16" in a)
+
+
+def _level(entry: Entry, divisible=frozenset()):
     """(signature, roots or None, why v1 declined or None)."""
     try:
-        r, nodes = dataflow.walk(entry)
-        return dataflow.signature_of(r), (r, nodes), None
+        r, nodes = dataflow.walk(entry, divisible=divisible)
+        return dataflow.signature_of(r, divisible), (r, nodes), None
     except dataflow.Unsupported as e:
         return "v0:" + canonicalize(entry).signature, None, str(e)
 
@@ -79,13 +111,13 @@ def _level(entry: Entry):
 _MEMO: dict = {}   # hash of the canonical program text -> (signature, why v1 declined or None)
 
 
-def _classify(entry: Entry):
+def _classify(entry: Entry, divisible=frozenset()):
     """(signature, why v1 declined or None), walked once per program text: configurations that
     compile to the same code up to names (num_stages of a loop-free kernel) share the walk."""
-    key = canonicalize(entry).signature
+    key = (canonicalize(entry).signature, divisible)
     hit = _MEMO.get(key)
     if hit is None:
-        sig, _, why = _level(entry)
+        sig, _, why = _level(entry, divisible)
         if len(_MEMO) > 100_000:
             _MEMO.clear()
         hit = _MEMO[key] = (sig, why)
@@ -96,12 +128,12 @@ def signature(ptx) -> str:
     """The bitwise class of a compiled kernel (PTX text, a bitorder.Compiled, or an Entry):
     equal signatures mean identical bytes on every input (same grid, outputs not
     overlapping inputs)."""
-    return _classify(_entry(ptx))[0]
+    return _classify(_entry(ptx), divisible_params(ptx))[0]
 
 
 def level(ptx) -> str:
     """Which checker level classes this kernel, and why v1 declined when it did."""
-    sig, why = _classify(_entry(ptx))
+    sig, why = _classify(_entry(ptx), divisible_params(ptx))
     return "v1: dependence trees" if sig.startswith("v1:") else f"v0: program text ({why})"
 
 
@@ -119,7 +151,8 @@ def equivalent(ptx_a, ptx_b) -> Verdict:
     difference when they may not (v0 calls programs that differ in any instruction
     different: 'not equivalent' means 'not proven equivalent')."""
     ea, eb = _entry(ptx_a), _entry(ptx_b)
-    (sa, ra, why_a), (sb, rb, why_b) = _level(ea), _level(eb)
+    da, db = divisible_params(ptx_a), divisible_params(ptx_b)
+    (sa, ra, why_a), (sb, rb, why_b) = _level(ea, da), _level(eb, db)
     if sa == sb:  # the one decision: signatures, as partition() uses
         return Verdict(True, "the same dependence tree at every output address" if ra is not None
                        else "the same program up to register, label and parameter names")
@@ -130,7 +163,7 @@ def equivalent(ptx_a, ptx_b) -> Verdict:
             if x == y:
                 continue
             if x is not None and y is not None and x[1] != y[1]:
-                na, nb = dataflow.walk(ea, shapes=True)[1], dataflow.walk(eb, shapes=True)[1]
+                na, nb = dataflow.walk(ea, True, da)[1], dataflow.walk(eb, True, db)[1]
                 where = dataflow.first_difference(x[1], na, y[1], nb)
                 return Verdict(False, f"output address {k}: the trees differ {where}")
             return Verdict(False, f"output address {k}: {_root(x)} vs {_root(y)}")
