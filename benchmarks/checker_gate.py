@@ -182,6 +182,7 @@ def main():
     if unknown:
         sys.exit(f"not in the corpus: {sorted(unknown)}; it has {sorted(SPECS)}")
     rows, skipped, not_reached, classing_s, t0 = [], {}, [], 0.0, time.time()
+    per_kernel_s = {}
     deadline = t0 + a.budget if a.budget else None
     results = gate_all(names, a.gpu, a.draws, a.sample or None, a.seed, deadline, a.jobs)
     for name, res in track(results, total=len(names), description="checker gate"):
@@ -191,13 +192,15 @@ def main():
         r, sk, cs = res
         rows += r
         classing_s += cs
+        per_kernel_s[name] = round(cs, 2)
         if sk:
             skipped[name] = sk
     n_cfg = sum(r["configs"] for r in rows)
     summary = {"gpu": a.gpu, "kernels": len({r["kernel"] for r in rows}), "grids": len(rows), "configs": n_cfg,
                "v1_classed": sum(r["v1"] for r in rows), "classes": sum(r["classes"] for r in rows),
                "checker_configs_per_s": round(n_cfg / max(classing_s, 1e-9), 1), "not_reached": not_reached,
-               "skipped_configs": sum(len(v) for v in skipped.values())}
+               "skipped_configs": sum(len(v) for v in skipped.values()),
+               "classing_s_by_kernel": dict(sorted(per_kernel_s.items(), key=lambda kv: -kv[1]))}
     if a.gpu:
         import torch
         summary.update(device=torch.cuda.get_device_name(), draws=a.draws,

@@ -34,7 +34,7 @@ from .symbolic import (  # noqa: F401  (Unsupported, walk API names re-exported)
     Nodes, UNDEF, UNDEF_PRED, Unsupported, _BITS, _FLOAT_TYPE,
     _KNOWN, _MAX_STEPS, _RING, _cap, _concrete, _disjoint,
     _extend, _is_float_op, _is_int, _itype, _pair_cvt, _poly,
-    _norm, _pred, _wrap, atom, padd, pkey, pmul,
+    _norm, _opbase, _pred, _wrap, atom, padd, pkey, pmul,
     first_difference, short)
 
 
@@ -79,16 +79,13 @@ class _Block:
         return x
 
     def addr(self, t, text):
-        m = re.fullmatch(r"\[\s*([^\]+]+?)\s*(?:\+\s*(-?\d+))?\s*\]", text)
-        if not m:
-            raise Unsupported(f"address {text!r}")
-        base = m.group(1).strip()
+        base, offset = _address(text)
         if base in self.params:
             return self.param_value[base]
         v = self.val(t, base)
         if not _is_int(v):
             raise Unsupported("an address that is not an integer")
-        return padd(v, int(m.group(2) or 0))
+        return padd(v, offset) if offset else v
 
     def key(self, v) -> str:
         """The canonical name of a value (equal for equal trees, whatever their node ids)."""
@@ -303,11 +300,11 @@ class _Block:
     def memory(self, t, ins, g):
         op, ops = ins.opcode, ins.operands
         load = ins.base == "ld"
-        width = _BITS.get(op.split(".")[-1])
+        width = _BITS.get(_last_part(op))
         if width is None:
             raise Unsupported(f"memory access {op}")
         a = self.addr(t, ops[1] if load else ops[0])
-        regs = [r.strip() for r in (ops[0] if load else ops[1]).strip("{} ").split(",")]
+        regs = _reg_list(ops[0] if load else ops[1])
         shared = ".shared" in op
         for i, r in enumerate(regs):
             at = padd(a, i * width) if i else a
@@ -437,10 +434,10 @@ class _Block:
         return ("cmp", op, pkey(a), pkey(b))
 
     def integer(self, op, args):
-        base = op.split(".")[0]
+        base = _opbase(op)
         args = [a if _is_int(a) else self.tree_bits(a) for a in args]
         if base == "cvt":
-            dst, src = [p for p in op.split(".")[1:] if re.fullmatch(r"[sub](8|16|32|64)", p)][-2:]
+            dst, src = _cvt_types(op)
             signed, sbits = dst[0] == "s", int(dst[1:])
             x = args[0]
             if int(src[1:]) < sbits:                      # widening: extend from the source width
@@ -614,6 +611,31 @@ def _operand(op: str):
     if op == "global_smem":
         return "value", atom("smem")
     raise Unsupported(f"operand {op!r}")
+
+
+@functools.lru_cache(maxsize=None)
+def _address(text: str):
+    """'[%rd5+16]' -> ('%rd5', 16), parsed once per operand text."""
+    m = re.fullmatch(r"\[\s*([^\]+]+?)\s*(?:\+\s*(-?\d+))?\s*\]", text)
+    if not m:
+        raise Unsupported(f"address {text!r}")
+    return m.group(1).strip(), int(m.group(2) or 0)
+
+
+@functools.lru_cache(maxsize=None)
+def _last_part(op: str) -> str:
+    return op.split(".")[-1]
+
+
+@functools.lru_cache(maxsize=None)
+def _reg_list(text: str) -> tuple:
+    """'{ %r1, %r2 }' -> ('%r1', '%r2'); '%r1' -> ('%r1',)."""
+    return tuple(r.strip() for r in text.strip("{} ").split(","))
+
+
+@functools.lru_cache(maxsize=None)
+def _cvt_types(op: str):
+    return [p for p in op.split(".")[1:] if re.fullmatch(r"[sub](8|16|32|64)", p)][-2:]
 
 
 def _linear_cmp(cmp, a, b):
