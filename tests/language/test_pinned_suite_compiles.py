@@ -40,3 +40,11 @@ def test_optimize_thread_locality_leaves_the_pinned_chain_in_the_loop():
         return body[body.index("scf.for"):].count('"tt.reduce"'), after.count('"tt.reduce"')
     assert reduces(True) == (8, 0)      # log2(256) size-2 steps, all in the loop
     assert reduces(False)[1] >= 1       # the free sum's cross-thread stage left the loop
+
+
+def test_loop_sum_is_one_pattern_equal_to_its_reference_under_the_interpreter():
+    import subprocess
+    script = os.path.join(os.path.dirname(__file__), "interpret_loop_sum.py")
+    p = subprocess.run([sys.executable, script], env=dict(os.environ, TRITON_INTERPRET="1"),
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0 and "patterns 1 equal True" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
