@@ -275,3 +275,24 @@ def test_the_divisibility_triton_assumed_lets_vectorised_masks_meet():
     assert check.divisible_params(ks[0]) == {0, 1, 2}
     assert check.partition(ks) == [[0, 1]]
     assert check.partition([k.ptx for k in ks]) == [[0], [1]]
+
+
+SMEM = "mov.u32 %r9, global_smem;\nshl.b32 %r10, %r1, 2;\nadd.s32 %r11, %r9, %r10;\n"
+
+
+def test_shared_words_read_back_in_halves_are_their_halves():
+    """A 32-bit word stored and read back as two 16-bit halves (Triton's layout conversions of
+    fp16 data do this) is the same data as its halves stored and read one by one."""
+    wide = kernel(HEAD + SMEM + "st.shared.b32 [%r11], %r2;\nbar.sync 0;\n"
+                  "ld.shared.b16 %rs1, [%r11];\nld.shared.b16 %rs2, [%r11+2];\n"
+                  "st.global.b16 [%rd5], %rs1;\nst.global.b16 [%rd5+2], %rs2;").replace(".reg .pred", ".reg .b16 %rs<9>;\n.reg .pred")
+    direct = kernel(HEAD + "mov.b32 {%rs1, %rs2}, %r2;\nst.global.b16 [%rd5], %rs1;\nst.global.b16 [%rd5+2], %rs2;"
+                    ).replace(".reg .pred", ".reg .b16 %rs<9>;\n.reg .pred")
+    assert check.level(wide).startswith("v1") and check.equivalent(wide, direct)
+
+
+def test_shared_stores_of_different_widths_that_overlap_are_refused():
+    body = (SMEM + "st.shared.b32 [%r11], %r2;\nst.shared.b16 [%r11+2], %r3;\nbar.sync 0;\n"
+            "ld.shared.b32 %r12, [%r11];\nst.global.b32 [%rd5], %r12;")
+    with pytest.raises(dataflow.Unsupported, match="different widths overlap"):
+        dataflow.roots(check.parse(kernel(HEAD + body))[0])

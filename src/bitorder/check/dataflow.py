@@ -49,6 +49,7 @@ class _Block:
         self.undef = ("node", nodes.make("undefined"))
         self.smem = {}         # address key -> (value, writer thread, epochs when written)
         self.smem_reads = {}   # address key -> {(reader thread, epochs when read)}
+        self.smem_bytes = {}   # (symbolic part of an address, byte) -> (start, width) of the word stored there
         # (bar.sync count, bar.sync + bar.warp.sync count): two accesses of different threads
         # race unless a barrier both take lies between them (a warp barrier orders one warp)
         self.epoch = (0, 0)
@@ -309,13 +310,13 @@ class _Block:
         for i, r in enumerate(regs):
             at = padd(a, i * width) if i else a
             if load and shared:
-                self.shared_load(t, pkey(at), r, g)
+                self.shared_load(t, pkey(at), r, g, width, at)
             elif load:
                 if self.stored:
                     raise Unsupported("a global load after a global store (they may alias)")
                 self.write(t, r, self.load(at, width), g)
             elif shared:
-                self.shared_store(t, pkey(at), self.val(t, r), g)
+                self.shared_store(t, pkey(at), self.val(t, r), g, width, at)
             else:
                 self.stored = True
                 v = self.val(t, r)
@@ -375,22 +376,44 @@ class _Block:
             rows = [self.addr(w + lane, at) for lane in range(8 * count)]
             for mat, reg in enumerate(regs):
                 for lane in range(32):
-                    k = pkey(padd(rows[8 * mat + lane // 4], 4 * (lane % 4)))
+                    word = padd(rows[8 * mat + lane // 4], 4 * (lane % 4))
                     if load:
-                        self.shared_load(w + lane, k, reg, True)
+                        self.shared_load(w + lane, pkey(word), reg, True, 4, word)
                     else:
-                        self.shared_store(w + lane, k, self.val(w + lane, reg), True)
+                        self.shared_store(w + lane, pkey(word), self.val(w + lane, reg), True, 4, word)
 
-    def shared_load(self, t, k, reg, g):
+    def shared_load(self, t, k, reg, g, width=4, at=None):
         if UNDEF in k:
             return self.write(t, reg, self.undef, g)
-        if k in self.smem:
-            value, writer, epoch = self.smem[k]
+        value, used = self.undef, []
+        hit = self.smem.get(k)
+        if hit is not None and hit[3] >= width:     # a store at this address as wide or wider
+            value, used = (hit[0] if hit[3] == width else self.subword(hit[0], 0, hit[3] // width, hit[3])), [k]
+        elif hit is not None and at is not None:    # narrower stores: their parts, side by side
+            parts, keys = [], []
+            for o in range(0, width, hit[3]):
+                kk = pkey(padd(at, o))
+                part = self.smem.get(kk)
+                if part is None or part[3] != hit[3]:
+                    parts = None
+                    break
+                parts.append(part[0])
+                keys.append(kk)
+            if parts:
+                value, used = self.pack(parts, hit[3]), keys
+        elif at is not None:                        # inside a wider store that began below
+            for o in range(width, 8, width):
+                kk = pkey(padd(at, -o))
+                below = self.smem.get(kk)
+                if below is not None and below[3] > o and below[3] % width == 0:
+                    value, used = self.subword(below[0], o // width, below[3] // width, below[3]), [kk]
+                    break
+        for kk in used:
+            _, writer, epoch, _ = self.smem[kk]
             if self.unordered(writer, epoch, t):
                 raise Unsupported("a shared-memory load races a store of another thread (no barrier between)")
-        else:
-            value = self.undef
-        self.smem_reads.setdefault(k, set()).add((t, self.epoch))
+        for kk in used or [k]:
+            self.smem_reads.setdefault(kk, set()).add((t, self.epoch))
         self.write(t, reg, value, g)
 
     def unordered(self, other, when, t) -> bool:
@@ -401,9 +424,20 @@ class _Block:
         same_warp = other // 32 == t // 32
         return when[1] == self.epoch[1] if same_warp else when[0] == self.epoch[0]
 
-    def shared_store(self, t, k, v, g):
+    def shared_store(self, t, k, v, g, width=4, at=None):
         if UNDEF in k:
             raise Unsupported("a shared-memory store to an address computed from a register never written")
+        # shared words are keyed by where they start: a store overlapping a stored word of another
+        # start or width would leave part of it stale under the key, so it is refused
+        same = self.smem.get(k)
+        if same is not None and same[3] != width:
+            raise Unsupported("shared-memory stores of different widths overlap")
+        if at is not None:
+            c = at if isinstance(at, int) else at.get((), 0)
+            sym = pkey(padd(at, c, -1))
+            for b in range(c, c + width):
+                if self.smem_bytes.setdefault((sym, b), (c, width)) != (c, width):
+                    raise Unsupported("shared-memory stores of different widths overlap")
         if g == UNDEF_PRED:
             v, g = self.undef, True
         if any(self.unordered(r, e, t) for r, e in self.smem_reads.get(k, ())):
@@ -413,7 +447,7 @@ class _Block:
             raise Unsupported("two threads store different values to one shared address without a barrier")
         if g is not True:
             v = ("select", short(str(g)), v, old[0] if old else self.undef)
-        self.smem[k] = (v, t, self.epoch)
+        self.smem[k] = (v, t, self.epoch, width)
 
     def compare(self, op, a, b):
         cmp = op.split(".")[1]
