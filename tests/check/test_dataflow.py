@@ -240,7 +240,7 @@ def test_signed_comparisons_take_an_exact_integer_normal_form():
     """_linear_cmp: equal forms only for comparisons true on exactly the same integers
     (brute force over a grid), and the vectorised-mask case against a multiple of 16 merges."""
     import itertools
-    from bitorder.check.dataflow import _linear_cmp
+    from bitorder.check.rules import _linear_cmp
     from bitorder.check.symbolic import padd, pmul
 
     x, y = {("x",): 1}, {("y",): 1}

@@ -1,0 +1,141 @@
+"""What the walk (dataflow.py) reads off the code before it runs it: operand texts decoded once,
+the branches it may follow or guard (forward branches over straight-line code), and the normal
+form of signed integer comparisons."""
+from __future__ import annotations
+
+import functools
+import math
+import re
+
+from .ptx import Instr, Label
+from .symbolic import Unsupported, _norm, atom, padd, pkey
+
+
+_NOT_IN_REGION = {"bra", "bar", "barrier", "shfl", "ldmatrix", "stmatrix", "ret", "exit", "call", "brx"}
+
+
+def _hammock(body, at, labels):
+    """The index of a guarded forward branch's target when everything between is straight-line
+    code a thread may simply skip (no label, branch, barrier, shuffle or matrix move), else None."""
+    ins = body[at]
+    if ins.guard is None or ins.operands[0] not in labels:
+        return None
+    end = labels[ins.operands[0]]
+    if end <= at:
+        return None
+    for item in body[at + 1:end]:
+        if isinstance(item, Label) or item.base in _NOT_IN_REGION or item.opcode.startswith("bar"):
+            return None
+    return end
+
+
+def _branches_on_constants(body):
+    """Refuse at once (before a long walk) a branch whose predicate may depend on anything but
+    the thread index and constants: a flow-insensitive closure over register definitions.
+    Forward branches over straight-line code are exempt: the walk guards that code instead."""
+    labels = {item.name: i for i, item in enumerate(body) if isinstance(item, Label)}
+    branches = [i.guard[1] for k, i in enumerate(body) if isinstance(i, Instr) and i.base == "bra" and i.guard
+                and _hammock(body, k, labels) is None]
+    if not branches:
+        return
+    uses, symbolic = {}, set()
+    for i in body:
+        if not isinstance(i, Instr) or not i.operands or i.base in ("st", "bra", "bar", "barrier"):
+            continue
+        dsts = _REG.findall(i.operands[0])
+        srcs = set(_REG.findall(" ".join(i.operands[1:])))
+        if i.guard:
+            srcs.add(i.guard[1])
+        for d in dsts:
+            uses.setdefault(d, set()).update(srcs)
+            if i.base == "ld" or any(x.startswith(("%ctaid", "%nctaid")) for x in srcs):
+                symbolic.add(d)
+    changed = True
+    while changed:
+        changed = False
+        for d, srcs in uses.items():
+            if d not in symbolic and srcs & symbolic:
+                symbolic.add(d)
+                changed = True
+    if any(p in symbolic for p in branches):
+        raise Unsupported("a branch on a symbolic or divergent condition (a loop over a runtime bound, or "
+                          "divergence on data)")
+
+
+_REG = re.compile(r"%[A-Za-z_$][\w$]*(?:\.[xyz])?")
+
+
+@functools.lru_cache(maxsize=None)
+def _operand(op: str):
+    """What an operand text names, decoded once: ('reg', name), ('tid'|'ntid', None) or
+    ('value', a constant or a symbol)."""
+    op = op.strip()
+    if op == "%tid.x":
+        return "tid", None
+    if op == "%ntid.x":
+        return "ntid", None
+    if op in ("%tid.y", "%tid.z"):
+        return "value", 0
+    m = re.fullmatch(r"%(ctaid|nctaid)\.([xyz])", op)
+    if m:
+        return "value", atom(f"{m.group(1)}_{m.group(2)}")
+    if op.startswith("%"):
+        return "reg", op
+    if re.fullmatch(r"-?\d+", op):
+        return "value", int(op)
+    if re.fullmatch(r"0[xX][0-9A-Fa-f]+", op):
+        return "value", int(op, 16)
+    if re.fullmatch(r"0[fF][0-9A-Fa-f]{8}|0[dD][0-9A-Fa-f]{16}", op):
+        return "value", int(op[2:], 16)   # a float constant is its bits
+    if op == "global_smem":
+        return "value", atom("smem")
+    raise Unsupported(f"operand {op!r}")
+
+
+@functools.lru_cache(maxsize=None)
+def _address(text: str):
+    """'[%rd5+16]' -> ('%rd5', 16), parsed once per operand text."""
+    m = re.fullmatch(r"\[\s*([^\]+]+?)\s*(?:\+\s*(-?\d+))?\s*\]", text)
+    if not m:
+        raise Unsupported(f"address {text!r}")
+    return m.group(1).strip(), int(m.group(2) or 0)
+
+
+@functools.lru_cache(maxsize=None)
+def _last_part(op: str) -> str:
+    return op.split(".")[-1]
+
+
+@functools.lru_cache(maxsize=None)
+def _reg_list(text: str) -> tuple:
+    """'{ %r1, %r2 }' -> ('%r1', '%r2'); '%r1' -> ('%r1',)."""
+    return tuple(r.strip() for r in text.strip("{} ").split(","))
+
+
+@functools.lru_cache(maxsize=None)
+def _cvt_types(op: str):
+    return [p for p in op.split(".")[1:] if re.fullmatch(r"[sub](8|16|32|64)", p)][-2:]
+
+
+def _linear_cmp(cmp, a, b):
+    """A signed comparison of integer polynomials in a normal form, exact over the integers
+    (indices do not wrap): D < 0 (or D == 0) with D's symbolic coefficients divided by their
+    gcd g and the constant k floored accordingly, since gE + k < 0 <=> E + floor(k/g) < 0.
+    Guards that differ only in how coarsely a vectorised access groups its elements against a
+    bound known to be a multiple of 16 meet in one form; different conditions never do."""
+    d = {"lt": lambda: padd(a, b, -1), "le": lambda: padd(padd(a, b, -1), -1), "gt": lambda: padd(b, a, -1),
+         "ge": lambda: padd(padd(b, a, -1), -1), "eq": lambda: padd(a, b, -1), "ne": lambda: padd(a, b, -1)}[cmp]()
+    if isinstance(d, int):
+        return {"lt": d < 0, "le": d < 0, "gt": d < 0, "ge": d < 0, "eq": d == 0, "ne": d != 0}[cmp]
+    k = d.get((), 0)
+    g = math.gcd(*(c for m, c in d.items() if m))
+    e = {m: c // g for m, c in d.items() if m}
+    if cmp in ("eq", "ne"):
+        if k % g:                          # gE = -k has no integer solution
+            return cmp == "ne"
+        e[()] = k // g
+        if e[min(m for m in e if m)] < 0:   # one sign for equalities
+            e = {m: -c for m, c in e.items()}
+        return ("cmp0", "eq" if cmp == "eq" else "ne", pkey(_norm(e)))
+    e[()] = k // g                         # floor division: the exact integer bound
+    return ("cmp0", "lt", pkey(_norm(e)))
