@@ -263,6 +263,7 @@ def main():
             "misaligned": sum(any(x % 8 for x in (r["case"]["m"], r["case"]["n"], r["case"]["k"])) for r in results if r["set"] == "fuzz"),
             "batched": sum(r["case"]["batch"] > 1 for r in results if r["set"] == "fuzz"),
             "deep_k": sum(r["case"]["k"] > 65536 for r in results if r["set"] == "fuzz"),
+            "deep_draws": sum(r["case"]["group"] == "fuzz-deep" for r in results if r["set"] == "fuzz"),
             "layouts": dict(Counter(r["case"]["layout"] for r in results if r["set"] == "fuzz")),
         },
     }

@@ -25,3 +25,15 @@ def test_every_case_is_dealt_once_and_big_ones_to_few_workers():
 def test_counters_merge_recursively():
     merged = gg.merge_counts([{"triton": 3, "why": {"a": 1}}, {"triton": 2, "cublas": 1, "why": {"a": 2, "b": 1}}])
     assert merged == {"triton": 5, "cublas": 1, "why": {"a": 3, "b": 1}}
+
+
+def test_fuzz_keeps_the_issue_shares_under_the_memory_cap():
+    """At least 5% deep-K draws, 20% with a dimension not a multiple of 8, 10% batched, all four
+    layouts, even when draws too big for the device are redrawn (within their kind)."""
+    cs = fuzz("fp16", 4000, 11, max_elements=1 << 28)
+    share = lambda f: sum(map(f, cs)) / len(cs)  # noqa: E731
+    assert share(lambda c: c.group == "fuzz-deep") >= 0.05
+    assert share(lambda c: any(x % 8 for x in (c.m, c.n, c.k))) >= 0.20
+    assert share(lambda c: c.batch > 1) >= 0.10
+    assert {c.layout for c in cs} == {"nn", "nt", "tn", "tt"}
+    assert all(c.batch * (c.m * c.k + c.k * c.n + c.m * c.n) <= 1 << 28 for c in cs)

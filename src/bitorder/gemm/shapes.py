@@ -66,7 +66,7 @@ def _log_uniform(rng: random.Random, lo: int, hi: int) -> int:
 
 
 def fuzz(dtype: str, count: int, seed: int, max_mn: int = 16384, max_k: int = 65536, deep_k: int = 1 << 20,
-         deep_fraction: float = 0.05, misaligned_fraction: float = 0.25, batched_fraction: float = 0.1,
+         deep_fraction: float = 0.06, misaligned_fraction: float = 0.25, batched_fraction: float = 0.12,
          max_elements: int = 1 << 31) -> list[Case]:
     """The issue's fuzz distribution: M, N log-uniform in [1, max_mn], K in [1, max_k] (deep_fraction
     up to deep_k), a share with a dimension not a multiple of 8, all four layouts, a batched share.
@@ -77,15 +77,19 @@ def fuzz(dtype: str, count: int, seed: int, max_mn: int = 16384, max_k: int = 65
     rng = random.Random(seed)
     out = []
     while len(out) < count:
+        # the kind of case is drawn once; a draw too big for memory is redrawn within its kind,
+        # so the deep, misaligned and batched shares are the ones asked for
         deep = rng.random() < deep_fraction
-        m, n = _log_uniform(rng, 1, max_mn), _log_uniform(rng, 1, max_mn)
-        k = _log_uniform(rng, 1, deep_k if deep else max_k)
-        if rng.random() >= misaligned_fraction:
-            m, n, k = (max(8, (x + 7) // 8 * 8) for x in (m, n, k))
+        aligned = rng.random() >= misaligned_fraction
         batched = rng.random() < batched_fraction
-        batch = _log_uniform(rng, 2, 64) if batched else 1
-        if batch * (m * k + k * n + m * n) > max_elements:
-            continue
+        while True:
+            m, n = _log_uniform(rng, 1, max_mn), _log_uniform(rng, 1, max_mn)
+            k = _log_uniform(rng, 1, deep_k if deep else max_k)
+            if aligned:
+                m, n, k = (max(8, (x + 7) // 8 * 8) for x in (m, n, k))
+            batch = _log_uniform(rng, 2, 64) if batched else 1
+            if batch * (m * k + k * n + m * n) <= max_elements:
+                break
         op = "bmm" if batched else rng.choice(("mm", "mm", "linear_bias"))
         layout = rng.choice(("nn", "nt", "tn", "tt"))
         out.append(Case(op, dtype, m, n, k, batch, layout, "fuzz-deep" if deep else "fuzz"))
