@@ -61,3 +61,12 @@ def test_the_twin_gates_cpu_half_compares_bytes():
     bad = want.copy()
     bad[1, 2] ^= 1
     assert twin_gate.cpu_side(("wide", text, a, b, None, bad)) == ("wide", False, 1)
+
+
+def test_emulate_plan_is_the_saved_call_as_a_function():
+    desc = GEMMDesc("plain", "fp16", 64, "wgmma", 16)
+    run = emulate.plan(Plan("triton", desc, {"algo_id": 66}, "gemm").to_json())
+    a, b = numpy_draw((3, 64), "fp16", 5, 1, "wide"), numpy_draw((64, 4), "fp16", 5, 2, "wide")
+    assert run.desc == desc and np.array_equal(u16(run(a, b)), u16(emulate.matmul(a, b, desc)))
+    with pytest.raises(ValueError, match="ran cuBLAS itself"):
+        emulate.plan(Plan("cublas", None, None, "gemm", "gemv").to_json())

@@ -66,3 +66,15 @@ def replay(plan, a, b, bias=None):
         raise ValueError(f"batch sizes differ: {a.shape[0]} vs {b.shape[0]}")
     out = np.stack([matmul(a[i], b[i] if b.ndim == 3 else b, desc, bias) for i in range(a.shape[0])])
     return back(out)
+
+
+def plan(saved):
+    """A saved plan (Plan.to_json() from the GPU machine, its dict, or a GEMMDesc) as a function
+    (a, b, bias=None) -> the exact bytes the H200 returned for that call on those operands:
+    bitorder.emulate.plan(text)(a, b) is replay(text, a, b)."""
+    desc = _desc(saved)     # fails here, clearly, for a plan that ran cuBLAS itself
+
+    def run(a, b, bias=None):
+        return replay(desc, a, b, bias)
+    run.desc = desc
+    return run
