@@ -47,3 +47,14 @@ def test_probe_verify_and_fit_on_simulated_records(tmp_path):
     assert p.returncode == 0, p.stdout + p.stderr
     fitted = json.loads(out.read_text())
     assert fitted[0]["survivors"] and all(r["granule"] == 64 for r in fitted[0]["survivors"])
+
+
+def test_check_verb_classes_a_kernels_configurations(tmp_path):
+    src = tmp_path / "k.py"
+    src.write_text("import triton\nimport triton.language as tl\n@triton.jit\n"
+                   "def k(x_ptr, y_ptr, n, B: tl.constexpr):\n    o = tl.program_id(0) * B + tl.arange(0, B)\n"
+                   "    tl.store(y_ptr + o, tl.load(x_ptr + o, mask=o < n) * 2, mask=o < n)\n")
+    p = run("check", f"{src}:k", "--sig", "x_ptr=*fp16", "y_ptr=*fp16", "n=i32", "--const", "B=512",
+            "--warps", "1", "8", "--aligned", "x_ptr", "y_ptr", "n")
+    assert p.returncode == 0, p.stderr
+    assert "warps=1" in p.stdout and "warps=8" in p.stdout and "the same dependence tree" in p.stdout

@@ -66,7 +66,7 @@ def _check(args) -> int:
         for warps, stages, *vals in itertools.product(args.warps, args.stages, *space.values()):
             consts = {**_kv(args.const, _literal), **dict(zip(keys, vals))}
             texts.append(compile_kernel(fn, args.target, signature=_kv(args.sig, str), constexprs=consts,
-                                        num_warps=warps, num_stages=stages).ptx)
+                                        aligned=args.aligned, num_warps=warps, num_stages=stages))
             names.append(" ".join([f"warps={warps}", f"stages={stages}"] + [f"{k}={v}" for k, v in zip(keys, vals)]))
     classes = check.partition(texts)
     t = Table("class", "signature", "members")
@@ -92,6 +92,9 @@ def main(argv=None) -> int:
     k.add_argument("--warps", nargs="*", type=int, default=[4], help="num_warps values to try")
     k.add_argument("--stages", nargs="*", type=int, default=[3], help="num_stages values to try")
     k.add_argument("--space", nargs="*", metavar="ARG=V1,V2", help="constexpr values to try, e.g. BLOCK=256,512")
+    k.add_argument("--aligned", nargs="*", default=(), metavar="ARG",
+                   help="arguments Triton would specialise as multiples of 16 (pointers, sizes): the checker "
+                        "uses the assumption, as the compiled code does")
     c = sub.add_parser("compile", help="compile a @triton.jit function for a target without a GPU")
     c.add_argument("kernel", help="FILE.py:FUNCTION")
     c.add_argument("--target", default="sm90")
