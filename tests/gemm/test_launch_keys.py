@@ -25,3 +25,66 @@ def test_tensors_key_by_dtype_and_alignment():
 
 def test_the_fast_path_is_off_unless_asked():
     assert launch.FAST is (__import__("os").environ.get("BITORDER_FAST_LAUNCH") == "1")
+
+
+class _Param:
+    def __init__(self, name, constexpr):
+        self.name, self.is_constexpr = name, constexpr
+
+
+class _Compiled:
+    function, packed_metadata = "fn", "meta"
+
+    def __init__(self, log):
+        self.log = log
+
+    def launch_metadata(self, grid, stream, *args):
+        return None
+
+    def run(self, *a):
+        self.log.append(("fast", a))
+
+
+class _Kernel:
+    """A stand-in for a JITFunction: the first launch of a specialisation goes through it."""
+    arg_names = ["x_ptr", "n", "BLOCK"]
+    params = [_Param("x_ptr", False), _Param("n", False), _Param("BLOCK", True)]
+
+    def __init__(self):
+        self.log = []
+
+    def __getitem__(self, grid):
+        def launch(**kw):
+            self.log.append(("jit", grid, kw))
+            return _Compiled(self.log)
+        return launch
+
+
+class _Ptr:
+    is_cuda = True
+
+
+def test_kept_kernels_are_reused_per_specialisation_only(monkeypatch):
+    """The fast path binds through the JIT once per specialisation and then calls the compiled
+    kernel's launcher with every argument in order; a new specialisation goes through the JIT."""
+    class _Stream:
+        @staticmethod
+        def get_current_device():
+            return 0
+
+        @staticmethod
+        def get_current_stream(device):
+            return 7
+
+    monkeypatch.setattr(launch, "FAST", True)
+    monkeypatch.setattr(launch.torch.cuda, "current_device", lambda: 0)
+    monkeypatch.setattr(launch, "driver", type("D", (), {"active": _Stream}))
+    monkeypatch.setattr(launch, "_COMPILED", {})
+    k, p = _Kernel(), _Ptr()
+    launch._launch(k, (4,), (p, 32, 64), 4, 3)         # first: the JIT
+    launch._launch(k, (4,), (p, 48, 64), 4, 3)         # 48: a multiple of 16 like 32: kept kernel
+    launch._launch(k, (4,), (p, 33, 64), 4, 3)         # 33: another specialisation: the JIT again
+    launch._launch(k, (4,), (p, 32, 128), 4, 3)        # another constexpr: the JIT again
+    kinds = [e[0] for e in k.log]
+    assert kinds == ["jit", "fast", "jit", "jit"]
+    assert k.log[1][1][:4] == (4, 1, 1, 7) and k.log[1][1][-3:] == (p, 48, 64)
