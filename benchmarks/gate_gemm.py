@@ -187,11 +187,14 @@ def deal(indexed, jobs: int) -> list[list]:
     return [big[w::n_big] for w in range(n_big)] + [small[w::others] for w in range(others)]
 
 
-def check_cases(cases, seed: int, t0: float, deadline: float, jobs: int, name: str, first: int = 0):
+def check_cases(cases, seed: int, t0: float, deadline: float, jobs: int, name: str, first: int = 0,
+                retry_s: float = 0.0):
     """(results, errors, stats) over the shuffled cases, results and errors in case order.
 
     jobs 1: in this process. jobs > 1: the cases are dealt (deal()) to spawn processes
-    (never fork: CUDA) with the same sys.path, so the same bitorder tree as this one."""
+    (never fork: CUDA) with the same sys.path, so the same bitorder tree as this one; cases a
+    worker could not fit in the shared GPU's memory are run again here, alone, for up to
+    retry_s seconds more (an out-of-memory error is not a verdict on the bits)."""
     indexed = [(first + i, group, case) for i, (group, case) in enumerate(cases)]   # global indices: seeds
     if jobs <= 1:
         parts = [check_share(indexed, seed, t0, deadline, name)]
@@ -204,6 +207,11 @@ def check_cases(cases, seed: int, t0: float, deadline: float, jobs: int, name: s
         stray = {p["bitorder_file"] for p in parts} - {bitorder.__file__}
         if stray:
             raise RuntimeError(f"workers imported another bitorder ({sorted(stray)}) than {bitorder.__file__}")
+        oom = {i for p in parts for i, e in p["errors"] if e["error"].startswith("OutOfMemoryError")}
+        if oom and retry_s > 0:
+            again = check_share([x for x in indexed if x[0] in oom], seed, t0, time.time() + retry_s, f"{name} retry")
+            done = {i for i, _ in again["results"]} | {i for i, _ in again["errors"]}
+            parts = [dict(p, errors=[(i, e) for i, e in p["errors"] if i not in done]) for p in parts] + [again]
     results = [r for _, r in sorted((x for p in parts for x in p["results"]), key=lambda x: x[0])]
     errors = [e for _, e in sorted((x for p in parts for x in p["errors"]), key=lambda x: x[0])]
     return results, errors, merge_counts(p["stats"] for p in parts)
@@ -219,6 +227,8 @@ def main():
     ap.add_argument("--quick", action="store_true", help="a small sample (for the planted-fault run)")
     ap.add_argument("--name", default="gate")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes checking cases in parallel (spawn)")
+    ap.add_argument("--retry-oom", type=float, default=60.0,
+                    help="seconds after the budget to rerun, alone, cases that ran out of GPU memory among workers")
     ap.add_argument("--slice", default="", help="START:STOP of the shuffled case list (split a gate over calls)")
     args = ap.parse_args()
     if args.quick:
@@ -238,7 +248,8 @@ def main():
         first = a or 0
         cases = cases[a:b]
     t0 = time.time()
-    results, errors, case_stats = check_cases(cases, args.seed, t0, t0 + args.budget, args.jobs, args.name, first)
+    results, errors, case_stats = check_cases(cases, args.seed, t0, t0 + args.budget, args.jobs, args.name, first,
+                                              args.retry_oom)
     api.reset_stats()
     try:
         sp = specials("fp16") + specials("bf16")
