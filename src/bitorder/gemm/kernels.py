@@ -23,6 +23,16 @@ def _masked_tiles(a_base, b_base, kk, ok, m_ok, n_ok, sak, sbk):
     return a, b
 
 
+@triton.jit
+def operand_strides(stride, ROW: tl.constexpr):
+    """(stride along the operand's rows, along its columns): a row-major operand (ROW) has
+    `stride` between rows and unit stride along them; a column-major one the reverse."""
+    if ROW:
+        return stride, 1
+    else:
+        return 1, stride
+
+
 def _chain(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, SPAN, K_STEP,
            stride_ab, stride_a, stride_bb, stride_b, stride_ob, stride_om, stride_op,
            A_ROW: tl.constexpr, B_ROW: tl.constexpr,
@@ -52,14 +62,8 @@ def _chain(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, SPAN, K_STEP,
         lane_k = (p // 16) * GROUP + (p % 16)
         lane_real = (p % 16) < GROUP
     REAL_K: tl.constexpr = BLOCK_K // 16 * GROUP  # real products one tile covers
-    if A_ROW:
-        sam, sak = stride_a, 1
-    else:
-        sam, sak = 1, stride_a
-    if B_ROW:
-        sbk, sbn = stride_b, 1
-    else:
-        sbk, sbn = 1, stride_b
+    sam, sak = operand_strides(stride_a, A_ROW)
+    sbk, sbn = operand_strides(stride_b, B_ROW)
     a_base = a_ptr + batch.to(tl.int64) * stride_ab + rm[:, None].to(tl.int64) * sam
     b_base = b_ptr + batch.to(tl.int64) * stride_bb + rn[None, :].to(tl.int64) * sbn
     k_lo = part * SPAN

@@ -17,6 +17,8 @@ of A, scale_b per column of B). Every multiply and add is explicitly rounded (no
 import triton
 import triton.language as tl
 
+from .kernels import operand_strides
+
 
 @triton.jit
 def _mul_rn(x, y):
@@ -41,14 +43,8 @@ def chain8_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K, stri
     rm = (pid // grid_n) * BLOCK_M + tl.arange(0, BLOCK_M)
     rn = (pid % grid_n) * BLOCK_N + tl.arange(0, BLOCK_N)
     rk = tl.arange(0, BLOCK_K)
-    if A_ROW:
-        sam, sak = stride_a, 1
-    else:
-        sam, sak = 1, stride_a
-    if B_ROW:
-        sbk, sbn = stride_b, 1
-    else:
-        sbk, sbn = 1, stride_b
+    sam, sak = operand_strides(stride_a, A_ROW)
+    sbk, sbn = operand_strides(stride_b, B_ROW)
     a_base = a_ptr + rm[:, None].to(tl.int64) * sam
     b_base = b_ptr + rn[None, :].to(tl.int64) * sbn
     m_ok = rm[:, None] < M
