@@ -25,6 +25,7 @@ import bitorder
 from bitorder.draws import torch_draw
 from bitorder.gemm import api, launch
 from bitorder.gemm.shapes import realistic
+from overhead_gemm import per_call_us  # noqa: E402  (benchmarks/ is the script's folder)
 
 # Tile configurations the sweep times: (BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages).
 # Every one walks the same chain (speed knobs only): the sweep checks the bytes too.
@@ -41,17 +42,9 @@ def plan_overhead(reps: int = 2000) -> dict:
     bitorder.linear for a tiny product, against F.linear's."""
     x = torch_draw((8, 64), "fp16", 1, 1, "narrow")
     w = torch_draw((64, 64), "fp16", 1, 2, "narrow")
-    out = {}
-    for name, fn in (("route", lambda: api._route_cached(x, w.t(), None)),
-                     ("bitorder.linear", lambda: bitorder.linear(x, w)), ("F.linear", lambda: F.linear(x, w))):
-        fn()
-        torch.cuda.synchronize()
-        t = time.perf_counter()
-        for _ in range(reps):
-            fn()
-        torch.cuda.synchronize()
-        out[name] = (time.perf_counter() - t) / reps * 1e6
-    return out
+    return {name: per_call_us(fn, reps) for name, fn in (
+        ("route", lambda: api._route_cached(x, w.t(), None)),
+        ("bitorder.linear", lambda: bitorder.linear(x, w)), ("F.linear", lambda: F.linear(x, w)))}
 
 
 def sweep_tiles(cases, count: int, budget: float) -> list[dict]:

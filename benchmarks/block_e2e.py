@@ -21,6 +21,7 @@ import sys
 
 import numpy as np
 import torch
+import triton
 
 sys.path.insert(0, os.path.dirname(__file__))
 import block_stages as st  # noqa: E402
@@ -88,7 +89,7 @@ def main():
 
     def add(name, a, b):
         out = torch.empty_like(a)
-        st.add_kernel[(triton_cdiv(a.numel(), 1024),)](a, b, out, a.numel(), B=1024, **NOFUSE)
+        st.add_kernel[(triton.cdiv(a.numel(), 1024),)](a, b, out, a.numel(), B=1024, **NOFUSE)
         return check(name, out, st.add_twin(host(a), host(b)))
 
     h1 = rmsnorm("rmsnorm1", x, w1)
@@ -111,7 +112,7 @@ def main():
     h2 = rmsnorm("rmsnorm2", x2, w2)
     g, u = gemm("gate", h2, wg, True), gemm("up", h2, wu, True)
     a = torch.empty_like(g)
-    st.silu_mul_kernel[(triton_cdiv(g.numel(), 1024),)](g, u, a, g.numel(), B=1024, **NOFUSE)
+    st.silu_mul_kernel[(triton.cdiv(g.numel(), 1024),)](g, u, a, g.numel(), B=1024, **NOFUSE)
     check("silu_mul", a, st.silu_mul_twin(host(g), host(u)))
     dn = gemm("down", a, wd, True)
     add("residual2", x2, dn)
@@ -123,10 +124,6 @@ def main():
         json.dump(res, f, indent=1)
     print(json.dumps({k: res[k] for k in ("all_identical", "stages_file")}))
     return 0 if res["all_identical"] else 1
-
-
-def triton_cdiv(a, b):
-    return -(-a // b)
 
 
 if __name__ == "__main__":

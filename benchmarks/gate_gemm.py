@@ -134,7 +134,7 @@ def check_share(share, seed: int, t0: float, deadline: float, label: str, shared
         except Exception as e:
             errors.append((i, {"case": case.to_dict(), "error": f"{type(e).__name__}: {e}",
                                "trace": traceback.format_exc()[-800:]}))
-        if shared_gpu and 2 * case.batch * (case.m * case.k + case.k * case.n + case.m * case.n) > 1 << 28:
+        if shared_gpu and case_bytes(case) > BIG:
             torch.cuda.empty_cache()
         if j % 500 == 0:
             print(f"[{label}] {j}/{len(share)} cases, {sum(not r['ok'] for _, r in results)} mismatched, "
