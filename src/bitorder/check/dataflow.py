@@ -27,14 +27,14 @@ from __future__ import annotations
 import hashlib
 import re
 
-from .ptx import Entry, Instr, Label
+from .ptx import Entry, Instr, Label, opcode_base
 from .rules import (_REG, _address, _branches_on_constants, _cvt_types, _hammock, _last_part,  # noqa: F401
                     _linear_cmp, _operand, _reg_list)
 from .symbolic import (  # noqa: F401  (Unsupported, walk API names re-exported)
     Nodes, UNDEF, UNDEF_PRED, Unsupported, _BITS, _FLOAT_TYPE,
     _KNOWN, _MAX_STEPS, _RING, _cap, _concrete, _disjoint,
     _extend, _is_float_op, _is_int, _itype, _pair_cvt, _poly,
-    _opbase, _pred, _wrap, atom, padd, pkey, pmul,
+    _pred, _wrap, atom, padd, pkey, pmul,
     first_difference, short)
 
 
@@ -468,7 +468,7 @@ class _Block:
         return ("cmp", op, pkey(a), pkey(b))
 
     def integer(self, op, args):
-        base = _opbase(op)
+        base = opcode_base(op)
         args = [a if _is_int(a) else self.tree_bits(a) for a in args]
         if base == "cvt":
             dst, src = _cvt_types(op)

@@ -21,7 +21,8 @@ _REG = re.compile(r"%[A-Za-z_$][\w$]*(?:\.[xyz])?")
 
 
 @functools.lru_cache(maxsize=None)
-def _base(opcode: str) -> str:
+def opcode_base(opcode: str) -> str:
+    """'shfl.sync.bfly.b32' -> 'shfl' (cached: the walks ask for it per thread)."""
     return opcode.split(".")[0]
 
 
@@ -38,7 +39,7 @@ class Instr:
 
     @property
     def base(self) -> str:
-        return _base(self.opcode)
+        return opcode_base(self.opcode)
 
     def text(self) -> str:
         g = "" if self.guard is None else f"@{'!' if self.guard[0] else ''}{self.guard[1]} "

@@ -99,13 +99,14 @@ def divisible_params(ptx) -> frozenset:
     return frozenset(i for i, a in enumerate(args) if "tt.divisibility = 16" in a)
 
 
-def _level(entry: Entry, divisible=frozenset()):
-    """(signature, roots or None, why v1 declined or None)."""
+def _level(entry: Entry, divisible=frozenset(), text_signature: str | None = None):
+    """(signature, roots or None, why v1 declined or None). text_signature: the entry's
+    canonical program-text signature when the caller has it already."""
     try:
         r, nodes = dataflow.walk(entry, divisible=divisible)
         return dataflow.signature_of(r, divisible), (r, nodes), None
     except dataflow.Unsupported as e:
-        return "v0:" + canonicalize(entry).signature, None, str(e)
+        return "v0:" + (text_signature or canonicalize(entry).signature), None, str(e)
 
 
 _MEMO: dict = {}   # hash of the canonical program text -> (signature, why v1 declined or None)
@@ -114,10 +115,11 @@ _MEMO: dict = {}   # hash of the canonical program text -> (signature, why v1 de
 def _classify(entry: Entry, divisible=frozenset()):
     """(signature, why v1 declined or None), walked once per program text: configurations that
     compile to the same code up to names (num_stages of a loop-free kernel) share the walk."""
-    key = (canonicalize(entry).signature, divisible)
+    text = canonicalize(entry).signature
+    key = (text, divisible)
     hit = _MEMO.get(key)
     if hit is None:
-        sig, _, why = _level(entry, divisible)
+        sig, _, why = _level(entry, divisible, text)
         if len(_MEMO) > 100_000:
             _MEMO.clear()
         hit = _MEMO[key] = (sig, why)

@@ -8,6 +8,9 @@ import hashlib
 import itertools
 import re
 
+from .ptx import opcode_base
+
+
 class Unsupported(Exception):
     """The walk cannot decide this kernel exactly (the message says why)."""
 
@@ -112,11 +115,6 @@ def _extend(v, signed, bits):
 
 # -- floating-point trees, hash-consed by structure ------------------------------------------------
 
-@functools.lru_cache(maxsize=None)
-def _opbase(op: str) -> str:
-    return op.split(".")[0]
-
-
 class Nodes:
     def __init__(self, shapes: bool = False):
         self.record = shapes     # keep each node's shape (for explanations; costs time)
@@ -129,7 +127,7 @@ class Nodes:
     def make(self, op, children=(), payload=""):
         key_of = self.key_of
         kids = [key_of[c] if c.__class__ is int else c for c in children]
-        base = _opbase(op)
+        base = opcode_base(op)
         if op in _JOIN:
             # max.f32 is a join (+0 above -0, a NaN operand ignored, measured on the H200 in both
             # operand orders): any tree of it over the same operands gives the same bits, so

@@ -58,17 +58,17 @@ def _launch(kernel, grid, args, num_warps, num_stages):
     whose arguments specialise alike (_spec) launch the compiled kernel directly, as the JIT
     itself would (it costs tens of microseconds a call; this a few). args holds every
     parameter in order, constexprs included, as the JIT hands them to the launcher."""
-    if not FAST or not args[0].is_cuda:  # off, or Triton's interpreter: the JIT's own launch
-        kernel[grid](**dict(zip(kernel.arg_names, args)), num_warps=num_warps, num_stages=num_stages)
-        return
-    key = (kernel, num_warps, num_stages, torch.cuda.current_device(),
-           *(_spec(x, p.is_constexpr) for x, p in zip(args, kernel.params)))
-    compiled = _COMPILED.get(key)
+    key = compiled = None
+    if FAST and args[0].is_cuda:         # (off, or Triton's interpreter: the JIT's own launch)
+        key = (kernel, num_warps, num_stages, torch.cuda.current_device(),
+               *(_spec(x, p.is_constexpr) for x, p in zip(args, kernel.params)))
+        compiled = _COMPILED.get(key)
     if compiled is None:
         compiled = kernel[grid](**dict(zip(kernel.arg_names, args)), num_warps=num_warps, num_stages=num_stages)
-        if len(_COMPILED) > 4096:
-            _COMPILED.clear()
-        _COMPILED[key] = compiled
+        if key is not None:
+            if len(_COMPILED) > 4096:
+                _COMPILED.clear()
+            _COMPILED[key] = compiled
         return
     stream = driver.active.get_current_stream(driver.active.get_current_device())
     g = (*grid, 1, 1)
