@@ -12,7 +12,10 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 import triton  # noqa: E402
 
+import bitorder  # noqa: E402
 import pinned_suite as ps  # noqa: E402
+
+print("bitorder from", bitorder.__file__)
 
 g = torch.Generator().manual_seed(3)
 x = torch.randn(8, 1024, generator=g) * torch.exp2(torch.randint(-8, 9, (8, 1024), generator=g).float())

@@ -48,3 +48,16 @@ def test_loop_sum_is_one_pattern_equal_to_its_reference_under_the_interpreter():
     p = subprocess.run([sys.executable, script], env=dict(os.environ, TRITON_INTERPRET="1"),
                        capture_output=True, text=True, timeout=600)
     assert p.returncode == 0 and "patterns 1 equal True" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
+
+
+def test_loop_sum_gate_fails_on_a_copied_tree_whose_fold_pairs_far_elements(tmp_path):
+    """The planted fault of the pinned fold (levels swapped end for end, from a copied tree):
+    loop_sum's output stops equalling the CPU reference, so that check fails."""
+    sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
+    from mutants import run_on_mutant
+    p, copy = run_on_mutant(tmp_path, "src/bitorder/language/pinned.py",
+                            ["s[axis:axis + 1] = [s[axis] // 2, 2]", "y = tl.reduce(y, AX + 1, combine_fn)"],
+                            ["s[axis:axis + 1] = [2, s[axis] // 2]", "y = tl.reduce(y, AX, combine_fn)"],
+                            ["tests/language/interpret_loop_sum.py"], env={"TRITON_INTERPRET": "1"})
+    assert f"bitorder from {copy}" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
+    assert p.returncode != 0 and "equal False" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
