@@ -1,6 +1,8 @@
 """Speed of bitorder.linear against F.linear (cuBLAS) on realistic model layers (GPU).
 
-Same inputs for both, triton.testing.do_bench medians; per group (model layer) the
+Same inputs for both, timed two ways: triton.testing.do_bench medians (host time per
+call included: a small product waits on the launch) and do_bench_cudagraph medians (the
+calls replayed from a CUDA graph: the kernels' own time). Per group (model layer) the
 geometric mean of cuBLAS time over bitorder time (> 1: bitorder faster), split at
 5 GFLOP. Writes bench.json and bench.png.
 
@@ -30,7 +32,8 @@ from overhead_gemm import per_call_us  # noqa: E402  (benchmarks/ is the script'
 # Tile configurations the sweep times: (BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages).
 # Every one walks the same chain (speed knobs only): the sweep checks the bytes too.
 SWEEP = [(128, 128, 64, 8, 3), (128, 256, 64, 8, 3), (128, 128, 64, 4, 4), (256, 128, 64, 8, 3),
-         (128, 256, 64, 8, 4), (64, 128, 64, 4, 3), (64, 256, 64, 4, 4), (64, 64, 64, 4, 5)]
+         (128, 256, 64, 8, 4), (64, 128, 64, 4, 3), (64, 256, 64, 4, 4), (64, 64, 64, 4, 5),
+         (256, 128, 64, 8, 4), (128, 128, 64, 8, 5)]
 
 
 def geomean(xs):
@@ -47,9 +50,19 @@ def plan_overhead(reps: int = 2000) -> dict:
         ("bitorder.linear", lambda: bitorder.linear(x, w)), ("F.linear", lambda: F.linear(x, w)))}
 
 
+def graph_ms(fn, rep: int):
+    """do_bench_cudagraph's median for fn (None if fn cannot be captured)."""
+    try:
+        return triton.testing.do_bench_cudagraph(fn, rep=rep, return_mode="median")
+    except Exception as e:  # report, do not hide: the do_bench column still stands
+        print("graph timing failed:", type(e).__name__, e, flush=True)
+        return None
+
+
 def sweep_tiles(cases, count: int, budget: float) -> list[dict]:
     """Time every SWEEP tile on `count` shapes (half above 5 GFLOP): which tiles the
-    planner should pick. Each tile's bytes are compared with cuBLAS's too."""
+    planner should pick (CUDA-graph medians: the kernels' time). Each tile's bytes are
+    compared with cuBLAS's too."""
     big = [c for c in cases if c.flops > 5e9][: (count + 1) // 2]
     small = [c for c in cases if c.flops <= 5e9][: count // 2]
     rows, t0 = [], time.time()
@@ -61,21 +74,21 @@ def sweep_tiles(cases, count: int, budget: float) -> list[dict]:
         p = api.plan(x, w.t())
         ref = F.linear(x, w)
         row = {"m": case.m, "n": case.n, "k": case.k, "dtype": case.dtype, "gflop": case.flops / 1e9,
-               "desc": str(p.desc), "ms_cublas": triton.testing.do_bench(lambda: F.linear(x, w), warmup=5, rep=30,
-                                                                        return_mode="median"), "tiles": {}}
+               "desc": str(p.desc), "ms_cublas": graph_ms(lambda: F.linear(x, w), 30), "tiles": {}}
         if p.path != "triton":
             continue
         for tile in SWEEP:
             fn = lambda: launch.run(x, w.t(), p.desc, block=tile)  # noqa: E731
             try:
                 same = bool(torch.equal(fn().view(torch.int16), ref.view(torch.int16)))
-                ms = triton.testing.do_bench(fn, warmup=5, rep=30, return_mode="median")
+                ms = graph_ms(fn, 30)
             except Exception as e:  # out of shared memory for this tile
                 row["tiles"]["x".join(map(str, tile))] = {"error": f"{type(e).__name__}"}
                 continue
-            row["tiles"]["x".join(map(str, tile))] = {"ms": ms, "speed": row["ms_cublas"] / ms, "identical": same}
+            speed = row["ms_cublas"] / ms if ms and row["ms_cublas"] else None
+            row["tiles"]["x".join(map(str, tile))] = {"ms": ms, "speed": speed, "identical": same}
         rows.append(row)
-        best = max((v["speed"], k) for k, v in row["tiles"].items() if "speed" in v)
+        best = max(((v["speed"], k) for k, v in row["tiles"].items() if v.get("speed")), default=(0.0, "none"))
         print(f"sweep {case.m}x{case.n}x{case.k} {case.dtype}: best {best[1]} {best[0]:.2f}x", flush=True)
     return rows
 
@@ -106,45 +119,55 @@ def main():
         rep = 25 if case.flops < 1e11 else 60
         t_ref = triton.testing.do_bench(lambda: F.linear(x, w), warmup=5, rep=rep, return_mode="median")
         t_ours = triton.testing.do_bench(lambda: bitorder.linear(x, w), warmup=5, rep=rep, return_mode="median")
+        g_ref, g_ours = graph_ms(lambda: F.linear(x, w), rep), graph_ms(lambda: bitorder.linear(x, w), rep)
         rows.append({"dtype": dt, "group": case.group, "m": case.m, "n": case.n, "k": case.k,
                      "gflop": case.flops / 1e9, "ms_cublas": t_ref, "ms_bitorder": t_ours,
-                     "speed": t_ref / t_ours, "identical": same, "path": p.path, "desc": str(p.desc)})
-    groups = defaultdict(lambda: {"above": [], "below": []})
-    for r in rows:
-        layer = r["group"].split(":")[1]
-        groups[f"{r['dtype']}:{layer}"]["above" if r["gflop"] > 5 else "below"].append(r["speed"])
-    summary = {g: {"geomean_above_5gflop": geomean(v["above"]), "n_above": len(v["above"]),
-                   "geomean_below_5gflop": geomean(v["below"]), "n_below": len(v["below"])}
-               for g, v in sorted(groups.items())}
-    overall = {"above": geomean([r["speed"] for r in rows if r["gflop"] > 5]),
-               "below": geomean([r["speed"] for r in rows if r["gflop"] <= 5])}
+                     "speed": t_ref / t_ours, "ms_cublas_graph": g_ref, "ms_bitorder_graph": g_ours,
+                     "speed_graph": g_ref / g_ours if g_ref and g_ours else None,
+                     "identical": same, "path": p.path, "desc": str(p.desc)})
+    summary, overall = {}, {}
+    for mode in ("speed", "speed_graph"):
+        groups = defaultdict(lambda: {"above": [], "below": []})
+        for r in rows:
+            if r[mode] is not None:
+                groups[f"{r['dtype']}:{r['group'].split(':')[1]}"]["above" if r["gflop"] > 5 else "below"].append(r[mode])
+        summary[mode] = {g: {"geomean_above_5gflop": geomean(v["above"]), "n_above": len(v["above"]),
+                             "geomean_below_5gflop": geomean(v["below"]), "n_below": len(v["below"])}
+                         for g, v in sorted(groups.items())}
+        overall[mode] = {"above": geomean([r[mode] for r in rows if r[mode] and r["gflop"] > 5]),
+                         "below": geomean([r[mode] for r in rows if r[mode] and r["gflop"] <= 5])}
     report = {"device": torch.cuda.get_device_name(), "rows": rows, "groups": summary, "overall": overall,
               "identical": sum(r["identical"] for r in rows), "n": len(rows), "planned": len(cases),
-              "plan_overhead_us": plan_overhead(), "sweep": sweep, "seconds": time.time() - t0}
+              "plan_overhead_us": plan_overhead(), "sweep": sweep, "seconds": time.time() - t0,
+              "env": {k: os.environ.get(k, "") for k in ("BITORDER_FAST_LAUNCH", "BITORDER_TILES")},
+              "fast_launch": launch.FAST, "wide_tiles": launch.WIDE_TILES}
     with open(os.path.join(args.out, "bench.json"), "w") as f:
         json.dump(report, f, indent=1)
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
-        fig, ax = plt.subplots(figsize=(10, 4.5))
-        names = list(summary)
-        xs = range(len(names))
-        ax.bar([i - 0.2 for i in xs], [summary[n]["geomean_above_5gflop"] for n in names], 0.4, label="> 5 GFLOP")
-        ax.bar([i + 0.2 for i in xs], [summary[n]["geomean_below_5gflop"] for n in names], 0.4, label="<= 5 GFLOP")
-        ax.axhline(1.0, color="k", lw=0.8)
-        ax.axhline(0.8, color="r", lw=0.8, ls="--", label="floor 0.8x")
-        ax.set_xticks(list(xs), names, rotation=45, ha="right", fontsize=8)
-        ax.set_ylabel("cuBLAS time / bitorder time")
-        ax.set_title(f"bitorder.linear vs F.linear on {report['device']} (geomean per layer)")
-        ax.legend(fontsize=8)
+        fig, axes = plt.subplots(2, 1, figsize=(10, 8), sharex=True)
+        for ax, mode, how in zip(axes, ("speed_graph", "speed"), ("CUDA graph: kernel time", "do_bench: host time included")):
+            names = list(summary["speed"])
+            xs = range(len(names))
+            ax.bar([i - 0.2 for i in xs], [summary[mode].get(n, {}).get("geomean_above_5gflop", float("nan")) for n in names],
+                   0.4, label="> 5 GFLOP")
+            ax.bar([i + 0.2 for i in xs], [summary[mode].get(n, {}).get("geomean_below_5gflop", float("nan")) for n in names],
+                   0.4, label="<= 5 GFLOP")
+            ax.axhline(1.0, color="k", lw=0.8)
+            ax.axhline(0.8, color="r", lw=0.8, ls="--", label="floor 0.8x")
+            ax.set_xticks(list(xs), names, rotation=45, ha="right", fontsize=8)
+            ax.set_ylabel("cuBLAS time / bitorder time")
+            ax.set_title(f"bitorder.linear vs F.linear on {report['device']}, {how} (geomean per layer)", fontsize=9)
+            ax.legend(fontsize=8)
         fig.tight_layout()
         fig.savefig(os.path.join(args.out, "bench.png"), dpi=120)
     except Exception as e:  # the numbers matter more than the picture
         print("plot failed:", e)
     print(json.dumps({"overall": overall, "identical": report["identical"], "n": report["n"]}, indent=1))
-    for g, v in summary.items():
-        print(f"{g:24s} >5GF {v['geomean_above_5gflop']:.2f} (n={v['n_above']})  <=5GF {v['geomean_below_5gflop']:.2f} (n={v['n_below']})")
+    for g, v in summary["speed_graph"].items():
+        print(f"{g:24s} graph >5GF {v['geomean_above_5gflop']:.2f} (n={v['n_above']})  <=5GF {v['geomean_below_5gflop']:.2f} (n={v['n_below']})")
     return 0
 
 

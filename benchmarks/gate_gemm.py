@@ -42,7 +42,8 @@ def fingerprint() -> dict:
     for rel in ("cublas/profiles/sm90-cublas13.1.json", "gemm/kernels.py", "gemm/launch.py", "cublas/profile.py"):
         with open(os.path.join(root, rel), "rb") as f:
             h[rel] = hashlib.sha256(f.read()).hexdigest()[:16]
-    return {"bitorder_file": bitorder.__file__, "sha": h}
+    from bitorder.gemm import launch
+    return {"bitorder_file": bitorder.__file__, "sha": h, "fast_launch": launch.FAST, "wide_tiles": launch.WIDE_TILES}
 
 
 def operand(case, rows, cols, trans, seed, tid, kind):

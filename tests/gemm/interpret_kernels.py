@@ -74,5 +74,13 @@ out = launch.run(a, w.unsqueeze(0).expand(4, 50, 30), GEMMDesc("plain", "fp16", 
 if not torch.equal(out.double(), a.double() @ w.double()):
     failures += 1
     print("FAIL broadcast B")
+# many tiles (small blocks): the L2 swizzle's program-to-tile map covers every tile once,
+# with a partial band of tile rows at the bottom (12 rows of tiles: one band of 8, one of 4)
+a = operand(16 * 11 + 3, 40, False, 0, torch.float16)
+b = operand(40, 16 * 3 + 5, False, 0, torch.float16)
+out = launch.run(a, b, GEMMDesc("plain", "fp16", 40, "wgmma", 16), block=(16, 16, 32, 4, 1))
+if not torch.equal(out.double(), a.double() @ b.double()):
+    failures += 1
+    print("FAIL swizzled tiles")
 print(f"{failures} failures")
 sys.exit(1 if failures else 0)

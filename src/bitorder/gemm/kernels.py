@@ -48,9 +48,16 @@ def _chain(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, SPAN, K_STEP,
     pid = tl.program_id(0)
     batch = tl.program_id(1)
     part = tl.program_id(2)
+    # Tiles in column bands of SWIZZLE_M rows, so neighbouring programs share A and B in L2.
+    # Which program computes a tile is a speed knob: every tile's chain is the same.
+    grid_m = tl.cdiv(M, BLOCK_M)
     grid_n = tl.cdiv(N, BLOCK_N)
-    pid_m = pid // grid_n
-    pid_n = pid % grid_n
+    SWIZZLE_M: tl.constexpr = 8
+    band = SWIZZLE_M * grid_n
+    first_m = (pid // band) * SWIZZLE_M
+    rows = tl.minimum(grid_m - first_m, SWIZZLE_M)
+    pid_m = first_m + (pid % band) % rows
+    pid_n = (pid % band) // rows
     rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     # Padded lane p of a dot holds real k = (p // 16) * GROUP + p % 16 when p % 16 < GROUP.
