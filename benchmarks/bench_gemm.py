@@ -140,7 +140,7 @@ def main():
               "identical": sum(r["identical"] for r in rows), "n": len(rows), "planned": len(cases),
               "plan_overhead_us": plan_overhead(), "sweep": sweep, "seconds": time.time() - t0,
               "env": {k: os.environ.get(k, "") for k in ("BITORDER_FAST_LAUNCH", "BITORDER_TILES")},
-              "fast_launch": launch.FAST, "wide_tiles": launch.WIDE_TILES}
+              "fast_launch": launch.FAST, "tiles": launch.TILES}
     with open(os.path.join(args.out, "bench.json"), "w") as f:
         json.dump(report, f, indent=1)
     try:

@@ -61,8 +61,10 @@ def test_known_unknowns_fall_back(profile):
     assert profile.describe(nvjet, 33280, "fp16") is not None        # s divides K
     assert cublas_defect(nvjet, 33280) is None
     s1688 = {"algo_id": 24, "stages": "UNDEFINED", "split_k": 3, "reduction_scheme": 2}
-    d = profile.describe(s1688, 512, "bf16", bias=True)              # twin-verified on gate-1's mismatches
+    d = profile.describe(s1688, 512, "fp16", bias=True)              # twin-verified on gate-1's mismatches
     assert d.k_cuts == (176,) and d.epilogue == ("round", "bias_out")
+    assert profile.describe(s1688, 512, "bf16", bias=True) is None   # bf16, K % 64 == 0: the 2026-11-30 gate
+    assert profile.describe(s1688, 520, "bf16", bias=True).k_cuts == (176,)
     k16 = {"algo_id": 23, "stages": "64x3", "split_k": 5, "reduction_scheme": 1}
     assert profile.describe(k16, 24832, "bf16") is None              # K % 64 == 0 on algo 23: unsettled
     assert profile.describe({"algo_id": 21, "stages": "64x4", "split_k": 1, "reduction_scheme": 0}, 64, "fp16") is None

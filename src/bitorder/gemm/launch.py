@@ -21,18 +21,33 @@ _TORCH = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 MERGE_BLOCK = 1024
 
 
-# BITORDER_TILES=wide: 128x256x64 tiles with 4 stages for large products (the 2026-11-29 sweep:
-# 0.77-0.85x cuBLAS at M >= 2048 against 0.62-0.74x; identical bytes), off until benched as default.
-WIDE_TILES = os.environ.get("BITORDER_TILES", "") == "wide"
+# Tile sizes are speed knobs only: every tile walks the same chain (the 2026-11-30 sweep:
+# identical bytes for 10 tiles on 6 shapes). Measured on the H200 with CUDA graphs: 128x256
+# tiles (8 warps, 3 stages) reach 0.85-0.88x cuBLAS where they fill the GPU, 64x64 tiles
+# (4 warps, 5 stages) 0.81-0.85x on products too small to fill it with larger tiles.
+# BITORDER_TILES=fixed restores the first session's 64x128 / 128x128 choice.
+TILES = os.environ.get("BITORDER_TILES", "auto")
+_SMS: dict = {}
+H200_SMS = 132  # for Triton's interpreter on CPU tensors
 
 
-def blocks(m: int, n: int):
-    """(BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages): speed knobs only, the chain is the same for any."""
-    if m <= 64:
-        return 64, 128, 64, 4, 3
-    if WIDE_TILES and m >= 512 and n >= 256:
-        return 128, 256, 64, 8, 4
-    return 128, 128, 64, 8, 3
+def _sm_count() -> int:
+    dev = torch.cuda.current_device()
+    if dev not in _SMS:
+        _SMS[dev] = torch.cuda.get_device_properties(dev).multi_processor_count
+    return _SMS[dev]
+
+
+def blocks(m: int, n: int, batch: int = 1, sms: int | None = None):
+    """(BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages) for an (m, n) output (speed only)."""
+    if TILES == "fixed":
+        return (64, 128, 64, 4, 3) if m <= 64 else (128, 128, 64, 8, 3)
+    sms = sms or _sm_count()
+    if batch * triton.cdiv(m, 128) * triton.cdiv(n, 256) >= sms:
+        return 128, 256, 64, 8, 3
+    if batch * triton.cdiv(m, 128) * triton.cdiv(n, 128) >= sms:
+        return 128, 128, 64, 8, 3
+    return 64, 64, 64, 4, 5
 
 
 _COMPILED: dict = {}
@@ -101,7 +116,7 @@ def chain(a, b, out, *, span: int, group: int = 16, tail_first: bool = False, k_
     a3, a_row, sa = _major(a3)
     b3, b_row, sb = _major(b3)
     o = out.view(parts, batch, M, N)  # out is contiguous: the output, or the workspace of partials
-    BM, BN, BK, warps, *stages = block or blocks(M, N)
+    BM, BN, BK, warps, *stages = block or blocks(M, N, batch * parts, None if a3.is_cuda else H200_SMS)
     grid = (triton.cdiv(M, BM) * triton.cdiv(N, BN), batch, parts)
     kernel = chain_kernel if (sa % 16 == 0 and sb % 16 == 0 and N % 16 == 0) else chain_kernel_any_ld
     _launch(kernel, grid, (
