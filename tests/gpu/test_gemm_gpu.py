@@ -80,11 +80,13 @@ def test_kept_kernels_relaunch_with_torch_bytes(dtype, monkeypatch):
     monkeypatch.setattr(launch, "FAST", True)
     for m, n, k in ((8, 4096, 4096), (256, 512, 1024), (33, 65, 1001), (5, 24, 40)):
         for seed in range(3):
-            for shift in (0, 1):
+            for shift in (0, 8, 1):   # aligned, aligned elsewhere, unaligned (cuBLAS runs it)
                 buf = torch_draw((m * k + shift,), dtype, 40 + seed, 1, "wide")
                 x = buf[shift:].view(m, k)
                 w = torch_draw((n, k), dtype, 40 + seed, 2, "wide")
                 bias = torch_draw((n,), dtype, 40 + seed, 3, "narrow")
+                if shift == 1:
+                    assert bitorder.plan(x, w.t()).reason == "operand address not 16-byte aligned"
                 assert torch.equal(bits(bitorder.linear(x, w)), bits(F.linear(x, w))), (m, n, k, seed, shift)
                 assert torch.equal(bits(bitorder.linear(x, w, bias)), bits(F.linear(x, w, bias))), (m, n, k, shift)
     assert launch._COMPILED, "the launch cache kept nothing"
