@@ -3,10 +3,12 @@ import json
 import os
 import random
 import re
+import subprocess
+import sys
 
 import pytest
 
-from bitorder.cublas.profile import ArchProfile, Entry, ProfileError, cublas_defect
+from bitorder.cublas.profile import ArchProfile, Entry, ProfileError, cublas_defect, layout_of
 from bitorder.cublas.prober import load_records, sample_mismatches, walk_mismatches
 from bitorder.desc import GEMMDesc
 
@@ -26,7 +28,7 @@ def profile():
 
 def described(profile, rec):
     c = rec["case"]
-    return profile.describe(rec["ran"][0], c["k"], c["dtype"], c["op"] == "linear_bias")
+    return profile.describe(rec["ran"][0], c["k"], c["dtype"], c["op"] == "linear_bias", layout=layout_of(rec["query"]))
 
 
 def test_profile_loads_and_entries_are_well_formed(profile):
@@ -61,12 +63,14 @@ def test_known_unknowns_fall_back(profile):
     assert profile.describe(nvjet, 33280, "fp16") is not None        # s divides K
     assert cublas_defect(nvjet, 33280) is None
     s1688 = {"algo_id": 24, "stages": "UNDEFINED", "split_k": 3, "reduction_scheme": 2}
-    d = profile.describe(s1688, 512, "fp16", bias=True)              # twin-verified on gate-1's mismatches
+    d = profile.describe(s1688, 512, "bf16", bias=True, layout="nt")  # gate-1's mismatches (twin)
     assert d.k_cuts == (176,) and d.epilogue == ("round", "bias_out")
-    assert profile.describe(s1688, 512, "bf16", bias=True) is None   # bf16, K % 64 == 0: the 2026-11-30 gate
-    assert profile.describe(s1688, 520, "bf16", bias=True).k_cuts == (176,)
+    # K % 64 == 0 with an operand along K: spans round to 64 (the 2026-11-30 gate's mismatches)
+    assert profile.describe(s1688, 512, "fp16", layout="tt").k_cuts == (192,)
+    assert profile.describe(s1688, 512, "bf16") is None               # the rule needs the layout
+    assert profile.describe(s1688, 520, "bf16", layout="tt").k_cuts == (176,)
     k16 = {"algo_id": 23, "stages": "64x3", "split_k": 5, "reduction_scheme": 1}
-    assert profile.describe(k16, 24832, "bf16") is None              # K % 64 == 0 on algo 23: unsettled
+    assert profile.describe(k16, 24832, "bf16", layout="tn").k_cuts == (4992,)   # algo 23's walk
     assert profile.describe({"algo_id": 21, "stages": "64x4", "split_k": 1, "reduction_scheme": 0}, 64, "fp16") is None
 
 
@@ -76,7 +80,7 @@ def test_gate1_mismatches_are_explained(profile):
     assert len(recs) == 22
     for rec in recs:
         c, a = rec["case"], rec["ran"][0]
-        d = profile.describe(a, c["k"], c["dtype"], c["op"] == "linear_bias")
+        d = profile.describe(a, c["k"], c["dtype"], c["op"] == "linear_bias", layout=layout_of(rec["query"]))
         if d is None:
             continue
         assert sample_mismatches(rec, d, "narrow") == 0 and sample_mismatches(rec, d, "wide") == 0, c
@@ -147,7 +151,27 @@ def test_planted_fault_in_the_profile_fails(tmp_path):
     from mutants import run_on_mutant
 
     p, copy = run_on_mutant(tmp_path, "src/bitorder/cublas/profiles/sm90-cublas13.1.json",
-                            '"granule": 64', '"granule": 32', ["tests/cublas/check_profile_on_survey.py"])
+                            '"granule": 64,', '"granule": 32,', ["tests/cublas/check_profile_on_survey.py"])
+    assert f"bitorder from {copy}" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
+    assert p.returncode != 0 and "FAIL" in p.stdout
+
+
+def test_gate_mismatches_are_reproduced_or_fall_back():
+    """The calls the gates found mismatched (2026-11-29 and 2026-11-30), surveyed on the H200:
+    the profile reproduces their recorded bits and walks on the CPU twin, or falls back."""
+    p = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "check_profile_on_mismatches.py")],
+                       capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0 and "0 failures" in p.stdout, p.stdout[-3000:] + p.stderr[-2000:]
+
+
+def test_planted_fault_in_the_k_major_rule_fails(tmp_path):
+    """A copied tree that ignores the K-major span rule (granule 8 everywhere, the old profile)
+    fails on the 2026-11-30 gate's mismatches."""
+    sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
+    from mutants import run_on_mutant
+
+    p, copy = run_on_mutant(tmp_path, "src/bitorder/cublas/profile.py", '                    g = k_major["granule"]',
+                            '                    g = g', ["tests/cublas/check_profile_on_mismatches.py"])
     assert f"bitorder from {copy}" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
     assert p.returncode != 0 and "FAIL" in p.stdout
 

@@ -24,7 +24,7 @@ def _progress(console):
 
 def verify(paths, console, max_k=70000) -> int:
     from .prober import load_records, sample_mismatches, walk_mismatches
-    from .profile import ArchProfile, cublas_defect
+    from .profile import ArchProfile, cublas_defect, layout_of
 
     prof = ArchProfile.load()
     records = [r for p in paths for r in load_records(p) if r.get("ran")]
@@ -35,7 +35,8 @@ def verify(paths, console, max_k=70000) -> int:
         for rec in records:
             c, a = rec["case"], rec["ran"][0]
             entry = prof.entry_for(a, c["dtype"])
-            d = prof.describe(a, c["k"], c["dtype"], c["op"] == "linear_bias")
+            d = prof.describe(a, c["k"], c["dtype"], c["op"] == "linear_bias",
+                              layout=layout_of(rec["query"]) if rec.get("query") else None)
             name = entry.name if entry else f"(algo {a['algo_id']}: no entry)"
             if d is None:
                 tally[(name, "falls back" + (" (cuBLAS defect)" if cublas_defect(a, c["k"]) else ""))] += 1

@@ -69,10 +69,12 @@ class Entry:
                 and answer["reduction_scheme"] in m.get("reduction_scheme", [answer["reduction_scheme"]])
                 and dtype in m.get("dtype", [dtype]))
 
-    def describe(self, answer: dict, k: int, dtype: str, bias: bool, fast_accum: bool = False):
+    def describe(self, answer: dict, k: int, dtype: str, bias: bool, fast_accum: bool = False,
+                 layout: str | None = None):
         """The GEMMDesc for this answer at this K, or None where the entry's evidence stops
         (a bias it was not verified with, a span rule's known-unknown region). fp8 entries
-        promote every promotion_slow elements unless fast_accum, and scale before the bias."""
+        promote every promotion_slow elements unless fast_accum, and scale before the bias.
+        layout: cuBLAS's op letters ("nt": transa N, transb T), for rules that depend on it."""
         if bias and self.bias == "unverified":
             return None
         d = dict(self.desc)
@@ -84,6 +86,14 @@ class Entry:
         if self.span is not None:
             s = answer["split_k"]
             g = self.span["granule"]
+            k_major = self.span.get("k_major")
+            if k_major and k % k_major["k_multiple_of"] == 0:
+                # cuBLAS rounds the span coarser when K is a multiple of 64 and an operand runs
+                # along K in memory (every layout but "nt"); walks of 14 calls, 2026-11-30.
+                if layout is None:
+                    return None
+                if layout != "nt":
+                    g = k_major["granule"]
             unknown = self.span.get("unknown_when")
             if unknown == "k_multiple_of" and k % self.span["of"] == 0:
                 return None
@@ -146,6 +156,13 @@ class ArchProfile:
         trial = os.environ.get("BITORDER_UNVERIFIED") == "1"
         return next((e for e in self.entries if (e.verified or trial) and e.matches(answer, dtype)), None)
 
-    def describe(self, answer: dict, k: int, dtype: str, bias: bool = False, fast_accum: bool = False):
+    def describe(self, answer: dict, k: int, dtype: str, bias: bool = False, fast_accum: bool = False,
+                 layout: str | None = None):
         e = self.entry_for(answer, dtype)
-        return None if e is None else e.describe(answer, k, dtype, bias, fast_accum)
+        return None if e is None else e.describe(answer, k, dtype, bias, fast_accum, layout)
+
+
+def layout_of(query) -> str:
+    """cuBLAS's op letters for a query (an LtQuery or a survey record's query dict): "nt" etc."""
+    get = query.get if isinstance(query, dict) else lambda key: getattr(query, key)
+    return ("t" if get("transa") else "n") + ("t" if get("transb") else "n")

@@ -98,13 +98,13 @@ def _check(*tensors) -> str:
 def _describe(query, dtype: str, bias: bool):
     """(answer dict, GEMMDesc or None) for a heuristic query (bias pointer blanked: only its alignment counts)."""
     from ..cublas import lt
-    from ..cublas.profile import ArchProfile
+    from ..cublas.profile import ArchProfile, layout_of
 
     answers = lt.heuristic(query, 1)
     if not answers:
         return None, None
     ans = answers[0].to_dict()
-    return ans, ArchProfile.load().describe(ans, query.k, dtype, bias)
+    return ans, ArchProfile.load().describe(ans, query.k, dtype, bias, layout=layout_of(query))
 
 
 def _plan2(a, b, bias, call: str) -> Plan:
