@@ -23,8 +23,21 @@ def test_tensors_key_by_dtype_and_alignment():
     assert launch._spec(buf, False) != launch._spec(buf.float(), False)
 
 
-def test_the_fast_path_is_off_unless_asked():
-    assert launch.FAST is (__import__("os").environ.get("BITORDER_FAST_LAUNCH") == "1")
+def test_the_fast_path_is_on_unless_turned_off():
+    assert launch.FAST is (__import__("os").environ.get("BITORDER_FAST_LAUNCH", "1") != "0")
+
+
+def test_tiles_fill_the_gpu(monkeypatch):
+    """Tiles are speed knobs: large products take 128x256 tiles, products too small to fill 132
+    SMs with them smaller ones; the wave model (BITORDER_TILES=waves) avoids a near-empty last wave."""
+    assert launch.blocks(8192, 28672, 1, 132)[:2] == (128, 256)
+    assert launch.blocks(1024, 4096, 1, 132)[:2] == (128, 128)
+    assert launch.blocks(8, 3072, 2, 132)[:2] == (64, 64)
+    monkeypatch.setattr(launch, "TILES", "fixed")
+    assert launch.blocks(8, 3072, 1, 132)[:2] == (64, 128)
+    monkeypatch.setattr(launch, "TILES", "waves")
+    assert launch.blocks(512, 3584, 1, 132)[:2] == (128, 128)        # 64x64 would take 3.4 waves
+    assert launch.blocks(2048, 2304, 1, 132)[:2] == (128, 128)       # 128x256: 144 tiles, 2 waves
 
 
 class _Param:

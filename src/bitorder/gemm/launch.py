@@ -38,14 +38,25 @@ def _sm_count() -> int:
     return _SMS[dev]
 
 
+# (tile, its speed relative to cuBLAS on products that fill the GPU: the 2026-11-30 sweep)
+_WAVE_TILES = (((128, 256, 64, 8, 3), 0.88), ((128, 128, 64, 8, 3), 0.77), ((64, 64, 64, 4, 5), 0.49))
+
+
+def _cdiv(a: int, b: int) -> int:
+    return -(-a // b)
+
+
 def blocks(m: int, n: int, batch: int = 1, sms: int | None = None):
     """(BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages) for an (m, n) output (speed only)."""
     if TILES == "fixed":
         return (64, 128, 64, 4, 3) if m <= 64 else (128, 128, 64, 8, 3)
     sms = sms or _sm_count()
-    if batch * triton.cdiv(m, 128) * triton.cdiv(n, 256) >= sms:
+    if TILES == "waves":  # BITORDER_TILES=waves: least (waves x tile area / speed); not yet measured
+        return min(_WAVE_TILES, key=lambda t: _cdiv(batch * _cdiv(m, t[0][0]) * _cdiv(n, t[0][1]), sms)
+                   * t[0][0] * t[0][1] / t[1])[0]
+    if batch * _cdiv(m, 128) * _cdiv(n, 256) >= sms:
         return 128, 256, 64, 8, 3
-    if batch * triton.cdiv(m, 128) * triton.cdiv(n, 128) >= sms:
+    if batch * _cdiv(m, 128) * _cdiv(n, 128) >= sms:
         return 128, 128, 64, 8, 3
     return 64, 64, 64, 4, 5
 
@@ -117,7 +128,7 @@ def chain(a, b, out, *, span: int, group: int = 16, tail_first: bool = False, k_
     b3, b_row, sb = _major(b3)
     o = out.view(parts, batch, M, N)  # out is contiguous: the output, or the workspace of partials
     BM, BN, BK, warps, *stages = block or blocks(M, N, batch * parts, None if a3.is_cuda else H200_SMS)
-    grid = (triton.cdiv(M, BM) * triton.cdiv(N, BN), batch, parts)
+    grid = (_cdiv(M, BM) * _cdiv(N, BN), batch, parts)
     kernel = chain_kernel if (sa % 16 == 0 and sb % 16 == 0 and N % 16 == 0) else chain_kernel_any_ld
     _launch(kernel, grid, (
         a3, b3, o, bias if bias is not None else a3, M, N, K, span, k_step,
@@ -160,6 +171,6 @@ def run(a, b, desc: GEMMDesc, bias=None, out_dtype=None, block=None):
     else:
         mode = 2 if serial else 1
     n = out.numel()
-    _launch(merge_kernel, (triton.cdiv(n, MERGE_BLOCK),),
+    _launch(merge_kernel, (_cdiv(n, MERGE_BLOCK),),
             (ws, out, bias if has_bias else ws, n, parts, n, shape[-1], serial, mode, MERGE_BLOCK), 4, 3)
     return out
