@@ -115,21 +115,23 @@ def specials(dtype: str) -> list[dict]:
     return out
 
 
-def check_share(share, seed: int, t0: float, deadline: float, label: str, shared_gpu: bool = False) -> dict:
+def check_share(share, seed: int, t0: float, deadline: float, label: str, shared_gpu: bool = False,
+                check=None) -> dict:
     """check_case on each (i, set, case) of `share` in order (i: the case's index in the shuffled
     list, so its seed is seed * 7 + i) until the absolute time.time() `deadline`. Prints progress
     every 500 cases of the share. shared_gpu (a worker among others on one GPU): hand the caching
     allocator's blocks back to the driver after a large case, so that one worker's peak (an
     lm_head takes ~10 GB) is not kept from the others. Returns {"results": [(i, result)],
     "errors": [(i, error)], "stats": api.stats() for these cases, "bitorder_file": the bitorder
-    this process imported}."""
+    this process imported}. check: the per-case function (default check_case; gate_fp8 passes its own)."""
+    check = check or check_case
     api.reset_stats()
     results, errors = [], []
     for j, (i, group, case) in enumerate(share):
         if time.time() > deadline:
             break
         try:
-            r = check_case(case, seed * 7 + i)
+            r = check(case, seed * 7 + i)
             r["set"] = group
             results.append((i, r))
         except Exception as e:
@@ -192,7 +194,7 @@ def deal(indexed, jobs: int) -> list[list]:
 
 
 def check_cases(cases, seed: int, t0: float, deadline: float, jobs: int, name: str, first: int = 0,
-                retry_s: float = 0.0):
+                retry_s: float = 0.0, check=None):
     """(results, errors, stats) over the shuffled cases, results and errors in case order.
 
     jobs 1: in this process. jobs > 1: the cases are dealt (deal()) to spawn processes
@@ -201,9 +203,9 @@ def check_cases(cases, seed: int, t0: float, deadline: float, jobs: int, name: s
     retry_s seconds more (an out-of-memory error is not a verdict on the bits)."""
     indexed = [(first + i, group, case) for i, (group, case) in enumerate(cases)]   # global indices: seeds
     if jobs <= 1:
-        parts = [check_share(indexed, seed, t0, deadline, name)]
+        parts = [check_share(indexed, seed, t0, deadline, name, check=check)]
     else:
-        tasks = [(share, seed, t0, deadline, f"{name} w{w}", True) for w, share in enumerate(deal(indexed, jobs))]
+        tasks = [(share, seed, t0, deadline, f"{name} w{w}", True, check) for w, share in enumerate(deal(indexed, jobs))]
         with multiprocessing.get_context("spawn").Pool(jobs) as pool:
             parts = pool.map(_share_worker, tasks, chunksize=1)
             pool.close()
@@ -213,7 +215,8 @@ def check_cases(cases, seed: int, t0: float, deadline: float, jobs: int, name: s
             raise RuntimeError(f"workers imported another bitorder ({sorted(stray)}) than {bitorder.__file__}")
         oom = {i for p in parts for i, e in p["errors"] if e["error"].startswith("OutOfMemoryError")}
         if oom and retry_s > 0:
-            again = check_share([x for x in indexed if x[0] in oom], seed, t0, time.time() + retry_s, f"{name} retry")
+            again = check_share([x for x in indexed if x[0] in oom], seed, t0, time.time() + retry_s, f"{name} retry",
+                                check=check)
             done = {i for i, _ in again["results"]} | {i for i, _ in again["errors"]}
             parts = [dict(p, errors=[(i, e) for i, e in p["errors"] if i not in done]) for p in parts] + [again]
     results = [r for _, r in sorted((x for p in parts for x in p["results"]), key=lambda x: x[0])]

@@ -37,3 +37,16 @@ def test_fuzz_keeps_the_issue_shares_under_the_memory_cap():
     assert share(lambda c: c.batch > 1) >= 0.10
     assert {c.layout for c in cs} == {"nn", "nt", "tn", "tt"}
     assert all(c.batch * (c.m * c.k + c.k * c.n + c.m * c.n) <= 1 << 28 for c in cs)
+
+
+def test_fp8_fuzz_follows_torchs_rules_and_the_issue_shares():
+    import gate_fp8
+    cases = gate_fp8.fuzz(3000, False, "bf16", 5)
+    assert all(c.n % 16 == 0 and c.k % 16 == 0 and c.n >= 16 and c.k >= 16 for c in cases)   # torch's rule
+    share = lambda f: sum(map(f, cases)) / len(cases)  # noqa: E731
+    assert 0.2 <= share(lambda c: c.m % 8 != 0) <= 0.3
+    assert 0.05 <= share(lambda c: c.group == "fuzz-deep") <= 0.08
+    assert 0.07 <= share(lambda c: c.scaling == "row") <= 0.13
+    assert 0.28 <= share(lambda c: c.bias) <= 0.39
+    assert not any(c.bias for c in gate_fp8.fuzz(300, True, "fp32", 5))     # torch rejects a bias there
+    assert len(gate_fp8.PAIRS) == 6 and gate_fp8.realistic_cases(True, "fp16")

@@ -1,0 +1,182 @@
+"""The fp8 gate (issue 6, GPU): bitorder.scaled_mm against torch._scaled_mm, byte for byte.
+
+Per (use_fast_accum, out_dtype) pair: --fuzz shapes with the fp16/bf16 fuzz's rules as far as
+torch._scaled_mm allows them (M log-uniform in [1, 16384] with a quarter not a multiple of 8;
+N and K log-uniform, K to 65536 and 6% to 2^20, both multiples of 16 as torch requires; a is
+row-major, b column-major, the only layout cuBLASLt takes), tensor-wise scales that are not
+powers of two, a bias on a third of the bf16/fp16 cases, a row-wise share; plus the realistic
+layers x tokens whose N and K are multiples of 16. Three draws per case (narrow, wide,
+cancelling), compared as integers. The fp8 profile candidates plan (BITORDER_UNVERIFIED=1):
+this gate is what verifies them. Writes NAME.json.
+
+    python benchmarks/gate_fp8.py --out DIR [--fuzz 10000] [--jobs N] [--budget S] [--quick]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from collections import Counter, defaultdict
+from dataclasses import asdict, dataclass
+
+os.environ["BITORDER_UNVERIFIED"] = "1"   # set before bitorder reads it (workers inherit it)
+import torch  # noqa: E402
+
+import bitorder  # noqa: E402
+from bitorder.draws import torch_draw  # noqa: E402
+from bitorder.gemm import fp8  # noqa: E402
+from bitorder.gemm.shapes import _log_uniform, realistic  # noqa: E402
+from gate_gemm import check_cases, fingerprint  # noqa: E402
+
+OUT = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
+PAIRS = [(fast, out) for fast in (False, True) for out in ("bf16", "fp16", "fp32")]
+
+
+@dataclass(frozen=True)
+class FP8Case:
+    """One torch._scaled_mm call: a (m, k) row-major e4m3, b (k, n) column-major e4m3."""
+
+    m: int
+    n: int
+    k: int
+    fast_accum: bool
+    out: str
+    scaling: str = "tensor"
+    bias: bool = False
+    group: str = "fuzz"
+    batch: int = 1           # (gate_gemm's dealing reads batch, m, n, k)
+    dtype: str = "e4m3"
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def fuzz(count: int, fast: bool, out: str, seed: int, max_elements: int = 1 << 28) -> list[FP8Case]:
+    """The fp8 fuzz for one (use_fast_accum, out_dtype) pair (see the module docstring)."""
+    rng = random.Random(seed)
+    cases = []
+    while len(cases) < count:
+        deep = rng.random() < 0.06
+        misaligned = rng.random() < 0.25
+        while True:
+            m = _log_uniform(rng, 1, 16384)
+            if not misaligned:
+                m = max(8, (m + 7) // 8 * 8)
+            n = max(16, _log_uniform(rng, 1, 16384) // 16 * 16)
+            k = max(16, _log_uniform(rng, 1, (1 << 20) if deep else 65536) // 16 * 16)
+            if m * k + k * n + m * n <= max_elements:
+                break
+        scaling = "row" if rng.random() < 0.1 else "tensor"
+        bias = out != "fp32" and rng.random() < 1 / 3
+        cases.append(FP8Case(m, n, k, fast, out, scaling, bias, "fuzz-deep" if deep else "fuzz"))
+    return cases
+
+
+def realistic_cases(fast: bool, out: str) -> list[FP8Case]:
+    return [FP8Case(c.m, c.n, c.k, fast, out, "tensor", False, c.group) for c in realistic("bf16", op="linear")
+            if c.n % 16 == 0 and c.k % 16 == 0]
+
+
+def draw(case: FP8Case, seed: int, kind: str):
+    a = torch_draw((case.m, case.k), "e4m3", seed, 1, "wide" if kind == "wide" else "narrow")
+    w = torch_draw((case.n, case.k), "e4m3", seed, 2, "wide" if kind == "wide" else "narrow")
+    if kind == "cancel" and case.k >= 32:
+        h = case.k // 2 // 16 * 16
+        a[:, h:2 * h] = (-a[:, :h].float()).to(a.dtype)   # exact: negation is exact in e4m3
+        w[:, h:2 * h] = w[:, :h]
+    if case.scaling == "tensor":
+        sa = torch.tensor(0.37 + (seed % 7) / 10, device="cuda")
+        sb = torch.tensor(1.7000001, device="cuda")
+    else:
+        g = torch.Generator(device="cuda").manual_seed(seed)
+        sa = torch.rand((case.m, 1), device="cuda", generator=g) + 0.3
+        sb = torch.rand((1, case.n), device="cuda", generator=g) + 0.3
+    bias = torch_draw((case.n,), case.out, seed, 3, "narrow") if case.bias else None
+    return a, w.t(), sa, sb, bias
+
+
+def bits(x):
+    return x.contiguous().view({2: torch.int16, 4: torch.int32}[x.element_size()])
+
+
+def check_case(case: FP8Case, seed: int) -> dict:
+    res = {"case": case.to_dict(), "ok": True, "draws": {}}
+    for i, kind in enumerate(("narrow", "wide", "cancel")):
+        a, b, sa, sb, bias = draw(case, seed + i, kind)
+        kw = dict(bias=bias, out_dtype=OUT[case.out], use_fast_accum=case.fast_accum)
+        try:
+            ref = torch._scaled_mm(a, b, sa, sb, **kw)
+        except RuntimeError as e:   # a call torch itself rejects is no verdict on bitorder
+            res.update(ok=True, torch_rejects=str(e)[:200], path="torch rejects", reason="")
+            return res
+        ours = bitorder.scaled_mm(a, b, sa, sb, **kw)
+        same = ours.shape == ref.shape and bool(torch.equal(bits(ours), bits(ref)))
+        res["draws"][kind] = same
+        if not same:
+            res["ok"] = False
+            res.setdefault("mismatch", {})[kind] = int((bits(ours) != bits(ref)).sum())
+    p = fp8.plan(a, b, sa, sb, bias, OUT[case.out], case.fast_accum)
+    res["path"], res["reason"] = p.path, p.reason
+    res["desc"] = str(p.desc) if p.desc else None
+    res["answer"] = {k: p.answer[k] for k in ("algo_id", "tile", "stages", "split_k", "reduction_scheme")} \
+        if p.answer else None
+    return res
+
+
+def build(args) -> list:
+    cases = []
+    for j, (fast, out) in enumerate(PAIRS):
+        cases += [("realistic", c) for c in realistic_cases(fast, out)]
+        cases += [("fuzz", c) for c in fuzz(args.fuzz, fast, out, args.seed + j)]
+    random.Random(args.seed).shuffle(cases)
+    return cases
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--fuzz", type=int, default=10000, help="fuzz shapes per (use_fast_accum, out_dtype) pair")
+    ap.add_argument("--budget", type=float, default=300)
+    ap.add_argument("--seed", type=int, default=20261201)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--retry-oom", type=float, default=60.0)
+    ap.add_argument("--quick", action="store_true", help="a small sample (the planted-fault run)")
+    ap.add_argument("--name", default="gate_fp8")
+    args = ap.parse_args()
+    if args.quick:
+        args.fuzz = 50
+    cases = build(args)
+    if args.quick:
+        cases = cases[:400]
+    t0 = time.time()
+    results, errors, stats = check_cases(cases, args.seed, t0, t0 + args.budget, args.jobs, args.name,
+                                         retry_s=args.retry_oom, check=check_case)
+    summary = defaultdict(Counter)
+    for r in results:
+        c = r["case"]
+        s = summary[f"{r['set']}:{'fast' if c['fast_accum'] else 'slow'}:{c['out']}"]
+        s["cases"] += 1
+        s["identical"] += r["ok"] and "torch_rejects" not in r
+        s[f"path:{r['path']}"] += 1
+    mism = [r for r in results if not r["ok"]]
+    report = {"name": args.name, "device": torch.cuda.get_device_name(), "torch": torch.__version__,
+              "fingerprint": fingerprint(), "seconds": time.time() - t0, "planned": len(cases), "run": len(results),
+              "summary": {k: dict(v) for k, v in sorted(summary.items())},
+              "fallback_reasons": dict(Counter(r["reason"] for r in results if r["path"] == "cublas")),
+              "torch_rejects": dict(Counter(r["torch_rejects"][:80] for r in results if "torch_rejects" in r)),
+              "mismatches": mism[:200], "n_mismatches": len(mism), "errors": errors[:50], "n_errors": len(errors),
+              "error_cases": [e["case"] for e in errors], "stats": stats}
+    with open(os.path.join(args.out, f"{args.name}.json"), "w") as f:
+        json.dump(report, f, indent=1)
+    print(json.dumps({k: report[k] for k in ("name", "run", "planned", "n_mismatches", "n_errors", "summary",
+                                            "fallback_reasons", "fingerprint")}, indent=1))
+    for m in mism[:15]:
+        print("MISMATCH", m["case"], m.get("desc"), m.get("mismatch"))
+    return 1 if (mism or errors) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
