@@ -22,7 +22,6 @@ import time
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass
 
-os.environ["BITORDER_UNVERIFIED"] = "1"   # set before bitorder reads it (workers inherit it)
 import torch  # noqa: E402
 
 import bitorder  # noqa: E402
@@ -146,6 +145,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="a small sample (the planted-fault run)")
     ap.add_argument("--name", default="gate_fp8")
     args = ap.parse_args()
+    os.environ["BITORDER_UNVERIFIED"] = "1"   # read per call; spawned workers inherit it
     if args.quick:
         args.fuzz = 50
     cases = build(args)
