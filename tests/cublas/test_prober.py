@@ -53,3 +53,19 @@ def test_each_wrong_box_is_told_apart():
         wrong = {**SPLIT, **change}
         scheme = 1 if wrong["merge_order"] == "serial_added" else (2 if wrong["partial"] == "fp32" else 4)
         assert SPLIT not in fit(records(wrong, CASES, scheme), [SPLIT, wrong]), change
+
+
+def test_k_major_span_rule_recovered():
+    """cuBLAS 13.1's CUTLASS splits: granule 8, but 64 when K % 64 == 0 and an operand runs along
+    K (every cuBLAS layout but "nt"). A box with that rule: the prober keeps it and drops both
+    one-granule rules; the torch "tn" call (cuBLAS "nt") at K = 384 keeps granule 8."""
+    truth = {**SPLIT, "granule": 8, "k_major": 64}
+    recs = []
+    for i, (m, n, k, s, layout) in enumerate([(20, 40, 281, 4, "nt"), (20, 40, 320, 3, "nt"),
+                                              (24, 33, 448, 5, "tt"), (20, 24, 384, 5, "tn")]):
+        answer = {"algo_id": 24, "stages": "UNDEFINED", "split_k": s, "reduction_scheme": 4}
+        case = {"op": "linear_bias", "dtype": "bf16", "m": m, "n": n, "k": k, "batch": 1, "layout": layout}
+        recs.append(simulate_record(case, 300 + i, answer,
+                                    lambda kk, a=answer, lay=layout[::-1]: rule_desc(truth, a, kk, "bf16", True, lay)))
+    decoys = variants(truth, [{"k_major": None}, {"granule": 64, "k_major": None}, {"granule": 16}])
+    assert fit(recs, [truth] + decoys) == [truth]

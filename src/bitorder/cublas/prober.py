@@ -133,6 +133,7 @@ def eliminate(records: list[dict], candidates: dict) -> dict:
 # -- candidate elimination: from records of one kind of answer to a profile entry ---------------
 
 SPLIT_GRANULES = (1, 8, 16, 32, 64, 128)
+K_MAJOR_GRANULES = (64,)   # a coarser granule when K % 64 == 0 and an operand runs along K
 K_STEPS = (16, 32, 64, 128, 256)
 
 
@@ -159,17 +160,19 @@ def candidate_rules(kind: tuple, stages: str | None = None) -> list[dict]:
                     rules.append({**base, "family": "plain", "bias": bias})
                 continue
             for g in SPLIT_GRANULES:
-                for rnd in ("ceil", "floor"):
-                    for partial, order in (("fp32", "sequential"), ("out", "sequential"), ("out", "serial_added")):
-                        for bias in ("bias_acc", "bias_out"):
-                            rules.append({**base, "family": "split_k", "granule": g, "round": rnd,
-                                          "partial": partial, "merge_order": order, "bias": bias})
+                for k_major in [None] + [x for x in K_MAJOR_GRANULES if x > g]:
+                    for rnd in ("ceil", "floor"):
+                        for partial, order in (("fp32", "sequential"), ("out", "sequential"), ("out", "serial_added")):
+                            for bias in ("bias_acc", "bias_out"):
+                                rules.append({**base, "family": "split_k", "granule": g, "k_major": k_major,
+                                              "round": rnd, "partial": partial, "merge_order": order, "bias": bias})
     return rules
 
 
-def rule_desc(rule: dict, answer: dict, k: int, dtype: str, bias: bool):
+def rule_desc(rule: dict, answer: dict, k: int, dtype: str, bias: bool, layout: str | None = None):
     """The GEMMDesc a candidate rule gives for one call, or None if the rule does not apply
-    (a floor-rounded span that would leave K uncovered, say)."""
+    (a floor-rounded span that would leave K uncovered, say). layout: cuBLAS's op letters,
+    which a k_major rule reads (the span's granule when K % 64 == 0 and layout != "nt")."""
     instr = "wgmma" if rule["instruction_k"] == 16 and rule["k_tail"] == "last" else "mma_sync"
     common = dict(operand_dtype=dtype, k=k, instruction=instr, instruction_k=rule["instruction_k"],
                   k_tail=rule["k_tail"], k_step=rule["k_step"])
@@ -178,6 +181,11 @@ def rule_desc(rule: dict, answer: dict, k: int, dtype: str, bias: bool):
         epi = ("round", "bias_out") if bias and rule["bias"] == "bias_out" else epi_plain
         return GEMMDesc("plain", epilogue=epi, **common)
     s, g = answer["split_k"], rule["granule"]
+    if rule.get("k_major") and k % 64 == 0:
+        if layout is None:
+            return None
+        if layout != "nt":
+            g = rule["k_major"]
     base = -(-k // s) if rule["round"] == "ceil" else k // s
     span = -(-max(base, 1) // g) * g
     if s * span < k and rule["round"] == "floor":
@@ -189,9 +197,18 @@ def rule_desc(rule: dict, answer: dict, k: int, dtype: str, bias: bool):
                     merge_dtype="fp32", merge_order=rule["merge_order"], epilogue=epi, **common)
 
 
+def record_layout(rec: dict) -> str:
+    """cuBLAS's op letters for a survey record: its query's, or torch's layout letters reversed
+    (torch's B is cuBLAS's A; every surveyed call agrees)."""
+    q = rec.get("query")
+    if q:
+        return ("t" if q["transa"] else "n") + ("t" if q["transb"] else "n")
+    return rec["case"]["layout"][::-1]
+
+
 def _record_desc(rule, rec):
     c = rec["case"]
-    return rule_desc(rule, rec["ran"][0], c["k"], c["dtype"], c["op"] == "linear_bias")
+    return rule_desc(rule, rec["ran"][0], c["k"], c["dtype"], c["op"] == "linear_bias", record_layout(rec))
 
 
 def survives(rule: dict, rec: dict) -> bool:
