@@ -69,3 +69,27 @@ def test_k_major_span_rule_recovered():
                                     lambda kk, a=answer, lay=layout[::-1]: rule_desc(truth, a, kk, "bf16", True, lay)))
     decoys = variants(truth, [{"k_major": None}, {"granule": 64, "k_major": None}, {"granule": 16}])
     assert fit(recs, [truth] + decoys) == [truth]
+
+
+def test_fitted_rules_become_a_profile_that_describes_new_calls():
+    """The prober writes what elimination settles as arch-profile entries; the profile they make
+    gives the box's own descriptor for K values no record had."""
+    from bitorder.cublas.prober import answer_kind, entry_from_rules
+    from bitorder.cublas.profile import ArchProfile
+    truth = {**SPLIT, "granule": 8, "k_major": 64}
+    recs = []
+    for i, (m, n, k, s, layout) in enumerate([(20, 40, 281, 4, "nt"), (20, 40, 320, 3, "nt"),
+                                              (24, 33, 448, 5, "tt"), (20, 24, 384, 5, "tn")]):
+        answer = {"algo_id": 24, "stages": "UNDEFINED", "split_k": s, "reduction_scheme": 4}
+        case = {"op": "linear_bias", "dtype": "bf16", "m": m, "n": n, "k": k, "batch": 1, "layout": layout}
+        recs.append(simulate_record(case, 300 + i, answer,
+                                    lambda kk, a=answer, lay=layout[::-1]: rule_desc(truth, a, kk, "bf16", True, lay)))
+    kind = answer_kind(recs[0]["ran"][0])
+    alive = fit(recs, [truth] + variants(truth, [{"k_major": None}, {"granule": 16}]))
+    entry = entry_from_rules(kind, alive, recs)
+    assert entry["span"] == {"rule": "round_up", "granule": 8, "k_major": {"k_multiple_of": 64, "granule": 64}}
+    prof = ArchProfile({"arch": "sm_90", "cublas": "13.1.0", "entries": [entry]})
+    answer = {"algo_id": 24, "stages": "UNDEFINED", "split_k": 7, "reduction_scheme": 4}
+    for k, layout in ((4096, "tt"), (4096, "nt"), (4100, "tt")):
+        assert prof.describe(answer, k, "bf16", True, layout=layout) == rule_desc(truth, answer, k, "bf16", True, layout)
+    assert entry_from_rules(kind, [truth, {**truth, "granule": 16}], recs) is None      # unsettled: no entry

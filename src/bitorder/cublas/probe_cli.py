@@ -22,11 +22,11 @@ def _progress(console):
                     console=console)
 
 
-def verify(paths, console, max_k=70000) -> int:
+def verify(paths, console, max_k=70000, profile=None) -> int:
     from .prober import load_records, sample_mismatches, walk_mismatches
     from .profile import ArchProfile, cublas_defect, layout_of
 
-    prof = ArchProfile.load()
+    prof = profile or ArchProfile.load()
     records = [r for p in paths for r in load_records(p) if r.get("ran")]
     tally = Counter()
     failures = []
@@ -59,8 +59,10 @@ def verify(paths, console, max_k=70000) -> int:
     return 1 if failures else 0
 
 
-def fit_cmd(paths, console, out=None, max_k=8000, max_records=8) -> int:
-    from .prober import by_kind, candidate_rules, fit, load_records, walk_codes
+def fit_cmd(paths, console, out=None, max_k=8000, max_records=8, profile_out=None) -> int:
+    """Candidate elimination per answer kind; with profile_out, the settled kinds written as an
+    arch profile and that profile verified against every record on the twin."""
+    from .prober import by_kind, candidate_rules, entry_from_rules, fit, load_records, walk_codes
 
     records = [r for p in paths for r in load_records(p)]
     groups = by_kind(records)
@@ -76,7 +78,8 @@ def fit_cmd(paths, console, out=None, max_k=8000, max_records=8) -> int:
             alive = fit(usable, rules, progress=lambda i, n, t=task: prog.update(t, completed=i))
             varying = sorted({k for a in alive for k in a if len({str(b.get(k)) for b in alive}) > 1})
             proposals.append({"kind": list(kind), "records": len(usable), "candidates": len(rules),
-                              "survivors": alive, "undetermined": varying})
+                              "survivors": alive, "undetermined": varying,
+                              "entry": entry_from_rules(kind, alive, usable)})
     t = Table("answer kind (algo, named stages, split, scheme)", "records", "survivors", "settled rule",
               "not settled by these records")
     for p in proposals:
@@ -90,6 +93,14 @@ def fit_cmd(paths, console, out=None, max_k=8000, max_records=8) -> int:
         with open(out, "w") as f:
             json.dump(proposals, f, indent=1)
         console.print(f"wrote {out}")
+    if profile_out:
+        from .profile import ArchProfile
+        entries = [p["entry"] for p in proposals if p["entry"]]
+        data = {**ArchProfile.load().meta, "source": f"bitorder probe fit over {len(records)} records", "entries": entries}
+        with open(profile_out, "w") as f:
+            json.dump(data, f, indent=1)
+        console.print(f"wrote {profile_out}: {len(entries)} entries, {len(proposals) - len(entries)} kinds unsettled")
+        return verify(paths, console, profile=ArchProfile(data))
     return 0
 
 
@@ -105,6 +116,7 @@ def main(argv) -> int:
     f.add_argument("--out")
     f.add_argument("--max-k", type=int, default=8000)
     f.add_argument("--max-records", type=int, default=8)
+    f.add_argument("--profile", help="write the settled kinds as an arch profile (JSON) and verify it on every record")
     if argv and argv[0] == "survey":
         from .survey import main as survey_main
         return survey_main(argv[1:]) or 0
@@ -112,4 +124,4 @@ def main(argv) -> int:
     console = Console()
     if args.verb == "verify":
         return verify(args.records, console)
-    return fit_cmd(args.records, console, args.out, args.max_k, args.max_records)
+    return fit_cmd(args.records, console, args.out, args.max_k, args.max_records, args.profile)

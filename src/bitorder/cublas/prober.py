@@ -283,3 +283,47 @@ def simulate_record(case: dict, seed: int, answer: dict, desc_for) -> dict:
                 runs.append([c, m, m])
         rec["walk_" + which] = runs
     return rec
+
+
+# -- from surviving rules to arch-profile entries ------------------------------------------------
+
+ENTRY_FIELDS = ("instruction_k", "k_tail", "k_step", "family", "granule", "k_major", "partial", "merge_order", "bias")
+
+
+def entry_from_rules(kind: tuple, survivors: list[dict], records: list[dict], dtypes=("fp16", "bf16")) -> dict | None:
+    """An arch-profile entry (profile JSON) for one answer kind, or None when the surviving rules
+    disagree on something the entry needs (then more records must decide) or none survives.
+
+    Fields the records leave open but every survivor shares are written as they are; a named
+    stages' K step is written as "stages" when it equals every record's stages K."""
+    if not survivors:
+        return None
+    algo, named, split, scheme = kind
+    fields = [f for f in ENTRY_FIELDS if f in survivors[0]]
+    first = survivors[0]
+    step_open = len({s["k_step"] for s in survivors}) > 1
+    if any(len({str(s.get(f)) for s in survivors}) > 1 for f in fields if f != "k_step") or first.get("round") == "floor":
+        return None
+    step = first["k_step"]
+    if named:
+        ks = {int(str(r["ran"][0]["stages"]).split("x")[0]) for r in records}
+        if len(ks) == 1 and (step in ks or step_open):
+            step = "stages"
+        elif step_open:
+            return None
+    elif step_open:
+        return None
+    instr = "wgmma" if first["instruction_k"] == 16 and first["k_tail"] == "last" else "mma_sync"
+    desc = {"family": first["family"], "instruction": instr, "instruction_k": first["instruction_k"],
+            "k_tail": first["k_tail"], "k_step": step}
+    match = {"algo_id": [algo], "stages_named": named, "split": split, "dtype": list(dtypes)}
+    entry = {"name": f"probed-algo{algo}-{'named' if named else 'unnamed'}-{'split' if split else 'plain'}-s{scheme}",
+             "match": match, "desc": desc, "bias": first["bias"]}
+    if split:
+        match["reduction_scheme"] = [scheme]
+        desc.update(partial_dtype=first["partial"], merge_dtype="fp32", merge_order=first["merge_order"])
+        entry["span"] = {"rule": "round_up", "granule": first["granule"]}
+        if first.get("k_major"):
+            entry["span"]["k_major"] = {"k_multiple_of": 64, "granule": first["k_major"]}
+    entry["evidence"] = {"prober": f"{len(records)} records, {len(survivors)} surviving rules"}
+    return entry
