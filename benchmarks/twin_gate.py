@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
@@ -63,10 +64,30 @@ def gpu_side(case, seed, with_special: bool):
     return out, ""
 
 
+def gpu_side_fp8(case, seed):
+    """The same for one torch._scaled_mm call (gate_fp8's draws; the fp8 candidate plans)."""
+    import gate_fp8
+    from bitorder.gemm import fp8
+    out = []
+    for i, kind in enumerate(("narrow", "wide", "cancel")):
+        a, b, sa, sb, bias = gate_fp8.draw(case, seed + i, kind)
+        kw = dict(bias=bias, out_dtype=gate_fp8.OUT[case.out], use_fast_accum=case.fast_accum)
+        ref = torch._scaled_mm(a, b, sa, sb, **kw)
+        p = fp8.plan(a, b, sa, sb, bias, kw["out_dtype"], case.fast_accum)
+        if p.path != "triton":
+            return None, p.reason
+        host = [None if x is None else to_numpy(x.cpu())[0] for x in (a, b.t().contiguous(), bias)]
+        want = ref.cpu().contiguous().view(torch.int32 if ref.element_size() == 4 else torch.int16).numpy()
+        out.append((kind, p.to_json(), host[0], np.ascontiguousarray(host[1].T), host[2], want,
+                    sa.cpu().numpy(), sb.cpu().numpy(), case.out))
+    return out, ""
+
+
 def cpu_side(item):
     from bitorder import emulate
-    kind, plan, a, b, bias, want = item
-    got = np.ascontiguousarray(emulate.replay(plan, a, b, bias)).view(np.int16)
+    kind, plan, a, b, bias, want, *scaled = item
+    got = emulate.replay(plan, a, b, bias, *scaled)
+    got = np.ascontiguousarray(got).view(want.dtype)
     diff = got != want
     return kind, bool(got.shape == want.shape and not diff.any()), int(diff.sum()) if got.shape == want.shape else -1
 
@@ -80,6 +101,8 @@ def main():
     ap.add_argument("--budget", type=float, default=420)
     ap.add_argument("--seed", type=int, default=20261201)
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--fp8", type=int, default=0,
+                    help="fp8 shapes per (use_fast_accum, out dtype) pair (the fp8 candidate plans: BITORDER_UNVERIFIED)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     if a.quick:
@@ -88,15 +111,23 @@ def main():
     for dt in ("fp16", "bf16"):
         cases += fuzz(dt, a.count, a.seed + (dt == "bf16"), max_mn=a.max_mn, max_k=a.max_k, deep_k=4 * a.max_k,
                       max_elements=1 << 24)
+    if a.fp8:
+        import gate_fp8
+        os.environ["BITORDER_UNVERIFIED"] = "1"
+        for j, (fast, out) in enumerate(gate_fp8.PAIRS):
+            cases += gate_fp8.fuzz(a.fp8 if not a.quick else 10, fast, out, a.seed + 10 + j, max_elements=1 << 24,
+                                   max_mn=a.max_mn, max_k=a.max_k, deep_k=4 * a.max_k)
+        random.Random(a.seed).shuffle(cases)   # a budget then samples every kind, not the first
     t0, counts, fails, futures = time.time(), Counter(), [], []
     with ProcessPoolExecutor(max(1, (os.cpu_count() or 2) - 2)) as pool:
         for i, case in enumerate(cases):
             if time.time() - t0 > a.budget * 0.6:    # leave the CPU pool time to finish
                 counts["not reached (budget)"] += 1
                 continue
-            items, why = gpu_side(case, a.seed + 10 * i, i % 10 == 0)
+            fp8_case = getattr(case, "dtype", "") == "e4m3"
+            items, why = gpu_side_fp8(case, a.seed + 10 * i) if fp8_case else gpu_side(case, a.seed + 10 * i, i % 10 == 0)
             if items is None:
-                counts["cublas path (not replayed)"] += 1
+                counts[f"{getattr(case, 'dtype', '')} cublas path (not replayed)"] += 1
                 continue
             futures.append((case, pool.submit(_replay_all, items)))
         for case, f in futures:
@@ -104,8 +135,9 @@ def main():
                 counts["not finished (budget)"] += 1
                 f.cancel()
                 continue
+            tag = f"e4m3 {'fast' if case.fast_accum else 'slow'} {case.out} " if case.dtype == "e4m3" else f"{case.dtype} "
             for kind, same, ndiff in f.result():
-                counts[f"{kind} identical" if same else f"{kind} MISMATCH"] += 1
+                counts[f"{tag}{kind} identical" if same else f"{tag}{kind} MISMATCH"] += 1
                 if not same:
                     fails.append({"case": case.to_dict(), "draw": kind, "elements_differing": ndiff})
     summary = {"device": torch.cuda.get_device_name(), "cases": len(cases), "counts": dict(counts),

@@ -63,6 +63,23 @@ def test_the_twin_gates_cpu_half_compares_bytes():
     assert twin_gate.cpu_side(("wide", text, a, b, None, bad)) == ("wide", False, 1)
 
 
+def test_the_twin_gates_cpu_half_takes_fp8_scales_and_out_types():
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks"))
+    import twin_gate
+    desc = GEMMDesc("plain", "e4m3", 64, "wgmma", 32, promotion=None, epilogue=("scale", "round"))
+    a, b = numpy_draw((4, 64), "e4m3", 2, 1, "wide"), numpy_draw((64, 16), "e4m3", 2, 2, "wide")
+    sa, sb = np.float32(0.37), np.float32(1.7000001)
+    text = Plan("triton", desc, None, "scaled_gemm").to_json()
+    for out, ints in (("fp32", np.int32), ("bf16", np.int16)):
+        want = emulate.matmul(a, b, desc, None, out, sa, sb).view(ints)
+        assert twin_gate.cpu_side(("narrow", text, a, b, None, want, sa, sb, out)) == ("narrow", True, 0)
+        bad = want.copy()
+        bad[0, 0] ^= 1
+        assert twin_gate.cpu_side(("narrow", text, a, b, None, bad, sa, sb, out)) == ("narrow", False, 1)
+
+
 def test_emulate_plan_is_the_saved_call_as_a_function():
     desc = GEMMDesc("plain", "fp16", 64, "wgmma", 16)
     run = emulate.plan(Plan("triton", desc, {"algo_id": 66}, "gemm").to_json())

@@ -35,7 +35,9 @@ def to_numpy(x):
     arr = x.contiguous().view(ints).numpy().view(np_dtype(name))
 
     def back(y):
-        return torch.from_numpy(np.ascontiguousarray(y).view({1: np.uint8, 2: np.int16}[y.itemsize])).view(x.dtype)
+        out = {np.dtype(np.float32): torch.float32, np.dtype(np_dtype("fp16")): torch.float16,
+               np.dtype(np_dtype("bf16")): torch.bfloat16}.get(y.dtype, x.dtype)   # fp8's outputs differ
+        return torch.from_numpy(np.ascontiguousarray(y).view({1: np.uint8, 2: np.int16, 4: np.int32}[y.itemsize])).view(out)
     return arr, back
 
 
@@ -49,17 +51,23 @@ def _desc(plan) -> GEMMDesc:
     return GEMMDesc.from_dict(d["desc"]) if isinstance(d["desc"], dict) else GEMMDesc.from_json(d["desc"])
 
 
-def replay(plan, a, b, bias=None):
+def replay(plan, a, b, bias=None, scale_a=None, scale_b=None, out_dtype: str | None = None):
     """The exact bytes the H200 returned for the planned call on these operands.
 
     plan: a Plan's JSON (Plan.to_json()), its dict, or a GEMMDesc. Returns what
     bitorder.matmul (or linear with the bias) returned on the GPU, bit for bit, for every
-    descriptor the twin models."""
+    descriptor the twin models; for bitorder.scaled_mm's plans pass its fp32 scales (numpy or
+    CPU tensors) and out_dtype ("bf16", "fp16" or "fp32")."""
     desc = _desc(plan)
     (a, back), (b, _) = to_numpy(a), to_numpy(b)
     bias = None if bias is None else to_numpy(bias)[0]
+    if scale_a is not None or scale_b is not None:
+        if a.ndim != 2 or b.ndim != 2:
+            raise ValueError("scaled products are 2-D")
+        sa, sb = (np.asarray(s.numpy() if hasattr(s, "numpy") else s, dtype=np.float32) for s in (scale_a, scale_b))
+        return back(matmul(a, b, desc, bias, out_dtype, sa, sb))
     if a.ndim == 2 and b.ndim == 2:
-        return back(matmul(a, b, desc, bias))
+        return back(matmul(a, b, desc, bias, out_dtype))
     if a.ndim != 3 or b.ndim not in (2, 3):
         raise ValueError(f"replay takes 2-D or batched 3-D operands, got {a.shape} @ {b.shape}")
     if b.ndim == 3 and b.shape[0] != a.shape[0]:
