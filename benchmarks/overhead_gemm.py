@@ -55,7 +55,11 @@ def main():
     launch.FAST = True
     kept = {"bitorder.linear (kept kernels)": per_call_us(lambda: bitorder.linear(x, w)),
             "bitorder.linear split (kept kernels)": per_call_us(lambda: bitorder.linear(xs, ws))}
-    launch.FAST = fast
+    route, launch.ROUTE_KEYS = launch.ROUTE_KEYS, True   # BITORDER_FAST_LAUNCH=2
+    kept.update({"bitorder.linear (route-keyed)": per_call_us(lambda: bitorder.linear(x, w)),
+                 "bitorder.linear split (route-keyed)": per_call_us(lambda: bitorder.linear(xs, ws)),
+                 "route-keyed split: F.linear's bytes": bool(torch.equal(bitorder.linear(xs, ws), F.linear(xs, ws)))})
+    launch.FAST, launch.ROUTE_KEYS = fast, route
     res = {
         "F.linear": per_call_us(lambda: F.linear(x, w)),
         **jit, **kept, "fast_launch_default": fast,

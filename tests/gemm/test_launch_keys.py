@@ -101,3 +101,32 @@ def test_kept_kernels_are_reused_per_specialisation_only(monkeypatch):
     kinds = [e[0] for e in k.log]
     assert kinds == ["jit", "fast", "jit", "jit"]
     assert k.log[1][1][:4] == (4, 1, 1, 7) and k.log[1][1][-3:] == (p, 48, 64)
+
+
+def test_route_keyed_launches_skip_the_per_argument_key(monkeypatch):
+    """With BITORDER_FAST_LAUNCH=2 a caller's slot (api's route key) stands in for the
+    per-argument key: the same slot launches the kept kernel, another slot binds anew, and
+    without ROUTE_KEYS the slot is ignored."""
+    class _Stream:
+        @staticmethod
+        def get_current_device():
+            return 0
+
+        @staticmethod
+        def get_current_stream(device):
+            return 7
+
+    monkeypatch.setattr(launch, "FAST", True)
+    monkeypatch.setattr(launch, "ROUTE_KEYS", True)
+    monkeypatch.setattr(launch.torch.cuda, "current_device", lambda: 0)
+    monkeypatch.setattr(launch, "driver", type("D", (), {"active": _Stream}))
+    monkeypatch.setattr(launch, "_COMPILED", {})
+    monkeypatch.setattr(launch, "_spec", lambda *a: (_ for _ in ()).throw(AssertionError("per-argument key built")))
+    k, p = _Kernel(), _Ptr()
+    launch._launch(k, (4,), (p, 32, 64), 4, 3, slot=("route", 1))
+    launch._launch(k, (4,), (p, 32, 64), 4, 3, slot=("route", 1))
+    launch._launch(k, (4,), (p, 32, 64), 4, 3, slot=("route", 2))
+    assert [e[0] for e in k.log] == ["jit", "fast", "jit"]
+    monkeypatch.setattr(launch, "ROUTE_KEYS", False)
+    with pytest.raises(AssertionError, match="per-argument key"):
+        launch._launch(k, (4,), (p, 32, 64), 4, 3, slot=("route", 1))

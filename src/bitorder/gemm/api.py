@@ -195,7 +195,7 @@ def _route_cached(a, b, bias):
         plan_, _, _, how = _route(a, b, bias)
         if len(_ROUTES) > 65536:
             _ROUTES.clear()
-        _ROUTES[key] = hit = (plan_, how)
+        _ROUTES[key] = hit = (plan_, how, key)
     return hit
 
 
@@ -213,13 +213,13 @@ def _views(a, b, how):
 
 def _run(a, b, bias, torch_fn):
     _check(*([a, b] + ([bias] if bias is not None else [])))
-    p, how = _route_cached(a, b, bias)
+    p, how, key = _route_cached(a, b, bias)
     _count(p)
     if p.path == "cublas":
         return torch_fn()
     a2, b2 = _views(a, b, how)
     bias_after = how.startswith("bias_after:")
-    out = launch.run(a2, b2, p.desc, None if bias_after else bias)
+    out = launch.run(a2, b2, p.desc, None if bias_after else bias, slot=key)
     base = how.removeprefix("bias_after:")
     if base == "fold":
         out = out.view(*a.shape[:-1], b.shape[-1])
