@@ -237,6 +237,7 @@ def main():
     ap.add_argument("--retry-oom", type=float, default=60.0,
                     help="seconds after the budget to rerun, alone, cases that ran out of GPU memory among workers")
     ap.add_argument("--slice", default="", help="START:STOP of the shuffled case list (split a gate over calls)")
+    ap.add_argument("--rerun", help="a gate JSON: check its errored and mismatched cases again (fresh draws)")
     args = ap.parse_args()
     if args.quick:
         args.fuzz, args.bias = 300, 100
@@ -254,6 +255,12 @@ def main():
         a, b = (int(x) if x else None for x in args.slice.split(":"))
         first = a or 0
         cases = cases[a:b]
+    if args.rerun:
+        with open(args.rerun) as f:
+            old = json.load(f)
+        errored = old.get("error_cases") or [e["case"] for e in old.get("errors", [])]   # (older runs kept 50)
+        again = errored + [m["case"] for m in old.get("mismatches", [])]
+        cases, first = [("rerun", Case(**c)) for c in again], len(cases)   # seeds past the case list: fresh
     t0 = time.time()
     results, errors, case_stats = check_cases(cases, args.seed, t0, t0 + args.budget, args.jobs, args.name, first,
                                               args.retry_oom)

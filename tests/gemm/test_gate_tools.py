@@ -50,3 +50,10 @@ def test_fp8_fuzz_follows_torchs_rules_and_the_issue_shares():
     assert 0.28 <= share(lambda c: c.bias) <= 0.39
     assert not any(c.bias for c in gate_fp8.fuzz(300, True, "fp32", 5))     # torch rejects a bias there
     assert len(gate_fp8.PAIRS) == 6 and gate_fp8.realistic_cases(True, "fp16")
+
+
+def test_a_gate_json_case_rebuilds_the_case():
+    """--rerun rebuilds cases from a gate JSON's case dicts."""
+    from bitorder.gemm.shapes import Case
+    for c in fuzz("bf16", 50, 9) + realistic("fp16", op="linear")[:5]:
+        assert Case(**c.to_dict()) == c
