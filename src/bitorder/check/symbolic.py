@@ -123,10 +123,27 @@ class Nodes:
         self.undefined = set()   # ids of trees that read a register or shared word never written
         self.shape = {}      # canonical hash -> (op, child hashes or tokens, payload), for explanations
         self.lattice = {}    # hash of a max.f32 node -> the set of what it takes the maximum of
+        self._seen = {}      # (op, child keys..., payload) -> the node's key
 
     def make(self, op, children=(), payload=""):
         key_of = self.key_of
         kids = [key_of[c] if c.__class__ is int else c for c in children]
+        nid = len(key_of) + 1
+        if nid > _MAX_NODES:
+            raise Unsupported(f"more than {_MAX_NODES} tree nodes")
+        if op == "undefined" or (self.undefined and not self.undefined.isdisjoint(children)):
+            self.undefined.add(nid)
+        # the key is a function of the operation, the children's keys and the payload: threads
+        # that build the same tree (every lane after a butterfly) hash it once
+        seen = (op, *kids, payload)
+        key = self._seen.get(seen)
+        if key is None:
+            key = self._seen[seen] = self._key(op, kids, payload)
+        key_of[nid] = key
+        return nid
+
+    def _key(self, op, kids, payload):
+        """The canonical hash of a new node (and its shape, when recorded)."""
         base = opcode_base(op)
         if op in _JOIN:
             # max.f32 is a join (+0 above -0, a NaN operand ignored, measured on the H200 in both
@@ -137,18 +154,12 @@ class Nodes:
             kids = sorted(kids)
         elif base == "fma":
             kids = sorted(kids[:2]) + kids[2:]
-        nid = len(self.key_of) + 1
-        if nid > _MAX_NODES:
-            raise Unsupported(f"more than {_MAX_NODES} tree nodes")
-        if op == "undefined" or (self.undefined and any(c in self.undefined for c in children if isinstance(c, int))):
-            self.undefined.add(nid)
         key = hashlib.blake2b(f"{op}({','.join(kids)}){payload}".encode(), digest_size=12).hexdigest()
         if op in _JOIN:
             self.lattice[key] = frozenset(kids)
-        self.key_of[nid] = key
         if self.record:
             self.shape.setdefault(key, (op, kids, payload))
-        return nid
+        return key
 
     def summary(self, key, memo=None):
         """(leaves, depth, pairs): the loads under a node, its height, and the pairs of
