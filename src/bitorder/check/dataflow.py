@@ -160,7 +160,7 @@ class _Block(Memory):
         return ("not", short(str(g))) if ins.guard[0] else g
 
     def step(self, ins: Instr):
-        dsts, srcs, once = self._shape_of.get(id(ins)) or self._shape(ins)
+        dsts, srcs, once, run, run_all = self._shape_of.get(id(ins)) or self._shape(ins)
         if ins.base in ("shfl", "ldmatrix"):
             self.uniform.difference_update(dsts)
         if ins.base == "shfl":
@@ -179,7 +179,7 @@ class _Block(Memory):
             return
         if once and srcs <= self.uniform and self.region is None:
             # every operand is the same in every thread: so is the result (one execution, shared)
-            self.execute(0, ins, True)
+            run(0, ins, True)
             for d in dsts:
                 v = self.regs[0][d]
                 for r in self.regs:
@@ -188,13 +188,19 @@ class _Block(Memory):
             return
         self.uniform.difference_update(dsts)
         region = self.region
+        if region is None and ins.guard is None:     # the common case: every thread, unguarded
+            if run_all is not None:
+                return run_all()
+            for t in range(self.n):
+                run(t, ins, True)
+            return
         for t in range(self.n):
             g = self.guard(t, ins)
             if region is not None and g is not False:
                 region[4][t] = g                      # the instruction's own guard, for writes
                 g = _pred("and", [region[1][t], g])   # stores: the region's and the instruction's
             if g is not False:
-                self.execute(t, ins, g)
+                run(t, ins, g)
 
     def _shape(self, ins):
         """(registers ins writes, registers it reads, whether it may run once for all threads:
@@ -208,8 +214,68 @@ class _Block(Memory):
                 and (ins.base not in ("ld", "st", "shfl", "ldmatrix", "stmatrix", "bar", "barrier")
                      or (ins.base == "ld" and ".param" in ins.opcode)))
         srcs = frozenset(r for r in srcs if not r.startswith(("%ctaid", "%nctaid", "%ntid")))
-        self._shape_of[id(ins)] = hit = (dsts, srcs, once)
+        self._shape_of[id(ins)] = hit = (dsts, srcs, once, *self._handler(ins))
         return hit
+
+    def _handler(self, ins):
+        """(run(t, ins, g), run_all() or None): what execute(t, ins, g) does with ins, chosen once
+        per instruction in execute's own order, with the operand texts decoded once; run_all does
+        it in every thread when none is guarded (floating point and integer arithmetic)."""
+        op, base, ops = ins.opcode, ins.base, ins.operands
+        if base in ("ld", "st") and ".param" not in op and (".global" in op or ".shared" in op):
+            return self.memory, None
+        if len(ops) < 2 or any("{" in o for o in ops):
+            return self.execute, None
+        try:
+            decoded = tuple(_operand(o) for o in ops[1:])
+        except Unsupported:    # raised where execute would raise it: when (if) it runs
+            return self.execute, None
+        if _is_float_op(op) and (base != "cvt" or not _pair_cvt(op)):
+            return (lambda t, ins, g: self._float(t, op, base, ops, g, self.vals(t, decoded, ops)),
+                    lambda: self._float_all(op, base, ops[0], decoded))
+        if base == "setp" and len(ops) == 3:
+            return lambda t, ins, g: self.write(t, ops[0], self.compare(op, *self.vals(t, decoded, ops)), g), None
+        if base == "mov" and not op.endswith(".pred"):
+            return lambda t, ins, g: self.write(t, ops[0], self.vals(t, decoded, ops)[0], g), None
+        if (base in _RING or base in ("shr", "and", "or", "xor", "min", "max", "cvt", "neg", "not", "bfe")) \
+                and ".pred" not in op and not _is_float_op(op):
+            return (lambda t, ins, g: self.write(t, ops[0], self.integer(op, self.vals(t, decoded, ops)), g),
+                    lambda: self._integer_all(op, ops[0], decoded))
+        return self.execute, None
+
+    def _float_all(self, op, base, dst, decoded):
+        """_float in every thread, unguarded and outside a skipped region (one call, not n)."""
+        make, muls, fnode, regs, undef, n = self.nodes.make, self.nodes.muls, self.fnode, self.regs, self.undef, self.n
+        contracts = base in ("add", "sub") and ".rn" not in op
+        unrounded = base == "mul" and ".rn" not in op
+        for t in range(n):
+            r = regs[t]
+            args = []
+            for k, x in decoded:
+                v = r.get(x, undef) if k == "reg" else t if k == "tid" else n if k == "ntid" else x
+                args.append(v[1] if v.__class__ is tuple and v[0] == "node" else fnode(v))
+            if contracts and muls and any(a in muls for a in args):
+                raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
+            nid = make(op, args)
+            if unrounded or (base == "neg" and args[0] in muls):
+                muls.add(nid)
+            r[dst] = ("node", nid)
+
+    def _integer_all(self, op, dst, decoded):
+        """integer() in every thread, unguarded and outside a skipped region."""
+        integer, regs, undef, n = self.integer, self.regs, self.undef, self.n
+        for t in range(n):
+            r = regs[t]
+            r[dst] = integer(op, [r.get(x, undef) if k == "reg" else t if k == "tid" else n if k == "ntid" else x
+                                  for k, x in decoded])
+
+    def vals(self, t, decoded, ops):
+        """val(t, o) for every source operand o in ops[1:], given their decoded forms."""
+        if self.region is not None:
+            return [self.val(t, o) for o in ops[1:]]
+        r, undef = self.regs[t], self.undef
+        return [r.get(x, undef) if k == "reg" else t if k == "tid" else self.n if k == "ntid" else x
+                for k, x in decoded]
 
     def write(self, t, reg, value, g):
         if self.region is not None:
@@ -285,15 +351,20 @@ class _Block(Memory):
             return self.write(t, ops[0], self.integer(op, [self.val(t, o) for o in ops[1:]]), g)
         raise Unsupported(f"instruction {op}")
 
-    def _float(self, t, op, base, ops, g):
-        """A floating-point instruction: a tree node over what its operands hold."""
-        args = [self.fnode(self.val(t, o)) for o in ops[1:]]
+    def _float(self, t, op, base, ops, g, vals=None):
+        """A floating-point instruction: a tree node over what its operands hold (vals, if given)."""
+        if vals is None:
+            vals = [self.val(t, o) for o in ops[1:]]
+        args = [v[1] if v.__class__ is tuple and v[0] == "node" else self.fnode(v) for v in vals]
         muls = self.nodes.muls
         if base in ("add", "sub") and muls and ".rn" not in op and any(a in muls for a in args):
             raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
         nid = self.nodes.make(op, args)
         if (base == "mul" and ".rn" not in op) or (base == "neg" and args[0] in muls):
             muls.add(nid)
+        if g is True and self.region is None:
+            self.regs[t][ops[0]] = ("node", nid)   # write's unguarded case
+            return
         return self.write(t, ops[0], ("node", nid), g)
 
     def compare(self, op, a, b):

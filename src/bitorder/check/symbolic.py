@@ -23,24 +23,33 @@ def _poly(x):
 
 
 def _norm(p):
-    p = {m: c for m, c in p.items() if c}
-    return 0 if not p else (p[()] if list(p) == [()] else p)
+    if 0 in p.values():   # a coefficient cancelled
+        p = {m: c for m, c in p.items() if c}
+    if len(p) > 1:
+        return p
+    return 0 if not p else (p[()] if () in p else p)
 
 
 def padd(a, b, sign=1):
     if isinstance(a, int) and isinstance(b, int):
         return a + sign * b
-    out = dict(_poly(a))
-    for m, c in _poly(b).items():
-        out[m] = out.get(m, 0) + sign * c
+    out = dict(a) if isinstance(a, dict) else ({(): a} if a else {})
+    if isinstance(b, dict):
+        for m, c in b.items():
+            out[m] = out.get(m, 0) + sign * c
+    elif b:              # a constant: the common offset of an address or an index
+        out[()] = out.get((), 0) + sign * b
     return _norm(out)
 
 
 def pmul(a, b):
     if isinstance(a, int) and isinstance(b, int):
         return a * b
+    if isinstance(b, int) or isinstance(a, int):   # a scaled polynomial (monomials stay sorted)
+        p, k = (a, b) if isinstance(b, int) else (b, a)
+        return _norm({m: c * k for m, c in p.items()}) if k else 0
     out = {}
-    for (m1, c1), (m2, c2) in itertools.product(_poly(a).items(), _poly(b).items()):
+    for (m1, c1), (m2, c2) in itertools.product(a.items(), b.items()):
         m = tuple(sorted(m1 + m2))
         out[m] = out.get(m, 0) + c1 * c2
     return _norm(out)
