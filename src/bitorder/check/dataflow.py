@@ -262,12 +262,23 @@ class _Block(Memory):
             r[dst] = ("node", nid)
 
     def _integer_all(self, op, dst, decoded):
-        """integer() in every thread, unguarded and outside a skipped region."""
+        """integer() in every thread, unguarded and outside a skipped region; an add, sub or mad
+        of integers (integer()'s ring case, the bulk of index arithmetic) without the dispatch."""
         integer, regs, undef, n = self.integer, self.regs, self.undef, self.n
+        base = opcode_base(op)
+        ring = base in ("add", "sub", "mad") and ".wide" not in op and ".hi" not in op and len(decoded) >= 2
         for t in range(n):
             r = regs[t]
-            r[dst] = integer(op, [r.get(x, undef) if k == "reg" else t if k == "tid" else n if k == "ntid" else x
-                                  for k, x in decoded])
+            args = [r.get(x, undef) if k == "reg" else t if k == "tid" else n if k == "ntid" else x for k, x in decoded]
+            if ring and all(isinstance(a, (int, dict)) for a in args):
+                if base == "add":
+                    r[dst] = _cap(padd(args[0], args[1]))
+                elif base == "sub":
+                    r[dst] = _cap(padd(args[0], args[1], -1))
+                else:
+                    r[dst] = _cap(padd(pmul(args[0], args[1]), args[2]))
+            else:
+                r[dst] = integer(op, args)
 
     def vals(self, t, decoded, ops):
         """val(t, o) for every source operand o in ops[1:], given their decoded forms."""

@@ -58,7 +58,17 @@ def pmul(a, b):
 def pkey(p) -> str:
     if isinstance(p, int):
         return str(p)
-    return "+".join(f"{c}*{'*'.join(m) or '1'}" for m, c in sorted(p.items()))
+    return "+".join([f"{c}*{_MONOMIAL[m] if m in _MONOMIAL else _monomial(m)}" for m, c in sorted(p.items())])
+
+
+_MONOMIAL = {}   # monomial -> its text, rendered once (pkey runs per thread per access)
+
+
+def _monomial(m) -> str:
+    if len(_MONOMIAL) > 100_000:
+        _MONOMIAL.clear()
+    text = _MONOMIAL[m] = "*".join(m) or "1"
+    return text
 
 
 UNDEF = "UNDEF#"          # marks integers computed from a register never written
