@@ -24,6 +24,7 @@ the same grid.
 """
 from __future__ import annotations
 
+import gc
 import hashlib
 
 from .memory import Memory
@@ -475,13 +476,24 @@ def roots(entry: Entry, divisible=frozenset()) -> dict:
 def walk(entry: Entry, shapes: bool = False, divisible=frozenset()):
     """(roots, the Nodes that name their trees, with their shapes if asked); raises Unsupported.
     divisible: indices of the parameters the code was compiled assuming multiples of 16."""
+    block = None
+    # the walk frees what it allocates by reference count: the cyclic collector, triggered by its
+    # millions of allocations, would only re-scan every object of the process time and again
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         nodes = Nodes(shapes)
-        return _Block(entry, nodes, frozenset(divisible)).run(), nodes
+        block = _Block(entry, nodes, frozenset(divisible))
+        return block.run(), nodes
     except Unsupported:
         raise
     except Exception as e:   # anything unforeseen is a case the walk does not model
         raise Unsupported(f"{type(e).__name__}: {e}") from e
+    finally:
+        if block is not None:   # its handlers refer back to it: break the cycle, free it at once
+            block._shape_of.clear()
+        if collecting:
+            gc.enable()
 
 
 def signature_of(r: dict, divisible=frozenset()) -> str:
