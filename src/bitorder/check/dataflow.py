@@ -24,21 +24,20 @@ the same grid.
 """
 from __future__ import annotations
 
+import gc
 import hashlib
-import re
 
+from .memory import Memory
 from .ptx import Entry, Instr, Label, opcode_base
-from .rules import (_REG, _address, _branches_on_constants, _cvt_types, _hammock, _last_part,  # noqa: F401
-                    _linear_cmp, _operand, _reg_list)
-from .symbolic import (  # noqa: F401  (Unsupported, walk API names re-exported)
-    Nodes, UNDEF, UNDEF_PRED, Unsupported, _BITS, _FLOAT_TYPE,
-    _KNOWN, _MAX_STEPS, _RING, _cap, _concrete, _disjoint,
-    _extend, _is_float_op, _is_int, _itype, _pair_cvt, _poly,
-    _pred, _wrap, atom, padd, pkey, pmul,
-    first_difference, short)
+from .rules import _REG, _address, _branches_on_constants, _cvt_types, _hammock, _linear_cmp, _operand
+from .symbolic import (Nodes, UNDEF, UNDEF_PRED, Unsupported, _BITS, _FLOAT_TYPE, _KNOWN, _MAX_STEPS, _RING, _cap,
+                       _concrete, _disjoint, _extend, _is_float_op, _is_int, _itype, _pair_cvt, _pred, _wrap, atom,
+                       first_difference, padd, pkey, pmul, short)
+
+__all__ = ["Unsupported", "first_difference", "roots", "signature", "signature_of", "walk"]
 
 
-class _Block:
+class _Block(Memory):
     def __init__(self, entry: Entry, nodes: Nodes, divisible=frozenset()):
         if not entry.reqntid:
             raise Unsupported("no .reqntid launch bound")
@@ -162,7 +161,7 @@ class _Block:
         return ("not", short(str(g))) if ins.guard[0] else g
 
     def step(self, ins: Instr):
-        dsts, srcs, once = self._shape_of.get(id(ins)) or self._shape(ins)
+        dsts, srcs, once, run, run_all = self._shape_of.get(id(ins)) or self._shape(ins)
         if ins.base in ("shfl", "ldmatrix"):
             self.uniform.difference_update(dsts)
         if ins.base == "shfl":
@@ -181,7 +180,7 @@ class _Block:
             return
         if once and srcs <= self.uniform and self.region is None:
             # every operand is the same in every thread: so is the result (one execution, shared)
-            self.execute(0, ins, True)
+            run(0, ins, True)
             for d in dsts:
                 v = self.regs[0][d]
                 for r in self.regs:
@@ -190,13 +189,19 @@ class _Block:
             return
         self.uniform.difference_update(dsts)
         region = self.region
+        if region is None and ins.guard is None:     # the common case: every thread, unguarded
+            if run_all is not None:
+                return run_all()
+            for t in range(self.n):
+                run(t, ins, True)
+            return
         for t in range(self.n):
             g = self.guard(t, ins)
             if region is not None and g is not False:
                 region[4][t] = g                      # the instruction's own guard, for writes
                 g = _pred("and", [region[1][t], g])   # stores: the region's and the instruction's
             if g is not False:
-                self.execute(t, ins, g)
+                run(t, ins, g)
 
     def _shape(self, ins):
         """(registers ins writes, registers it reads, whether it may run once for all threads:
@@ -210,8 +215,79 @@ class _Block:
                 and (ins.base not in ("ld", "st", "shfl", "ldmatrix", "stmatrix", "bar", "barrier")
                      or (ins.base == "ld" and ".param" in ins.opcode)))
         srcs = frozenset(r for r in srcs if not r.startswith(("%ctaid", "%nctaid", "%ntid")))
-        self._shape_of[id(ins)] = hit = (dsts, srcs, once)
+        self._shape_of[id(ins)] = hit = (dsts, srcs, once, *self._handler(ins))
         return hit
+
+    def _handler(self, ins):
+        """(run(t, ins, g), run_all() or None): what execute(t, ins, g) does with ins, chosen once
+        per instruction in execute's own order, with the operand texts decoded once; run_all does
+        it in every thread when none is guarded (floating point and integer arithmetic)."""
+        op, base, ops = ins.opcode, ins.base, ins.operands
+        if base in ("ld", "st") and ".param" not in op and (".global" in op or ".shared" in op):
+            return self.memory, None
+        if len(ops) < 2 or any("{" in o for o in ops):
+            return self.execute, None
+        try:
+            decoded = tuple(_operand(o) for o in ops[1:])
+        except Unsupported:    # raised where execute would raise it: when (if) it runs
+            return self.execute, None
+        if _is_float_op(op) and (base != "cvt" or not _pair_cvt(op)):
+            return (lambda t, ins, g: self._float(t, op, base, ops, g, self.vals(t, decoded, ops)),
+                    lambda: self._float_all(op, base, ops[0], decoded))
+        if base == "setp" and len(ops) == 3:
+            return lambda t, ins, g: self.write(t, ops[0], self.compare(op, *self.vals(t, decoded, ops)), g), None
+        if base == "mov" and not op.endswith(".pred"):
+            return lambda t, ins, g: self.write(t, ops[0], self.vals(t, decoded, ops)[0], g), None
+        if (base in _RING or base in ("shr", "and", "or", "xor", "min", "max", "cvt", "neg", "not", "bfe")) \
+                and ".pred" not in op and not _is_float_op(op):
+            return (lambda t, ins, g: self.write(t, ops[0], self.integer(op, self.vals(t, decoded, ops)), g),
+                    lambda: self._integer_all(op, ops[0], decoded))
+        return self.execute, None
+
+    def _float_all(self, op, base, dst, decoded):
+        """_float in every thread, unguarded and outside a skipped region (one call, not n)."""
+        make, muls, fnode, regs, undef, n = self.nodes.make, self.nodes.muls, self.fnode, self.regs, self.undef, self.n
+        contracts = base in ("add", "sub") and ".rn" not in op
+        unrounded = base == "mul" and ".rn" not in op
+        for t in range(n):
+            r = regs[t]
+            args = []
+            for k, x in decoded:
+                v = r.get(x, undef) if k == "reg" else t if k == "tid" else n if k == "ntid" else x
+                args.append(v[1] if v.__class__ is tuple and v[0] == "node" else fnode(v))
+            if contracts and muls and any(a in muls for a in args):
+                raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
+            nid = make(op, args)
+            if unrounded or (base == "neg" and args[0] in muls):
+                muls.add(nid)
+            r[dst] = ("node", nid)
+
+    def _integer_all(self, op, dst, decoded):
+        """integer() in every thread, unguarded and outside a skipped region; an add, sub or mad
+        of integers (integer()'s ring case, the bulk of index arithmetic) without the dispatch."""
+        integer, regs, undef, n = self.integer, self.regs, self.undef, self.n
+        base = opcode_base(op)
+        ring = base in ("add", "sub", "mad") and ".wide" not in op and ".hi" not in op and len(decoded) >= 2
+        for t in range(n):
+            r = regs[t]
+            args = [r.get(x, undef) if k == "reg" else t if k == "tid" else n if k == "ntid" else x for k, x in decoded]
+            if ring and all(isinstance(a, (int, dict)) for a in args):
+                if base == "add":
+                    r[dst] = _cap(padd(args[0], args[1]))
+                elif base == "sub":
+                    r[dst] = _cap(padd(args[0], args[1], -1))
+                else:
+                    r[dst] = _cap(padd(pmul(args[0], args[1]), args[2]))
+            else:
+                r[dst] = integer(op, args)
+
+    def vals(self, t, decoded, ops):
+        """val(t, o) for every source operand o in ops[1:], given their decoded forms."""
+        if self.region is not None:
+            return [self.val(t, o) for o in ops[1:]]
+        r, undef = self.regs[t], self.undef
+        return [r.get(x, undef) if k == "reg" else t if k == "tid" else self.n if k == "ntid" else x
+                for k, x in decoded]
 
     def write(self, t, reg, value, g):
         if self.region is not None:
@@ -287,167 +363,21 @@ class _Block:
             return self.write(t, ops[0], self.integer(op, [self.val(t, o) for o in ops[1:]]), g)
         raise Unsupported(f"instruction {op}")
 
-    def _float(self, t, op, base, ops, g):
-        """A floating-point instruction: a tree node over what its operands hold."""
-        args = [self.fnode(self.val(t, o)) for o in ops[1:]]
+    def _float(self, t, op, base, ops, g, vals=None):
+        """A floating-point instruction: a tree node over what its operands hold (vals, if given)."""
+        if vals is None:
+            vals = [self.val(t, o) for o in ops[1:]]
+        args = [v[1] if v.__class__ is tuple and v[0] == "node" else self.fnode(v) for v in vals]
         muls = self.nodes.muls
         if base in ("add", "sub") and muls and ".rn" not in op and any(a in muls for a in args):
             raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
         nid = self.nodes.make(op, args)
         if (base == "mul" and ".rn" not in op) or (base == "neg" and args[0] in muls):
             muls.add(nid)
+        if g is True and self.region is None:
+            self.regs[t][ops[0]] = ("node", nid)   # write's unguarded case
+            return
         return self.write(t, ops[0], ("node", nid), g)
-
-    def memory(self, t, ins, g):
-        op, ops = ins.opcode, ins.operands
-        load = ins.base == "ld"
-        width = _BITS.get(_last_part(op))
-        if width is None:
-            raise Unsupported(f"memory access {op}")
-        a = self.addr(t, ops[1] if load else ops[0])
-        regs = _reg_list(ops[0] if load else ops[1])
-        shared = ".shared" in op
-        for i, r in enumerate(regs):
-            at = padd(a, i * width) if i else a
-            if load and shared:
-                self.shared_load(t, pkey(at), r, g, width, at)
-            elif load:
-                if self.stored:
-                    raise Unsupported("a global load after a global store (they may alias)")
-                self.write(t, r, self.load(at, width), g)
-            elif shared:
-                self.shared_store(t, pkey(at), self.val(t, r), g, width, at)
-            else:
-                self.stored = True
-                v = self.val(t, r)
-                parts = self.packs.get(v[1]) if isinstance(v, tuple) and v[0] == "node" else None
-                parts = parts if parts and sum(w for _, w in parts) == width else None
-                for j, (pv, pw) in enumerate(parts or [(v, width)]):   # a packed register: its parts
-                    self.claim_bytes(padd(at, j * pw), pw)
-                    self.store(pkey(padd(at, j * pw)), g, pv, f"b{8 * pw}")
-
-    def load(self, at, width):
-        """A leaf: the element at `at`, `width` bytes wide, however the load was vectorised."""
-        k = pkey(at)
-        if UNDEF in k:
-            return self.undef
-        v = ("node", self.nodes.make("load", (), payload=f"[{k}]b{8 * width}"))
-        self.loads[v[1]] = (at, width)
-        return v
-
-    def subword(self, v, i, n, width):
-        """Part i of n (lowest first) of a `width`-byte value: a narrower load of a load, a part
-        of a constant, the part a pack was made from, or a node naming the part."""
-        pw = width // n
-        if isinstance(v, int):
-            return (v >> (8 * pw * i)) & ((1 << (8 * pw)) - 1)
-        if isinstance(v, tuple) and v[0] == "select":
-            return ("select", v[1], self.subword(v[2], i, n, width), self.subword(v[3], i, n, width))
-        if isinstance(v, tuple) and v[0] == "node":
-            if v[1] in self.loads and self.loads[v[1]][1] == width:
-                return self.load(padd(self.loads[v[1]][0], i * pw), pw)
-            parts = self.packs.get(v[1])
-            if parts and len(parts) == n:
-                return parts[i][0]
-        return ("node", self.nodes.make(f"part{i}/{n}.b{8 * width}", (self.fnode(v),)))
-
-    def pack(self, values, pw):
-        """A register made of parts (lowest first), each pw bytes."""
-        if all(isinstance(x, int) for x in values):
-            return sum((x & ((1 << (8 * pw)) - 1)) << (8 * pw * i) for i, x in enumerate(values))
-        nid = self.nodes.make(f"pack.b{8 * pw * len(values)}", tuple(self.fnode(x) for x in values))
-        self.packs[nid] = [(x, pw) for x in values]
-        return ("node", nid)
-
-    def matrix(self, ins):
-        """ldmatrix / stmatrix .m8n8 .b16 without .trans, warp by warp: matrix m's eight row
-        addresses come from lanes 8m..8m+7, and lane l holds the 32-bit word at byte
-        4*(l % 4) of row l // 4 (PTX ISA, 'warp-level matrix load'): for the 32-bit data
-        Triton moves this way, one word per lane."""
-        m = re.fullmatch(r"(ld|st)matrix\.sync\.aligned\.m8n8\.x([124])\.shared\.b16", ins.opcode)
-        if not m or ins.guard is not None or self.n % 32:
-            raise Unsupported(f"instruction {ins.opcode}")
-        load, count = m.group(1) == "ld", int(m.group(2))
-        regs = [r.strip() for r in ins.operands[0 if load else 1].strip("{} ").split(",")]
-        at = ins.operands[1 if load else 0]
-        if len(regs) != count:
-            raise Unsupported(f"instruction {ins.text()}")
-        for w in range(0, self.n, 32):
-            rows = [self.addr(w + lane, at) for lane in range(8 * count)]
-            for mat, reg in enumerate(regs):
-                for lane in range(32):
-                    word = padd(rows[8 * mat + lane // 4], 4 * (lane % 4))
-                    if load:
-                        self.shared_load(w + lane, pkey(word), reg, True, 4, word)
-                    else:
-                        self.shared_store(w + lane, pkey(word), self.val(w + lane, reg), True, 4, word)
-
-    def shared_load(self, t, k, reg, g, width=4, at=None):
-        if UNDEF in k:
-            return self.write(t, reg, self.undef, g)
-        value, used = self.undef, []
-        hit = self.smem.get(k)
-        if hit is not None and hit[3] >= width:     # a store at this address as wide or wider
-            value, used = (hit[0] if hit[3] == width else self.subword(hit[0], 0, hit[3] // width, hit[3])), [k]
-        elif hit is not None and at is not None:    # narrower stores: their parts, side by side
-            parts, keys = [], []
-            for o in range(0, width, hit[3]):
-                kk = pkey(padd(at, o))
-                part = self.smem.get(kk)
-                if part is None or part[3] != hit[3]:
-                    parts = None
-                    break
-                parts.append(part[0])
-                keys.append(kk)
-            if parts:
-                value, used = self.pack(parts, hit[3]), keys
-        elif at is not None:                        # inside a wider store that began below
-            for o in range(width, 8, width):
-                kk = pkey(padd(at, -o))
-                below = self.smem.get(kk)
-                if below is not None and below[3] > o and below[3] % width == 0:
-                    value, used = self.subword(below[0], o // width, below[3] // width, below[3]), [kk]
-                    break
-        for kk in used:
-            _, writer, epoch, _ = self.smem[kk]
-            if self.unordered(writer, epoch, t):
-                raise Unsupported("a shared-memory load races a store of another thread (no barrier between)")
-        for kk in used or [k]:
-            self.smem_reads.setdefault(kk, set()).add((t, self.epoch))
-        self.write(t, reg, value, g)
-
-    def unordered(self, other, when, t) -> bool:
-        """Whether an access of thread `other` at epochs `when` may run after, or together
-        with, thread t's access now."""
-        if other == t:
-            return False
-        same_warp = other // 32 == t // 32
-        return when[1] == self.epoch[1] if same_warp else when[0] == self.epoch[0]
-
-    def shared_store(self, t, k, v, g, width=4, at=None):
-        if UNDEF in k:
-            raise Unsupported("a shared-memory store to an address computed from a register never written")
-        # shared words are keyed by where they start: a store overlapping a stored word of another
-        # start or width would leave part of it stale under the key, so it is refused
-        same = self.smem.get(k)
-        if same is not None and same[3] != width:
-            raise Unsupported("shared-memory stores of different widths overlap")
-        if at is not None:
-            c = at if isinstance(at, int) else at.get((), 0)
-            sym = pkey(padd(at, c, -1))
-            for b in range(c, c + width):
-                if self.smem_bytes.setdefault((sym, b), (c, width)) != (c, width):
-                    raise Unsupported("shared-memory stores of different widths overlap")
-        if g == UNDEF_PRED:
-            v, g = self.undef, True
-        if any(self.unordered(r, e, t) for r, e in self.smem_reads.get(k, ())):
-            raise Unsupported("a shared-memory store races a load of another thread (no barrier between)")
-        old = self.smem.get(k)
-        if old is not None and self.unordered(old[1], old[2], t) and self.key(old[0]) != self.key(v):
-            raise Unsupported("two threads store different values to one shared address without a barrier")
-        if g is not True:
-            v = ("select", short(str(g)), v, old[0] if old else self.undef)
-        self.smem[k] = (v, t, self.epoch, width)
 
     def compare(self, op, a, b):
         cmp = op.split(".")[1]
@@ -538,34 +468,6 @@ class _Block:
         for t in range(self.n):
             self.regs[t][ops[0]] = out[t]
 
-    def claim_bytes(self, at, width):
-        """Stores of one block may not overlap unless they are the same store: their order is
-        not in the roots. Addresses on one pointer must differ by constants to be told apart
-        (distinct pointer arguments are assumed not to overlap)."""
-        const = at if isinstance(at, int) else at.get((), 0)
-        sym = pkey(padd(at, const, -1))
-        base = sorted(m[0] for m in _poly(at) if len(m) == 1 and m[0].startswith("param:")) or ["?"]
-        if self.bases.setdefault(base[0], sym) != sym:
-            raise Unsupported("two stores on one pointer whose addresses may alias (a symbolic difference)")
-        key = (sym, const, width)
-        for b in range(const, const + width):
-            if self.bytes.setdefault((sym, b), key) != key:
-                raise Unsupported("two stores of one block overlap in part")
-
-    def store(self, k, g, v, width):
-        if g == UNDEF_PRED or UNDEF in k:
-            raise Unsupported("a store whose guard or address reads a register never written")
-        if self.fnode(v) in self.nodes.undefined:
-            raise Unsupported("an output may depend on a register or shared word never written")
-        entry = ("always" if g is True else short(str(g)), self.key(v), width)
-        prev = self.roots.get(k)
-        if prev is not None and prev[1:] != entry[1:]:
-            raise Unsupported("two stores of different values to one address")
-        if prev is not None and prev[0] != entry[0]:
-            entry = (f"({prev[0]})|({entry[0]})",) + entry[1:]
-        self.roots[k] = entry
-
-
 def roots(entry: Entry, divisible=frozenset()) -> dict:
     """{address: (guard, tree key, width)} for one block, ctaid symbolic; raises Unsupported."""
     return walk(entry, divisible=divisible)[0]
@@ -574,13 +476,24 @@ def roots(entry: Entry, divisible=frozenset()) -> dict:
 def walk(entry: Entry, shapes: bool = False, divisible=frozenset()):
     """(roots, the Nodes that name their trees, with their shapes if asked); raises Unsupported.
     divisible: indices of the parameters the code was compiled assuming multiples of 16."""
+    block = None
+    # the walk frees what it allocates by reference count: the cyclic collector, triggered by its
+    # millions of allocations, would only re-scan every object of the process time and again
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         nodes = Nodes(shapes)
-        return _Block(entry, nodes, frozenset(divisible)).run(), nodes
+        block = _Block(entry, nodes, frozenset(divisible))
+        return block.run(), nodes
     except Unsupported:
         raise
     except Exception as e:   # anything unforeseen is a case the walk does not model
         raise Unsupported(f"{type(e).__name__}: {e}") from e
+    finally:
+        if block is not None:   # its handlers refer back to it: break the cycle, free it at once
+            block._shape_of.clear()
+        if collecting:
+            gc.enable()
 
 
 def signature_of(r: dict, divisible=frozenset()) -> str:

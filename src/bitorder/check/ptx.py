@@ -18,6 +18,7 @@ _REG_DECL = re.compile(r"\.reg\s+\.(\w+)\s+(%[\w$]+)(?:<(\d+)>)?")
 _LABEL = re.compile(r"^([$\w]+):$")
 _GUARD = re.compile(r"^@(!?)(%[\w$.]+)\s+")
 _REG = re.compile(r"%[A-Za-z_$][\w$]*(?:\.[xyz])?")
+_BRACE = re.compile(r"[{}]")
 
 
 @functools.lru_cache(maxsize=None)
@@ -83,13 +84,10 @@ def _split_operands(s: str) -> list:
 
 def _body_end(text: str, start: int) -> int:
     depth = 0
-    for i in range(start, len(text)):
-        if text[i] == "{":
-            depth += 1
-        elif text[i] == "}":
-            depth -= 1
-            if depth == 0:
-                return i
+    for m in _BRACE.finditer(text, start):   # only the braces, not every character
+        depth += 1 if m.group() == "{" else -1
+        if depth == 0:
+            return m.start()
     raise PTXError("unbalanced braces in an entry body")
 
 

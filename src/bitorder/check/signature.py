@@ -126,16 +126,41 @@ def _classify(entry: Entry, divisible=frozenset()):
     return hit
 
 
+_BY_TEXT: dict = {}   # (hash of the PTX text as given, divisible parameters) -> _classify's answer
+
+
+def _classify_ptx(ptx):
+    """_classify for PTX text, a bitorder.Compiled or an Entry. The answer is a function of the
+    text and the divisibility alone, so a text seen before (the same kernel compiled again, or
+    under a num_stages that changes nothing) is neither parsed nor canonicalised again."""
+    divisible = divisible_params(ptx)
+    if isinstance(ptx, Entry):
+        return _classify(ptx, divisible)
+    text = getattr(ptx, "asm", ptx)
+    if isinstance(text, dict):
+        text = text.get("ptx")
+    if not isinstance(text, str):
+        return _classify(_entry(ptx), divisible)
+    key = (hashlib.sha256(text.encode()).digest(), divisible)
+    hit = _BY_TEXT.get(key)
+    if hit is None:
+        hit = _classify(_entry(text), divisible)
+        if len(_BY_TEXT) > 100_000:
+            _BY_TEXT.clear()
+        _BY_TEXT[key] = hit
+    return hit
+
+
 def signature(ptx) -> str:
     """The bitwise class of a compiled kernel (PTX text, a bitorder.Compiled, or an Entry):
     equal signatures mean identical bytes on every input (same grid, outputs not
     overlapping inputs)."""
-    return _classify(_entry(ptx), divisible_params(ptx))[0]
+    return _classify_ptx(ptx)[0]
 
 
 def level(ptx) -> str:
     """Which checker level classes this kernel, and why v1 declined when it did."""
-    sig, why = _classify(_entry(ptx), divisible_params(ptx))
+    sig, why = _classify_ptx(ptx)
     return "v1: dependence trees" if sig.startswith("v1:") else f"v0: program text ({why})"
 
 

@@ -23,24 +23,33 @@ def _poly(x):
 
 
 def _norm(p):
-    p = {m: c for m, c in p.items() if c}
-    return 0 if not p else (p[()] if list(p) == [()] else p)
+    if 0 in p.values():   # a coefficient cancelled
+        p = {m: c for m, c in p.items() if c}
+    if len(p) > 1:
+        return p
+    return 0 if not p else (p[()] if () in p else p)
 
 
 def padd(a, b, sign=1):
     if isinstance(a, int) and isinstance(b, int):
         return a + sign * b
-    out = dict(_poly(a))
-    for m, c in _poly(b).items():
-        out[m] = out.get(m, 0) + sign * c
+    out = dict(a) if isinstance(a, dict) else ({(): a} if a else {})
+    if isinstance(b, dict):
+        for m, c in b.items():
+            out[m] = out.get(m, 0) + sign * c
+    elif b:              # a constant: the common offset of an address or an index
+        out[()] = out.get((), 0) + sign * b
     return _norm(out)
 
 
 def pmul(a, b):
     if isinstance(a, int) and isinstance(b, int):
         return a * b
+    if isinstance(b, int) or isinstance(a, int):   # a scaled polynomial (monomials stay sorted)
+        p, k = (a, b) if isinstance(b, int) else (b, a)
+        return _norm({m: c * k for m, c in p.items()}) if k else 0
     out = {}
-    for (m1, c1), (m2, c2) in itertools.product(_poly(a).items(), _poly(b).items()):
+    for (m1, c1), (m2, c2) in itertools.product(a.items(), b.items()):
         m = tuple(sorted(m1 + m2))
         out[m] = out.get(m, 0) + c1 * c2
     return _norm(out)
@@ -49,7 +58,17 @@ def pmul(a, b):
 def pkey(p) -> str:
     if isinstance(p, int):
         return str(p)
-    return "+".join(f"{c}*{'*'.join(m) or '1'}" for m, c in sorted(p.items()))
+    return "+".join([f"{c}*{_MONOMIAL[m] if m in _MONOMIAL else _monomial(m)}" for m, c in sorted(p.items())])
+
+
+_MONOMIAL = {}   # monomial -> its text, rendered once (pkey runs per thread per access)
+
+
+def _monomial(m) -> str:
+    if len(_MONOMIAL) > 100_000:
+        _MONOMIAL.clear()
+    text = _MONOMIAL[m] = "*".join(m) or "1"
+    return text
 
 
 UNDEF = "UNDEF#"          # marks integers computed from a register never written
@@ -123,10 +142,27 @@ class Nodes:
         self.undefined = set()   # ids of trees that read a register or shared word never written
         self.shape = {}      # canonical hash -> (op, child hashes or tokens, payload), for explanations
         self.lattice = {}    # hash of a max.f32 node -> the set of what it takes the maximum of
+        self._seen = {}      # (op, child keys..., payload) -> the node's key
 
     def make(self, op, children=(), payload=""):
         key_of = self.key_of
         kids = [key_of[c] if c.__class__ is int else c for c in children]
+        nid = len(key_of) + 1
+        if nid > _MAX_NODES:
+            raise Unsupported(f"more than {_MAX_NODES} tree nodes")
+        if op == "undefined" or (self.undefined and not self.undefined.isdisjoint(children)):
+            self.undefined.add(nid)
+        # the key is a function of the operation, the children's keys and the payload: threads
+        # that build the same tree (every lane after a butterfly) hash it once
+        seen = (op, *kids, payload)
+        key = self._seen.get(seen)
+        if key is None:
+            key = self._seen[seen] = self._key(op, kids, payload)
+        key_of[nid] = key
+        return nid
+
+    def _key(self, op, kids, payload):
+        """The canonical hash of a new node (and its shape, when recorded)."""
         base = opcode_base(op)
         if op in _JOIN:
             # max.f32 is a join (+0 above -0, a NaN operand ignored, measured on the H200 in both
@@ -137,18 +173,12 @@ class Nodes:
             kids = sorted(kids)
         elif base == "fma":
             kids = sorted(kids[:2]) + kids[2:]
-        nid = len(self.key_of) + 1
-        if nid > _MAX_NODES:
-            raise Unsupported(f"more than {_MAX_NODES} tree nodes")
-        if op == "undefined" or (self.undefined and any(c in self.undefined for c in children if isinstance(c, int))):
-            self.undefined.add(nid)
         key = hashlib.blake2b(f"{op}({','.join(kids)}){payload}".encode(), digest_size=12).hexdigest()
         if op in _JOIN:
             self.lattice[key] = frozenset(kids)
-        self.key_of[nid] = key
         if self.record:
             self.shape.setdefault(key, (op, kids, payload))
-        return nid
+        return key
 
     def summary(self, key, memo=None):
         """(leaves, depth, pairs): the loads under a node, its height, and the pairs of

@@ -1,0 +1,192 @@
+"""The walk's memory (dataflow.py): global loads as leaves, global stores as roots, and shared
+memory as a map from address to the value and thread that stored it, checked for races
+against the block's barriers; packed registers and their parts."""
+from __future__ import annotations
+
+import re
+
+from .rules import _last_part, _reg_list
+from .symbolic import _BITS, UNDEF, UNDEF_PRED, Unsupported, _poly, padd, pkey, short
+
+
+class Memory:
+    """Memory accesses of a _Block (dataflow.py), which this is mixed into: it holds the
+    registers, the shared words, the roots and the node table these methods read and write."""
+
+    def memory(self, t, ins, g):
+        op, ops = ins.opcode, ins.operands
+        load = ins.base == "ld"
+        width = _BITS.get(_last_part(op))
+        if width is None:
+            raise Unsupported(f"memory access {op}")
+        a = self.addr(t, ops[1] if load else ops[0])
+        regs = _reg_list(ops[0] if load else ops[1])
+        shared = ".shared" in op
+        for i, r in enumerate(regs):
+            at = padd(a, i * width) if i else a
+            if load and shared:
+                self.shared_load(t, pkey(at), r, g, width, at)
+            elif load:
+                if self.stored:
+                    raise Unsupported("a global load after a global store (they may alias)")
+                self.write(t, r, self.load(at, width), g)
+            elif shared:
+                self.shared_store(t, pkey(at), self.val(t, r), g, width, at)
+            else:
+                self.stored = True
+                v = self.val(t, r)
+                parts = self.packs.get(v[1]) if isinstance(v, tuple) and v[0] == "node" else None
+                parts = parts if parts and sum(w for _, w in parts) == width else None
+                for j, (pv, pw) in enumerate(parts or [(v, width)]):   # a packed register: its parts
+                    self.claim_bytes(padd(at, j * pw), pw)
+                    self.store(pkey(padd(at, j * pw)), g, pv, f"b{8 * pw}")
+
+    def load(self, at, width):
+        """A leaf: the element at `at`, `width` bytes wide, however the load was vectorised."""
+        k = pkey(at)
+        if UNDEF in k:
+            return self.undef
+        v = ("node", self.nodes.make("load", (), payload=f"[{k}]b{8 * width}"))
+        self.loads[v[1]] = (at, width)
+        return v
+
+    def subword(self, v, i, n, width):
+        """Part i of n (lowest first) of a `width`-byte value: a narrower load of a load, a part
+        of a constant, the part a pack was made from, or a node naming the part."""
+        pw = width // n
+        if isinstance(v, int):
+            return (v >> (8 * pw * i)) & ((1 << (8 * pw)) - 1)
+        if isinstance(v, tuple) and v[0] == "select":
+            return ("select", v[1], self.subword(v[2], i, n, width), self.subword(v[3], i, n, width))
+        if isinstance(v, tuple) and v[0] == "node":
+            if v[1] in self.loads and self.loads[v[1]][1] == width:
+                return self.load(padd(self.loads[v[1]][0], i * pw), pw)
+            parts = self.packs.get(v[1])
+            if parts and len(parts) == n:
+                return parts[i][0]
+        return ("node", self.nodes.make(f"part{i}/{n}.b{8 * width}", (self.fnode(v),)))
+
+    def pack(self, values, pw):
+        """A register made of parts (lowest first), each pw bytes."""
+        if all(isinstance(x, int) for x in values):
+            return sum((x & ((1 << (8 * pw)) - 1)) << (8 * pw * i) for i, x in enumerate(values))
+        nid = self.nodes.make(f"pack.b{8 * pw * len(values)}", tuple(self.fnode(x) for x in values))
+        self.packs[nid] = [(x, pw) for x in values]
+        return ("node", nid)
+
+    def matrix(self, ins):
+        """ldmatrix / stmatrix .m8n8 .b16 without .trans, warp by warp: matrix m's eight row
+        addresses come from lanes 8m..8m+7, and lane l holds the 32-bit word at byte
+        4*(l % 4) of row l // 4 (PTX ISA, 'warp-level matrix load'): for the 32-bit data
+        Triton moves this way, one word per lane."""
+        m = re.fullmatch(r"(ld|st)matrix\.sync\.aligned\.m8n8\.x([124])\.shared\.b16", ins.opcode)
+        if not m or ins.guard is not None or self.n % 32:
+            raise Unsupported(f"instruction {ins.opcode}")
+        load, count = m.group(1) == "ld", int(m.group(2))
+        regs = [r.strip() for r in ins.operands[0 if load else 1].strip("{} ").split(",")]
+        at = ins.operands[1 if load else 0]
+        if len(regs) != count:
+            raise Unsupported(f"instruction {ins.text()}")
+        for w in range(0, self.n, 32):
+            rows = [self.addr(w + lane, at) for lane in range(8 * count)]
+            for mat, reg in enumerate(regs):
+                for lane in range(32):
+                    word = padd(rows[8 * mat + lane // 4], 4 * (lane % 4))
+                    if load:
+                        self.shared_load(w + lane, pkey(word), reg, True, 4, word)
+                    else:
+                        self.shared_store(w + lane, pkey(word), self.val(w + lane, reg), True, 4, word)
+
+    def shared_load(self, t, k, reg, g, width=4, at=None):
+        if UNDEF in k:
+            return self.write(t, reg, self.undef, g)
+        value, used = self.undef, []
+        hit = self.smem.get(k)
+        if hit is not None and hit[3] >= width:     # a store at this address as wide or wider
+            value, used = (hit[0] if hit[3] == width else self.subword(hit[0], 0, hit[3] // width, hit[3])), [k]
+        elif hit is not None and at is not None:    # narrower stores: their parts, side by side
+            parts, keys = [], []
+            for o in range(0, width, hit[3]):
+                kk = pkey(padd(at, o))
+                part = self.smem.get(kk)
+                if part is None or part[3] != hit[3]:
+                    parts = None
+                    break
+                parts.append(part[0])
+                keys.append(kk)
+            if parts:
+                value, used = self.pack(parts, hit[3]), keys
+        elif at is not None:                        # inside a wider store that began below
+            for o in range(width, 8, width):
+                kk = pkey(padd(at, -o))
+                below = self.smem.get(kk)
+                if below is not None and below[3] > o and below[3] % width == 0:
+                    value, used = self.subword(below[0], o // width, below[3] // width, below[3]), [kk]
+                    break
+        for kk in used:
+            _, writer, epoch, _ = self.smem[kk]
+            if self.unordered(writer, epoch, t):
+                raise Unsupported("a shared-memory load races a store of another thread (no barrier between)")
+        for kk in used or [k]:
+            self.smem_reads.setdefault(kk, set()).add((t, self.epoch))
+        self.write(t, reg, value, g)
+
+    def unordered(self, other, when, t) -> bool:
+        """Whether an access of thread `other` at epochs `when` may run after, or together
+        with, thread t's access now."""
+        if other == t:
+            return False
+        same_warp = other // 32 == t // 32
+        return when[1] == self.epoch[1] if same_warp else when[0] == self.epoch[0]
+
+    def shared_store(self, t, k, v, g, width=4, at=None):
+        if UNDEF in k:
+            raise Unsupported("a shared-memory store to an address computed from a register never written")
+        # shared words are keyed by where they start: a store overlapping a stored word of another
+        # start or width would leave part of it stale under the key, so it is refused
+        same = self.smem.get(k)
+        if same is not None and same[3] != width:
+            raise Unsupported("shared-memory stores of different widths overlap")
+        if at is not None:
+            c = at if isinstance(at, int) else at.get((), 0)
+            sym = pkey(padd(at, c, -1))
+            for b in range(c, c + width):
+                if self.smem_bytes.setdefault((sym, b), (c, width)) != (c, width):
+                    raise Unsupported("shared-memory stores of different widths overlap")
+        if g == UNDEF_PRED:
+            v, g = self.undef, True
+        if any(self.unordered(r, e, t) for r, e in self.smem_reads.get(k, ())):
+            raise Unsupported("a shared-memory store races a load of another thread (no barrier between)")
+        old = self.smem.get(k)
+        if old is not None and self.unordered(old[1], old[2], t) and self.key(old[0]) != self.key(v):
+            raise Unsupported("two threads store different values to one shared address without a barrier")
+        if g is not True:
+            v = ("select", short(str(g)), v, old[0] if old else self.undef)
+        self.smem[k] = (v, t, self.epoch, width)
+
+    def claim_bytes(self, at, width):
+        """Stores of one block may not overlap unless they are the same store: their order is
+        not in the roots. Addresses on one pointer must differ by constants to be told apart
+        (distinct pointer arguments are assumed not to overlap)."""
+        const = at if isinstance(at, int) else at.get((), 0)
+        sym = pkey(padd(at, const, -1))
+        base = sorted(m[0] for m in _poly(at) if len(m) == 1 and m[0].startswith("param:")) or ["?"]
+        if self.bases.setdefault(base[0], sym) != sym:
+            raise Unsupported("two stores on one pointer whose addresses may alias (a symbolic difference)")
+        key = (sym, const, width)
+        for b in range(const, const + width):
+            if self.bytes.setdefault((sym, b), key) != key:
+                raise Unsupported("two stores of one block overlap in part")
+
+    def store(self, k, g, v, width):
+        if g == UNDEF_PRED or UNDEF in k:
+            raise Unsupported("a store whose guard or address reads a register never written")
+        if self.fnode(v) in self.nodes.undefined:
+            raise Unsupported("an output may depend on a register or shared word never written")
+        entry = ("always" if g is True else short(str(g)), self.key(v), width)
+        prev = self.roots.get(k)
+        if prev is not None and prev[1:] != entry[1:]:
+            raise Unsupported("two stores of different values to one address")
+        if prev is not None and prev[0] != entry[0]:
+            entry = (f"({prev[0]})|({entry[0]})",) + entry[1:]
+        self.roots[k] = entry
