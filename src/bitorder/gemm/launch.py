@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 
 import torch
-import triton
 from triton import knobs
 from triton.runtime import driver
 
