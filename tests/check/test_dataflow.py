@@ -296,3 +296,29 @@ def test_shared_stores_of_different_widths_that_overlap_are_refused():
             "ld.shared.b32 %r12, [%r11];\nst.global.b32 [%rd5], %r12;")
     with pytest.raises(dataflow.Unsupported, match="different widths overlap"):
         dataflow.roots(check.parse(kernel(HEAD + body))[0])
+
+
+def test_equal_stores_under_two_guards_key_the_same_in_either_order():
+    """One value stored to one address under guards g1 then g2, or g2 then g1: the root is the
+    value under their union either way, and an unguarded store absorbs the guards."""
+    from bitorder.check.memory import Memory
+
+    class Stub(Memory):
+        def __init__(self):
+            self.roots, self.root_guards = {}, {}
+            self.nodes = type("N", (), {"undefined": set()})()
+
+        def fnode(self, v):
+            return v
+
+        def key(self, v):
+            return str(v)
+
+    def roots(order):
+        s = Stub()
+        for g in order:
+            s.store("addr", g, 7, "b32")
+        return s.roots
+
+    assert roots(["%p1", "%p2"]) == roots(["%p2", "%p1"]) == {"addr": ("(%p1)|(%p2)", "7", "b32")}
+    assert roots(["%p1", True, "%p2"])["addr"][0] == "always"

@@ -60,6 +60,7 @@ class _Block(Memory):
         self.loads, self.packs = {}, {}  # node id -> (address, bytes); node id -> [(part, bytes)]
         self.bases, self.bytes = {}, {}   # output pointer -> symbolic address part; (part, byte) -> store
         self.roots = {}
+        self.root_guards = {}  # address key -> the guards of equal stores to it (memory.store)
         self.params = {p: f"arg{i}" for i, p in enumerate(entry.params)}
         # parameters the compiler was told are multiples of 16 (Triton's specialisation): 16 x a symbol
         self.param_value = {p: ({(f"param:arg{i}/16",): 16} if i in divisible else atom(f"param:arg{i}"))

@@ -196,5 +196,9 @@ class Memory:
         if prev is not None and prev[1:] != entry[1:]:
             raise Unsupported("two stores of different values to one address")
         if prev is not None and prev[0] != entry[0]:
-            entry = (f"({prev[0]})|({entry[0]})",) + entry[1:]
+            # the same value stored under either guard: the address holds it under their union,
+            # which does not depend on the stores' order (and "always" absorbs the rest)
+            guards = self.root_guards.setdefault(k, {prev[0]}) | {entry[0]}
+            self.root_guards[k] = guards
+            entry = ("always" if "always" in guards else "|".join(f"({x})" for x in sorted(guards)),) + entry[1:]
         self.roots[k] = entry
