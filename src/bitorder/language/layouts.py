@@ -1,0 +1,152 @@
+"""The layout optimization for pinned reductions (paper Algorithm 1, its first rule), NVIDIA.
+
+A pinned sum pairs logical neighbours first. Triton's coalesced load layout puts the reduced
+axis' low bits in lanes and warps whenever that axis is not the contiguous one (a column sum),
+so the pinned tree's first levels cross lanes and warps: 353 shared-memory stores per thread
+for a 256x64 column sum, against 7 for the free sum. The pass gives such a load a layout whose
+low bits of the reduced axis are in registers, then lanes, then warps: the axis' repetitions
+move into sizePerThread (threads and warps stay where coalescing put them, so the load stays
+vectorised), and Triton's own RemoveLayoutConversions carries the layout through the chain.
+Same column sum: 12 shared stores, and bitorder.check finds the same dependence tree at every
+output (the pinned tree does not depend on the layout).
+
+It runs through Triton's compile-stage hook: the ttgir stage runs the first two passes of
+make_ttgir (convert to TTGIR, coalesce), rewrites the loads' layouts in the TTGIR text, parses
+it back and runs the rest of make_ttgir. It only rewrites a module whose every reduction is a
+pinned step (an axis of extent 2), so no free-order sum's bits can move; otherwise, and on
+AMD, the kernel compiles as stock Triton would. Enable it with BITORDER_PINNED_LAYOUTS=1 (read
+at import) or enable(); compiled kernels go to their own Triton cache directory, since the
+hook is not in Triton's cache key.
+"""
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+
+_ALIAS = re.compile(r"^(#blocked\d*) = #ttg\.blocked<\{(.*)\}>$", re.M)
+_LOAD = re.compile(r"(%[\w.]+) = tt\.load [^\n]*: tensor<([0-9x]+)x!tt\.ptr<\w+>, (#blocked\d*)>")
+_REDUCE = re.compile(r'"tt\.reduce"\([^)]*\) <\{axis = (\d+) : i32\}>[\s\S]*?\}\) : \(tensor<([0-9x]+)x')
+
+
+def _fields(body: str) -> dict:
+    return {k: [int(x) for x in v.split(",")] for k, v in re.findall(r"(\w+) = \[([0-9, ]+)\]", body)}
+
+
+def only_pinned_reductions(text: str) -> bool:
+    """Every tt.reduce of the module reduces an axis of extent 2 (a pinned tree's step), and the
+    module has no scan: then no layout can change the bits of any reduction in it."""
+    reduces = _REDUCE.findall(text)
+    return bool(reduces) and "tt.scan" not in text and all(
+        int(shape.split("x")[int(axis)]) == 2 for axis, shape in reduces)
+
+
+def rewrite(text: str) -> tuple[str, list[str]]:
+    """(TTGIR text with the loads feeding pinned chains re-laid out, what was changed).
+
+    A load qualifies when its result (or that result converted once) is reshaped by splitting
+    one axis of extent S into (S/2, 2), the pinned chain's first step, and its layout alias
+    is used only by that load and the conversions around it."""
+    if not only_pinned_reductions(text):
+        return text, []
+    aliases = dict(_ALIAS.findall(text))
+    changes, out = [], text
+    for name, shape, alias in _LOAD.findall(text):
+        dims = [int(d) for d in shape.split("x")]
+        conv = re.search(rf"(%[\w.]+) = ttg\.convert_layout {re.escape(name)} : ", text)
+        src = conv.group(1) if conv else name
+        r = re.search(rf"tt\.reshape {re.escape(src)} [^\n]*-> tensor<([0-9x]+)x", text)
+        if not r:
+            continue
+        new = [int(d) for d in r.group(1).split("x")]
+        if len(new) != len(dims) + 1:
+            continue
+        axis = next((i for i in range(len(dims)) if new[i] != dims[i]), None)
+        if axis is None or new[axis + 1] != 2 or 2 * new[axis] != dims[axis]:
+            continue
+        users = [ln for ln in text.splitlines() if f"{alias}>" in ln and not ln.startswith(alias)]
+        if not all(" tt.load " in ln or "ttg.convert_layout" in ln for ln in users):
+            continue      # the layout is shared with other work: leave it
+        f = _fields(aliases[alias])
+        spt, tpw, wpc = f["sizePerThread"], f["threadsPerWarp"], f["warpsPerCTA"]
+        rep = dims[axis] // (spt[axis] * tpw[axis] * wpc[axis])
+        if rep <= 1:
+            continue
+        spt2 = list(spt)
+        spt2[axis] *= rep
+        old_body = aliases[alias]
+        new_body = old_body.replace(f"sizePerThread = [{', '.join(map(str, spt))}]",
+                                    f"sizePerThread = [{', '.join(map(str, spt2))}]")
+        out = out.replace(f"{alias} = #ttg.blocked<{{{old_body}}}>", f"{alias} = #ttg.blocked<{{{new_body}}}>")
+        changes.append(f"{name}: sizePerThread {spt} -> {spt2} (axis {axis})")
+    return out, changes
+
+
+def _hook(backend, stages, options, language, capability):
+    if capability is None or "ttgir" not in stages:      # AMD (and Gluon): stock Triton
+        return
+    from triton._C.libtriton import ir, passes
+
+    def ttgir(src, metadata):
+        pm = ir.pass_manager(src.context)
+        passes.ttir.add_convert_to_ttgpuir(pm, f"cuda:{capability}", options.num_warps, 32, options.num_ctas)
+        passes.ttgpuir.add_coalesce(pm)
+        pm.run(src, "bitorder_pinned_layouts")
+        text = str(src)
+        new, changes = rewrite(text)
+        mod = src
+        if changes:
+            with tempfile.NamedTemporaryFile("w", suffix=".ttgir", delete=False) as f:
+                f.write(new)
+            mod = ir.parse_mlir_module(f.name, src.context)
+            mod.context = src.context      # (Triton sets this on the modules it makes; make_ttgir reads it)
+            os.unlink(f.name)
+        # the rest of make_ttgir: its first two passes have run
+        saved = passes.ttir.add_convert_to_ttgpuir, passes.ttgpuir.add_coalesce
+        passes.ttir.add_convert_to_ttgpuir = lambda *a, **k: None
+        passes.ttgpuir.add_coalesce = lambda *a, **k: None
+        try:
+            return backend.make_ttgir(mod, metadata, options, capability)
+        finally:
+            passes.ttir.add_convert_to_ttgpuir, passes.ttgpuir.add_coalesce = saved
+    stages["ttgir"] = ttgir
+
+
+def _source_hash() -> str:
+    import hashlib
+    with open(__file__, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()[:12]
+
+
+# Neither Triton's cache key nor bitorder's sees what the hook does: both key on this file's text.
+_SOURCE = _source_hash()
+_hook.bitorder_identity = f"bitorder.language.layouts:{_SOURCE}"
+
+
+def enable(on: bool = True) -> None:
+    """Turn the pass on (or off) for kernels compiled from now on in this process. Kernels go to
+    a Triton cache directory of their own while it is on (the hook is not in Triton's key)."""
+    import triton
+    from triton import knobs
+
+    if triton.__version__ != "3.6.0":
+        raise RuntimeError(f"bitorder's layout pass is written against Triton 3.6.0's make_ttgir; found "
+                           f"{triton.__version__}")
+    global _BASE
+    if _BASE is None:
+        _BASE = knobs.cache.dir or os.path.join(os.path.expanduser("~"), ".triton", "cache")
+    if on:
+        knobs.runtime.add_stages_inspection_hook = _hook
+        knobs.cache.dir = f"{_BASE}-bitorder-layouts-{_SOURCE}"
+    else:
+        if knobs.runtime.add_stages_inspection_hook is _hook:
+            knobs.runtime.add_stages_inspection_hook = None
+        knobs.cache.dir = _BASE
+
+
+_BASE = None   # Triton's cache directory before enable() changed it
+
+
+def enabled() -> bool:
+    from triton import knobs
+    return knobs.runtime.add_stages_inspection_hook is _hook

@@ -1,0 +1,78 @@
+"""The layout pass for pinned reductions (bitorder.language.layouts), compiled for sm90 on the
+CPU: it re-lays out the load of a pinned column sum (far fewer shared-memory stores), the
+checker finds the same dependence tree, and it leaves kernels with free-order sums alone."""
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks"))
+pytest.importorskip("torch")
+import triton  # noqa: E402
+import triton.language as tl  # noqa: E402
+
+import bitorder  # noqa: E402
+from bitorder import check  # noqa: E402
+from bitorder.language import layouts  # noqa: E402
+
+SIG = {"x_ptr": "*fp32", "y_ptr": "*fp32", "C": "i32"}
+
+
+@triton.jit
+def both_sums(x_ptr, y_ptr, R: tl.constexpr, C, BC: tl.constexpr, PINNED: tl.constexpr):
+    """A pinned and a free-order column sum of one tile: the pass must leave it alone."""
+    c = tl.program_id(0) * BC + tl.arange(0, BC)
+    x = tl.load(x_ptr + tl.arange(0, R)[:, None] * C + c[None, :], mask=c[None, :] < C, other=0.0)
+    tl.store(y_ptr + c, tl.sum(x, axis=0, pinned=PINNED) + tl.sum(x, axis=0), mask=c < C)
+
+
+def build(fn, on, pinned=True, warps=4):
+    layouts.enable(on)
+    try:
+        return bitorder.compile(fn, "sm90", signature=SIG, constexprs={"R": 256, "BC": 32, "PINNED": pinned},
+                                aligned=list(SIG), num_warps=warps)
+    finally:
+        layouts.enable(False)
+
+
+def test_pinned_column_sum_is_laid_out_and_keeps_its_tree():
+    import pinned_suite as ps
+    for warps in (4, 8):
+        stock, laid = build(ps.col_sum, False, warps=warps), build(ps.col_sum, True, warps=warps)
+        assert laid.ttgir != stock.ttgir
+        assert laid.ptx.count("st.shared") * 5 < stock.ptx.count("st.shared")
+        assert check.equivalent(stock.ptx, laid.ptx).equivalent
+
+
+def test_free_sums_are_left_alone():
+    import pinned_suite as ps
+    assert build(ps.col_sum, True, pinned=False).ttgir == build(ps.col_sum, False, pinned=False).ttgir
+    assert build(both_sums, True).ttgir == build(both_sums, False).ttgir
+
+
+def test_the_rule_reads_only_pinned_modules():
+    text = '"tt.reduce"(%y) <{axis = 1 : i32}> ({\n}) : (tensor<128x2x64xf32, #blocked6>) -> tensor<128x64xf32>'
+    assert layouts.only_pinned_reductions(text)
+    assert not layouts.only_pinned_reductions(text.replace("128x2x64", "128x4x64"))
+    assert not layouts.only_pinned_reductions(text + "\n tt.scan")
+
+
+def test_planted_fault_without_the_guard_moves_a_free_sums_tree(tmp_path):
+    """A copied tree whose pass ignores the free-order guard re-lays out both_sums: the checker
+    then finds another tree (the free sum's order followed the layout)."""
+    sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
+    from mutants import run_on_mutant
+    script = tmp_path / "planted.py"
+    script.write_text(
+        "import sys, bitorder\n"
+        f"sys.path.insert(0, {os.path.dirname(__file__)!r})\n"
+        "from bitorder import check\n"
+        "import test_layouts as t\n"
+        "print('bitorder from', bitorder.__file__)\n"
+        "a, b = t.build(t.both_sums, False), t.build(t.both_sums, True)\n"
+        "print('rewritten', a.ttgir != b.ttgir, 'equivalent', check.equivalent(a.ptx, b.ptx).equivalent)\n")
+    p, copy = run_on_mutant(tmp_path / "tree", "src/bitorder/language/layouts.py",
+                            "    if not only_pinned_reductions(text):\n        return text, []\n", "",
+                            [str(script)])
+    assert f"bitorder from {copy}" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
+    assert "rewritten True equivalent False" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
