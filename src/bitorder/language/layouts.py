@@ -46,7 +46,7 @@ def rewrite(text: str) -> tuple[str, list[str]]:
 
     A load qualifies when its result (or that result converted once) is reshaped by splitting
     one axis of extent S into (S/2, 2), the pinned chain's first step, and its layout alias
-    is used only by that load and the conversions around it."""
+    is used only by loads, stores and the conversions around them."""
     if not only_pinned_reductions(text):
         return text, []
     aliases = dict(_ALIAS.findall(text))
@@ -65,8 +65,8 @@ def rewrite(text: str) -> tuple[str, list[str]]:
         if axis is None or new[axis + 1] != 2 or 2 * new[axis] != dims[axis]:
             continue
         users = [ln for ln in text.splitlines() if f"{alias}>" in ln and not ln.startswith(alias)]
-        if not all(" tt.load " in ln or "ttg.convert_layout" in ln for ln in users):
-            continue      # the layout is shared with other work: leave it
+        if not all(any(op in ln for op in (" tt.load ", " tt.store ", "ttg.convert_layout")) for ln in users):
+            continue      # the layout is shared with other work: leave it (stores move no bits)
         f = _fields(aliases[alias])
         spt, tpw, wpc = f["sizePerThread"], f["threadsPerWarp"], f["warpsPerCTA"]
         rep = dims[axis] // (spt[axis] * tpw[axis] * wpc[axis])
