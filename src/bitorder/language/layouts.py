@@ -95,8 +95,8 @@ def rewrite(text: str) -> tuple[str, list[str]]:
 
 
 def _hook(backend, stages, options, language, capability):
-    if capability is None or "ttgir" not in stages:      # AMD (and Gluon): stock Triton
-        return
+    if capability is None or "ttgir" not in stages or "GLUON" in str(language).upper():
+        return      # AMD and Gluon kernels: stock Triton
     from triton._C.libtriton import ir, passes
 
     def ttgir(src, metadata):
