@@ -83,3 +83,19 @@ def test_pinned_axes_read_the_chains_first_steps():
             "%z = tt.reshape %q : tensor<256x64xf32, #blocked> -> tensor<128x2x64xf32, #blocked6>\n"
             "%w = tt.reshape %r : tensor<8x8xf32, #blocked> -> tensor<64xf32, #blocked2>\n")
     assert layouts.pinned_axes(text) == {(1, 1024): 1, (256, 64): 0}
+
+
+def test_amd_column_sum_is_laid_out_too():
+    """gfx942 (compiled only; no AMD GPU here): the same rule cuts the LDS exchanges."""
+    import pinned_suite as ps
+
+    def build_amd(on):
+        layouts.enable(on)
+        try:
+            return bitorder.compile(ps.col_sum, "gfx942", signature=SIG, constexprs={"R": 256, "BC": 64, "PINNED": True},
+                                    aligned=list(SIG), num_warps=4)
+        finally:
+            layouts.enable(False)
+    stock, laid = build_amd(False), build_amd(True)
+    assert laid.asm.count("ds_write") * 5 < stock.asm.count("ds_write")
+    assert laid.asm.count("ds_bpermute") < stock.asm.count("ds_bpermute")

@@ -1,4 +1,4 @@
-"""The layout optimization for pinned reductions (paper Algorithm 1, its first rule), NVIDIA.
+"""The layout optimization for pinned reductions (paper Algorithm 1, its first rule).
 
 A pinned sum pairs logical neighbours first. Triton's coalesced load layout puts the reduced
 axis' low bits in lanes and warps whenever that axis is not the contiguous one (a column sum),
@@ -14,8 +14,9 @@ It runs through Triton's compile-stage hook: the ttgir stage runs the first two 
 make_ttgir (convert to TTGIR, coalesce), rewrites the loads' layouts in the TTGIR text, parses
 it back and runs the rest of make_ttgir. It only rewrites a module whose every reduction is a
 pinned step (an axis of extent 2), so no free-order sum's bits can move, and that holds no
-tt.dot (a GEMM's operand loads stay as tuned); otherwise, and on AMD, the kernel compiles as
-stock Triton would. On the pinned suite: 48 of 72 sm90 configurations rewritten, shuffles equal
+tt.dot (a GEMM's operand loads stay as tuned); otherwise the kernel compiles as stock Triton
+would. NVIDIA and AMD alike (both backends' make_ttgir start with these two passes; AMD only
+compiled here, never run). On the pinned suite: 48 of 72 sm90 configurations rewritten, shuffles equal
 to the free sum's in every one (benchmarks/results/2026-11-30-pinned-layouts). Enable it with BITORDER_PINNED_LAYOUTS=1 (read
 at import) or enable(); compiled kernels go to their own Triton cache directory, since the
 hook is not in Triton's cache key.
@@ -95,17 +96,18 @@ def rewrite(text: str) -> tuple[str, list[str]]:
 
 
 def _hook(backend, stages, options, language, capability):
-    if capability is None or "ttgir" not in stages or "GLUON" in str(language).upper():
-        return      # AMD and Gluon kernels: stock Triton
+    if "ttgir" not in stages or "GLUON" in str(language).upper():
+        return      # Gluon kernels: their own stage
     from triton._C.libtriton import ir, passes
+    amd = capability is None     # the AMD backend passes no capability
+    target, warp = (f"hip:{options.arch}", options.warp_size) if amd else (f"cuda:{capability}", 32)
 
     def ttgir(src, metadata):
         pm = ir.pass_manager(src.context)
-        passes.ttir.add_convert_to_ttgpuir(pm, f"cuda:{capability}", options.num_warps, 32, options.num_ctas)
+        passes.ttir.add_convert_to_ttgpuir(pm, target, options.num_warps, warp, options.num_ctas)
         passes.ttgpuir.add_coalesce(pm)
         pm.run(src, "bitorder_pinned_layouts")
-        text = str(src)
-        new, changes = rewrite(text)
+        new, changes = rewrite(str(src))
         mod = src
         if changes:
             with tempfile.NamedTemporaryFile("w", suffix=".ttgir", delete=False) as f:
@@ -118,7 +120,8 @@ def _hook(backend, stages, options, language, capability):
         passes.ttir.add_convert_to_ttgpuir = lambda *a, **k: None
         passes.ttgpuir.add_coalesce = lambda *a, **k: None
         try:
-            return backend.make_ttgir(mod, metadata, options, capability)
+            return backend.make_ttgir(mod, metadata, options) if amd else \
+                backend.make_ttgir(mod, metadata, options, capability)
         finally:
             passes.ttir.add_convert_to_ttgpuir, passes.ttgpuir.add_coalesce = saved
     stages["ttgir"] = ttgir
