@@ -378,7 +378,7 @@ def main():
             results.append(r)
             print(_line(r), flush=True)
     ratios = [r["speed_pinned_over_free"] for r in results if r["speed_pinned_over_free"]]
-    from bitorder.language import layouts
+    from bitorder.compiler import layouts
     summary = {"device": torch.cuda.get_device_name(), "pinned_layouts": layouts.enabled(), "kernels": len(results),
                "all_invariant": all(r["pinned_invariant"] for r in results),
                "median_time_ratio": float(np.median(ratios)) if ratios else None,

@@ -9,6 +9,11 @@ from .desc import GEMMDesc, DescError  # noqa: E402
 from .compiler import compile, Compiled, CompileError  # noqa: E402
 from .language import pin_all  # noqa: E402  (installs tl.sum(..., pinned=True))
 
+import os as _os  # noqa: E402
+if _os.environ.get("BITORDER_PINNED_LAYOUTS") == "1":   # the layout pass for pinned reductions
+    from .compiler import layouts as _layouts
+    _layouts.enable()
+
 _LAZY = {"matmul": "bitorder.gemm", "linear": "bitorder.gemm", "plan": "bitorder.gemm", "scaled_mm": "bitorder.gemm"}
 
 

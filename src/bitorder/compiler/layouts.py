@@ -135,7 +135,7 @@ def _source_hash() -> str:
 
 # Neither Triton's cache key nor bitorder's sees what the hook does: both key on this file's text.
 _SOURCE = _source_hash()
-_hook.bitorder_identity = f"bitorder.language.layouts:{_SOURCE}"
+_hook.bitorder_identity = f"bitorder.compiler.layouts:{_SOURCE}"
 
 
 def enable(on: bool = True) -> None:
