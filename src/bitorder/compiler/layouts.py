@@ -26,7 +26,10 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+import threading
 
+_PATCH_LOCK = threading.Lock()
+_REAL: dict = {}   # Triton's own convert-to-TTGIR and coalesce pass builders, saved before any stand-in
 _ALIAS = re.compile(r"^(#blocked\d*) = #ttg\.blocked<\{(.*)\}>$", re.M)
 _LOAD = re.compile(r"(%[\w.]+) = tt\.load [^\n]*: tensor<([0-9x]+)x!tt\.ptr<\w+>, (#blocked\d*)>")
 _REDUCE = re.compile(r'"tt\.reduce"\([^)]*\) <\{axis = (\d+) : i32\}>[\s\S]*?\}\) : \(tensor<([0-9x]+)x')
@@ -99,13 +102,16 @@ def _hook(backend, stages, options, language, capability):
     if "ttgir" not in stages or "GLUON" in str(language).upper():
         return      # Gluon kernels: their own stage
     from triton._C.libtriton import ir, passes
+    with _PATCH_LOCK:
+        _REAL.setdefault("convert", passes.ttir.add_convert_to_ttgpuir)
+        _REAL.setdefault("coalesce", passes.ttgpuir.add_coalesce)
     amd = capability is None     # the AMD backend passes no capability
     target, warp = (f"hip:{options.arch}", options.warp_size) if amd else (f"cuda:{capability}", 32)
 
     def ttgir(src, metadata):
         pm = ir.pass_manager(src.context)
-        passes.ttir.add_convert_to_ttgpuir(pm, target, options.num_warps, warp, options.num_ctas)
-        passes.ttgpuir.add_coalesce(pm)
+        _REAL["convert"](pm, target, options.num_warps, warp, options.num_ctas)   # (never a stand-in)
+        _REAL["coalesce"](pm)
         pm.run(src, "bitorder_pinned_layouts")
         new, changes = rewrite(str(src))
         mod = src
@@ -115,15 +121,17 @@ def _hook(backend, stages, options, language, capability):
             mod = ir.parse_mlir_module(f.name, src.context)
             mod.context = src.context      # (Triton sets this on the modules it makes; make_ttgir reads it)
             os.unlink(f.name)
-        # the rest of make_ttgir: its first two passes have run
-        saved = passes.ttir.add_convert_to_ttgpuir, passes.ttgpuir.add_coalesce
-        passes.ttir.add_convert_to_ttgpuir = lambda *a, **k: None
-        passes.ttgpuir.add_coalesce = lambda *a, **k: None
-        try:
-            return backend.make_ttgir(mod, metadata, options) if amd else \
-                backend.make_ttgir(mod, metadata, options, capability)
-        finally:
-            passes.ttir.add_convert_to_ttgpuir, passes.ttgpuir.add_coalesce = saved
+        # the rest of make_ttgir: its first two passes have run (the lock: threads compiling at
+        # once must not see each other's stand-ins)
+        with _PATCH_LOCK:
+            saved = passes.ttir.add_convert_to_ttgpuir, passes.ttgpuir.add_coalesce
+            passes.ttir.add_convert_to_ttgpuir = lambda *a, **k: None
+            passes.ttgpuir.add_coalesce = lambda *a, **k: None
+            try:
+                return backend.make_ttgir(mod, metadata, options) if amd else \
+                    backend.make_ttgir(mod, metadata, options, capability)
+            finally:
+                passes.ttir.add_convert_to_ttgpuir, passes.ttgpuir.add_coalesce = saved
     stages["ttgir"] = ttgir
 
 
