@@ -55,3 +55,20 @@ def test_plain_chain_is_pipelined(a_row, b_row):
                                          BLOCK_M=128, BLOCK_N=128, BLOCK_K=64))
     assert len(re.findall("async_copy_global_to_local", c.ttgir)) >= 4
     assert "cp.async" in c.ptx
+
+
+@pytest.mark.parametrize("group, tail", FAMILIES)
+def test_every_tile_the_launcher_picks_compiles_and_fits(group, tail):
+    """The tiles launch.blocks chooses (and the wave model's) compile for sm90 within the H200's
+    shared memory (227 KB a block), pipelined, for each chain family."""
+    from bitorder.gemm import launch
+    aligned = ("a_ptr", "b_ptr", "out_ptr", "bias_ptr", "stride_a", "stride_b", "stride_om", "SPAN", "stride_ab",
+               "stride_bb", "stride_ob", "stride_op", "M", "N")
+    tiles = {launch.blocks(m, n, 1, 132) for m, n in ((8192, 8192), (1024, 4096), (8, 3072))}
+    tiles |= {t for t, _ in launch._WAVE_TILES}
+    for bm, bn, bk, warps, stages in sorted(tiles):
+        c = bitorder.compile(chain_kernel, "sm90", signature=SIG, num_warps=warps, num_stages=stages, aligned=aligned,
+                             constexprs=dict(A_ROW=True, B_ROW=False, GROUP=group, TAIL_FIRST=tail, HAS_BIAS=False,
+                                             BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk))
+        assert c.metadata["shared"] <= 227 * 1024, (bm, bn, stages, c.metadata["shared"])
+        assert "wgmma.mma_async" in c.ptx
