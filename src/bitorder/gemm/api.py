@@ -116,10 +116,7 @@ def _plan2(a, b, bias, call: str) -> Plan:
     M, K, N = a.shape[-2], a.shape[-1], b.shape[-1]
     if M == 0 or N == 0 or K == 0:
         return Plan("cublas", None, None, call, "empty problem")
-    from ..cublas.torch_call import alignment
-    if min(alignment(t.data_ptr()) for t in (a, b) + ((bias,) if bias is not None else ())) < 16:
-        # cuBLAS picks other kernels for such addresses; the H200 showed a plan that missed
-        # torch's bytes (2026-11-30, an operand shifted by one element) and no gate covers them.
+    if unaligned(a, b, bias):
         return Plan("cublas", None, None, call, "operand address not 16-byte aligned")
     out = torch.empty((*a.shape[:-2], M, N), dtype=a.dtype, device=a.device)
     try:
@@ -138,6 +135,13 @@ def _plan2(a, b, bias, call: str) -> Plan:
             f"algo {ans['algo_id']} answer outside the arch profile's verified entries"
         return Plan("cublas", None, ans, call, reason, us)
     return Plan("triton", desc, ans, call, "", us)
+
+
+def unaligned(*tensors) -> bool:
+    """Whether an operand (None skipped) sits at an address not 16-byte aligned: cuBLAS picks other
+    kernels there; the H200 showed a plan that missed torch's bytes (2026-11-30, an operand shifted
+    by one element) and no gate covers them, so such calls are not planned."""
+    return any(t is not None and t.data_ptr() % 16 for t in tensors)
 
 
 def _lt_bias_path(x, w, bias) -> bool:

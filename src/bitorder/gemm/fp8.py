@@ -100,8 +100,7 @@ def plan(a, b, scale_a, scale_b, bias=None, out_dtype=None, use_fast_accum=False
         return api.Plan("cublas", None, None, "scaled_gemm", "empty problem")
     if a.dtype != b.dtype:
         return api.Plan("cublas", None, None, "scaled_gemm", "mixed fp8 operand types")
-    from ..cublas.torch_call import alignment
-    if min(alignment(t.data_ptr()) for t in (a, b) + ((bias,) if bias is not None else ())) < 16:
+    if api.unaligned(a, b, bias):
         return api.Plan("cublas", None, None, "scaled_gemm", "operand address not 16-byte aligned")
     q = LtQuery(transa=True, transb=False, m=N, n=M, k=K, lda=b.stride(1), ldb=a.stride(0), ldc=N,
                 ab_type=_FP8[a.dtype], cd_type=out, bias=bias is not None,
