@@ -5,8 +5,8 @@ import os
 import sys
 
 import bitorder
-from bitorder.cublas.prober import load_records, sample_mismatches, walk_mismatches
-from bitorder.cublas.profile import ArchProfile, layout_of
+from bitorder.cublas.prober import describe_record, load_records, record_mismatches
+from bitorder.cublas.profile import ArchProfile
 
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "benchmarks", "results")
 FILES = ["2026-11-29-gate-2/survey-mismatch.jsonl.gz", "2026-11-30-gate/survey-mismatch.jsonl.gz"]
@@ -16,15 +16,13 @@ profile = ArchProfile.load()
 failures = described = 0
 for f in FILES:
     for rec in load_records(os.path.join(RESULTS, f)):
-        c = rec["case"]
-        d = profile.describe(rec["ran"][0], c["k"], c["dtype"], c["op"] == "linear_bias", layout=layout_of(rec["query"]))
+        d = describe_record(profile, rec)
         if d is None:
             continue
         described += 1
-        bad = sample_mismatches(rec, d, "narrow") + sample_mismatches(rec, d, "wide")
-        walks = walk_mismatches(rec, d)
+        bad, walks = record_mismatches(rec, d)
         if bad or walks:
             failures += 1
-            print(f"FAIL {c} {d}: {bad} sampled elements, {walks} walk positions")
+            print(f"FAIL {rec['case']} {d}: {bad} sampled elements, {walks} walk positions")
 print(f"{failures} failures of {described} described")
 sys.exit(1 if failures else 0)

@@ -9,8 +9,8 @@ import random
 import sys
 
 import bitorder
-from bitorder.cublas.prober import load_records, sample_mismatches, walk_mismatches
-from bitorder.cublas.profile import ArchProfile, layout_of
+from bitorder.cublas.prober import describe_record, load_records, record_mismatches
+from bitorder.cublas.profile import ArchProfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SURVEY = os.path.join(HERE, "..", "..", "benchmarks", "results", "2026-11-29-survey", "survey.jsonl.gz")
@@ -18,19 +18,16 @@ SURVEY = os.path.join(HERE, "..", "..", "benchmarks", "results", "2026-11-29-sur
 print(f"bitorder from {bitorder.__file__}")
 profile = ArchProfile.load()
 records = [r for r in load_records(SURVEY) if r.get("ran") and r["case"]["k"] <= 8000]
-pool = [r for r in records if profile.describe(r["ran"][0], r["case"]["k"], r["case"]["dtype"],
-                                              r["case"]["op"] == "linear_bias", layout=layout_of(r["query"])) is not None]
+pool = [r for r in records if describe_record(profile, r) is not None]
 split = [r for r in pool if r["ran"][0]["split_k"] > 1]
 rng = random.Random(int(os.environ.get("SEED", "0")))
 sample = rng.sample(pool, min(60, len(pool))) + rng.sample(split, min(40, len(split)))
 failures = 0
 for rec in sample:
-    c = rec["case"]
-    d = profile.describe(rec["ran"][0], c["k"], c["dtype"], c["op"] == "linear_bias", layout=layout_of(rec["query"]))
-    bad = sample_mismatches(rec, d, "narrow") + sample_mismatches(rec, d, "wide")
-    walks = walk_mismatches(rec, d)
+    d = describe_record(profile, rec)
+    bad, walks = record_mismatches(rec, d)
     if bad or walks:
         failures += 1
-        print(f"FAIL {c} {d}: {bad} sampled elements, {walks} walk positions")
+        print(f"FAIL {rec['case']} {d}: {bad} sampled elements, {walks} walk positions")
 print(f"{failures} failures of {len(sample)}")
 sys.exit(1 if failures else 0)

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from bitorder.cublas.profile import ArchProfile, Entry, ProfileError, cublas_defect, layout_of
-from bitorder.cublas.prober import load_records, sample_mismatches, walk_mismatches
+from bitorder.cublas.profile import ArchProfile, Entry, ProfileError, cublas_defect
+from bitorder.cublas.prober import describe_record, load_records, sample_mismatches, walk_mismatches
 from bitorder.desc import GEMMDesc
 
 SURVEY = os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks", "results", "2026-11-29-survey",
@@ -24,11 +24,6 @@ def records():
 @pytest.fixture(scope="module")
 def profile():
     return ArchProfile.load()
-
-
-def described(profile, rec):
-    c = rec["case"]
-    return profile.describe(rec["ran"][0], c["k"], c["dtype"], c["op"] == "linear_bias", layout=layout_of(rec["query"]))
 
 
 def test_profile_loads_and_entries_are_well_formed(profile):
@@ -79,17 +74,16 @@ def test_gate1_mismatches_are_explained(profile):
     recs = load_records(os.path.join(os.path.dirname(SURVEY), "..", "2026-11-29-gate-2", "survey-mismatch.jsonl.gz"))
     assert len(recs) == 22
     for rec in recs:
-        c, a = rec["case"], rec["ran"][0]
-        d = profile.describe(a, c["k"], c["dtype"], c["op"] == "linear_bias", layout=layout_of(rec["query"]))
+        d = describe_record(profile, rec)
         if d is None:
             continue
-        assert sample_mismatches(rec, d, "narrow") == 0 and sample_mismatches(rec, d, "wide") == 0, c
+        assert sample_mismatches(rec, d, "narrow") == 0 and sample_mismatches(rec, d, "wide") == 0, rec["case"]
 
 
 def test_profile_agrees_with_the_kernels_cublas_launched(records, profile):
     """The family the profile names matches the kernel names the profiler saw."""
     for rec in records:
-        d = described(profile, rec)
+        d = describe_record(profile, rec)
         if d is None:
             continue
         names = " ".join(rec.get("kernels", []))
@@ -104,25 +98,25 @@ def test_profile_agrees_with_the_kernels_cublas_launched(records, profile):
 
 
 def test_profile_covers_the_survey(records, profile):
-    known = sum(described(profile, r) is not None for r in records)
+    known = sum(describe_record(profile, r) is not None for r in records)
     assert known / len(records) > 0.9
 
 
 def test_twin_reproduces_recorded_bits(records, profile):
     """For a sample of recorded calls the profile knows, the CPU twin gives the H200's bytes."""
     rng = random.Random(0)
-    pool = [r for r in records if described(profile, r) is not None and r["case"]["k"] <= 3000]
+    pool = [r for r in records if describe_record(profile, r) is not None and r["case"]["k"] <= 3000]
     for rec in rng.sample(pool, 40):
-        d = described(profile, rec)
+        d = describe_record(profile, rec)
         for kind in ("narrow", "wide"):
             assert sample_mismatches(rec, d, kind) == 0, (rec["case"], str(d), kind)
 
 
 def test_twin_reproduces_recorded_walks(records, profile):
-    pool = [r for r in records if described(profile, r) is not None and "walk_small" in r
+    pool = [r for r in records if describe_record(profile, r) is not None and "walk_small" in r
             and r["ran"][0]["split_k"] > 1 and r["case"]["k"] <= 5000]
     for rec in pool[:20]:
-        d = described(profile, rec)
+        d = describe_record(profile, rec)
         wm = walk_mismatches(rec, d)
         assert wm in (None, 0), (rec["case"], str(d), wm)
 
@@ -131,7 +125,7 @@ def test_a_wrong_descriptor_is_caught(records, profile):
     """The recorded evidence discriminates: moving a split boundary breaks the walks."""
     rec = next(r for r in records if r["ran"][0]["algo_id"] == 66 and r["ran"][0]["split_k"] > 1
                and "walk_small" in r and r["case"]["k"] <= 5000)
-    d = described(profile, rec)
+    d = describe_record(profile, rec)
     wrong = d.replace(k_cuts=(d.k_cuts[0] - 32,))
     assert walk_mismatches(rec, d) == 0 and walk_mismatches(rec, wrong) > 0
 

@@ -23,8 +23,8 @@ def _progress(console):
 
 
 def verify(paths, console, max_k=70000, profile=None) -> int:
-    from .prober import load_records, sample_mismatches, walk_mismatches
-    from .profile import ArchProfile, cublas_defect, layout_of
+    from .prober import describe_record, load_records, record_mismatches
+    from .profile import ArchProfile, cublas_defect
 
     prof = profile or ArchProfile.load()
     records = [r for p in paths for r in load_records(p) if r.get("ran")]
@@ -35,16 +35,14 @@ def verify(paths, console, max_k=70000, profile=None) -> int:
         for rec in records:
             c, a = rec["case"], rec["ran"][0]
             entry = prof.entry_for(a, c["dtype"])
-            d = prof.describe(a, c["k"], c["dtype"], c["op"] == "linear_bias",
-                              layout=layout_of(rec["query"]) if rec.get("query") else None)
+            d = describe_record(prof, rec)
             name = entry.name if entry else f"(algo {a['algo_id']}: no entry)"
             if d is None:
                 tally[(name, "falls back" + (" (cuBLAS defect)" if cublas_defect(a, c["k"]) else ""))] += 1
             elif c["k"] > max_k:
                 tally[(name, "skipped (K too deep for the twin here)")] += 1
             else:
-                bad = sample_mismatches(rec, d, "narrow") + sample_mismatches(rec, d, "wide")
-                wm = walk_mismatches(rec, d)
+                bad, wm = record_mismatches(rec, d)
                 ok = bad == 0 and not wm
                 tally[(name, "reproduced" if ok else "WRONG")] += 1
                 if not ok:

@@ -21,6 +21,7 @@ from ..desc import GEMMDesc
 from ..draws import numpy_draw
 from ..emulate import accumulate, epilogue
 from . import walks as W
+from .profile import layout_of
 
 TID_A, TID_B, TID_BIAS = 1, 2, 3  # the survey's tensor ids for A, B and the bias
 
@@ -200,10 +201,19 @@ def rule_desc(rule: dict, answer: dict, k: int, dtype: str, bias: bool, layout: 
 def record_layout(rec: dict) -> str:
     """cuBLAS's op letters for a survey record: its query's, or torch's layout letters reversed
     (torch's B is cuBLAS's A; every surveyed call agrees)."""
-    q = rec.get("query")
-    if q:
-        return ("t" if q["transa"] else "n") + ("t" if q["transb"] else "n")
-    return rec["case"]["layout"][::-1]
+    return layout_of(rec["query"]) if rec.get("query") else rec["case"]["layout"][::-1]
+
+
+def describe_record(profile, rec: dict):
+    """The profile's GEMMDesc for the call a survey record ran (None: the call falls back)."""
+    c = rec["case"]
+    return profile.describe(rec["ran"][0], c["k"], c["dtype"], c["op"] == "linear_bias", layout=record_layout(rec))
+
+
+def record_mismatches(rec: dict, desc: GEMMDesc) -> tuple[int, int | None]:
+    """(sampled output elements the twin of desc gets wrong over both draws, walk positions it
+    gets wrong): (0, 0 or None) when desc reproduces the record."""
+    return sample_mismatches(rec, desc, "narrow") + sample_mismatches(rec, desc, "wide"), walk_mismatches(rec, desc)
 
 
 def _record_desc(rule, rec):
