@@ -9,14 +9,17 @@ CASES = [(20, 40, 301, 4), (24, 33, 455, 6), (20, 24, 321, 4), (12, 20, 203, 3)]
 SPLIT_FIELDS = ("instruction_k", "family", "granule", "round", "partial", "merge_order", "bias")
 
 
-def records(truth, cases, scheme=4):
+def records(truth, cases, scheme=4, seed=100):
+    """Simulated survey records of a box running `truth`; a case is (M, N, K, splits) in torch's
+    "nt" layout, or (M, N, K, splits, torch layout)."""
     recs = []
-    for i, (m, n, k, s) in enumerate(cases):
+    for i, (m, n, k, s, *layout) in enumerate(cases):
+        layout = layout[0] if layout else "nt"
         answer = {"algo_id": 24, "stages": "UNDEFINED", "split_k": s if truth["family"] == "split_k" else 1,
                   "reduction_scheme": scheme if truth["family"] == "split_k" else 0}
-        case = {"op": "linear_bias", "dtype": "bf16", "m": m, "n": n, "k": k, "batch": 1, "layout": "nt"}
-        recs.append(simulate_record(case, 100 + i, answer,
-                                    lambda kk, a=answer: rule_desc(truth, a, kk, "bf16", True)))
+        case = {"op": "linear_bias", "dtype": "bf16", "m": m, "n": n, "k": k, "batch": 1, "layout": layout}
+        recs.append(simulate_record(case, seed + i, answer,      # cuBLAS's layout: torch's letters reversed
+                                    lambda kk, a=answer, lay=layout[::-1]: rule_desc(truth, a, kk, "bf16", True, lay)))
     return recs
 
 
@@ -55,18 +58,21 @@ def test_each_wrong_box_is_told_apart():
         assert SPLIT not in fit(records(wrong, CASES, scheme), [SPLIT, wrong]), change
 
 
+K_MAJOR = {**SPLIT, "granule": 8, "k_major": 64}
+
+
+def k_major_records():
+    """Records of a box with K_MAJOR: K % 64 != 0, K % 64 == 0 in cuBLAS layouts tn and tt, and
+    K % 64 == 0 in cuBLAS "nt" (torch "tn"), where granule 8 holds."""
+    return records(K_MAJOR, [(20, 40, 281, 4, "nt"), (20, 40, 320, 3, "nt"), (24, 33, 448, 5, "tt"),
+                             (20, 24, 384, 5, "tn")], seed=300)
+
+
 def test_k_major_span_rule_recovered():
     """cuBLAS 13.1's CUTLASS splits: granule 8, but 64 when K % 64 == 0 and an operand runs along
     K (every cuBLAS layout but "nt"). A box with that rule: the prober keeps it and drops both
     one-granule rules; the torch "tn" call (cuBLAS "nt") at K = 384 keeps granule 8."""
-    truth = {**SPLIT, "granule": 8, "k_major": 64}
-    recs = []
-    for i, (m, n, k, s, layout) in enumerate([(20, 40, 281, 4, "nt"), (20, 40, 320, 3, "nt"),
-                                              (24, 33, 448, 5, "tt"), (20, 24, 384, 5, "tn")]):
-        answer = {"algo_id": 24, "stages": "UNDEFINED", "split_k": s, "reduction_scheme": 4}
-        case = {"op": "linear_bias", "dtype": "bf16", "m": m, "n": n, "k": k, "batch": 1, "layout": layout}
-        recs.append(simulate_record(case, 300 + i, answer,
-                                    lambda kk, a=answer, lay=layout[::-1]: rule_desc(truth, a, kk, "bf16", True, lay)))
+    truth, recs = K_MAJOR, k_major_records()
     decoys = variants(truth, [{"k_major": None}, {"granule": 64, "k_major": None}, {"granule": 16}])
     assert fit(recs, [truth] + decoys) == [truth]
 
@@ -76,14 +82,7 @@ def test_fitted_rules_become_a_profile_that_describes_new_calls():
     gives the box's own descriptor for K values no record had."""
     from bitorder.cublas.prober import answer_kind, entry_from_rules
     from bitorder.cublas.profile import ArchProfile
-    truth = {**SPLIT, "granule": 8, "k_major": 64}
-    recs = []
-    for i, (m, n, k, s, layout) in enumerate([(20, 40, 281, 4, "nt"), (20, 40, 320, 3, "nt"),
-                                              (24, 33, 448, 5, "tt"), (20, 24, 384, 5, "tn")]):
-        answer = {"algo_id": 24, "stages": "UNDEFINED", "split_k": s, "reduction_scheme": 4}
-        case = {"op": "linear_bias", "dtype": "bf16", "m": m, "n": n, "k": k, "batch": 1, "layout": layout}
-        recs.append(simulate_record(case, 300 + i, answer,
-                                    lambda kk, a=answer, lay=layout[::-1]: rule_desc(truth, a, kk, "bf16", True, lay)))
+    truth, recs = K_MAJOR, k_major_records()
     kind = answer_kind(recs[0]["ran"][0])
     alive = fit(recs, [truth] + variants(truth, [{"k_major": None}, {"granule": 16}]))
     entry = entry_from_rules(kind, alive, recs)

@@ -10,6 +10,9 @@ from bitorder.gemm.kernels import chain_kernel, chain_kernel_any_ld, merge_kerne
 SIG = dict(a_ptr="*fp16", b_ptr="*fp16", out_ptr="*fp16", bias_ptr="*fp16", M="i32", N="i32", K="i32", SPAN="i32",
            K_STEP="i32", stride_ab="i64", stride_a="i32", stride_bb="i64", stride_b="i32", stride_ob="i64",
            stride_om="i32", stride_op="i64")
+# what Triton's JIT specialises as 16-divisible when leading dimensions and pointers are aligned
+ALIGNED = ("a_ptr", "b_ptr", "out_ptr", "bias_ptr", "stride_a", "stride_b", "stride_om", "SPAN", "stride_ab",
+           "stride_bb", "stride_ob", "stride_op", "M", "N")
 # (GROUP, TAIL_FIRST): nvjet (wgmma k16 chain), cutlass k16 residue-first, cutlass s1688 (k8) residue-first
 FAMILIES = [(16, False), (16, True), (8, True)]
 
@@ -48,9 +51,7 @@ def test_merge_variants_compile(ws):
 def test_plain_chain_is_pipelined(a_row, b_row):
     """With aligned leading dimensions the k16 chain's loads are async copies, several stages
     deep (the structure that lets it approach cuBLAS's speed)."""
-    aligned = ("a_ptr", "b_ptr", "out_ptr", "bias_ptr", "stride_a", "stride_b", "stride_om", "SPAN", "stride_ab",
-               "stride_bb", "stride_ob", "stride_op", "M", "N")
-    c = bitorder.compile(chain_kernel, "sm90", signature=SIG, num_warps=8, num_stages=3, aligned=aligned,
+    c = bitorder.compile(chain_kernel, "sm90", signature=SIG, num_warps=8, num_stages=3, aligned=ALIGNED,
                          constexprs=dict(A_ROW=a_row, B_ROW=b_row, GROUP=16, TAIL_FIRST=False, HAS_BIAS=False,
                                          BLOCK_M=128, BLOCK_N=128, BLOCK_K=64))
     assert len(re.findall("async_copy_global_to_local", c.ttgir)) >= 4
@@ -62,12 +63,10 @@ def test_every_tile_the_launcher_picks_compiles_and_fits(group, tail):
     """The tiles launch.blocks chooses (and the wave model's) compile for sm90 within the H200's
     shared memory (227 KB a block), pipelined, for each chain family."""
     from bitorder.gemm import launch
-    aligned = ("a_ptr", "b_ptr", "out_ptr", "bias_ptr", "stride_a", "stride_b", "stride_om", "SPAN", "stride_ab",
-               "stride_bb", "stride_ob", "stride_op", "M", "N")
     tiles = {launch.blocks(m, n, 1, 132) for m, n in ((8192, 8192), (1024, 4096), (8, 3072))}
     tiles |= {t for t, _ in launch._WAVE_TILES}
     for bm, bn, bk, warps, stages in sorted(tiles):
-        c = bitorder.compile(chain_kernel, "sm90", signature=SIG, num_warps=warps, num_stages=stages, aligned=aligned,
+        c = bitorder.compile(chain_kernel, "sm90", signature=SIG, num_warps=warps, num_stages=stages, aligned=ALIGNED,
                              constexprs=dict(A_ROW=True, B_ROW=False, GROUP=group, TAIL_FIRST=tail, HAS_BIAS=False,
                                              BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk))
         assert c.metadata["shared"] <= 227 * 1024, (bm, bn, stages, c.metadata["shared"])

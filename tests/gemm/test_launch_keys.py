@@ -77,22 +77,28 @@ class _Ptr:
     is_cuda = True
 
 
-def test_kept_kernels_are_reused_per_specialisation_only(monkeypatch):
-    """The fast path binds through the JIT once per specialisation and then calls the compiled
-    kernel's launcher with every argument in order; a new specialisation goes through the JIT."""
-    class _Stream:
-        @staticmethod
-        def get_current_device():
-            return 0
+class _Stream:
+    @staticmethod
+    def get_current_device():
+        return 0
 
-        @staticmethod
-        def get_current_stream(device):
-            return 7
+    @staticmethod
+    def get_current_stream(device):
+        return 7
 
+
+def stand_in_gpu(monkeypatch):
+    """The fast path on, device 0, stream 7, an empty launch cache: no GPU needed."""
     monkeypatch.setattr(launch, "FAST", True)
     monkeypatch.setattr(launch.torch.cuda, "current_device", lambda: 0)
     monkeypatch.setattr(launch, "driver", type("D", (), {"active": _Stream}))
     monkeypatch.setattr(launch, "_COMPILED", {})
+
+
+def test_kept_kernels_are_reused_per_specialisation_only(monkeypatch):
+    """The fast path binds through the JIT once per specialisation and then calls the compiled
+    kernel's launcher with every argument in order; a new specialisation goes through the JIT."""
+    stand_in_gpu(monkeypatch)
     k, p = _Kernel(), _Ptr()
     launch._launch(k, (4,), (p, 32, 64), 4, 3)         # first: the JIT
     launch._launch(k, (4,), (p, 48, 64), 4, 3)         # 48: a multiple of 16 like 32: kept kernel
@@ -107,20 +113,8 @@ def test_route_keyed_launches_skip_the_per_argument_key(monkeypatch):
     """With BITORDER_FAST_LAUNCH=2 a caller's slot (api's route key) stands in for the
     per-argument key: the same slot launches the kept kernel, another slot binds anew, and
     without ROUTE_KEYS the slot is ignored."""
-    class _Stream:
-        @staticmethod
-        def get_current_device():
-            return 0
-
-        @staticmethod
-        def get_current_stream(device):
-            return 7
-
-    monkeypatch.setattr(launch, "FAST", True)
+    stand_in_gpu(monkeypatch)
     monkeypatch.setattr(launch, "ROUTE_KEYS", True)
-    monkeypatch.setattr(launch.torch.cuda, "current_device", lambda: 0)
-    monkeypatch.setattr(launch, "driver", type("D", (), {"active": _Stream}))
-    monkeypatch.setattr(launch, "_COMPILED", {})
     monkeypatch.setattr(launch, "_spec", lambda *a: (_ for _ in ()).throw(AssertionError("per-argument key built")))
     k, p = _Kernel(), _Ptr()
     launch._launch(k, (4,), (p, 32, 64), 4, 3, slot=("route", 1))
