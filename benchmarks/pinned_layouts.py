@@ -21,24 +21,11 @@ import bitorder
 from bitorder import check
 from bitorder.compiler import layouts
 
-POINTERS = {"t_ptr": "*i32"}
-
-
 def build(name, block, warps, pinned, on):
-    kernel, _, _, _, block_name, _, _, shapes = ps.CASES[name]
-    args = kernel.arg_names
-    sig = {a: POINTERS.get(a, "*fp32") for a in args if a.endswith("_ptr")}
-    consts = dict(shapes)
-    for a in args:
-        if a in shapes and not kernel.params[args.index(a)].is_constexpr:
-            sig[a] = "i32"
-            consts.pop(a)
-    layouts.enable(on)
-    try:
+    kernel, sig, consts, block_name = ps.signature(name)
+    with layouts.applied(on):
         return bitorder.compile(kernel, "sm90", signature=sig, num_warps=warps, aligned=list(sig),
                                 constexprs={**consts, block_name: block, "PINNED": pinned})
-    finally:
-        layouts.enable(False)
 
 
 def ops(ttgir: str) -> str:

@@ -210,6 +210,21 @@ CASES = {
 }
 
 
+def signature(name):
+    """(kernel, Triton signature, constexprs but the kept block and PINNED, the block's name) of a
+    suite kernel for compiling without a GPU: pointers fp32 (the cross-entropy targets i32),
+    sizes that are runtime arguments i32."""
+    kernel, _, _, _, block_name, _, _, shapes = CASES[name]
+    args = kernel.arg_names
+    sig = {a: "*i32" if a == "t_ptr" else "*fp32" for a in args if a.endswith("_ptr")}
+    consts = dict(shapes)
+    for a in args:
+        if a in shapes and not kernel.params[args.index(a)].is_constexpr:
+            sig[a] = "i32"
+            consts.pop(a)
+    return kernel, sig, consts, block_name
+
+
 def digest(t):
     return hashlib.sha256(t.contiguous().view(torch.uint8).cpu().numpy().tobytes()).hexdigest()[:16]
 

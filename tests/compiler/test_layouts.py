@@ -14,6 +14,7 @@ import triton.language as tl  # noqa: E402
 import bitorder  # noqa: E402
 from bitorder import check  # noqa: E402
 from bitorder.compiler import layouts  # noqa: E402
+from pinned_layouts import ops  # noqa: E402  (TTGIR without source locations)
 
 SIG = {"x_ptr": "*fp32", "y_ptr": "*fp32", "C": "i32"}
 
@@ -26,13 +27,10 @@ def both_sums(x_ptr, y_ptr, R: tl.constexpr, C, BC: tl.constexpr, PINNED: tl.con
     tl.store(y_ptr + c, tl.sum(x, axis=0, pinned=PINNED) + tl.sum(x, axis=0), mask=c < C)
 
 
-def build(fn, on, pinned=True, warps=4):
-    layouts.enable(on)
-    try:
-        return bitorder.compile(fn, "sm90", signature=SIG, constexprs={"R": 256, "BC": 32, "PINNED": pinned},
+def build(fn, on, pinned=True, warps=4, target="sm90", bc=32):
+    with layouts.applied(on):
+        return bitorder.compile(fn, target, signature=SIG, constexprs={"R": 256, "BC": bc, "PINNED": pinned},
                                 aligned=list(SIG), num_warps=warps)
-    finally:
-        layouts.enable(False)
 
 
 def test_pinned_column_sum_is_laid_out_and_keeps_its_tree():
@@ -42,12 +40,6 @@ def test_pinned_column_sum_is_laid_out_and_keeps_its_tree():
         assert ops(laid.ttgir) != ops(stock.ttgir)
         assert laid.ptx.count("st.shared") * 5 < stock.ptx.count("st.shared")
         assert check.equivalent(stock.ptx, laid.ptx).equivalent
-
-
-def ops(ttgir: str) -> str:
-    """The TTGIR without source locations (a cached compile may name another path)."""
-    import re
-    return re.sub(r" loc\(.*\)$", "", "\n".join(ln for ln in ttgir.splitlines() if not ln.startswith("#loc")), flags=re.M)
 
 
 def test_free_sums_are_left_alone():
@@ -94,14 +86,6 @@ def test_pinned_axes_read_the_chains_first_steps():
 def test_amd_column_sum_is_laid_out_too():
     """gfx942 (compiled only; no AMD GPU here): the same rule cuts the LDS exchanges."""
     import pinned_suite as ps
-
-    def build_amd(on):
-        layouts.enable(on)
-        try:
-            return bitorder.compile(ps.col_sum, "gfx942", signature=SIG, constexprs={"R": 256, "BC": 64, "PINNED": True},
-                                    aligned=list(SIG), num_warps=4)
-        finally:
-            layouts.enable(False)
-    stock, laid = build_amd(False), build_amd(True)
+    stock, laid = (build(ps.col_sum, on, target="gfx942", bc=64) for on in (False, True))
     assert laid.asm.count("ds_write") * 5 < stock.asm.count("ds_write")
     assert laid.asm.count("ds_bpermute") < stock.asm.count("ds_bpermute")

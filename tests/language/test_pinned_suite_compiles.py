@@ -10,19 +10,10 @@ import pinned_suite as ps  # noqa: E402
 
 import bitorder  # noqa: E402
 
-POINTERS = {"t_ptr": "*i32"}
-
-
 @pytest.mark.parametrize("name", list(ps.CASES))
 def test_suite_kernel_compiles(name):
-    kernel, _, _, _, block_name, blocks, _, shapes = ps.CASES[name]
-    args = kernel.arg_names
-    sig = {a: POINTERS.get(a, "*fp32") for a in args if a.endswith("_ptr")}
-    consts = dict(shapes)
-    for a in args:  # sizes that are runtime arguments (not tl.constexpr) get a type instead
-        if a in shapes and not kernel.params[args.index(a)].is_constexpr:
-            sig[a] = "i32"
-            consts.pop(a)
+    kernel, sig, consts, block_name = ps.signature(name)
+    blocks = ps.CASES[name][5]
     for pinned in (True, False):
         for target in ("sm90", "gfx942"):
             c = bitorder.compile(kernel, target, signature=sig, num_warps=4,

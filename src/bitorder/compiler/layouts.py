@@ -23,6 +23,7 @@ hook is not in Triton's cache key.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import tempfile
@@ -168,6 +169,17 @@ def enable(on: bool = True) -> None:
 
 
 _BASE = None   # Triton's cache directory before enable() changed it
+
+
+@contextlib.contextmanager
+def applied(on: bool = True):
+    """The pass on (or off) for the compiles inside the block; the state before comes back after."""
+    before = enabled()
+    enable(on)
+    try:
+        yield
+    finally:
+        enable(before)
 
 
 def enabled() -> bool:
