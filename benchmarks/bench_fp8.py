@@ -16,13 +16,11 @@ import os
 import random
 import sys
 import time
-from collections import defaultdict
 
 import torch
-import triton
 
 import bitorder
-from bench_gemm import geomean, graph_ms  # noqa: E402  (benchmarks/ is the script's folder)
+from bench_gemm import plot_speeds, summarize, time_pair  # noqa: E402  (benchmarks/ is the script's folder)
 from gate_fp8 import FP8Case, bits, draw, realistic_cases  # noqa: E402
 from bitorder.gemm import fp8
 
@@ -45,49 +43,20 @@ def main():
         ref = torch._scaled_mm(a, b, sa, sb, **kw)
         ours = bitorder.scaled_mm(a, b, sa, sb, **kw)
         p = fp8.plan(a, b, sa, sb, None, torch.bfloat16, case.fast_accum)
-        rep = 25 if 2 * case.m * case.n * case.k < 1e11 else 60
-        f_ref, f_ours = (lambda: torch._scaled_mm(a, b, sa, sb, **kw)), (lambda: bitorder.scaled_mm(a, b, sa, sb, **kw))
-        t_ref = triton.testing.do_bench(f_ref, warmup=5, rep=rep, return_mode="median")
-        t_ours = triton.testing.do_bench(f_ours, warmup=5, rep=rep, return_mode="median")
-        g_ref, g_ours = graph_ms(f_ref, rep), graph_ms(f_ours, rep)
+        t_ref, t_ours, g_ref, g_ours = time_pair(lambda: torch._scaled_mm(a, b, sa, sb, **kw),
+                                                 lambda: bitorder.scaled_mm(a, b, sa, sb, **kw), 2 * case.m * case.n * case.k)
         rows.append({"group": case.group, "m": case.m, "n": case.n, "k": case.k, "fast_accum": case.fast_accum,
                      "gflop": 2 * case.m * case.n * case.k / 1e9, "identical": bool(torch.equal(bits(ours), bits(ref))),
                      "path": p.path, "desc": str(p.desc), "speed": t_ref / t_ours,
                      "speed_graph": g_ref / g_ours if g_ref and g_ours else None})
-    summary = defaultdict(lambda: {"above": [], "below": []})
-    for r in rows:
-        if r["speed_graph"]:
-            key = f"{'fast' if r['fast_accum'] else 'slow'}:{r['group'].split(':')[1]}"
-            summary[key]["above" if r["gflop"] > 5 else "below"].append(r["speed_graph"])
-    groups = {k: {"geomean_above_5gflop": geomean(v["above"]), "n_above": len(v["above"]),
-                  "geomean_below_5gflop": geomean(v["below"]), "n_below": len(v["below"])} for k, v in sorted(summary.items())}
-    overall = {mode: {"above": geomean([r[mode] for r in rows if r[mode] and r["gflop"] > 5]),
-                      "below": geomean([r[mode] for r in rows if r[mode] and r["gflop"] <= 5])}
-               for mode in ("speed_graph", "speed")}
+    groups, overall = summarize(rows, lambda r: f"{'fast' if r['fast_accum'] else 'slow'}:{r['group'].split(':')[1]}")
     report = {"device": torch.cuda.get_device_name(), "rows": rows, "groups": groups, "overall": overall,
               "identical": sum(r["identical"] for r in rows), "triton_path": sum(r["path"] == "triton" for r in rows),
               "n": len(rows), "planned": len(cases), "seconds": time.time() - t0}
     with open(os.path.join(args.out, "bench_fp8.json"), "w") as f:
         json.dump(report, f, indent=1)
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        fig, ax = plt.subplots(figsize=(10, 4.5))
-        names = list(groups)
-        xs = range(len(names))
-        ax.bar([i - 0.2 for i in xs], [groups[n]["geomean_above_5gflop"] for n in names], 0.4, label="> 5 GFLOP")
-        ax.bar([i + 0.2 for i in xs], [groups[n]["geomean_below_5gflop"] for n in names], 0.4, label="<= 5 GFLOP")
-        ax.axhline(1.0, color="k", lw=0.8)
-        ax.axhline(0.8, color="r", lw=0.8, ls="--", label="floor 0.8x")
-        ax.set_xticks(list(xs), names, rotation=45, ha="right", fontsize=8)
-        ax.set_ylabel("torch._scaled_mm time / bitorder time")
-        ax.set_title(f"bitorder.scaled_mm vs torch._scaled_mm on {report['device']} (CUDA graphs, geomean per layer)")
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(os.path.join(args.out, "bench_fp8.png"), dpi=120)
-    except Exception as e:  # the numbers matter more than the picture
-        print("plot failed:", e)
+    plot_speeds(os.path.join(args.out, "bench_fp8.png"), groups, [("speed_graph", "CUDA graphs")],
+                f"bitorder.scaled_mm vs torch._scaled_mm on {report['device']}", "torch._scaled_mm time / bitorder time")
     print(json.dumps({"overall": overall, "identical": report["identical"], "n": report["n"],
                       "triton_path": report["triton_path"]}, indent=1))
     return 0

@@ -59,6 +59,57 @@ def graph_ms(fn, rep: int):
         return None
 
 
+def time_pair(f_ref, f_ours, flops: float):
+    """(ref ms, ours ms) as do_bench medians, then as CUDA-graph medians (None if not capturable)."""
+    rep = 25 if flops < 1e11 else 60
+    t_ref = triton.testing.do_bench(f_ref, warmup=5, rep=rep, return_mode="median")
+    t_ours = triton.testing.do_bench(f_ours, warmup=5, rep=rep, return_mode="median")
+    return t_ref, t_ours, graph_ms(f_ref, rep), graph_ms(f_ours, rep)
+
+
+def summarize(rows, group_of):
+    """({mode: {group: geometric means and counts above and below 5 GFLOP}}, {mode: overall})
+    for the modes speed (do_bench) and speed_graph (CUDA graphs); rows without a time are left out."""
+    summary, overall = {}, {}
+    for mode in ("speed", "speed_graph"):
+        groups = defaultdict(lambda: {"above": [], "below": []})
+        for r in rows:
+            if r[mode] is not None:
+                groups[group_of(r)]["above" if r["gflop"] > 5 else "below"].append(r[mode])
+        summary[mode] = {g: {"geomean_above_5gflop": geomean(v["above"]), "n_above": len(v["above"]),
+                             "geomean_below_5gflop": geomean(v["below"]), "n_below": len(v["below"])}
+                         for g, v in sorted(groups.items())}
+        overall[mode] = {"above": geomean([r[mode] for r in rows if r[mode] and r["gflop"] > 5]),
+                         "below": geomean([r[mode] for r in rows if r[mode] and r["gflop"] <= 5])}
+    return summary, overall
+
+
+def plot_speeds(path, summary, panels, title, ylabel):
+    """One bar panel per (mode, how): each group's geometric mean above and below 5 GFLOP, with
+    the 0.8x floor. A failing plot is reported, not raised: the numbers matter more."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        fig, axes = plt.subplots(len(panels), 1, figsize=(10, 4 * len(panels)), sharex=True, squeeze=False)
+        names = list(summary[panels[0][0]])
+        xs = range(len(names))
+        for ax, (mode, how) in zip(axes[:, 0], panels):
+            for dx, side, label in ((-0.2, "above", "> 5 GFLOP"), (0.2, "below", "<= 5 GFLOP")):
+                ax.bar([i + dx for i in xs], [summary[mode].get(n, {}).get(f"geomean_{side}_5gflop", float("nan"))
+                                              for n in names], 0.4, label=label)
+            ax.axhline(1.0, color="k", lw=0.8)
+            ax.axhline(0.8, color="r", lw=0.8, ls="--", label="floor 0.8x")
+            ax.set_xticks(list(xs), names, rotation=45, ha="right", fontsize=8)
+            ax.set_ylabel(ylabel)
+            ax.set_title(f"{title}, {how} (geomean per layer)", fontsize=9)
+            ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(path, dpi=120)
+    except Exception as e:
+        print("plot failed:", e)
+
+
 def sweep_tiles(cases, count: int, budget: float) -> list[dict]:
     """Time every SWEEP tile on `count` shapes (half above 5 GFLOP): which tiles the
     planner should pick (CUDA-graph medians: the kernels' time). Each tile's bytes are
@@ -116,26 +167,13 @@ def main():
         ours = bitorder.linear(x, w)
         ref = F.linear(x, w)
         same = bool(torch.equal(ours.view(torch.int16), ref.view(torch.int16)))
-        rep = 25 if case.flops < 1e11 else 60
-        t_ref = triton.testing.do_bench(lambda: F.linear(x, w), warmup=5, rep=rep, return_mode="median")
-        t_ours = triton.testing.do_bench(lambda: bitorder.linear(x, w), warmup=5, rep=rep, return_mode="median")
-        g_ref, g_ours = graph_ms(lambda: F.linear(x, w), rep), graph_ms(lambda: bitorder.linear(x, w), rep)
+        t_ref, t_ours, g_ref, g_ours = time_pair(lambda: F.linear(x, w), lambda: bitorder.linear(x, w), case.flops)
         rows.append({"dtype": dt, "group": case.group, "m": case.m, "n": case.n, "k": case.k,
                      "gflop": case.flops / 1e9, "ms_cublas": t_ref, "ms_bitorder": t_ours,
                      "speed": t_ref / t_ours, "ms_cublas_graph": g_ref, "ms_bitorder_graph": g_ours,
                      "speed_graph": g_ref / g_ours if g_ref and g_ours else None,
                      "identical": same, "path": p.path, "desc": str(p.desc)})
-    summary, overall = {}, {}
-    for mode in ("speed", "speed_graph"):
-        groups = defaultdict(lambda: {"above": [], "below": []})
-        for r in rows:
-            if r[mode] is not None:
-                groups[f"{r['dtype']}:{r['group'].split(':')[1]}"]["above" if r["gflop"] > 5 else "below"].append(r[mode])
-        summary[mode] = {g: {"geomean_above_5gflop": geomean(v["above"]), "n_above": len(v["above"]),
-                             "geomean_below_5gflop": geomean(v["below"]), "n_below": len(v["below"])}
-                         for g, v in sorted(groups.items())}
-        overall[mode] = {"above": geomean([r[mode] for r in rows if r[mode] and r["gflop"] > 5]),
-                         "below": geomean([r[mode] for r in rows if r[mode] and r["gflop"] <= 5])}
+    summary, overall = summarize(rows, lambda r: f"{r['dtype']}:{r['group'].split(':')[1]}")
     report = {"device": torch.cuda.get_device_name(), "rows": rows, "groups": summary, "overall": overall,
               "identical": sum(r["identical"] for r in rows), "n": len(rows), "planned": len(cases),
               "plan_overhead_us": plan_overhead(), "sweep": sweep, "seconds": time.time() - t0,
@@ -143,28 +181,9 @@ def main():
               "fast_launch": launch.FAST, "tiles": launch.TILES}
     with open(os.path.join(args.out, "bench.json"), "w") as f:
         json.dump(report, f, indent=1)
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        fig, axes = plt.subplots(2, 1, figsize=(10, 8), sharex=True)
-        for ax, mode, how in zip(axes, ("speed_graph", "speed"), ("CUDA graph: kernel time", "do_bench: host time included")):
-            names = list(summary["speed"])
-            xs = range(len(names))
-            ax.bar([i - 0.2 for i in xs], [summary[mode].get(n, {}).get("geomean_above_5gflop", float("nan")) for n in names],
-                   0.4, label="> 5 GFLOP")
-            ax.bar([i + 0.2 for i in xs], [summary[mode].get(n, {}).get("geomean_below_5gflop", float("nan")) for n in names],
-                   0.4, label="<= 5 GFLOP")
-            ax.axhline(1.0, color="k", lw=0.8)
-            ax.axhline(0.8, color="r", lw=0.8, ls="--", label="floor 0.8x")
-            ax.set_xticks(list(xs), names, rotation=45, ha="right", fontsize=8)
-            ax.set_ylabel("cuBLAS time / bitorder time")
-            ax.set_title(f"bitorder.linear vs F.linear on {report['device']}, {how} (geomean per layer)", fontsize=9)
-            ax.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(os.path.join(args.out, "bench.png"), dpi=120)
-    except Exception as e:  # the numbers matter more than the picture
-        print("plot failed:", e)
+    plot_speeds(os.path.join(args.out, "bench.png"), summary,
+                [("speed_graph", "CUDA graph: kernel time"), ("speed", "do_bench: host time included")],
+                f"bitorder.linear vs F.linear on {report['device']}", "cuBLAS time / bitorder time")
     print(json.dumps({"overall": overall, "identical": report["identical"], "n": report["n"]}, indent=1))
     for g, v in summary["speed_graph"].items():
         print(f"{g:24s} graph >5GF {v['geomean_above_5gflop']:.2f} (n={v['n_above']})  <=5GF {v['geomean_below_5gflop']:.2f} (n={v['n_below']})")
