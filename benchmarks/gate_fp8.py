@@ -14,7 +14,6 @@ this gate is what verifies them. Writes NAME.json.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import sys
@@ -28,7 +27,7 @@ import bitorder  # noqa: E402
 from bitorder.draws import torch_draw  # noqa: E402
 from bitorder.gemm import fp8  # noqa: E402
 from bitorder.gemm.shapes import _log_uniform, realistic  # noqa: E402
-from gate_gemm import check_cases, fingerprint  # noqa: E402
+from gate_gemm import check_cases, gate_report, write_report  # noqa: E402
 
 OUT = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 PAIRS = [(fast, out) for fast in (False, True) for out in ("bf16", "fp16", "fp32")]
@@ -163,20 +162,9 @@ def main():
         s["cases"] += 1
         s["identical"] += r["ok"] and "torch_rejects" not in r
         s[f"path:{r['path']}"] += 1
-    mism = [r for r in results if not r["ok"]]
-    report = {"name": args.name, "device": torch.cuda.get_device_name(), "torch": torch.__version__,
-              "fingerprint": fingerprint(), "seconds": time.time() - t0, "planned": len(cases), "run": len(results),
-              "summary": {k: dict(v) for k, v in sorted(summary.items())},
-              "fallback_reasons": dict(Counter(r["reason"] for r in results if r["path"] == "cublas")),
-              "torch_rejects": dict(Counter(r["torch_rejects"][:80] for r in results if "torch_rejects" in r)),
-              "mismatches": mism[:200], "n_mismatches": len(mism), "errors": errors[:50], "n_errors": len(errors),
-              "error_cases": [e["case"] for e in errors], "stats": stats}
-    with open(os.path.join(args.out, f"{args.name}.json"), "w") as f:
-        json.dump(report, f, indent=1)
-    print(json.dumps({k: report[k] for k in ("name", "run", "planned", "n_mismatches", "n_errors", "summary",
-                                            "fallback_reasons", "fingerprint")}, indent=1))
-    for m in mism[:15]:
-        print("MISMATCH", m["case"], m.get("desc"), m.get("mismatch"))
+    report = gate_report(args.name, t0, len(cases), results, errors, summary, stats=stats,
+                         torch_rejects=dict(Counter(r["torch_rejects"][:80] for r in results if "torch_rejects" in r)))
+    mism = write_report(args.out, report)
     return 1 if (mism or errors) else 0
 
 

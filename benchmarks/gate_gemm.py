@@ -224,6 +224,30 @@ def check_cases(cases, seed: int, t0: float, deadline: float, jobs: int, name: s
     return results, errors, merge_counts(p["stats"] for p in parts)
 
 
+def gate_report(name: str, t0: float, planned: int, results, errors, summary, **extra) -> dict:
+    """What every gate writes: where and on what it ran, per-set counts (summary: {set: Counter}),
+    fallback reasons, mismatches (the first 200) and errors (the first 50; every errored case),
+    and the gate's own extra fields."""
+    mism = [r for r in results if not r["ok"]]
+    return {"name": name, "device": torch.cuda.get_device_name(), "torch": torch.__version__,
+            "fingerprint": fingerprint(), "seconds": time.time() - t0, "planned": planned, "run": len(results),
+            "summary": {k: dict(v) for k, v in sorted(summary.items())},
+            "fallback_reasons": dict(Counter(r["reason"] for r in results if r["path"] == "cublas")),
+            "mismatches": mism[:200], "n_mismatches": len(mism), "errors": errors[:50], "n_errors": len(errors),
+            "error_cases": [e["case"] for e in errors], **extra}
+
+
+def write_report(out: str, report: dict) -> list:
+    """report as OUT/NAME.json, its headline printed with the first mismatches; returns those shown."""
+    with open(os.path.join(out, f"{report['name']}.json"), "w") as f:
+        json.dump(report, f, indent=1)
+    print(json.dumps({k: report[k] for k in ("name", "run", "planned", "n_mismatches", "n_errors", "summary",
+                                            "fallback_reasons", "fingerprint")}, indent=1))
+    for m in report["mismatches"][:15]:
+        print("MISMATCH", m["case"], m.get("desc"), m.get("answer"), m.get("mismatch"))
+    return report["mismatches"]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -275,31 +299,18 @@ def main():
         s["cases"] += 1
         s["identical"] += r["ok"]
         s[f"path:{r['path']}"] += 1
-    mism = [r for r in results if not r["ok"]]
-    report = {
-        "name": args.name, "device": torch.cuda.get_device_name(), "torch": torch.__version__,
-        "fingerprint": fingerprint(), "seconds": time.time() - t0, "planned": len(cases), "slice": args.slice,
-        "run": len(results),
-        "summary": {k: dict(v) for k, v in summary.items()},
-        "fallback_reasons": dict(Counter(r["reason"] for r in results if r["path"] == "cublas")),
-        "mismatches": mism[:200], "n_mismatches": len(mism), "errors": errors[:50], "n_errors": len(errors),
-        "error_cases": [e["case"] for e in errors],
-        "specials": sp, "stats": merge_counts([case_stats, api.stats()]),
-        "fuzz_shape_stats": {
+    report = gate_report(
+        args.name, t0, len(cases), results, errors, summary, slice=args.slice,
+        specials=sp, stats=merge_counts([case_stats, api.stats()]),
+        fuzz_shape_stats={
             "misaligned": sum(any(x % 8 for x in (r["case"]["m"], r["case"]["n"], r["case"]["k"])) for r in results if r["set"] == "fuzz"),
             "batched": sum(r["case"]["batch"] > 1 for r in results if r["set"] == "fuzz"),
             "deep_k": sum(r["case"]["k"] > 65536 for r in results if r["set"] == "fuzz"),
             "deep_draws": sum(r["case"]["group"] == "fuzz-deep" for r in results if r["set"] == "fuzz"),
             "layouts": dict(Counter(r["case"]["layout"] for r in results if r["set"] == "fuzz")),
-        },
-    }
-    with open(os.path.join(args.out, f"{args.name}.json"), "w") as f:
-        json.dump(report, f, indent=1)
-    print(json.dumps({k: report[k] for k in ("name", "run", "planned", "n_mismatches", "n_errors", "summary",
-                                            "fallback_reasons", "fingerprint")}, indent=1))
+        })
+    mism = write_report(args.out, report)
     print("specials identical:", sum(s["ok"] for s in sp), "of", len(sp))
-    for m in mism[:15]:
-        print("MISMATCH", m["case"], m.get("desc"), m.get("answer"), m.get("mismatch"))
     for e in errors[:5]:
         print("ERROR", e["case"], e["error"])
     return 1 if (mism or errors or not all(s["ok"] for s in sp)) else 0

@@ -57,3 +57,19 @@ def test_a_gate_json_case_rebuilds_the_case():
     from bitorder.gemm.shapes import Case
     for c in fuzz("bf16", 50, 9) + realistic("fp16", op="linear")[:5]:
         assert Case(**c.to_dict()) == c
+
+
+def test_gate_reports_share_one_writer(tmp_path, monkeypatch, capsys):
+    """gate_gemm and gate_fp8 write their JSON through gate_report and write_report."""
+    import json
+    from collections import Counter
+    monkeypatch.setattr(gg.torch.cuda, "get_device_name", lambda: "stand-in")
+    results = [{"case": {"m": 1}, "ok": True, "path": "triton", "reason": ""},
+               {"case": {"m": 2}, "ok": False, "path": "cublas", "reason": "why", "desc": "d", "mismatch": {"wide": 3}}]
+    errors = [{"case": {"m": 3}, "error": "OutOfMemoryError: x"}]
+    report = gg.gate_report("g", 0.0, 4, results, errors, {"fuzz:fp16": Counter(cases=2)}, extra=1)
+    mism = gg.write_report(str(tmp_path), report)
+    back = json.loads((tmp_path / "g.json").read_text())
+    assert [m["case"] for m in mism] == [{"m": 2}] and back["n_mismatches"] == 1 and back["error_cases"] == [{"m": 3}]
+    assert back["fallback_reasons"] == {"why": 1} and back["extra"] == 1 and back["planned"] == 4
+    assert "MISMATCH {'m': 2}" in capsys.readouterr().out
