@@ -55,11 +55,7 @@ def main():
     launch.FAST = True
     kept = {"bitorder.linear (kept kernels)": per_call_us(lambda: bitorder.linear(x, w)),
             "bitorder.linear split (kept kernels)": per_call_us(lambda: bitorder.linear(xs, ws))}
-    route, launch.ROUTE_KEYS = launch.ROUTE_KEYS, True   # BITORDER_FAST_LAUNCH=2
-    kept.update({"bitorder.linear (route-keyed)": per_call_us(lambda: bitorder.linear(x, w)),
-                 "bitorder.linear split (route-keyed)": per_call_us(lambda: bitorder.linear(xs, ws)),
-                 "route-keyed split: F.linear's bytes": bool(torch.equal(bitorder.linear(xs, ws).view(torch.int16), F.linear(xs, ws).view(torch.int16)))})
-    launch.FAST, launch.ROUTE_KEYS = fast, route
+    launch.FAST = fast
     res = {
         "F.linear": per_call_us(lambda: F.linear(x, w)),
         **jit, **kept, "fast_launch_default": fast,

@@ -28,8 +28,10 @@ def test_the_fast_path_is_on_unless_turned_off():
 
 
 def test_tiles_fill_the_gpu(monkeypatch):
-    """Tiles are speed knobs: large products take 128x256 tiles, products too small to fill 132
-    SMs with them smaller ones; the wave model (BITORDER_TILES=waves) avoids a near-empty last wave."""
+    """Tiles are speed knobs: with BITORDER_TILES=fill large products take 128x256 tiles, products
+    too small to fill 132 SMs with them smaller ones; the default wave model avoids a near-empty
+    last wave."""
+    monkeypatch.setattr(launch, "TILES", "fill")
     assert launch.blocks(8192, 28672, 1, 132)[:2] == (128, 256)
     assert launch.blocks(1024, 4096, 1, 132)[:2] == (128, 128)
     assert launch.blocks(8, 3072, 2, 132)[:2] == (64, 64)
@@ -107,20 +109,3 @@ def test_kept_kernels_are_reused_per_specialisation_only(monkeypatch):
     kinds = [e[0] for e in k.log]
     assert kinds == ["jit", "fast", "jit", "jit"]
     assert k.log[1][1][:4] == (4, 1, 1, 7) and k.log[1][1][-3:] == (p, 48, 64)
-
-
-def test_route_keyed_launches_skip_the_per_argument_key(monkeypatch):
-    """With BITORDER_FAST_LAUNCH=2 a caller's slot (api's route key) stands in for the
-    per-argument key: the same slot launches the kept kernel, another slot binds anew, and
-    without ROUTE_KEYS the slot is ignored."""
-    stand_in_gpu(monkeypatch)
-    monkeypatch.setattr(launch, "ROUTE_KEYS", True)
-    monkeypatch.setattr(launch, "_spec", lambda *a: (_ for _ in ()).throw(AssertionError("per-argument key built")))
-    k, p = _Kernel(), _Ptr()
-    launch._launch(k, (4,), (p, 32, 64), 4, 3, slot=("route", 1))
-    launch._launch(k, (4,), (p, 32, 64), 4, 3, slot=("route", 1))
-    launch._launch(k, (4,), (p, 32, 64), 4, 3, slot=("route", 2))
-    assert [e[0] for e in k.log] == ["jit", "fast", "jit"]
-    monkeypatch.setattr(launch, "ROUTE_KEYS", False)
-    with pytest.raises(AssertionError, match="per-argument key"):
-        launch._launch(k, (4,), (p, 32, 64), 4, 3, slot=("route", 1))

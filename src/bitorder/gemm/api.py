@@ -217,13 +217,13 @@ def _views(a, b, how):
 
 def _run(a, b, bias, torch_fn):
     _check(*([a, b] + ([bias] if bias is not None else [])))
-    p, how, key = _route_cached(a, b, bias)
+    p, how, _ = _route_cached(a, b, bias)
     _count(p)
     if p.path == "cublas":
         return torch_fn()
     a2, b2 = _views(a, b, how)
     bias_after = how.startswith("bias_after:")
-    out = launch.run(a2, b2, p.desc, None if bias_after else bias, slot=key)
+    out = launch.run(a2, b2, p.desc, None if bias_after else bias)
     base = how.removeprefix("bias_after:")
     if base == "fold":
         out = out.view(*a.shape[:-1], b.shape[-1])

@@ -24,8 +24,10 @@ MERGE_BLOCK = 1024
 # identical bytes for 10 tiles on 6 shapes). Measured on the H200 with CUDA graphs: 128x256
 # tiles (8 warps, 3 stages) reach 0.85-0.88x cuBLAS where they fill the GPU, 64x64 tiles
 # (4 warps, 5 stages) 0.81-0.85x on products too small to fill it with larger tiles.
-# BITORDER_TILES=fixed restores the first session's 64x128 / 128x128 choice.
-TILES = os.environ.get("BITORDER_TILES", "auto")
+# The default ("waves") weighs each tile's waves over the SMs against its speed: 0.84x cuBLAS
+# above 5 GFLOP against 0.80x for "fill" (the first tile that fills the SMs), same 69 shapes,
+# 2026-11-30. BITORDER_TILES=fill or =fixed (the first session's 64x128 / 128x128) restore those.
+TILES = os.environ.get("BITORDER_TILES", "waves")
 _SMS: dict = {}
 H200_SMS = 132  # for Triton's interpreter on CPU tensors
 
@@ -50,24 +52,18 @@ def blocks(m: int, n: int, batch: int = 1, sms: int | None = None):
     if TILES == "fixed":
         return (64, 128, 64, 4, 3) if m <= 64 else (128, 128, 64, 8, 3)
     sms = sms or _sm_count()
-    if TILES == "waves":  # BITORDER_TILES=waves: least (waves x tile area / speed); not yet measured
-        return min(_WAVE_TILES, key=lambda t: _cdiv(batch * _cdiv(m, t[0][0]) * _cdiv(n, t[0][1]), sms)
-                   * t[0][0] * t[0][1] / t[1])[0]
-    if batch * _cdiv(m, 128) * _cdiv(n, 256) >= sms:
-        return 128, 256, 64, 8, 3
-    if batch * _cdiv(m, 128) * _cdiv(n, 128) >= sms:
-        return 128, 128, 64, 8, 3
-    return 64, 64, 64, 4, 5
+    if TILES == "fill":  # the largest tile that still fills the SMs
+        return next((t for t, _ in _WAVE_TILES[:2] if batch * _cdiv(m, t[0]) * _cdiv(n, t[1]) >= sms), _WAVE_TILES[2][0])
+    # "waves": least (waves x tile area / speed): a near-empty last wave costs a whole wave
+    return min(_WAVE_TILES, key=lambda t: _cdiv(batch * _cdiv(m, t[0][0]) * _cdiv(n, t[0][1]), sms)
+               * t[0][0] * t[0][1] / t[1])[0]
 
 
 _COMPILED: dict = {}
 # Kept-kernel launches (on since the 2026-11-30 gate: 41,932 cases, 0 mismatches, with them on);
-# BITORDER_FAST_LAUNCH=0 goes through Triton's JIT binding on every call instead.
+# BITORDER_FAST_LAUNCH=0 goes through Triton's JIT binding on every call instead. (Keying them
+# by the caller's route instead of per argument saved 2 of 73 us per call on the H200: dropped.)
 FAST = os.environ.get("BITORDER_FAST_LAUNCH", "1") != "0"
-# BITORDER_FAST_LAUNCH=2 also keys kept kernels by the caller's route (api's memo key, which
-# fixes every argument's specialisation) instead of by each argument: less host time per call.
-# Written 2026-11-30 after the device time was spent: opt-in until the H200 has gated it.
-ROUTE_KEYS = os.environ.get("BITORDER_FAST_LAUNCH") == "2"
 
 
 def _spec(x, constexpr: bool):
@@ -82,20 +78,15 @@ def _spec(x, constexpr: bool):
     return type(x), x
 
 
-def _launch(kernel, grid, args, num_warps, num_stages, slot=None):
+def _launch(kernel, grid, args, num_warps, num_stages):
     """kernel[grid](*args), with Triton's JIT binding run once per specialisation: later calls
     whose arguments specialise alike (_spec) launch the compiled kernel directly, as the JIT
     itself would (it costs tens of microseconds a call; this a few). args holds every
-    parameter in order, constexprs included, as the JIT hands them to the launcher.
-    slot (with ROUTE_KEYS): a hashable that the caller guarantees fixes every argument's
-    specialisation; it stands in for the per-argument key."""
+    parameter in order, constexprs included, as the JIT hands them to the launcher."""
     key = compiled = None
     if FAST and args[0].is_cuda:         # (off, or Triton's interpreter: the JIT's own launch)
-        if slot is not None and ROUTE_KEYS:
-            key = ("slot", kernel, num_warps, num_stages, slot)
-        else:
-            key = (kernel, num_warps, num_stages, torch.cuda.current_device(),
-                   *(_spec(x, p.is_constexpr) for x, p in zip(args, kernel.params)))
+        key = (kernel, num_warps, num_stages, torch.cuda.current_device(),
+               *(_spec(x, p.is_constexpr) for x, p in zip(args, kernel.params)))
         compiled = _COMPILED.get(key)
     if compiled is None:
         compiled = kernel[grid](**dict(zip(kernel.arg_names, args)), num_warps=num_warps, num_stages=num_stages)
@@ -127,9 +118,8 @@ def _major(x):
 
 
 def chain(a, b, out, *, span: int, group: int = 16, tail_first: bool = False, k_step: int = 16, bias=None,
-          parts: int = 1, block=None, slot=None):
-    """Launch chain_kernel: out[part] = the chain over part `part` of K, in out's type.
-    slot: see _launch (None when out, a fresh allocation, is unexpectedly not 16-byte aligned)."""
+          parts: int = 1, block=None):
+    """Launch chain_kernel: out[part] = the chain over part `part` of K, in out's type."""
     a3, b3 = _as3d(a), _as3d(b)
     batch, M, K = a3.shape
     N = b3.shape[-1]
@@ -139,14 +129,11 @@ def chain(a, b, out, *, span: int, group: int = 16, tail_first: bool = False, k_
     BM, BN, BK, warps, *stages = block or blocks(M, N, batch * parts, None if a3.is_cuda else H200_SMS)
     grid = (_cdiv(M, BM) * _cdiv(N, BN), batch, parts)
     kernel = chain_kernel if (sa % 16 == 0 and sb % 16 == 0 and N % 16 == 0) else chain_kernel_any_ld
-    if slot is not None and (o.data_ptr() % 16 or a3.data_ptr() % 16 or b3.data_ptr() % 16):
-        slot = None
     _launch(kernel, grid, (
         a3, b3, o, bias if bias is not None else a3, M, N, K, span, k_step,
         a3.stride(0) if a3.shape[0] > 1 else 0, sa, b3.stride(0) if b3.shape[0] > 1 else 0, sb,
         o.stride(1), o.stride(2), o.stride(0),
-        a_row, b_row, group, tail_first, bias is not None, BM, BN, BK), warps, stages[0] if stages else 3,
-        None if slot is None else (slot, "chain", block))
+        a_row, b_row, group, tail_first, bias is not None, BM, BN, BK), warps, stages[0] if stages else 3)
     return out
 
 
@@ -155,16 +142,14 @@ def out_shape(a, b):
     return (*(a.shape[:-2] or b.shape[:-2]), a.shape[-2], b.shape[-1])
 
 
-def run(a, b, desc: GEMMDesc, bias=None, out_dtype=None, block=None, slot=None):
-    """a @ b (+ bias) with exactly the bits `desc` prescribes (families plain and split_k).
-    slot: the caller's route key (see _launch), or None."""
+def run(a, b, desc: GEMMDesc, bias=None, out_dtype=None, block=None):
+    """a @ b (+ bias) with exactly the bits `desc` prescribes (families plain and split_k)."""
     out_dtype = out_dtype or a.dtype
     shape = out_shape(a, b)
     out = torch.empty(shape, dtype=out_dtype, device=a.device)
     if desc.instruction_k not in (8, 16) or desc.promotion is not None:
         raise NotImplementedError(f"no Triton kernel for {desc}")
-    tail = dict(group=desc.instruction_k, tail_first=desc.k_tail == "first", k_step=desc.k_step or 16, block=block,
-                slot=slot)
+    tail = dict(group=desc.instruction_k, tail_first=desc.k_tail == "first", k_step=desc.k_step or 16, block=block)
     has_bias = bias is not None
     if desc.family == "plain":
         return chain(a, b, out, span=desc.k, bias=bias if "bias_acc" in desc.epilogue else None, **tail)
@@ -185,9 +170,6 @@ def run(a, b, desc: GEMMDesc, bias=None, out_dtype=None, block=None, slot=None):
     else:
         mode = 2 if serial else 1
     n = out.numel()
-    if slot is not None and (ws.data_ptr() % 16 or out.data_ptr() % 16):
-        slot = None
     _launch(merge_kernel, (_cdiv(n, MERGE_BLOCK),),
-            (ws, out, bias if has_bias else ws, n, parts, n, shape[-1], serial, mode, MERGE_BLOCK), 4, 3,
-            None if slot is None else (slot, "merge"))
+            (ws, out, bias if has_bias else ws, n, parts, n, shape[-1], serial, mode, MERGE_BLOCK), 4, 3)
     return out
