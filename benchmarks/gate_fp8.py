@@ -153,8 +153,8 @@ def main():
     if args.quick:
         cases = cases[:400]
     t0 = time.time()
-    results, errors, stats = check_cases(cases, args.seed, t0, t0 + args.budget, args.jobs, args.name,
-                                         retry_s=args.retry_oom, check=check_case)
+    results, errors, stats, left = check_cases(cases, args.seed, t0, t0 + args.budget, args.jobs, args.name,
+                                               retry_s=args.retry_oom, check=check_case)
     summary = defaultdict(Counter)
     for r in results:
         c = r["case"]
@@ -162,7 +162,7 @@ def main():
         s["cases"] += 1
         s["identical"] += r["ok"] and "torch_rejects" not in r
         s[f"path:{r['path']}"] += 1
-    report = gate_report(args.name, t0, len(cases), results, errors, summary, stats=stats,
+    report = gate_report(args.name, t0, len(cases), results, errors, summary, stats=stats, n_not_reached=len(left),
                          torch_rejects=dict(Counter(r["torch_rejects"][:80] for r in results if "torch_rejects" in r)))
     mism = write_report(args.out, report)
     return 1 if (mism or errors) else 0

@@ -26,8 +26,11 @@ import time
 import traceback
 from collections import Counter, defaultdict
 
-import torch
-import torch.nn.functional as F
+# Workers share one GPU: growable segments keep one worker's freed peak from fragmenting its
+# cache (on 2026-11-30 one worker held 85 GB and 169 cases of others ran out of memory).
+os.environ.setdefault("PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:True")
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
 
 import bitorder
 from bitorder.draws import torch_draw
@@ -52,6 +55,12 @@ def operand(case, rows, cols, trans, seed, tid, kind):
         shape = (case.batch, *shape)
     x = torch_draw(shape, case.dtype, seed, tid, "wide" if kind == "wide" else "narrow")
     return x.transpose(-1, -2) if trans else x
+
+
+def set_of(case: dict) -> str:
+    """The gate set a case came from, read off its group (for a rerun's counts)."""
+    g = case["group"]
+    return "fuzz" if g.startswith("fuzz") else "bias" if g == "bias" else "realistic"
 
 
 def draw(case: Case, seed: int, kind: str):
@@ -122,13 +131,14 @@ def check_share(share, seed: int, t0: float, deadline: float, label: str, shared
     every 500 cases of the share. shared_gpu (a worker among others on one GPU): hand the caching
     allocator's blocks back to the driver after a large case, so that one worker's peak (an
     lm_head takes ~10 GB) is not kept from the others. Returns {"results": [(i, result)],
-    "errors": [(i, error)], "stats": api.stats() for these cases, "bitorder_file": the bitorder
-    this process imported}. check: the per-case function (default check_case; gate_fp8 passes its own)."""
+    "errors": [(i, error)], "left": [(i, case)] not started by the deadline, "stats": api.stats()
+    for these cases, "bitorder_file": the bitorder this process imported}. check: the per-case function (default check_case; gate_fp8 passes its own)."""
     check = check or check_case
     api.reset_stats()
-    results, errors = [], []
+    results, errors, left = [], [], []
     for j, (i, group, case) in enumerate(share):
         if time.time() > deadline:
+            left = [(i, case) for i, _, case in share[j:]]
             break
         try:
             r = check(case, seed * 7 + i)
@@ -142,7 +152,7 @@ def check_share(share, seed: int, t0: float, deadline: float, label: str, shared
         if j % 500 == 0:
             print(f"[{label}] {j}/{len(share)} cases, {sum(not r['ok'] for _, r in results)} mismatched, "
                   f"{time.time() - t0:.0f} s", flush=True)
-    return {"results": results, "errors": errors, "stats": api.stats(), "bitorder_file": bitorder.__file__}
+    return {"results": results, "errors": errors, "left": left, "stats": api.stats(), "bitorder_file": bitorder.__file__}
 
 
 def _share_worker(task):
@@ -195,7 +205,8 @@ def deal(indexed, jobs: int) -> list[list]:
 
 def check_cases(cases, seed: int, t0: float, deadline: float, jobs: int, name: str, first: int = 0,
                 retry_s: float = 0.0, check=None):
-    """(results, errors, stats) over the shuffled cases, results and errors in case order.
+    """(results, errors, stats, left) over the shuffled cases, results, errors and the cases not
+    started by the deadline (left) in case order.
 
     jobs 1: in this process. jobs > 1: the cases are dealt (deal()) to spawn processes
     (never fork: CUDA) with the same sys.path, so the same bitorder tree as this one; cases a
@@ -219,15 +230,14 @@ def check_cases(cases, seed: int, t0: float, deadline: float, jobs: int, name: s
                                 check=check)
             done = {i for i, _ in again["results"]} | {i for i, _ in again["errors"]}
             parts = [dict(p, errors=[(i, e) for i, e in p["errors"] if i not in done]) for p in parts] + [again]
-    results = [r for _, r in sorted((x for p in parts for x in p["results"]), key=lambda x: x[0])]
-    errors = [e for _, e in sorted((x for p in parts for x in p["errors"]), key=lambda x: x[0])]
-    return results, errors, merge_counts(p["stats"] for p in parts)
+    ordered = lambda key: [x for _, x in sorted((x for p in parts for x in p[key]), key=lambda x: x[0])]  # noqa: E731
+    return ordered("results"), ordered("errors"), merge_counts(p["stats"] for p in parts), ordered("left")
 
 
 def gate_report(name: str, t0: float, planned: int, results, errors, summary, **extra) -> dict:
     """What every gate writes: where and on what it ran, per-set counts (summary: {set: Counter}),
     fallback reasons, mismatches (the first 200) and errors (the first 50; every errored case),
-    and the gate's own extra fields."""
+    and the gate's own extra fields. Cases not reached go in extra["not_reached_cases"]."""
     mism = [r for r in results if not r["ok"]]
     return {"name": name, "device": torch.cuda.get_device_name(), "torch": torch.__version__,
             "fingerprint": fingerprint(), "seconds": time.time() - t0, "planned": planned, "run": len(results),
@@ -261,7 +271,8 @@ def main():
     ap.add_argument("--retry-oom", type=float, default=60.0,
                     help="seconds after the budget to rerun, alone, cases that ran out of GPU memory among workers")
     ap.add_argument("--slice", default="", help="START:STOP of the shuffled case list (split a gate over calls)")
-    ap.add_argument("--rerun", help="a gate JSON: check its errored and mismatched cases again (fresh draws)")
+    ap.add_argument("--rerun", help="a gate JSON: check its errored, mismatched and not reached cases again "
+                                    "(fresh draws), each counted under its own set")
     args = ap.parse_args()
     if args.quick:
         args.fuzz, args.bias = 300, 100
@@ -283,10 +294,10 @@ def main():
         with open(args.rerun) as f:
             old = json.load(f)
         errored = old.get("error_cases") or [e["case"] for e in old.get("errors", [])]   # (older runs kept 50)
-        again = errored + [m["case"] for m in old.get("mismatches", [])]
-        cases, first = [("rerun", Case(**c)) for c in again], len(cases)   # seeds past the case list: fresh
+        again = errored + [m["case"] for m in old.get("mismatches", [])] + old.get("not_reached_cases", [])
+        cases, first = [(set_of(c), Case(**c)) for c in again], len(cases)   # seeds past the case list: fresh
     t0 = time.time()
-    results, errors, case_stats = check_cases(cases, args.seed, t0, t0 + args.budget, args.jobs, args.name, first,
+    results, errors, case_stats, left = check_cases(cases, args.seed, t0, t0 + args.budget, args.jobs, args.name, first,
                                               args.retry_oom)
     api.reset_stats()
     try:
@@ -301,6 +312,7 @@ def main():
         s[f"path:{r['path']}"] += 1
     report = gate_report(
         args.name, t0, len(cases), results, errors, summary, slice=args.slice,
+        n_not_reached=len(left), not_reached_cases=[c.to_dict() for c in left],
         specials=sp, stats=merge_counts([case_stats, api.stats()]),
         fuzz_shape_stats={
             "misaligned": sum(any(x % 8 for x in (r["case"]["m"], r["case"]["n"], r["case"]["k"])) for r in results if r["set"] == "fuzz"),

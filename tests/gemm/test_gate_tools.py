@@ -73,3 +73,14 @@ def test_gate_reports_share_one_writer(tmp_path, monkeypatch, capsys):
     assert [m["case"] for m in mism] == [{"m": 2}] and back["n_mismatches"] == 1 and back["error_cases"] == [{"m": 3}]
     assert back["fallback_reasons"] == {"why": 1} and back["extra"] == 1 and back["planned"] == 4
     assert "MISMATCH {'m': 2}" in capsys.readouterr().out
+
+
+def test_cases_past_the_deadline_are_listed_and_keep_their_set():
+    """A share stops at the deadline and lists what it did not start, so a rerun (--rerun) can
+    take the cases not reached as well as the errored ones, each under the set it came from."""
+    cases = fuzz("fp16", 3, 5) + realistic("fp16", tokens=(1,), op="linear")[:1]
+    share = [(i, "fuzz", c) for i, c in enumerate(cases)]
+    done = gg.check_share(share, 1, 0.0, 0.0, "t", check=lambda c, s: {"ok": True})   # deadline passed
+    assert done["results"] == [] and [i for i, _ in done["left"]] == [0, 1, 2, 3]
+    assert [gg.set_of(c.to_dict()) for _, c in done["left"]] == ["fuzz"] * 3 + ["realistic"]
+    assert gg.set_of({"group": "bias"}) == "bias" and gg.set_of({"group": "fuzz-deep"}) == "fuzz"
