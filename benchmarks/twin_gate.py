@@ -5,8 +5,10 @@ batched share, with and without bias), three draws each (narrow, wide, cancellin
 special-value draw (NaN, +-inf, -0.0, subnormals, overflow) on every tenth case. Each call
 is planned on the GPU; where bitorder's plan has a descriptor, the plan's JSON is replayed
 on the CPU (bitorder.emulate.replay, in a process pool) and compared byte for byte with
-torch's own output. Plans that run cuBLAS itself are counted, not replayed. Writes
-twin_gate.json.
+torch's own output. Plans that run cuBLAS itself, and calls torch itself rejects, are counted,
+not replayed. Writes twin_gate.json (with the first differing elements of each mismatch) and
+twin_mismatch_cases.npz (the inputs, plan and torch's bytes of the first small mismatches, so
+that the twin can be fitted to them on the CPU).
 
     python benchmarks/twin_gate.py --out DIR [--count 2000] [--budget 420] [--quick]
 """
@@ -72,7 +74,10 @@ def gpu_side_fp8(case, seed):
     for i, kind in enumerate(("narrow", "wide", "cancel")):
         a, b, sa, sb, bias = gate_fp8.draw(case, seed + i, kind)
         kw = dict(bias=bias, out_dtype=gate_fp8.OUT[case.out], use_fast_accum=case.fast_accum)
-        ref = torch._scaled_mm(a, b, sa, sb, **kw)
+        try:
+            ref = torch._scaled_mm(a, b, sa, sb, **kw)
+        except RuntimeError as e:   # cuBLASLt has no kernel for some fp32-output layouts: no reference
+            return None, f"torch rejects: {str(e)[:60]}"
         p = fp8.plan(a, b, sa, sb, bias, kw["out_dtype"], case.fast_accum)
         if p.path != "triton":
             return None, p.reason
@@ -83,13 +88,27 @@ def gpu_side_fp8(case, seed):
     return out, ""
 
 
+KEEP_ELEMENTS = 1 << 18   # mismatches this small (operand elements) keep their inputs for the npz
+
+
 def cpu_side(item):
+    """(kind, identical, elements differing or -1 for a shape mismatch, detail): detail holds the
+    first differing elements (flat index, torch's bits, the twin's bits) and, for a small case,
+    the item itself."""
     from bitorder import emulate
     kind, plan, a, b, bias, want, *scaled = item
     got = emulate.replay(plan, a, b, bias, *scaled)
     got = np.ascontiguousarray(got).view(want.dtype)
-    diff = got != want
-    return kind, bool(got.shape == want.shape and not diff.any()), int(diff.sum()) if got.shape == want.shape else -1
+    if got.shape != want.shape:
+        return kind, False, -1, {}
+    diff = (got != want).ravel()
+    if not diff.any():
+        return kind, True, 0, {}
+    at = np.flatnonzero(diff)[:8]
+    detail = {"first": [(int(i), hex(int(want.ravel()[i])), hex(int(got.ravel()[i]))) for i in at]}
+    if a.size + b.size <= KEEP_ELEMENTS:
+        detail["item"] = item
+    return kind, False, int(diff.sum()), detail
 
 
 def main():
@@ -118,35 +137,64 @@ def main():
             cases += gate_fp8.fuzz(a.fp8 if not a.quick else 10, fast, out, a.seed + 10 + j, max_elements=1 << 24,
                                    max_mn=a.max_mn, max_k=a.max_k, deep_k=4 * a.max_k)
         random.Random(a.seed).shuffle(cases)   # a budget then samples every kind, not the first
-    t0, counts, fails, futures = time.time(), Counter(), [], []
-    with ProcessPoolExecutor(max(1, (os.cpu_count() or 2) - 2)) as pool:
-        for i, case in enumerate(cases):
-            if time.time() - t0 > a.budget * 0.6:    # leave the CPU pool time to finish
-                counts["not reached (budget)"] += 1
-                continue
-            fp8_case = getattr(case, "dtype", "") == "e4m3"
-            items, why = gpu_side_fp8(case, a.seed + 10 * i) if fp8_case else gpu_side(case, a.seed + 10 * i, i % 10 == 0)
-            if items is None:
-                counts[f"{getattr(case, 'dtype', '')} cublas path (not replayed)"] += 1
-                continue
-            futures.append((case, pool.submit(_replay_all, items)))
-        for case, f in futures:
-            if time.time() - t0 > a.budget:
-                counts["not finished (budget)"] += 1
-                f.cancel()
-                continue
-            tag = f"e4m3 {'fast' if case.fast_accum else 'slow'} {case.out} " if case.dtype == "e4m3" else f"{case.dtype} "
-            for kind, same, ndiff in f.result():
-                counts[f"{tag}{kind} identical" if same else f"{tag}{kind} MISMATCH"] += 1
-                if not same:
-                    fails.append({"case": case.to_dict(), "draw": kind, "elements_differing": ndiff})
-    summary = {"device": torch.cuda.get_device_name(), "cases": len(cases), "counts": dict(counts),
-               "mismatches": len(fails), "seconds": round(time.time() - t0, 1),
-               "args": {k: v for k, v in vars(a).items() if k != "out"}}
-    with open(os.path.join(a.out, "twin_gate.json"), "w") as fh:
-        json.dump({"summary": summary, "mismatches": fails[:500]}, fh, indent=1)
-    print(json.dumps(summary))
-    return 1 if fails else 0
+    t0, counts, fails, errors, kept, futures = time.time(), Counter(), [], [], [], []
+    try:
+        with ProcessPoolExecutor(max(1, (os.cpu_count() or 2) - 2)) as pool:
+            for i, case in enumerate(cases):
+                if time.time() - t0 > a.budget * 0.6:    # leave the CPU pool time to finish
+                    counts["not reached (budget)"] += 1
+                    continue
+                fp8_case = getattr(case, "dtype", "") == "e4m3"
+                try:
+                    items, why = (gpu_side_fp8(case, a.seed + 10 * i) if fp8_case
+                                  else gpu_side(case, a.seed + 10 * i, i % 10 == 0))
+                except Exception as e:   # counted and listed, never a pass
+                    counts["error"] += 1
+                    errors.append({"case": case.to_dict(), "error": f"{type(e).__name__}: {str(e)[:300]}"})
+                    continue
+                if items is None:
+                    what = "torch rejects" if why.startswith("torch rejects") else "cublas path (not replayed)"
+                    counts[f"{getattr(case, 'dtype', '')} {what}"] += 1
+                    continue
+                futures.append((case, pool.submit(_replay_all, items)))
+            for case, f in futures:
+                if time.time() - t0 > a.budget:
+                    counts["not finished (budget)"] += 1
+                    f.cancel()
+                    continue
+                tag = f"e4m3 {'fast' if case.fast_accum else 'slow'} {case.out} " if case.dtype == "e4m3" else f"{case.dtype} "
+                for kind, same, ndiff, detail in f.result():
+                    counts[f"{tag}{kind} identical" if same else f"{tag}{kind} MISMATCH"] += 1
+                    if not same:
+                        fails.append({"case": case.to_dict(), "draw": kind, "elements_differing": ndiff,
+                                      "first_differing": detail.get("first", [])})
+                        if "item" in detail and len(kept) < 20:
+                            kept.append((case, detail["item"]))
+    finally:   # whatever stopped the run, what it saw is written
+        summary = {"device": torch.cuda.get_device_name(), "cases": len(cases), "counts": dict(counts),
+                   "mismatches": len(fails), "errors": len(errors), "seconds": round(time.time() - t0, 1),
+                   "args": {k: v for k, v in vars(a).items() if k != "out"}}
+        with open(os.path.join(a.out, "twin_gate.json"), "w") as fh:
+            json.dump({"summary": summary, "mismatches": fails[:500], "errors": errors[:50]}, fh, indent=1)
+        save_kept(os.path.join(a.out, "twin_mismatch_cases.npz"), kept)
+        print(json.dumps(summary))
+    return 1 if (fails or errors) else 0
+
+
+def save_kept(path, kept):
+    """The kept mismatches as one npz: case{j} (JSON), plan{j}, a{j}, b{j}, bias{j}, want{j} (torch's
+    bits) and, for fp8, scale_a{j}, scale_b{j}, out{j}; nothing is written when none was kept."""
+    if not kept:
+        return
+    arrays = {}
+    for j, (case, (kind, plan, a, b, bias, want, *scaled)) in enumerate(kept):
+        arrays.update({f"case{j}": json.dumps({**case.to_dict(), "draw": kind}), f"plan{j}": json.dumps(plan),
+                       f"a{j}": a, f"b{j}": b, f"want{j}": want})
+        if bias is not None:
+            arrays[f"bias{j}"] = bias
+        for name, x in zip(("scale_a", "scale_b", "out"), scaled):
+            arrays[f"{name}{j}"] = np.asarray(x)
+    np.savez_compressed(path, **arrays)
 
 
 def _replay_all(items):

@@ -48,7 +48,10 @@ def test_what_cannot_be_replayed_says_why():
                        np.zeros((3, 8, 1), np.float16))
 
 
-def test_the_twin_gates_cpu_half_compares_bytes():
+def test_the_twin_gates_cpu_half_compares_bytes(tmp_path):
+    import json
+
+    from bitorder.gemm.shapes import Case
     import os
     import sys
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks"))
@@ -57,10 +60,16 @@ def test_the_twin_gates_cpu_half_compares_bytes():
     a, b = numpy_draw((4, 32), "bf16", 1, 1, "wide"), numpy_draw((32, 3), "bf16", 1, 2, "wide")
     want = emulate.matmul(a, b, desc).view(np.int16)
     text = Plan("triton", desc, None, "gemm").to_json()
-    assert twin_gate.cpu_side(("wide", text, a, b, None, want)) == ("wide", True, 0)
+    assert twin_gate.cpu_side(("wide", text, a, b, None, want)) == ("wide", True, 0, {})
     bad = want.copy()
     bad[1, 2] ^= 1
-    assert twin_gate.cpu_side(("wide", text, a, b, None, bad)) == ("wide", False, 1)
+    kind, same, n, detail = twin_gate.cpu_side(("wide", text, a, b, None, bad))
+    assert (kind, same, n) == ("wide", False, 1)
+    assert detail["first"] == [(5, hex(int(bad[1, 2])), hex(int(want[1, 2])))]   # flat index, torch's, the twin's
+    path = os.path.join(str(tmp_path), "kept.npz")   # a small mismatch keeps its inputs for fitting
+    twin_gate.save_kept(path, [(Case("mm", "bf16", 4, 3, 32), detail["item"])])
+    saved = np.load(path)
+    assert json.loads(str(saved["case0"]))["draw"] == "wide" and np.array_equal(saved["want0"], bad)
 
 
 def test_the_twin_gates_cpu_half_takes_fp8_scales_and_out_types():
@@ -74,10 +83,10 @@ def test_the_twin_gates_cpu_half_takes_fp8_scales_and_out_types():
     text = Plan("triton", desc, None, "scaled_gemm").to_json()
     for out, ints in (("fp32", np.int32), ("bf16", np.int16)):
         want = emulate.matmul(a, b, desc, None, out, sa, sb).view(ints)
-        assert twin_gate.cpu_side(("narrow", text, a, b, None, want, sa, sb, out)) == ("narrow", True, 0)
+        assert twin_gate.cpu_side(("narrow", text, a, b, None, want, sa, sb, out)) == ("narrow", True, 0, {})
         bad = want.copy()
         bad[0, 0] ^= 1
-        assert twin_gate.cpu_side(("narrow", text, a, b, None, bad, sa, sb, out)) == ("narrow", False, 1)
+        assert twin_gate.cpu_side(("narrow", text, a, b, None, bad, sa, sb, out))[:3] == ("narrow", False, 1)
 
 
 def test_emulate_plan_is_the_saved_call_as_a_function():
