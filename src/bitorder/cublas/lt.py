@@ -50,6 +50,7 @@ class LtQuery:
     fast_accum: bool | None = None  # fp8 only
     scale_mode: str | None = None   # fp8 only: "scalar" (tensor-wise) or "outer_vec" (row-wise) scales
     bias_ptr: int = 0               # torch sets the bias pointer before it asks the heuristic
+    scale_ptr: int = 0              # fp8: torch sets the scale pointers before it asks (0: unset)
     workspace: int = 32 << 20
     align_a: int = 256
     align_b: int = 256
@@ -134,6 +135,8 @@ class _Problem:
         if q.scale_mode is not None:
             mode = {"scalar": lt.MatmulMatrixScale.SCALAR_32F, "outer_vec": lt.MatmulMatrixScale.OUTER_VEC_32F}
             self.keep += [sd(A.A_SCALE_MODE, int(mode[q.scale_mode])), sd(A.B_SCALE_MODE, int(mode[q.scale_mode]))]
+        if q.scale_ptr:
+            self.keep += [sd(A.A_SCALE_POINTER, q.scale_ptr), sd(A.B_SCALE_POINTER, q.scale_ptr)]
         rows_a, cols_a = (q.k, q.m) if q.transa else (q.m, q.k)
         rows_b, cols_b = (q.n, q.k) if q.transb else (q.k, q.n)
         self.a = self._layout(q.ab_type, rows_a, cols_a, q.lda, q.batch, q.stride_a)
