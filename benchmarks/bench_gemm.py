@@ -31,9 +31,13 @@ from overhead_gemm import per_call_us  # noqa: E402  (benchmarks/ is the script'
 
 # Tile configurations the sweep times: (BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages).
 # Every one walks the same chain (speed knobs only): the sweep checks the bytes too.
+# A sixth element "tma" loads the tiles by TMA (launch.chain's tma=True; plain chains only).
 SWEEP = [(128, 128, 64, 8, 3), (128, 256, 64, 8, 3), (128, 128, 64, 4, 4), (256, 128, 64, 8, 3),
          (128, 256, 64, 8, 4), (64, 128, 64, 4, 3), (64, 256, 64, 4, 4), (64, 64, 64, 4, 5),
-         (256, 128, 64, 8, 4), (128, 128, 64, 8, 5)]
+         (256, 128, 64, 8, 4), (128, 128, 64, 8, 5), (128, 64, 64, 4, 4), (128, 128, 128, 8, 3),
+         (128, 256, 64, 8, 3, "tma"), (128, 256, 64, 8, 4, "tma"), (128, 128, 64, 8, 4, "tma"),
+         (128, 128, 64, 4, 4, "tma"), (256, 128, 64, 8, 3, "tma"), (64, 128, 64, 4, 4, "tma"),
+         (128, 64, 64, 4, 4, "tma"), (64, 64, 64, 4, 5, "tma")]
 
 
 def geomean(xs):
@@ -129,7 +133,7 @@ def sweep_tiles(cases, count: int, budget: float) -> list[dict]:
         if p.path != "triton":
             continue
         for tile in SWEEP:
-            fn = lambda: launch.run(x, w.t(), p.desc, block=tile)  # noqa: E731
+            fn = lambda: launch.run(x, w.t(), p.desc, block=tile[:5], tma=tile[5:] == ("tma",))  # noqa: E731
             try:
                 same = bool(torch.equal(fn().view(torch.int16), ref.view(torch.int16)))
                 ms = graph_ms(fn, 30)
@@ -144,19 +148,44 @@ def sweep_tiles(cases, count: int, budget: float) -> list[dict]:
     return rows
 
 
+def write_sweep(out: str, sweep: list) -> int:
+    """sweep.json: every swept shape's tiles, each tile's geometric-mean speed over the shapes it
+    ran on, and whether every tile returned cuBLAS's bytes (exit 1 if one did not)."""
+    per_tile = {}
+    for row in sweep:
+        for tile, v in row["tiles"].items():
+            if v.get("speed"):
+                per_tile.setdefault(tile, []).append(v["speed"])
+    tiles = {t: {"geomean": geomean(xs), "shapes": len(xs)} for t, xs in per_tile.items()}
+    same = all(v.get("identical", True) for row in sweep for v in row["tiles"].values())
+    with open(os.path.join(out, "sweep.json"), "w") as f:
+        json.dump({"device": torch.cuda.get_device_name(), "tiles": tiles, "all_identical": same, "rows": sweep,
+                   "env": {k: os.environ.get(k, "") for k in ("BITORDER_TILES", "BITORDER_TMA")}}, f, indent=1)
+    for t, v in sorted(tiles.items(), key=lambda x: -x[1]["geomean"]):
+        print(f"{t:22s} {v['geomean']:.3f}x over {v['shapes']} shapes")
+    print("every tile cuBLAS's bytes:", same)
+    return 0 if same else 1
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--dtypes", default="fp16,bf16")
     ap.add_argument("--budget", type=float, default=200)
     ap.add_argument("--sweep", type=int, default=0, help="shapes (half above 5 GFLOP) whose tiles are swept")
+    ap.add_argument("--sweep-groups", default="", help="comma-separated layer names (qkv,o_proj): sweep only these")
+    ap.add_argument("--sweep-only", action="store_true", help="the sweep alone, with the whole budget")
     ap.add_argument("--seed", type=int, default=5)
     args = ap.parse_args()
     rows = []
     t0 = time.time()
     cases = [c for dt in args.dtypes.split(",") for c in realistic(dt)]
     random.Random(args.seed).shuffle(cases)  # a budget then samples every model, not the first few
-    sweep = sweep_tiles(cases, args.sweep, args.budget / 2) if args.sweep else None
+    wanted = [g for g in args.sweep_groups.split(",") if g]
+    swept = [c for c in cases if not wanted or c.group.split(":")[-1] in wanted]
+    sweep = sweep_tiles(swept, args.sweep, args.budget / (1 if args.sweep_only else 2)) if args.sweep else None
+    if args.sweep_only:
+        return write_sweep(args.out, sweep)
     for case in cases:
         if time.time() - t0 > args.budget:
             break
@@ -177,7 +206,7 @@ def main():
     report = {"device": torch.cuda.get_device_name(), "rows": rows, "groups": summary, "overall": overall,
               "identical": sum(r["identical"] for r in rows), "n": len(rows), "planned": len(cases),
               "plan_overhead_us": plan_overhead(), "sweep": sweep, "seconds": time.time() - t0,
-              "env": {k: os.environ.get(k, "") for k in ("BITORDER_FAST_LAUNCH", "BITORDER_TILES")},
+              "env": {k: os.environ.get(k, "") for k in ("BITORDER_FAST_LAUNCH", "BITORDER_TILES", "BITORDER_TMA")},
               "fast_launch": launch.FAST, "tiles": launch.TILES}
     with open(os.path.join(args.out, "bench.json"), "w") as f:
         json.dump(report, f, indent=1)

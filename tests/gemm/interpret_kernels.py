@@ -82,5 +82,23 @@ out = launch.run(a, b, GEMMDesc("plain", "fp16", 40, "wgmma", 16), block=(16, 16
 if not torch.equal(out.double(), a.double() @ b.double()):
     failures += 1
     print("FAIL swizzled tiles")
+# TMA tiles (launch.chain's tma=True): aligned leading dimensions, every layout, batched, bias,
+# edges in M, N and K (the descriptors' zero fill stands for the masks)
+used, plain_launch = [], launch._launch
+launch._launch = lambda kernel, *args: (used.append(kernel), plain_launch(kernel, *args))[1]
+for (m, n, k), layout, batch, with_bias in itertools.product(((24, 40, 200), (72, 136, 56)), ("nn", "nt", "tn", "tt"),
+                                                          (0, 3), (False, True)):
+    a = operand(m, k, layout[0] == "t", batch, torch.float16)
+    b = operand(k, n, layout[1] == "t", batch, torch.float16)
+    bias = torch.randint(-2, 3, (n,)).to(torch.float16)
+    d = GEMMDesc("plain", "fp16", k, "wgmma", 16, epilogue=("bias_acc", "round") if with_bias else ("round",))
+    out = launch.run(a, b, d, bias if with_bias else None, block=(64, 32, 32, 4, 2), tma=True)
+    want = a.double() @ b.double() + (bias.double() if with_bias else 0)
+    if not torch.equal(out.double(), want):
+        failures += 1
+        print(f"FAIL tma {m}x{n}x{k} {layout} batch={batch} bias={with_bias}")
+    if used[-1] is not launch.chain_tma_kernel:
+        failures += 1
+        print(f"FAIL tma kernel not used for {m}x{n}x{k} {layout} batch={batch}")
 print(f"{failures} failures")
 sys.exit(1 if failures else 0)

@@ -71,3 +71,21 @@ def test_every_tile_the_launcher_picks_compiles_and_fits(group, tail):
                                              BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk))
         assert c.metadata["shared"] <= 227 * 1024, (bm, bn, stages, c.metadata["shared"])
         assert "wgmma.mma_async" in c.ptx
+
+
+TMA_SIG = {k: v for k, v in SIG.items() if k not in ("SPAN", "K_STEP", "stride_op")}
+
+
+@pytest.mark.parametrize("a_row, b_row", [(True, False), (True, True), (False, True), (False, False)])
+def test_tma_chain_loads_by_tma_and_fits(a_row, b_row):
+    """chain_tma_kernel (BITORDER_TMA=1) compiles for sm90 for every layout and the wave tiles:
+    its operand tiles come by TMA (cp.async.bulk.tensor), its dots are wgmma, within 227 KB."""
+    from bitorder.gemm import launch
+    from bitorder.gemm.kernels import chain_tma_kernel
+    for bm, bn, bk, warps, stages in sorted({t for t, _ in launch._WAVE_TILES}):
+        c = bitorder.compile(chain_tma_kernel, "sm90", signature=TMA_SIG, num_warps=warps, num_stages=stages,
+                             aligned=[x for x in ALIGNED if x in TMA_SIG],
+                             constexprs=dict(A_ROW=a_row, B_ROW=b_row, HAS_BIAS=False, BLOCK_M=bm, BLOCK_N=bn,
+                                             BLOCK_K=bk))
+        assert "cp.async.bulk.tensor" in c.ptx and "wgmma.mma_async" in c.ptx
+        assert c.metadata["shared"] <= 227 * 1024, (bm, bn, stages, c.metadata["shared"])

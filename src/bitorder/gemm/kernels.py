@@ -24,6 +24,21 @@ def _masked_tiles(a_base, b_base, kk, ok, m_ok, n_ok, sak, sbk):
 
 
 @triton.jit
+def _tile(M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """(pid_m, pid_n) of this program's output tile. Tiles go in column bands of 8 tile rows, so
+    neighbouring programs share A and B in L2; which program computes a tile is a speed knob:
+    every tile's chain is the same."""
+    pid = tl.program_id(0)
+    grid_m = tl.cdiv(M, BLOCK_M)
+    grid_n = tl.cdiv(N, BLOCK_N)
+    SWIZZLE_M: tl.constexpr = 8
+    band = SWIZZLE_M * grid_n
+    first_m = (pid // band) * SWIZZLE_M
+    rows = tl.minimum(grid_m - first_m, SWIZZLE_M)
+    return first_m + (pid % band) % rows, (pid % band) // rows
+
+
+@triton.jit
 def operand_strides(stride, ROW: tl.constexpr):
     """(stride along the operand's rows, along its columns): a row-major operand (ROW) has
     `stride` between rows and unit stride along them; a column-major one the reverse."""
@@ -45,19 +60,9 @@ def _chain(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, SPAN, K_STEP,
     stride along N). grid = (cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N), batch, parts).
     The output's element type decides the final rounding (fp32 partials store unrounded).
     """
-    pid = tl.program_id(0)
     batch = tl.program_id(1)
     part = tl.program_id(2)
-    # Tiles in column bands of SWIZZLE_M rows, so neighbouring programs share A and B in L2.
-    # Which program computes a tile is a speed knob: every tile's chain is the same.
-    grid_m = tl.cdiv(M, BLOCK_M)
-    grid_n = tl.cdiv(N, BLOCK_N)
-    SWIZZLE_M: tl.constexpr = 8
-    band = SWIZZLE_M * grid_n
-    first_m = (pid // band) * SWIZZLE_M
-    rows = tl.minimum(grid_m - first_m, SWIZZLE_M)
-    pid_m = first_m + (pid % band) % rows
-    pid_n = (pid % band) // rows
+    pid_m, pid_n = _tile(M, N, BLOCK_M, BLOCK_N)
     rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     # Padded lane p of a dot holds real k = (p // 16) * GROUP + p % 16 when p % 16 < GROUP.
@@ -117,6 +122,50 @@ _SIZES = ["K", "K_STEP"]
 # specialises them; shapes with other leading dimensions share one generic build.
 chain_kernel = triton.jit(_chain, do_not_specialize=_SIZES)
 chain_kernel_any_ld = triton.jit(_chain, do_not_specialize=_SIZES + ["M", "N", "SPAN", "stride_ab", "stride_a", "stride_bb", "stride_b", "stride_ob", "stride_om", "stride_op"])
+
+
+@triton.jit(do_not_specialize=["K"])
+def chain_tma_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, stride_ab, stride_a, stride_bb, stride_b,
+                     stride_ob, stride_om, A_ROW: tl.constexpr, B_ROW: tl.constexpr, HAS_BIAS: tl.constexpr,
+                     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """chain_kernel's plain wgmma k16 chain (one part, no residue turn) with the operand tiles
+    brought in by TMA: the same dots on the same tiles in the same K order, so the same bits.
+    Tiles past M, N or K read zeros (TMA's bounds), as chain_kernel's masks give; a zero lane
+    is a zero product. Each program describes its batch's A and B (device-side descriptors:
+    every base and leading stride 16-byte aligned, checked by the launcher).
+    grid = (cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N), batch)."""
+    batch = tl.program_id(1)
+    pid_m, pid_n = _tile(M, N, BLOCK_M, BLOCK_N)
+    m0 = pid_m * BLOCK_M
+    n0 = pid_n * BLOCK_N
+    a_base = a_ptr + batch.to(tl.int64) * stride_ab
+    b_base = b_ptr + batch.to(tl.int64) * stride_bb
+    if A_ROW:
+        a_desc = tl.make_tensor_descriptor(a_base, [M, K], [stride_a, 1], [BLOCK_M, BLOCK_K])
+    else:
+        a_desc = tl.make_tensor_descriptor(a_base, [K, M], [stride_a, 1], [BLOCK_K, BLOCK_M])
+    if B_ROW:
+        b_desc = tl.make_tensor_descriptor(b_base, [K, N], [stride_b, 1], [BLOCK_K, BLOCK_N])
+    else:
+        b_desc = tl.make_tensor_descriptor(b_base, [N, K], [stride_b, 1], [BLOCK_N, BLOCK_K])
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        if A_ROW:
+            a = a_desc.load([m0, k0])
+        else:
+            a = a_desc.load([k0, m0]).T
+        if B_ROW:
+            b = b_desc.load([k0, n0])
+        else:
+            b = b_desc.load([n0, k0]).T
+        acc = tl.dot(a, b, acc)
+    rm = m0 + tl.arange(0, BLOCK_M)
+    rn = n0 + tl.arange(0, BLOCK_N)
+    if HAS_BIAS:
+        bias = tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)
+        acc = acc + bias[None, :]
+    o = out_ptr + batch.to(tl.int64) * stride_ob + rm[:, None].to(tl.int64) * stride_om + rn[None, :]
+    tl.store(o, acc.to(out_ptr.dtype.element_ty), mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
 @triton.jit(do_not_specialize=["n_elem", "PARTS", "stride_part", "N"])

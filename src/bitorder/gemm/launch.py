@@ -10,11 +10,12 @@ from __future__ import annotations
 import os
 
 import torch
+import triton
 from triton import knobs
 from triton.runtime import driver
 
 from ..desc import GEMMDesc
-from .kernels import chain_kernel, chain_kernel_any_ld, merge_kernel
+from .kernels import chain_kernel, chain_kernel_any_ld, chain_tma_kernel, merge_kernel
 
 _TORCH = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 MERGE_BLOCK = 1024
@@ -64,6 +65,9 @@ _COMPILED: dict = {}
 # BITORDER_FAST_LAUNCH=0 goes through Triton's JIT binding on every call instead. (Keying them
 # by the caller's route instead of per argument saved 2 of 73 us per call on the H200: dropped.)
 FAST = os.environ.get("BITORDER_FAST_LAUNCH", "1") != "0"
+# BITORDER_TMA=1: plain chains over 16-byte-aligned operands load their tiles by TMA
+# (chain_tma_kernel: the same dots in the same order). Opt-in until the H200 has gated and timed it.
+TMA = os.environ.get("BITORDER_TMA") == "1"
 
 
 def _spec(x, constexpr: bool):
@@ -117,9 +121,20 @@ def _major(x):
     return x, True, x.stride(-2)
 
 
+def _tma_ok(a3, b3, sa: int, sb: int) -> bool:
+    """TMA descriptors need 16-byte-aligned bases and leading strides (batches' too)."""
+    return (a3.data_ptr() % 16 == 0 and b3.data_ptr() % 16 == 0
+            and all(x * a3.element_size() % 16 == 0 for x in (sa, sb, a3.stride(0), b3.stride(0))))
+
+
+def _allocator(size: int, align: int, stream):
+    return torch.empty(size, dtype=torch.int8, device="cuda")
+
+
 def chain(a, b, out, *, span: int, group: int = 16, tail_first: bool = False, k_step: int = 16, bias=None,
-          parts: int = 1, block=None):
-    """Launch chain_kernel: out[part] = the chain over part `part` of K, in out's type."""
+          parts: int = 1, block=None, tma: bool | None = None):
+    """Launch chain_kernel: out[part] = the chain over part `part` of K, in out's type.
+    tma (default BITORDER_TMA): a plain chain over aligned operands runs chain_tma_kernel."""
     a3, b3 = _as3d(a), _as3d(b)
     batch, M, K = a3.shape
     N = b3.shape[-1]
@@ -127,6 +142,15 @@ def chain(a, b, out, *, span: int, group: int = 16, tail_first: bool = False, k_
     b3, b_row, sb = _major(b3)
     o = out.view(parts, batch, M, N)  # out is contiguous: the output, or the workspace of partials
     BM, BN, BK, warps, *stages = block or blocks(M, N, batch * parts, None if a3.is_cuda else H200_SMS)
+    if ((TMA if tma is None else tma) and group == 16 and not tail_first and parts == 1 and span >= K
+            and _tma_ok(a3, b3, sa, sb)):
+        if triton.runtime._allocation._allocator.get() is triton.runtime._allocation._NULL_ALLOCATOR:
+            triton.set_allocator(_allocator)   # device-side descriptors live in a per-launch scratch
+        _launch(chain_tma_kernel, (_cdiv(M, BM) * _cdiv(N, BN), batch), (
+            a3, b3, o, bias if bias is not None else a3, M, N, K,
+            a3.stride(0) if a3.shape[0] > 1 else 0, sa, b3.stride(0) if b3.shape[0] > 1 else 0, sb,
+            o.stride(1), o.stride(2), a_row, b_row, bias is not None, BM, BN, BK), warps, stages[0] if stages else 3)
+        return out
     grid = (_cdiv(M, BM) * _cdiv(N, BN), batch, parts)
     kernel = chain_kernel if (sa % 16 == 0 and sb % 16 == 0 and N % 16 == 0) else chain_kernel_any_ld
     _launch(kernel, grid, (
@@ -142,14 +166,15 @@ def out_shape(a, b):
     return (*(a.shape[:-2] or b.shape[:-2]), a.shape[-2], b.shape[-1])
 
 
-def run(a, b, desc: GEMMDesc, bias=None, out_dtype=None, block=None):
-    """a @ b (+ bias) with exactly the bits `desc` prescribes (families plain and split_k)."""
+def run(a, b, desc: GEMMDesc, bias=None, out_dtype=None, block=None, tma: bool | None = None):
+    """a @ b (+ bias) with exactly the bits `desc` prescribes (families plain and split_k).
+    block and tma (see chain) are speed knobs."""
     out_dtype = out_dtype or a.dtype
     shape = out_shape(a, b)
     out = torch.empty(shape, dtype=out_dtype, device=a.device)
     if desc.instruction_k not in (8, 16) or desc.promotion is not None:
         raise NotImplementedError(f"no Triton kernel for {desc}")
-    tail = dict(group=desc.instruction_k, tail_first=desc.k_tail == "first", k_step=desc.k_step or 16, block=block)
+    tail = dict(group=desc.instruction_k, tail_first=desc.k_tail == "first", k_step=desc.k_step or 16, block=block, tma=tma)
     has_bias = bias is not None
     if desc.family == "plain":
         return chain(a, b, out, span=desc.k, bias=bias if "bias_acc" in desc.epilogue else None, **tail)
