@@ -69,6 +69,22 @@ def test_fp8_chain_kernel_compiles_for_sm90(promote, scale):
     assert ptx.count("mul.rn.f32") >= {1: 64, 2: 128, 3: 128, 4: 1}[scale]
 
 
+@pytest.mark.parametrize("promote", [0, 128])
+def test_fp8_wave_tiles_compile_pipelined_and_fit(promote):
+    """The tiles fp8.run takes (the wave model's, 128 deep) compile for sm90 within 227 KB, their
+    whole-tile loads asynchronous copies (pipelined)."""
+    from bitorder.gemm import launch
+    sig = {n: "i32" for n in ("M", "N", "K", "stride_a", "stride_b", "stride_om")}
+    sig.update(a_ptr="*fp8e4nv", b_ptr="*fp8e4nv", out_ptr="*bf16", bias_ptr="*bf16", sa_ptr="*fp32", sb_ptr="*fp32")
+    for bm, bn, _, warps, stages in sorted({t for t, _ in launch._WAVE_TILES}):
+        c = bitorder.compile(chain8_kernel, "sm90", signature=sig, num_warps=warps, num_stages=min(stages, 4),
+                             constexprs=dict(A_ROW=True, B_ROW=False, PROMOTE=promote, SCALE=1, ROWWISE=False,
+                                             HAS_BIAS=False, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=128),
+                             aligned=["a_ptr", "b_ptr", "out_ptr", "M", "N", "K", "stride_a", "stride_b", "stride_om"])
+        assert c.metadata["shared"] <= 227 * 1024, (bm, bn, c.metadata["shared"])
+        assert "cp.async" in c.ptx and "wgmma.mma_async" in c.ptx
+
+
 def test_twin_scales_in_the_order_the_descriptor_names():
     rng = np.random.default_rng(3)
     import ml_dtypes

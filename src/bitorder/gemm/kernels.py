@@ -24,7 +24,7 @@ def _masked_tiles(a_base, b_base, kk, ok, m_ok, n_ok, sak, sbk):
 
 
 @triton.jit
-def _tile(M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+def swizzled_tile(M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
     """(pid_m, pid_n) of this program's output tile. Tiles go in column bands of 8 tile rows, so
     neighbouring programs share A and B in L2; which program computes a tile is a speed knob:
     every tile's chain is the same."""
@@ -62,7 +62,7 @@ def _chain(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, SPAN, K_STEP,
     """
     batch = tl.program_id(1)
     part = tl.program_id(2)
-    pid_m, pid_n = _tile(M, N, BLOCK_M, BLOCK_N)
+    pid_m, pid_n = swizzled_tile(M, N, BLOCK_M, BLOCK_N)
     rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     # Padded lane p of a dot holds real k = (p // 16) * GROUP + p % 16 when p % 16 < GROUP.
@@ -135,7 +135,7 @@ def chain_tma_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, stride_ab, stride
     every base and leading stride 16-byte aligned, checked by the launcher).
     grid = (cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N), batch)."""
     batch = tl.program_id(1)
-    pid_m, pid_n = _tile(M, N, BLOCK_M, BLOCK_N)
+    pid_m, pid_n = swizzled_tile(M, N, BLOCK_M, BLOCK_N)
     m0 = pid_m * BLOCK_M
     n0 = pid_n * BLOCK_N
     a_base = a_ptr + batch.to(tl.int64) * stride_ab
