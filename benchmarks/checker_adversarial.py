@@ -32,24 +32,24 @@ DEFAULT = ("row_argmax", "logsumexp", "pinned_cross_entropy", "row_sum_fp16", "g
 _GEMM_K = {"gemm_fp16": 976, "gemm_bf16": 976}   # plain GEMMs rerun with a K tail
 
 
-def _variants(args, outputs, seed):
+def _variants(args, outputs, seed, device="cuda"):
     """Adversarial copies of one argument set: every float input replaced, outputs kept."""
     import torch
     out = []
     for label in ("narrow", "nan", "zeros"):
-        g = torch.Generator(device="cuda").manual_seed(seed)
+        g = torch.Generator(device=device).manual_seed(seed)
         a = dict(args)
         for name, v in args.items():
             if name in outputs or not torch.is_tensor(v) or not v.is_floating_point():
                 continue
-            x = torch.randn(v.shape, device="cuda", generator=g)
+            x = torch.randn(v.shape, device=device, generator=g)
             if label == "nan":
                 x = torch.round(x * 2) / 2
-                x[torch.randint(0, 61, v.shape, device="cuda", generator=g) == 0] = float("nan")
+                x[torch.randint(0, 61, v.shape, device=device, generator=g) == 0] = float("nan")
             elif label == "zeros":
-                x = torch.randint(0, 2, v.shape, device="cuda", generator=g).float() \
-                    * torch.where(torch.rand(v.shape, device="cuda", generator=g) < 0.5, -1.0, 1.0)
-                x = torch.where(x == 0, torch.where(torch.rand(v.shape, device="cuda", generator=g) < 0.5,
+                x = torch.randint(0, 2, v.shape, device=device, generator=g).float() \
+                    * torch.where(torch.rand(v.shape, device=device, generator=g) < 0.5, -1.0, 1.0)
+                x = torch.where(x == 0, torch.where(torch.rand(v.shape, device=device, generator=g) < 0.5,
                                                     -0.0, 0.0), x)
             if v.dtype == torch.float8_e4m3fn:
                 x = x.clamp(-448, 448)
