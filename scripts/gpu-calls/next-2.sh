@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Call 2 (~9.5 min): the GEMM planted fault alone; call 1's errored cases again (route-keyed
-# launches); speed with the wave tiles; the fp8 gate, its planted fault and its speed.
+# Next session, call 2 (~9.5 min): call 1's errored and not-reached cases; the bf16 overflow probe
+# (twin); the shared-exp planted fault; the qkv tile sweep with TMA tiles; speed with
+# BITORDER_TMA=1; the pinned suite with the layout pass (invariance and time).
 set -u
 R=$OUT/r; mkdir -p $R
 pack() { tar czf $OUT/results.tgz -C $OUT r; }
-timeout 120 scripts/gpu-run $R mutant | tail -5; pack
-[ -f /tmp/keep/gate.json ] && BITORDER_FAST_LAUNCH=2 GATE_ARGS="--rerun /tmp/keep/gate.json --jobs 8 --budget 55 --name gate-rerun" \
-  timeout 80 scripts/gpu-run $R gate | tail -8; pack
-BITORDER_TILES=waves BENCH_ARGS="--budget 80" timeout 105 scripts/gpu-run $R bench | tail -16; pack
-FP8_GATE_ARGS="--jobs 12 --budget 110 --retry-oom 20" timeout 150 scripts/gpu-run $R fp8gate | tail -20; pack
-timeout 70 scripts/gpu-run $R mutant-fp8 | tail -4; pack
-FP8_BENCH_ARGS="--budget 35" timeout 50 scripts/gpu-run $R fp8bench | tail -6; pack
+[ -f /tmp/keep/gate.json ] && GATE_ARGS="--rerun /tmp/keep/gate.json --jobs 8 --budget 50 --name gate-rerun" \
+  timeout 70 scripts/gpu-run $R gate | tail -6; pack
+timeout 25 scripts/gpu-run $R overflow | tail -24; pack
+timeout 60 scripts/gpu-run $R mutant-math | grep -E "exit|passed|failed"; pack
+mkdir -p $R/sweep; BENCH_ARGS="--sweep 14 --sweep-groups qkv --sweep-only --budget 110" timeout 130 scripts/gpu-run $R/sweep bench | tail -22; pack
+mkdir -p $R/tma; BITORDER_TMA=1 BENCH_ARGS="--budget 80" timeout 110 scripts/gpu-run $R/tma bench | tail -14; pack
+BITORDER_PINNED_LAYOUTS=1 PINNED_ARGS="--quick --jobs 12 --rep 10" timeout 170 scripts/gpu-run $R pinned | tail -14; pack
