@@ -1,7 +1,17 @@
 import os
+import sys
 import tempfile
 
 import pytest
+
+# The tests test the tree they sit in: its src/ comes first, here and (absolute) for the
+# subprocesses the lit and planted-fault tests start, even where another checkout of bitorder
+# is installed (a git worktree next to an editable install of the main one).
+_SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
+if sys.path[:1] != [_SRC]:
+    sys.path.insert(0, _SRC)
+os.environ["PYTHONPATH"] = os.pathsep.join([_SRC] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep)
+                                                     if p and os.path.abspath(p) != _SRC])
 
 # Compile-heavy tests share one disk cache per run (and across runs on CI, when it keeps it).
 os.environ.setdefault("BITORDER_CACHE_DIR", os.path.join(tempfile.gettempdir(), "bitorder-test-cache"))

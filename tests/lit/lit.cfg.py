@@ -18,6 +18,7 @@ if filecheck is None:
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%filecheck", filecheck))
 config.substitutions.append(("%kernels", os.path.join(os.path.dirname(__file__), "kernels")))
-for var in ("BITORDER_CACHE_DIR", "HOME", "TRITON_CACHE_DIR", "PATH"):
+# PYTHONPATH: a worktree run with PYTHONPATH=src must compile with its own bitorder, not the installed one
+for var in ("BITORDER_CACHE_DIR", "HOME", "TRITON_CACHE_DIR", "PATH", "PYTHONPATH"):
     if var in os.environ:
         config.environment[var] = os.environ[var]

@@ -8,7 +8,10 @@ low bits of the reduced axis are in registers, then lanes, then warps: the axis'
 move into sizePerThread (threads and warps stay where coalescing put them, so the load stays
 vectorised), and Triton's own RemoveLayoutConversions carries the layout through the chain.
 Same column sum: 12 shared stores, and bitorder.check finds the same dependence tree at every
-output (the pinned tree does not depend on the layout).
+output (the pinned tree does not depend on the layout). A row reduced along its contiguous axis
+(softmax, the norms) keeps Triton's layout: there the repetitions are what keeps one load
+instruction's lanes on adjacent 16-byte runs, and moving them into registers made those kernels
+1.2x-2.0x slower on the H200 (keeps_coalescing; benchmarks/results/2026-11-30b-pinned).
 
 It runs through Triton's compile-stage hook: the ttgir stage runs the first two passes of
 make_ttgir (convert to TTGIR, coalesce), rewrites the loads' layouts in the TTGIR text, parses
@@ -16,9 +19,10 @@ it back and runs the rest of make_ttgir. It only rewrites a module whose every r
 pinned step (an axis of extent 2), so no free-order sum's bits can move, and that holds no
 tt.dot (a GEMM's operand loads stay as tuned); otherwise the kernel compiles as stock Triton
 would. NVIDIA and AMD alike (both backends' make_ttgir start with these two passes; AMD only
-compiled here, never run). On the pinned suite: 48 of 72 sm90 configurations rewritten, shuffles equal
-to the free sum's in every one (benchmarks/results/2026-11-30-pinned-layouts). Enable it with BITORDER_PINNED_LAYOUTS=1 (read
-at import) or enable(); compiled kernels go to their own Triton cache directory, since the
+compiled here, never run). On the pinned suite: 18 of 72 sm90 configurations rewritten (col_sum,
+mid_sum, ln_bwd_dw), shuffles equal to the free sum's and all 18 proven equivalent by the checker
+(benchmarks/results/2026-11-30b-pinned/cpu-layouts.md). Enable it with BITORDER_PINNED_LAYOUTS=1
+(read at import) or enable(); compiled kernels go to their own Triton cache directory, since the
 hook is not in Triton's cache key.
 """
 from __future__ import annotations
@@ -64,13 +68,25 @@ def pinned_axes(text: str) -> dict:
     return axes
 
 
+def keeps_coalescing(fields: dict, axis: int) -> bool:
+    """Whether moving `axis`' repetitions into sizePerThread keeps every load and store instruction
+    of a warp on the same contiguous runs of memory. Not along the contiguous axis (order[0]) when
+    lanes or warps lie on it: each lane would then own a run of sizePerThread elements, and one
+    instruction's lanes would stride across that many bytes (sizePerThread 32 for a 1024-wide fp32
+    row puts the 32 lanes of each load 128 bytes apart: 32 cache lines per instruction instead of
+    4). The H200 timed exactly that 2.0x slower for softmax at one warp (2026-11-30b)."""
+    tpw, wpc, order = fields["threadsPerWarp"], fields["warpsPerCTA"], fields["order"]
+    return axis != order[0] or tpw[axis] * wpc[axis] == 1
+
+
 def rewrite(text: str) -> tuple[str, list[str]]:
     """(TTGIR text with loads re-laid out for the pinned chains, what was changed).
 
     A load qualifies when its shape is that of a pinned chain's input (the chain may start from
     the load or from elementwise work on it: the layout reaches it either way) and its layout
     alias is used only by loads, stores and the conversions around them. The reduced axis'
-    repetitions move into sizePerThread."""
+    repetitions move into sizePerThread, unless that would break the coalescing of the loads
+    (keeps_coalescing: a row reduced along its contiguous axis keeps Triton's layout)."""
     if not only_pinned_reductions(text) or "tt.dot" in text:    # (a GEMM's operand loads stay as tuned)
         return text, []
     aliases, axes = dict(_ALIAS.findall(text)), pinned_axes(text)
@@ -86,7 +102,7 @@ def rewrite(text: str) -> tuple[str, list[str]]:
         f = _fields(aliases[alias])
         spt, tpw, wpc = f["sizePerThread"], f["threadsPerWarp"], f["warpsPerCTA"]
         rep = dims[axis] // (spt[axis] * tpw[axis] * wpc[axis])
-        if rep <= 1:
+        if rep <= 1 or not keeps_coalescing(f, axis):
             continue
         spt2 = list(spt)
         spt2[axis] *= rep
