@@ -253,8 +253,15 @@ def _launcher(name, ins, cfg, pinned):
 
 
 def _bench(fn, rep):
-    """The median time (ms) of fn over `rep` ms of runs, as the suite has always timed."""
-    return triton.testing.do_bench(fn, warmup=5, rep=rep, return_mode="median")
+    """(do_bench's median, do_bench_cudagraph's median or None) of fn over `rep` ms of runs, in ms.
+    The graph time leaves the launch's host time out: a 6-us kernel's do_bench time moved by 7%
+    between two H200 runs of the same binary (gemm_colsum's free variant, 2026-11-29/30)."""
+    t = triton.testing.do_bench(fn, warmup=5, rep=rep, return_mode="median")
+    try:
+        g = triton.testing.do_bench_cudagraph(fn, rep=rep, return_mode="median")
+    except Exception:   # not capturable: the do_bench time stands alone
+        g = None
+    return t, g
 
 
 def _walk(name, quick, rep):
@@ -282,7 +289,9 @@ def _walk(name, quick, rep):
                 res["configs"] += 1
                 last = out
             if rep is not None:
-                res["t_pinned" if pinned else "t_free"].append(_bench(fn, rep))
+                t, g = _bench(fn, rep)
+                res["t_pinned" if pinned else "t_free"].append(t)
+                res.setdefault("g_pinned" if pinned else "g_free", []).append(g)
     return res, inputs, last
 
 
@@ -296,15 +305,19 @@ def _finish(res, inputs, last):
                                                               ref.astype(np.float32).view(np.int32)))
     res["pinned_invariant"] = len(res["pinned"]) == 1
     res["free_distinct"] = len(res["free"])
-    set_times(res, res["t_pinned"], res["t_free"])
+    set_times(res, res["t_pinned"], res["t_free"], res.pop("g_pinned", []), res.pop("g_free", []))
     res["pinned"], res["free"] = sorted(res["pinned"]), sorted(res["free"])
     return res
 
 
-def set_times(res, t_pinned, t_free):
-    """Put the pinned and free times (ms, one per configuration that ran) and their best ratio in res."""
+def set_times(res, t_pinned, t_free, g_pinned=(), g_free=()):
+    """Put the pinned and free times (ms, one per configuration that ran; do_bench, and CUDA-graph
+    times where captured) and their best ratios in res."""
     res["t_pinned"], res["t_free"] = list(t_pinned), list(t_free)
     res["speed_pinned_over_free"] = min(t_pinned) / min(t_free) if t_pinned and t_free else None
+    gp, gf = [g for g in g_pinned if g], [g for g in g_free if g]
+    res["g_pinned"], res["g_free"] = list(g_pinned), list(g_free)
+    res["speed_graph"] = min(gp) / min(gf) if gp and gf else None
     return res
 
 
@@ -333,14 +346,16 @@ def _check_worker(task):
 
 def time_case(name, ran, rep):
     """Phase 2 (the main process): time every configuration in `ran` (check_case's list) with
-    do_bench; the kernels load from Triton's disk cache. Returns (pinned times, free times)."""
+    do_bench and CUDA graphs; the kernels load from Triton's disk cache. Returns (pinned times,
+    free times, pinned graph times, free graph times)."""
     inputs = CASES[name][1](1234)
     times = {True: [], False: []}
     for w, s, b, al, pinned in ran:
         _, fn = _launcher(name, _inputs(inputs, al), (w, s, b, al), pinned)
         fn()
         times[pinned].append(_bench(fn, rep))
-    return times[True], times[False]
+    return ([t for t, _ in times[True]], [t for t, _ in times[False]],
+            [g for _, g in times[True]], [g for _, g in times[False]])
 
 
 def check_all(names, quick, deadline, jobs):
@@ -354,10 +369,10 @@ def check_all(names, quick, deadline, jobs):
 
 
 def _line(r):
-    speed = r["speed_pinned_over_free"]
+    f = lambda x: "-" if x is None else f"{x:.3f}"  # noqa: E731
     return (f"{r['name']:14s} configs {r['configs']:3d}  pinned invariant {r['pinned_invariant']}  "
             f"free patterns {r['free_distinct']}  cpu ref {r.get('equals_cpu_reference', '-')}  "
-            f"pinned/free time {'-' if speed is None else f'{speed:.3f}'}")
+            f"pinned/free time {f(r['speed_pinned_over_free'])} (graph {f(r.get('speed_graph'))})")
 
 
 def main():
@@ -393,11 +408,14 @@ def main():
             results.append(r)
             print(_line(r), flush=True)
     ratios = [r["speed_pinned_over_free"] for r in results if r["speed_pinned_over_free"]]
+    graph = [r["speed_graph"] for r in results if r.get("speed_graph")]
     from bitorder.compiler import layouts
     summary = {"device": torch.cuda.get_device_name(), "pinned_layouts": layouts.enabled(), "kernels": len(results),
                "all_invariant": all(r["pinned_invariant"] for r in results),
                "median_time_ratio": float(np.median(ratios)) if ratios else None,
                "max_time_ratio": max(ratios) if ratios else None,
+               "median_graph_ratio": float(np.median(graph)) if graph else None,
+               "max_graph_ratio": max(graph) if graph else None,
                "not_reached": not_reached, "not_timed": not_timed, "results": results}
     with open(os.path.join(args.out, "pinned.json"), "w") as f:
         json.dump(summary, f, indent=1)

@@ -52,3 +52,11 @@ def test_loop_sum_gate_fails_on_a_copied_tree_whose_fold_pairs_far_elements(tmp_
                             ["tests/language/interpret_loop_sum.py"], env={"TRITON_INTERPRET": "1"})
     assert f"bitorder from {copy}" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
     assert p.returncode != 0 and "equal False" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
+
+
+def test_times_give_both_ratios_and_skip_uncaptured_graphs():
+    """Each mode's best configuration against the other's, by do_bench and by CUDA graphs (a
+    configuration whose graph could not be captured counts in the do_bench ratio only)."""
+    r = ps.set_times({}, [2.0, 1.5], [1.0, 1.2], [1.4, None], [0.7, 0.9])
+    assert r["speed_pinned_over_free"] == 1.5 and r["speed_graph"] == 2.0
+    assert ps.set_times({}, [1.0], [1.0])["speed_graph"] is None
