@@ -100,19 +100,19 @@ for (m, n, k), layout, batch, with_bias in itertools.product(((24, 40, 200), (72
     if used[-1] is not launch.chain_tma_kernel:
         failures += 1
         print(f"FAIL tma kernel not used for {m}x{n}x{k} {layout} batch={batch}")
-# the fp8 chain (no scale: the interpreter has no inline asm), whole tiles then the short one,
-# both accumulation modes, swizzled tiles with an edge in M and N
+# the fp8 chain (no scale: the interpreter has no inline asm), whole tiles then the short one or
+# TMA tiles, both accumulation modes, swizzled tiles with an edge in M and N (K 208: a short tile)
 from bitorder.gemm.kernels_fp8 import chain8_kernel  # noqa: E402
-for (m, n, k), promote in itertools.product(((70, 48, 200), (33, 80, 128)), (0, 64)):
+for (m, n, k), promote, tma in itertools.product(((70, 48, 208), (33, 80, 128)), (0, 64), (False, True)):
     a = torch.randint(-2, 3, (m, k)).float().to(torch.float8_e4m3fn)
     b = torch.randint(-2, 3, (n, k)).float().to(torch.float8_e4m3fn).t()
     out = torch.empty((m, n), dtype=torch.float32)
     one = torch.tensor(1.0)
     chain8_kernel[(-(-m // 16) * -(-n // 16),)](a, b, out, out, one, one, m, n, k, a.stride(0), b.stride(1), n,
                                                A_ROW=True, B_ROW=False, PROMOTE=promote, SCALE=0, ROWWISE=False,
-                                               HAS_BIAS=False, BLOCK_M=16, BLOCK_N=16, BLOCK_K=64)
+                                               HAS_BIAS=False, BLOCK_M=16, BLOCK_N=16, BLOCK_K=64, TMA=tma)
     if not torch.equal(out.double(), a.double() @ b.double()):
         failures += 1
-        print(f"FAIL fp8 {m}x{n}x{k} promote={promote}")
+        print(f"FAIL fp8 {m}x{n}x{k} promote={promote} tma={tma}")
 print(f"{failures} failures")
 sys.exit(1 if failures else 0)

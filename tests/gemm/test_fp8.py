@@ -83,6 +83,11 @@ def test_fp8_wave_tiles_compile_pipelined_and_fit(promote):
                              aligned=["a_ptr", "b_ptr", "out_ptr", "M", "N", "K", "stride_a", "stride_b", "stride_om"])
         assert c.metadata["shared"] <= 227 * 1024, (bm, bn, c.metadata["shared"])
         assert "cp.async" in c.ptx and "wgmma.mma_async" in c.ptx
+        t = bitorder.compile(chain8_kernel, "sm90", signature=sig, num_warps=warps, num_stages=min(stages, 4),
+                             constexprs=dict(A_ROW=True, B_ROW=False, PROMOTE=promote, SCALE=1, ROWWISE=False,
+                                             HAS_BIAS=False, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=128, TMA=True),
+                             aligned=["a_ptr", "b_ptr", "out_ptr", "M", "N", "K", "stride_a", "stride_b", "stride_om"])
+        assert "cp.async.bulk.tensor" in t.ptx and t.metadata["shared"] <= 227 * 1024   # the TMA variant
 
 
 def test_twin_scales_in_the_order_the_descriptor_names():

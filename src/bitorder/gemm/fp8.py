@@ -125,8 +125,9 @@ def plan(a, b, scale_a, scale_b, bias=None, out_dtype=None, use_fast_accum=False
     return api.Plan("triton", desc, ans, "scaled_gemm", "", us)
 
 
-def run(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch.bfloat16, block=None):
-    """The bytes `desc` prescribes for a @ b with fp8 scales (plain wgmma k32 chains)."""
+def run(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch.bfloat16, block=None, tma=None):
+    """The bytes `desc` prescribes for a @ b with fp8 scales (plain wgmma k32 chains). block and
+    tma (default BITORDER_TMA: tiles by TMA where the operands are 16-byte aligned) are speed knobs."""
     scale = tuple(s for s in desc.epilogue if s.startswith("scale"))
     if desc.family != "plain" or desc.instruction_k != 32 or scale not in _SCALE_CODE:
         raise NotImplementedError(f"no Triton kernel for {desc}")
@@ -139,10 +140,14 @@ def run(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch.bfloa
     BM, BN, BK, warps, stages = block
     if desc.promotion is not None:
         BK = desc.promotion   # one dot per promotion interval: Triton promotes once per dot
+    tma = (launch.TMA if tma is None else tma) and all(
+        x % 16 == 0 for x in (a.data_ptr(), b.data_ptr(), a.stride(0), b.stride(1)))
+    if tma:
+        launch.ensure_allocator()
     chain8_kernel[(triton.cdiv(M, BM) * triton.cdiv(N, BN),)](
         a, b, out, bias if bias is not None else out, scale_a, scale_b, M, N, K, a.stride(0), b.stride(1), N,
         A_ROW=True, B_ROW=False, PROMOTE=desc.promotion or 0, SCALE=_SCALE_CODE[scale],
-        ROWWISE=scale_a.numel() != 1, HAS_BIAS=bias is not None, BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK,
+        ROWWISE=scale_a.numel() != 1, HAS_BIAS=bias is not None, BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK, TMA=tma,
         num_warps=warps, num_stages=stages)
     return out
 

@@ -46,9 +46,11 @@ def _dot8(a, b, acc, PROMOTE: tl.constexpr):
 def chain8_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K, stride_a, stride_b, stride_om,
                   A_ROW: tl.constexpr, B_ROW: tl.constexpr, PROMOTE: tl.constexpr, SCALE: tl.constexpr,
                   ROWWISE: tl.constexpr, HAS_BIAS: tl.constexpr,
-                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, TMA: tl.constexpr = False):
     """out = epilogue(the K chain of a @ b); grid = (cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N),).
-    SCALE 0 applies no scale (the interpreter tests: it has no inline asm)."""
+    SCALE 0 applies no scale (the interpreter tests: it has no inline asm). TMA (A row-major, B
+    column-major, 16-byte-aligned bases and leading strides): the tiles come by TMA, zero past
+    M, N and K as the masks give: the same dots on the same values in the same order."""
     pid_m, pid_n = swizzled_tile(M, N, BLOCK_M, BLOCK_N)
     rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
@@ -60,19 +62,25 @@ def chain8_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K, stri
     m_ok = rm[:, None] < M
     n_ok = rn[None, :] < N
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    # Whole tiles first, with no mask along K (Triton then vectorises and pipelines the loads),
-    # then the short tile, zero past K: the same dots on the same values in the same order.
-    k_full = K // BLOCK_K * BLOCK_K
-    for k0 in range(0, k_full, BLOCK_K):
-        kk = k0 + rk
-        a = tl.load(a_base + kk[None, :] * sak, mask=m_ok, other=0.0)
-        b = tl.load(b_base + kk[:, None] * sbk, mask=n_ok, other=0.0)
-        acc = _dot8(a, b, acc, PROMOTE)
-    if k_full < K:
-        kk = k_full + rk
-        a = tl.load(a_base + kk[None, :] * sak, mask=m_ok & (kk[None, :] < K), other=0.0)
-        b = tl.load(b_base + kk[:, None] * sbk, mask=(kk[:, None] < K) & n_ok, other=0.0)
-        acc = _dot8(a, b, acc, PROMOTE)
+    if TMA:   # zeros past M, N and K come from the descriptors' bounds
+        a_desc = tl.make_tensor_descriptor(a_ptr, [M, K], [stride_a, 1], [BLOCK_M, BLOCK_K])
+        b_desc = tl.make_tensor_descriptor(b_ptr, [N, K], [stride_b, 1], [BLOCK_N, BLOCK_K])
+        for k0 in range(0, K, BLOCK_K):
+            acc = _dot8(a_desc.load([pid_m * BLOCK_M, k0]), b_desc.load([pid_n * BLOCK_N, k0]).T, acc, PROMOTE)
+    else:
+        # Whole tiles first, with no mask along K (Triton then vectorises and pipelines the
+        # loads), then the short tile, zero past K: the same dots on the same values in order.
+        k_full = K // BLOCK_K * BLOCK_K
+        for k0 in range(0, k_full, BLOCK_K):
+            kk = k0 + rk
+            a = tl.load(a_base + kk[None, :] * sak, mask=m_ok, other=0.0)
+            b = tl.load(b_base + kk[:, None] * sbk, mask=n_ok, other=0.0)
+            acc = _dot8(a, b, acc, PROMOTE)
+        if k_full < K:
+            kk = k_full + rk
+            a = tl.load(a_base + kk[None, :] * sak, mask=m_ok & (kk[None, :] < K), other=0.0)
+            b = tl.load(b_base + kk[:, None] * sbk, mask=(kk[:, None] < K) & n_ok, other=0.0)
+            acc = _dot8(a, b, acc, PROMOTE)
     if ROWWISE:
         sa = tl.load(sa_ptr + rm, mask=rm < M, other=1.0)[:, None]
         sb = tl.load(sb_ptr + rn, mask=rn < N, other=1.0)[None, :]

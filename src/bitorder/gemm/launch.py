@@ -131,6 +131,13 @@ def _allocator(size: int, align: int, stream):
     return torch.empty(size, dtype=torch.int8, device="cuda")
 
 
+def ensure_allocator():
+    """Device-side TMA descriptors live in a per-launch scratch buffer: give Triton a torch
+    allocator unless the caller has set one."""
+    if triton.runtime._allocation._allocator.get() is triton.runtime._allocation._NULL_ALLOCATOR:
+        triton.set_allocator(_allocator)
+
+
 def chain(a, b, out, *, span: int, group: int = 16, tail_first: bool = False, k_step: int = 16, bias=None,
           parts: int = 1, block=None, tma: bool | None = None):
     """Launch chain_kernel: out[part] = the chain over part `part` of K, in out's type.
@@ -144,8 +151,7 @@ def chain(a, b, out, *, span: int, group: int = 16, tail_first: bool = False, k_
     BM, BN, BK, warps, *stages = block or blocks(M, N, batch * parts, None if a3.is_cuda else H200_SMS)
     if ((TMA if tma is None else tma) and group == 16 and not tail_first and parts == 1 and span >= K
             and _tma_ok(a3, b3, sa, sb)):
-        if triton.runtime._allocation._allocator.get() is triton.runtime._allocation._NULL_ALLOCATOR:
-            triton.set_allocator(_allocator)   # device-side descriptors live in a per-launch scratch
+        ensure_allocator()
         _launch(chain_tma_kernel, (_cdiv(M, BM) * _cdiv(N, BN), batch), (
             a3, b3, o, bias if bias is not None else a3, M, N, K,
             a3.stride(0) if a3.shape[0] > 1 else 0, sa, b3.stride(0) if b3.shape[0] > 1 else 0, sb,
