@@ -31,13 +31,15 @@ from overhead_gemm import per_call_us  # noqa: E402  (benchmarks/ is the script'
 
 # Tile configurations the sweep times: (BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages).
 # Every one walks the same chain (speed knobs only): the sweep checks the bytes too.
-# A sixth element "tma" loads the tiles by TMA (launch.chain's tma=True; plain chains only).
+# A sixth element "tma" loads the tiles by TMA (launch.chain's tma=True; plain chains only),
+# "persistent" also runs one program per SM over the tiles (tma="persistent").
 SWEEP = [(128, 128, 64, 8, 3), (128, 256, 64, 8, 3), (128, 128, 64, 4, 4), (256, 128, 64, 8, 3),
          (128, 256, 64, 8, 4), (64, 128, 64, 4, 3), (64, 256, 64, 4, 4), (64, 64, 64, 4, 5),
          (256, 128, 64, 8, 4), (128, 128, 64, 8, 5), (128, 64, 64, 4, 4), (128, 128, 128, 8, 3),
          (128, 256, 64, 8, 3, "tma"), (128, 256, 64, 8, 4, "tma"), (128, 128, 64, 8, 4, "tma"),
          (128, 128, 64, 4, 4, "tma"), (256, 128, 64, 8, 3, "tma"), (64, 128, 64, 4, 4, "tma"),
-         (128, 64, 64, 4, 4, "tma"), (64, 64, 64, 4, 5, "tma")]
+         (128, 64, 64, 4, 4, "tma"), (64, 64, 64, 4, 5, "tma"), (128, 256, 64, 8, 3, "persistent"),
+         (128, 128, 64, 8, 4, "persistent"), (128, 64, 64, 4, 4, "persistent")]
 
 
 def geomean(xs):
@@ -133,7 +135,8 @@ def sweep_tiles(cases, count: int, budget: float) -> list[dict]:
         if p.path != "triton":
             continue
         for tile in SWEEP:
-            fn = lambda: launch.run(x, w.t(), p.desc, block=tile[:5], tma=tile[5:] == ("tma",))  # noqa: E731
+            how = {"tma": True, "persistent": "persistent"}.get(tile[5] if len(tile) > 5 else "", False)
+            fn = lambda: launch.run(x, w.t(), p.desc, block=tile[:5], tma=how)  # noqa: E731
             try:
                 same = bool(torch.equal(fn().view(torch.int16), ref.view(torch.int16)))
                 ms = graph_ms(fn, 30)

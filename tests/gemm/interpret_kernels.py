@@ -86,20 +86,21 @@ if not torch.equal(out.double(), a.double() @ b.double()):
 # edges in M, N and K (the descriptors' zero fill stands for the masks)
 used, plain_launch = [], launch._launch
 launch._launch = lambda kernel, *args: (used.append(kernel), plain_launch(kernel, *args))[1]
-for (m, n, k), layout, batch, with_bias in itertools.product(((24, 40, 200), (72, 136, 56)), ("nn", "nt", "tn", "tt"),
-                                                          (0, 3), (False, True)):
+for (m, n, k), layout, batch, with_bias, tma in itertools.product(((24, 40, 200), (72, 136, 56)), ("nn", "nt", "tn", "tt"),
+                                                               (0, 3), (False, True), (True, "persistent")):
     a = operand(m, k, layout[0] == "t", batch, torch.float16)
     b = operand(k, n, layout[1] == "t", batch, torch.float16)
     bias = torch.randint(-2, 3, (n,)).to(torch.float16)
     d = GEMMDesc("plain", "fp16", k, "wgmma", 16, epilogue=("bias_acc", "round") if with_bias else ("round",))
-    out = launch.run(a, b, d, bias if with_bias else None, block=(64, 32, 32, 4, 2), tma=True)
+    out = launch.run(a, b, d, bias if with_bias else None, block=(64, 32, 32, 4, 2), tma=tma)
     want = a.double() @ b.double() + (bias.double() if with_bias else 0)
     if not torch.equal(out.double(), want):
         failures += 1
-        print(f"FAIL tma {m}x{n}x{k} {layout} batch={batch} bias={with_bias}")
-    if used[-1] is not launch.chain_tma_kernel:
+        print(f"FAIL tma={tma} {m}x{n}x{k} {layout} batch={batch} bias={with_bias}")
+    expect = launch.chain_tma_persistent_kernel if tma == "persistent" and not batch else launch.chain_tma_kernel
+    if used[-1] is not expect:
         failures += 1
-        print(f"FAIL tma kernel not used for {m}x{n}x{k} {layout} batch={batch}")
+        print(f"FAIL {expect.__name__} not used for {m}x{n}x{k} {layout} batch={batch}")
 # the fp8 chain (no scale: the interpreter has no inline asm), whole tiles then the short one or
 # TMA tiles, both accumulation modes, swizzled tiles with an edge in M and N (K 208: a short tile)
 from bitorder.gemm.kernels_fp8 import chain8_kernel  # noqa: E402

@@ -89,3 +89,19 @@ def test_tma_chain_loads_by_tma_and_fits(a_row, b_row):
                                              BLOCK_K=bk))
         assert "cp.async.bulk.tensor" in c.ptx and "wgmma.mma_async" in c.ptx
         assert c.metadata["shared"] <= 227 * 1024, (bm, bn, stages, c.metadata["shared"])
+
+
+def test_persistent_tma_chain_compiles_and_fits():
+    """chain_tma_persistent_kernel (BITORDER_TMA=persistent) compiles for sm90 at the wave tiles,
+    TMA loads and wgmma, within 227 KB."""
+    from bitorder.gemm import launch
+    from bitorder.gemm.kernels import chain_tma_persistent_kernel
+    sig = dict(a_ptr="*fp16", b_ptr="*fp16", out_ptr="*fp16", bias_ptr="*fp16", M="i32", N="i32", K="i32",
+               stride_a="i32", stride_b="i32", stride_om="i32")
+    for bm, bn, bk, warps, stages in sorted({t for t, _ in launch._WAVE_TILES}):
+        c = bitorder.compile(chain_tma_persistent_kernel, "sm90", signature=sig, num_warps=warps, num_stages=stages,
+                             aligned=[x for x in ALIGNED if x in sig],
+                             constexprs=dict(A_ROW=True, B_ROW=False, HAS_BIAS=True, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,
+                                             PROGRAMS=132, WARP_SPECIALIZE=False))
+        assert "cp.async.bulk.tensor" in c.ptx and "wgmma.mma_async" in c.ptx
+        assert c.metadata["shared"] <= 227 * 1024, (bm, bn, stages, c.metadata["shared"])

@@ -25,10 +25,15 @@ def _masked_tiles(a_base, b_base, kk, ok, m_ok, n_ok, sak, sbk):
 
 @triton.jit
 def swizzled_tile(M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
-    """(pid_m, pid_n) of this program's output tile. Tiles go in column bands of 8 tile rows, so
+    """(pid_m, pid_n) of this program's output tile: tile_of(program_id(0), ...)."""
+    return tile_of(tl.program_id(0), M, N, BLOCK_M, BLOCK_N)
+
+
+@triton.jit
+def tile_of(pid, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """(pid_m, pid_n) of tile number pid. Tiles go in column bands of 8 tile rows, so
     neighbouring programs share A and B in L2; which program computes a tile is a speed knob:
     every tile's chain is the same."""
-    pid = tl.program_id(0)
     grid_m = tl.cdiv(M, BLOCK_M)
     grid_n = tl.cdiv(N, BLOCK_N)
     SWIZZLE_M: tl.constexpr = 8
@@ -166,6 +171,47 @@ def chain_tma_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, stride_ab, stride
         acc = acc + bias[None, :]
     o = out_ptr + batch.to(tl.int64) * stride_ob + rm[:, None].to(tl.int64) * stride_om + rn[None, :]
     tl.store(o, acc.to(out_ptr.dtype.element_ty), mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit(do_not_specialize=["K"])
+def chain_tma_persistent_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, stride_a, stride_b, stride_om,
+                                A_ROW: tl.constexpr, B_ROW: tl.constexpr, HAS_BIAS: tl.constexpr,
+                                BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                                PROGRAMS: tl.constexpr, WARP_SPECIALIZE: tl.constexpr):
+    """chain_tma_kernel for one (unbatched) product with PROGRAMS programs that each walk tiles
+    pid, pid + PROGRAMS, ...: every tile is still one program's whole K chain, in K order (so
+    the same bits); the loop nest is flattened so the next tile's loads overlap this one's
+    epilogue, and optionally warp-specialised (producer and consumer warps). grid = (PROGRAMS,)."""
+    if A_ROW:
+        a_desc = tl.make_tensor_descriptor(a_ptr, [M, K], [stride_a, 1], [BLOCK_M, BLOCK_K])
+    else:
+        a_desc = tl.make_tensor_descriptor(a_ptr, [K, M], [stride_a, 1], [BLOCK_K, BLOCK_M])
+    if B_ROW:
+        b_desc = tl.make_tensor_descriptor(b_ptr, [K, N], [stride_b, 1], [BLOCK_K, BLOCK_N])
+    else:
+        b_desc = tl.make_tensor_descriptor(b_ptr, [N, K], [stride_b, 1], [BLOCK_N, BLOCK_K])
+    tiles = tl.cdiv(M, BLOCK_M) * tl.cdiv(N, BLOCK_N)
+    for tile in tl.range(tl.program_id(0), tiles, PROGRAMS, flatten=True, warp_specialize=WARP_SPECIALIZE):
+        pid_m, pid_n = tile_of(tile, M, N, BLOCK_M, BLOCK_N)
+        m0 = pid_m * BLOCK_M
+        n0 = pid_n * BLOCK_N
+        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+        for k0 in range(0, K, BLOCK_K):
+            if A_ROW:
+                a = a_desc.load([m0, k0])
+            else:
+                a = a_desc.load([k0, m0]).T
+            if B_ROW:
+                b = b_desc.load([k0, n0])
+            else:
+                b = b_desc.load([n0, k0]).T
+            acc = tl.dot(a, b, acc)
+        rm = m0 + tl.arange(0, BLOCK_M)
+        rn = n0 + tl.arange(0, BLOCK_N)
+        if HAS_BIAS:
+            acc = acc + tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+        o = out_ptr + rm[:, None].to(tl.int64) * stride_om + rn[None, :]
+        tl.store(o, acc.to(out_ptr.dtype.element_ty), mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
 @triton.jit(do_not_specialize=["n_elem", "PARTS", "stride_part", "N"])

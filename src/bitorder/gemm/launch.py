@@ -15,7 +15,7 @@ from triton import knobs
 from triton.runtime import driver
 
 from ..desc import GEMMDesc
-from .kernels import chain_kernel, chain_kernel_any_ld, chain_tma_kernel, merge_kernel
+from .kernels import chain_kernel, chain_kernel_any_ld, chain_tma_kernel, chain_tma_persistent_kernel, merge_kernel
 
 _TORCH = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 MERGE_BLOCK = 1024
@@ -66,8 +66,10 @@ _COMPILED: dict = {}
 # by the caller's route instead of per argument saved 2 of 73 us per call on the H200: dropped.)
 FAST = os.environ.get("BITORDER_FAST_LAUNCH", "1") != "0"
 # BITORDER_TMA=1: plain chains over 16-byte-aligned operands load their tiles by TMA
-# (chain_tma_kernel: the same dots in the same order). Opt-in until the H200 has gated and timed it.
-TMA = os.environ.get("BITORDER_TMA") == "1"
+# (chain_tma_kernel: the same dots in the same order); =persistent: one program per SM walks
+# unbatched products' tiles (chain_tma_persistent_kernel). Opt-in until the H200 has gated and
+# timed them.
+TMA = {"1": True, "persistent": "persistent"}.get(os.environ.get("BITORDER_TMA", ""), False)
 
 
 def _spec(x, constexpr: bool):
@@ -141,7 +143,8 @@ def ensure_allocator():
 def chain(a, b, out, *, span: int, group: int = 16, tail_first: bool = False, k_step: int = 16, bias=None,
           parts: int = 1, block=None, tma: bool | None = None):
     """Launch chain_kernel: out[part] = the chain over part `part` of K, in out's type.
-    tma (default BITORDER_TMA): a plain chain over aligned operands runs chain_tma_kernel."""
+    tma (default BITORDER_TMA): True: a plain chain over aligned operands runs chain_tma_kernel;
+    "persistent": an unbatched one runs chain_tma_persistent_kernel on one program per SM."""
     a3, b3 = _as3d(a), _as3d(b)
     batch, M, K = a3.shape
     N = b3.shape[-1]
@@ -149,9 +152,15 @@ def chain(a, b, out, *, span: int, group: int = 16, tail_first: bool = False, k_
     b3, b_row, sb = _major(b3)
     o = out.view(parts, batch, M, N)  # out is contiguous: the output, or the workspace of partials
     BM, BN, BK, warps, *stages = block or blocks(M, N, batch * parts, None if a3.is_cuda else H200_SMS)
-    if ((TMA if tma is None else tma) and group == 16 and not tail_first and parts == 1 and span >= K
-            and _tma_ok(a3, b3, sa, sb)):
+    tma = TMA if tma is None else tma
+    if tma and group == 16 and not tail_first and parts == 1 and span >= K and _tma_ok(a3, b3, sa, sb):
         ensure_allocator()
+        if tma == "persistent" and batch == 1:
+            sms = _sm_count() if a3.is_cuda else H200_SMS
+            _launch(chain_tma_persistent_kernel, (min(sms, _cdiv(M, BM) * _cdiv(N, BN)),), (
+                a3, b3, o, bias if bias is not None else a3, M, N, K, sa, sb, o.stride(2), a_row, b_row,
+                bias is not None, BM, BN, BK, sms, False), warps, stages[0] if stages else 3)
+            return out
         _launch(chain_tma_kernel, (_cdiv(M, BM) * _cdiv(N, BN), batch), (
             a3, b3, o, bias if bias is not None else a3, M, N, K,
             a3.stride(0) if a3.shape[0] > 1 else 0, sa, b3.stride(0) if b3.shape[0] > 1 else 0, sb,
