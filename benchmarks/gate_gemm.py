@@ -46,7 +46,7 @@ def fingerprint() -> dict:
         with open(os.path.join(root, rel), "rb") as f:
             h[rel] = hashlib.sha256(f.read()).hexdigest()[:16]
     from bitorder.gemm import launch
-    return {"bitorder_file": bitorder.__file__, "sha": h, "fast_launch": launch.FAST, "tiles": launch.TILES}
+    return {"bitorder_file": bitorder.__file__, "sha": h, "fast_launch": launch.FAST, "tiles": launch.TILES, "tma": launch.TMA}
 
 
 def operand(case, rows, cols, trans, seed, tid, kind):
