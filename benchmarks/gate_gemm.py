@@ -42,7 +42,8 @@ def fingerprint() -> dict:
     """Which tree was imported: a mutant build must show its own hashes here."""
     root = os.path.dirname(bitorder.__file__)
     h = {}
-    for rel in ("cublas/profiles/sm90-cublas13.1.json", "gemm/kernels.py", "gemm/launch.py", "cublas/profile.py"):
+    for rel in ("cublas/profiles/sm90-cublas13.1.json", "gemm/kernels.py", "gemm/launch.py", "cublas/profile.py",
+                "gemm/kernels_fp8.py", "gemm/fp8.py"):
         with open(os.path.join(root, rel), "rb") as f:
             h[rel] = hashlib.sha256(f.read()).hexdigest()[:16]
     from bitorder.gemm import launch
