@@ -129,22 +129,10 @@ chain_kernel = triton.jit(_chain, do_not_specialize=_SIZES)
 chain_kernel_any_ld = triton.jit(_chain, do_not_specialize=_SIZES + ["M", "N", "SPAN", "stride_ab", "stride_a", "stride_bb", "stride_b", "stride_ob", "stride_om", "stride_op"])
 
 
-@triton.jit(do_not_specialize=["K"])
-def chain_tma_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, stride_ab, stride_a, stride_bb, stride_b,
-                     stride_ob, stride_om, A_ROW: tl.constexpr, B_ROW: tl.constexpr, HAS_BIAS: tl.constexpr,
-                     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
-    """chain_kernel's plain wgmma k16 chain (one part, no residue turn) with the operand tiles
-    brought in by TMA: the same dots on the same tiles in the same K order, so the same bits.
-    Tiles past M, N or K read zeros (TMA's bounds), as chain_kernel's masks give; a zero lane
-    is a zero product. Each program describes its batch's A and B (device-side descriptors:
-    every base and leading stride 16-byte aligned, checked by the launcher).
-    grid = (cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N), batch)."""
-    batch = tl.program_id(1)
-    pid_m, pid_n = swizzled_tile(M, N, BLOCK_M, BLOCK_N)
-    m0 = pid_m * BLOCK_M
-    n0 = pid_n * BLOCK_N
-    a_base = a_ptr + batch.to(tl.int64) * stride_ab
-    b_base = b_ptr + batch.to(tl.int64) * stride_bb
+@triton.jit
+def _tma_descs(a_base, b_base, M, N, K, stride_a, stride_b, A_ROW: tl.constexpr, B_ROW: tl.constexpr,
+               BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """Device-side TMA descriptors of A (M, K) and B (K, N), each over its unit-stride axis."""
     if A_ROW:
         a_desc = tl.make_tensor_descriptor(a_base, [M, K], [stride_a, 1], [BLOCK_M, BLOCK_K])
     else:
@@ -153,6 +141,14 @@ def chain_tma_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, stride_ab, stride
         b_desc = tl.make_tensor_descriptor(b_base, [K, N], [stride_b, 1], [BLOCK_K, BLOCK_N])
     else:
         b_desc = tl.make_tensor_descriptor(b_base, [N, K], [stride_b, 1], [BLOCK_N, BLOCK_K])
+    return a_desc, b_desc
+
+
+@triton.jit
+def _tma_chain_tile(a_desc, b_desc, m0, n0, K, A_ROW: tl.constexpr, B_ROW: tl.constexpr,
+                    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """The fp32 accumulator of the tile at (m0, n0): its whole K chain, one dot per BLOCK_K, in K
+    order; tiles past M, N or K read zeros (the descriptors' bounds), as chain_kernel's masks give."""
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     for k0 in range(0, K, BLOCK_K):
         if A_ROW:
@@ -164,13 +160,36 @@ def chain_tma_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, stride_ab, stride
         else:
             b = b_desc.load([n0, k0]).T
         acc = tl.dot(a, b, acc)
+    return acc
+
+
+@triton.jit
+def _store_tile(out_ptr, bias_ptr, acc, m0, n0, M, N, stride_om, HAS_BIAS: tl.constexpr,
+                BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """out[m0:, n0:] = acc (+ bias in fp32), rounded once to out's type, within M and N."""
     rm = m0 + tl.arange(0, BLOCK_M)
     rn = n0 + tl.arange(0, BLOCK_N)
     if HAS_BIAS:
-        bias = tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)
-        acc = acc + bias[None, :]
-    o = out_ptr + batch.to(tl.int64) * stride_ob + rm[:, None].to(tl.int64) * stride_om + rn[None, :]
+        acc = acc + tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+    o = out_ptr + rm[:, None].to(tl.int64) * stride_om + rn[None, :]
     tl.store(o, acc.to(out_ptr.dtype.element_ty), mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit(do_not_specialize=["K"])
+def chain_tma_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, stride_ab, stride_a, stride_bb, stride_b,
+                     stride_ob, stride_om, A_ROW: tl.constexpr, B_ROW: tl.constexpr, HAS_BIAS: tl.constexpr,
+                     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """chain_kernel's plain wgmma k16 chain (one part, no residue turn) with the operand tiles
+    brought in by TMA: the same dots on the same tiles in the same K order, so the same bits.
+    Each program describes its batch's A and B (device-side descriptors: every base and leading
+    stride 16-byte aligned, checked by the launcher). grid = (cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N), batch)."""
+    batch = tl.program_id(1).to(tl.int64)
+    pid_m, pid_n = swizzled_tile(M, N, BLOCK_M, BLOCK_N)
+    a_desc, b_desc = _tma_descs(a_ptr + batch * stride_ab, b_ptr + batch * stride_bb, M, N, K, stride_a, stride_b,
+                                A_ROW, B_ROW, BLOCK_M, BLOCK_N, BLOCK_K)
+    acc = _tma_chain_tile(a_desc, b_desc, pid_m * BLOCK_M, pid_n * BLOCK_N, K, A_ROW, B_ROW, BLOCK_M, BLOCK_N, BLOCK_K)
+    _store_tile(out_ptr + batch * stride_ob, bias_ptr, acc, pid_m * BLOCK_M, pid_n * BLOCK_N, M, N, stride_om,
+                HAS_BIAS, BLOCK_M, BLOCK_N)
 
 
 @triton.jit(do_not_specialize=["K"])
@@ -182,36 +201,14 @@ def chain_tma_persistent_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, stride
     pid, pid + PROGRAMS, ...: every tile is still one program's whole K chain, in K order (so
     the same bits); the loop nest is flattened so the next tile's loads overlap this one's
     epilogue, and optionally warp-specialised (producer and consumer warps). grid = (PROGRAMS,)."""
-    if A_ROW:
-        a_desc = tl.make_tensor_descriptor(a_ptr, [M, K], [stride_a, 1], [BLOCK_M, BLOCK_K])
-    else:
-        a_desc = tl.make_tensor_descriptor(a_ptr, [K, M], [stride_a, 1], [BLOCK_K, BLOCK_M])
-    if B_ROW:
-        b_desc = tl.make_tensor_descriptor(b_ptr, [K, N], [stride_b, 1], [BLOCK_K, BLOCK_N])
-    else:
-        b_desc = tl.make_tensor_descriptor(b_ptr, [N, K], [stride_b, 1], [BLOCK_N, BLOCK_K])
+    a_desc, b_desc = _tma_descs(a_ptr, b_ptr, M, N, K, stride_a, stride_b, A_ROW, B_ROW, BLOCK_M, BLOCK_N, BLOCK_K)
     tiles = tl.cdiv(M, BLOCK_M) * tl.cdiv(N, BLOCK_N)
     for tile in tl.range(tl.program_id(0), tiles, PROGRAMS, flatten=True, warp_specialize=WARP_SPECIALIZE):
         pid_m, pid_n = tile_of(tile, M, N, BLOCK_M, BLOCK_N)
-        m0 = pid_m * BLOCK_M
-        n0 = pid_n * BLOCK_N
-        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-        for k0 in range(0, K, BLOCK_K):
-            if A_ROW:
-                a = a_desc.load([m0, k0])
-            else:
-                a = a_desc.load([k0, m0]).T
-            if B_ROW:
-                b = b_desc.load([k0, n0])
-            else:
-                b = b_desc.load([n0, k0]).T
-            acc = tl.dot(a, b, acc)
-        rm = m0 + tl.arange(0, BLOCK_M)
-        rn = n0 + tl.arange(0, BLOCK_N)
-        if HAS_BIAS:
-            acc = acc + tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
-        o = out_ptr + rm[:, None].to(tl.int64) * stride_om + rn[None, :]
-        tl.store(o, acc.to(out_ptr.dtype.element_ty), mask=(rm[:, None] < M) & (rn[None, :] < N))
+        acc = _tma_chain_tile(a_desc, b_desc, pid_m * BLOCK_M, pid_n * BLOCK_N, K, A_ROW, B_ROW,
+                              BLOCK_M, BLOCK_N, BLOCK_K)
+        _store_tile(out_ptr, bias_ptr, acc, pid_m * BLOCK_M, pid_n * BLOCK_N, M, N, stride_om, HAS_BIAS,
+                    BLOCK_M, BLOCK_N)
 
 
 @triton.jit(do_not_specialize=["n_elem", "PARTS", "stride_part", "N"])
