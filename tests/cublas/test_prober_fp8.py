@@ -167,3 +167,42 @@ def test_the_planners_fp8_query_is_built_from_shapes():
     q = fp8.lt_query(33, 64, 4096, "e4m3", "bf16", True, False)
     assert (q.transa, q.transb, q.m, q.n, q.k, q.lda, q.ldb, q.ldc) == (True, False, 64, 33, 4096, 4096, 4096, 64)
     assert q.fast_accum is False and q.scale_mode == "scalar" and q.bias_type == "bf16" and q.workspace == 1 << 20
+
+
+@pytest.mark.parametrize("m,n", [(12, 48), (2, 64)], ids=["rows", "columns"])
+def test_survey_records_what_the_prober_rebuilds_on_cpu_torch(monkeypatch, m, n):
+    """The GPU survey's code run on CPU torch (its _scaled_mm is not the H200's arithmetic: only
+    the record's layout is checked): the draws it makes are the ones prober_fp8 rebuilds, the walk
+    box plants rows and the column where the walk says, and the record has every instrument."""
+    from bitorder.cublas import ltlog, survey, survey_fp8
+    monkeypatch.setattr(survey_fp8, "DEVICE", "cpu")
+    case = FP8Case(m, n, 256, False, "bf16", bias=True)
+    cd = case.to_dict()
+    for kind in P.DRAW_KINDS:
+        a, b, sa, sb, bias = survey_fp8.operands(case, 9, kind)
+        assert np.array_equal(a.float().numpy()[[0, m - 1]], P.draw_rows(cd, 9, kind, "a", [0, m - 1]))
+        assert np.array_equal(b.float().numpy()[:, [1, n - 1]].T, P.draw_rows(cd, 9, kind, "b", [1, n - 1]))
+        assert np.array_equal(bias.float().numpy()[[0, 5]], P.bias_values(cd, 9, kind, [0, 5]))
+        assert (float(sa), float(sb)) == P.scales_of(kind)
+    box, cap = survey_fp8.walk_box(case, m >= 8 or m >= n)
+    assert cap == (m if m >= 8 else n)
+    rows = np.zeros((cap, 256))
+    rows[np.arange(cap), np.arange(cap) % 256] = 1 + np.arange(cap) % 4      # small integers: exact anywhere
+    col = np.full(256, 2.0)
+    assert np.array_equal(box(rows, col), rows @ col)
+    log = ltlog.LtLog("/nonexistent")
+    rec, calls = survey_fp8.survey_case(case, 9, log, survey.attempt)
+    assert len(calls) == 1 and rec["ran"] == [] and "planned_error" in rec       # no log, no GPU to plan on
+    assert rec["query"]["k"] == 256 and rec["query"]["fast_accum"] is False
+    for kind in P.DRAW_KINDS:
+        s = rec["samples_" + kind]
+        assert (s["rows"], s["cols"]) == P.sample_index(m, n) and np.asarray(s["bits"]).shape == (1, len(s["rows"]), len(s["cols"]))
+    (w,) = rec["walks"]                              # no split answer logged: the r0 walk only
+    assert w["spec"] == W.fp8_walk_specs(256, 1, P.WALK_BUDGET)[0]
+    assert len(W.runs_to_codes(W.fp8_positions(256, w["spec"]), w["runs"])) == len(W.fp8_positions(256, w["spec"]))
+    json.dumps(rec)
+    # and the prober reads it: a plain fp8 descriptor replayed against it runs (CPU arithmetic: no verdict)
+    rec["ran"] = [answer(1)]
+    bad, walk_bad = P.record_mismatches(rec, P.rule_desc({"family": "plain", "promotion": 128, "scale": "merge",
+                                                          "bias": "bias_acc"}, answer(1), 256, "bf16", True, False))
+    assert bad >= 0 and walk_bad is not None

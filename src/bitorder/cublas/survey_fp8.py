@@ -25,6 +25,9 @@ from . import prober_fp8, walks
 from ..gemm.shapes import FP8Case
 
 OUT_TORCH = {"bf16": "bfloat16", "fp16": "float16", "fp32": "float32"}
+# Where the calls run: "cuda" for a survey; the CPU tests set "cpu" to check the records' layout
+# against the prober's rebuilds (CPU torch._scaled_mm has other arithmetic: no bits claimed).
+DEVICE = "cuda"
 
 
 def _torch():
@@ -42,19 +45,19 @@ def cuda_ready() -> bool:
 
 def operands(case: FP8Case, seed: int, kind: str):
     """a (m, k), b = w.t() with w (n, k), the bias and the scales of one draw, as gate_fp8 draws
-    them (seed: the record's; the draw's offset is added here), on the GPU."""
+    them (seed: the record's; the draw's offset is added here), on DEVICE."""
     from ..draws import torch_draw
     torch = _torch()
     s = seed + prober_fp8.SEED_OFFSET[kind]
     dk = "narrow" if kind == "cancel" else kind
-    a = torch_draw((case.m, case.k), "e4m3", s, prober_fp8.TID_A, dk)
-    w = torch_draw((case.n, case.k), "e4m3", s, prober_fp8.TID_B, dk)
+    a = torch_draw((case.m, case.k), "e4m3", s, prober_fp8.TID_A, dk, device=DEVICE)
+    w = torch_draw((case.n, case.k), "e4m3", s, prober_fp8.TID_B, dk, device=DEVICE)
     if kind == "cancel" and case.k >= 32:
         h = prober_fp8.cancel_half(case.k)
         a[:, h:2 * h] = (-a[:, :h].float()).to(a.dtype)   # negation is exact in e4m3
         w[:, h:2 * h] = w[:, :h]
-    sa, sb = (torch.tensor(x, dtype=torch.float32, device="cuda") for x in prober_fp8.scales_of(kind))
-    bias = torch_draw((case.n,), case.out, s, prober_fp8.TID_BIAS, dk) if case.bias else None
+    sa, sb = (torch.tensor(x, dtype=torch.float32, device=DEVICE) for x in prober_fp8.scales_of(kind))
+    bias = torch_draw((case.n,), case.out, s, prober_fp8.TID_BIAS, dk, device=DEVICE) if case.bias else None
     return a, w.t(), sa, sb, bias
 
 
@@ -69,14 +72,14 @@ def walk_box(case: FP8Case, use_rows: bool):
     columns), every row of the other operand holds col; scales 1.0, a zero bias."""
     torch = _torch()
     f8 = torch.float8_e4m3fn
-    a = torch.zeros((case.m, case.k), dtype=f8, device="cuda")
-    w = torch.zeros((case.n, case.k), dtype=f8, device="cuda")
-    one = torch.ones((), dtype=torch.float32, device="cuda")
-    bias = torch.zeros(case.n, dtype=getattr(torch, OUT_TORCH[case.out]), device="cuda") if case.bias else None
+    a = torch.zeros((case.m, case.k), dtype=f8, device=DEVICE)
+    w = torch.zeros((case.n, case.k), dtype=f8, device=DEVICE)
+    one = torch.ones((), dtype=torch.float32, device=DEVICE)
+    bias = torch.zeros(case.n, dtype=getattr(torch, OUT_TORCH[case.out]), device=DEVICE) if case.bias else None
 
     def box(rows, col):
-        r = torch.from_numpy(rows.astype(np.float32)).cuda().to(f8)   # every planted value is exact in e4m3
-        c = torch.from_numpy(col.astype(np.float32)).cuda().to(f8)
+        r = torch.from_numpy(rows.astype(np.float32)).to(DEVICE).to(f8)   # every planted value is exact in e4m3
+        c = torch.from_numpy(col.astype(np.float32)).to(DEVICE).to(f8)
         a.zero_(), w.zero_()
         if use_rows:
             a[: r.shape[0]] = r
@@ -115,10 +118,16 @@ def survey_case(case: FP8Case, seed: int, log, attempt) -> tuple[dict, list]:
     a, b, sa, sb, bias = operands(case, seed, "narrow")
     log.new()
     out = scaled_mm(case, a, b, sa, sb, bias)
-    torch.cuda.synchronize()
+    if DEVICE == "cuda":
+        torch.cuda.synchronize()
     d_ptr = "0X%X" % out.data_ptr()
+    lines = [p for p in log.new() if "algo" in p]
+    mine = [p for p in lines if p.get("D") == d_ptr]
+    # the output pointer names the call's line; should scaled_gemm's line print D otherwise, the
+    # call's only line is taken (probe_fp8 read it that way), and the record says which
+    rec["ran_by"] = "pointer" if mine else ("only line" if len(lines) == 1 else "none")
     rec["ran"] = [dict(ltlog.algo_key(p["algo"]), api=p["api"], workspace=p.get("workSpaceSizeInBytes"))
-                  for p in log.new() if p.get("D") == d_ptr and "algo" in p]
+                  for p in (mine or (lines if len(lines) == 1 else []))]
     rec["samples_narrow"] = samples(case, out)
     calls = [lambda: scaled_mm(case, a, b, sa, sb, bias)]
     q = fp8.lt_query(case.m, case.n, case.k, "e4m3", case.out, case.bias, case.fast_accum, case.scaling)
