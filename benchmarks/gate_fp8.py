@@ -19,37 +19,17 @@ import random
 import sys
 import time
 from collections import Counter, defaultdict
-from dataclasses import asdict, dataclass
 
 import torch  # noqa: E402
 
 import bitorder  # noqa: E402
 from bitorder.draws import torch_draw  # noqa: E402
 from bitorder.gemm import fp8  # noqa: E402
-from bitorder.gemm.shapes import _log_uniform, realistic  # noqa: E402
+from bitorder.gemm.shapes import FP8Case, _log_uniform, realistic  # noqa: E402
 from gate_gemm import check_cases, gate_report, write_report  # noqa: E402
 
 OUT = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 PAIRS = [(fast, out) for fast in (False, True) for out in ("bf16", "fp16", "fp32")]
-
-
-@dataclass(frozen=True)
-class FP8Case:
-    """One torch._scaled_mm call: a (m, k) row-major e4m3, b (k, n) column-major e4m3."""
-
-    m: int
-    n: int
-    k: int
-    fast_accum: bool
-    out: str
-    scaling: str = "tensor"
-    bias: bool = False
-    group: str = "fuzz"
-    batch: int = 1           # (gate_gemm's dealing reads batch, m, n, k)
-    dtype: str = "e4m3"
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 def fuzz(count: int, fast: bool, out: str, seed: int, max_elements: int = 1 << 28, max_mn: int = 16384,

@@ -32,8 +32,9 @@ INSTRUCTIONS = {
 K_TAILS = ("last", "first")
 MERGE_ORDERS = ("sequential", "serial_seeded", "serial_added", "tree")
 LAYOUTS = ("contiguous", "strided")
-EPILOGUE_STEPS = ("scale", "scale_a", "scale_b", "scale_bias_fma", "bias_acc", "round", "bias_out")
-_SCALES = ("scale", "scale_a", "scale_b", "scale_bias_fma")
+EPILOGUE_STEPS = ("scale", "scale_a", "scale_b", "scale_bias_fma", "scale_parts", "bias_acc", "round", "bias_out")
+_SCALES = ("scale", "scale_a", "scale_b", "scale_bias_fma", "scale_parts")
+PROMOTION_ANCHORS = ("part", "k0")
 _EIGHT_BIT = ("e4m3", "e5m2")
 
 
@@ -64,6 +65,10 @@ class GEMMDesc:
       promotion      fp8 only: K elements after which a partial chain started at
                      zero is added into the fp32 accumulator with a round-to-nearest
                      add; None means one pure chain (use_fast_accum=True).
+      promotion_anchor  fp8 split_k only: where the promotion intervals are counted
+                     from: None or "part" (each part's own start: a part restarts its
+                     intervals), "k0" (multiples of promotion from k = 0, so a part
+                     that starts off a multiple begins with a short interval).
       k_tail         where the short turn of the K loop falls: "last" (groups of
                      instruction_k counted from k=0) or "first" (the first turn
                      covers K mod k_step, cutlass's residue-first mainloop).
@@ -91,6 +96,9 @@ class GEMMDesc:
                      (multiply by scale_a * scale_b, that product rounded to fp32
                      first), scale_a / scale_b (multiply by one scale at a time),
                      scale_bias_fma (fma(acc, scale_a * scale_b, bias), one rounding),
+                     scale_parts (split_k: every part's fp32 accumulator multiplied by
+                     scale_a * scale_b before it is rounded to partial_dtype and
+                     merged, the split kernel scaling its own partial),
                      bias_acc (add the bias in
                      the accumulator type), round (to the output type), bias_out
                      (add the bias to the rounded output, rounding again). Under a
@@ -115,6 +123,7 @@ class GEMMDesc:
     layout: Optional[str] = None
     lane_fold: tuple = ()
     epilogue: tuple = ("round",)
+    promotion_anchor: Optional[str] = None
 
     def __post_init__(self):
         self._validate()
@@ -196,9 +205,13 @@ class GEMMDesc:
         need(all(s not in _SCALES + ("bias_acc",) for s in self.epilogue[r:]), "scales and bias_acc come before round")
         need(len(set(self.epilogue)) == len(self.epilogue), "an epilogue step appears twice")
         need(eight_bit or not any(s in self.epilogue for s in _SCALES), "scales are fp8 epilogue steps")
-        need(sum(s in self.epilogue for s in ("scale", "scale_bias_fma")) + (
+        need(sum(s in self.epilogue for s in ("scale", "scale_bias_fma", "scale_parts")) + (
              "scale_a" in self.epilogue or "scale_b" in self.epilogue) <= 1,
              "one way of scaling: scale, scale_a/scale_b, or scale_bias_fma")
+        need("scale_parts" not in self.epilogue or (self.family == "split_k" and self.merge_order != "serial_seeded"),
+             "scale_parts scales each finished part before the merge: a split_k step, not with serial_seeded")
+        need(self.promotion_anchor is None or (self.promotion_anchor in PROMOTION_ANCHORS and self.promotion),
+             f"promotion_anchor is one of {PROMOTION_ANCHORS} and needs a promotion, got {self.promotion_anchor!r}")
         need(not ("scale_bias_fma" in self.epilogue and "bias_acc" in self.epilogue),
              "scale_bias_fma adds the bias itself (fma(acc, scale_a * scale_b, bias)): no bias_acc")
 
@@ -256,7 +269,7 @@ class GEMMDesc:
     def __str__(self) -> str:
         bits = [self.family, self.operand_dtype, f"K={self.k}", f"{self.instruction}.k{self.instruction_k}"]
         if self.promotion:
-            bits.append(f"promote/{self.promotion}")
+            bits.append(f"promote/{self.promotion}" + ("@k0" if self.promotion_anchor == "k0" else ""))
         if self.k_tail == "first":
             bits.append(f"tail=first/{self.k_step}")
         if self.k_cuts:

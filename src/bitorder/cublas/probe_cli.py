@@ -1,10 +1,11 @@
 """`bitorder probe`: rebuild or check the arch profile.
 
   bitorder probe survey --out DIR [--budget S]      (GPU) record what cuBLAS does for a sample
+  bitorder probe survey --fp8 --out DIR             (GPU) the same for torch._scaled_mm split-K calls
   bitorder probe verify RECORDS...                   (CPU) the profile against recorded bits
   bitorder probe fit RECORDS... [--out FILE]         (CPU) candidate elimination per answer kind
 
-verify and fit read survey files (.jsonl.gz); they run on any machine.
+verify and fit read survey files (.jsonl.gz), fp16/bf16 and fp8 records alike; they run on any machine.
 """
 from __future__ import annotations
 
@@ -22,7 +23,13 @@ def _progress(console):
                     console=console)
 
 
-def verify(paths, console, max_k=70000, profile=None) -> int:
+def verify(paths, console, max_k=70000, profile=None, candidates=False) -> int:
+    """The profile against every record on the twin; candidates: its verified: false entries too
+    (as BITORDER_UNVERIFIED=1 plans them: what a GPU gate would then check)."""
+    import os
+
+    if candidates:
+        os.environ["BITORDER_UNVERIFIED"] = "1"
     from .prober import describe_record, load_records, record_mismatches
     from .profile import ArchProfile, cublas_defect
 
@@ -60,24 +67,36 @@ def verify(paths, console, max_k=70000, profile=None) -> int:
 def fit_cmd(paths, console, out=None, max_k=8000, max_records=8, profile_out=None) -> int:
     """Candidate elimination per answer kind; with profile_out, the settled kinds written as an
     arch profile and that profile verified against every record on the twin."""
+    from . import prober_fp8
     from .prober import by_kind, candidate_rules, entry_from_rules, fit, load_records, walk_codes
+    from .profile import cublas_defect
 
     records = [r for p in paths for r in load_records(p)]
     groups = by_kind(records)
     proposals = []
     with _progress(console) as prog:
-        for kind, recs in sorted(groups.items()):
-            usable = sorted((r for r in recs if r["case"]["k"] <= max_k and walk_codes(r, "small")),
-                            key=lambda r: r["case"]["k"])[:max_records]
+        for kind, recs in sorted(groups.items(), key=lambda kv: str(kv[0])):
+            fp8 = kind[-1] == "fp8"
+            if fp8:   # a dropped tail (cuBLAS's split-K defect) is no descriptor: such records cannot fit
+                usable = [r for r in recs if r["case"]["k"] <= max_k and r.get("walks")
+                          and not cublas_defect(r["ran"][0], r["case"]["k"])]
+            else:
+                usable = [r for r in recs if r["case"]["k"] <= max_k and walk_codes(r, "small")]
+            usable = sorted(usable, key=lambda r: r["case"]["k"])[:max_records]
             if not usable:
                 continue
-            rules = candidate_rules(kind)
-            task = prog.add_task(f"algo {kind[0]} named={kind[1]} split={kind[2]} scheme={kind[3]}", total=len(rules))
+            rules = prober_fp8.candidate_rules(kind) if fp8 else candidate_rules(kind)
+            task = prog.add_task(f"algo {kind[0]} named={kind[1]} split={kind[2]} scheme={kind[3]}"
+                                 + (" fp8" if fp8 else ""), total=len(rules))
             alive = fit(usable, rules, progress=lambda i, n, t=task: prog.update(t, completed=i))
             varying = sorted({k for a in alive for k in a if len({str(b.get(k)) for b in alive}) > 1})
-            proposals.append({"kind": list(kind), "records": len(usable), "candidates": len(rules),
-                              "survivors": alive, "undetermined": varying,
-                              "entry": entry_from_rules(kind, alive, usable)})
+            p = {"kind": list(kind), "records": len(usable), "candidates": len(rules), "survivors": alive,
+                 "undetermined": varying,
+                 "entry": (prober_fp8.entry_from_rules if fp8 else entry_from_rules)(kind, alive, usable)}
+            if fp8 and not alive:   # fast and slow accumulation may run different split kernels
+                p["by_fast_accum"] = {str(fa): fit([r for r in usable if r["case"]["fast_accum"] == fa], rules)
+                                      for fa in (True, False)}
+            proposals.append(p)
     t = Table("answer kind (algo, named stages, split, scheme)", "records", "survivors", "settled rule",
               "not settled by these records")
     for p in proposals:
@@ -98,7 +117,7 @@ def fit_cmd(paths, console, out=None, max_k=8000, max_records=8, profile_out=Non
         with open(profile_out, "w") as f:
             json.dump(data, f, indent=1)
         console.print(f"wrote {profile_out}: {len(entries)} entries, {len(proposals) - len(entries)} kinds unsettled")
-        return verify(paths, console, profile=ArchProfile(data))
+        return verify(paths, console, profile=ArchProfile(data), candidates=True)  # fp8 entries are candidates
     return 0
 
 
@@ -109,6 +128,7 @@ def main(argv) -> int:
     sub.add_parser("survey", help="(GPU) record cuBLAS's answers, kernels, walks and output bits", add_help=False)
     v = sub.add_parser("verify", help="check the arch profile against survey records on the CPU twin")
     v.add_argument("records", nargs="+")
+    v.add_argument("--candidates", action="store_true", help="check the profile's verified: false entries too")
     f = sub.add_parser("fit", help="candidate elimination per answer kind")
     f.add_argument("records", nargs="+")
     f.add_argument("--out")
@@ -121,5 +141,5 @@ def main(argv) -> int:
     args = ap.parse_args(argv)
     console = Console()
     if args.verb == "verify":
-        return verify(args.records, console)
+        return verify(args.records, console, candidates=args.candidates)
     return fit_cmd(args.records, console, args.out, args.max_k, args.max_records, args.profile)

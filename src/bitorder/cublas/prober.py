@@ -204,8 +204,16 @@ def record_layout(rec: dict) -> str:
     return layout_of(rec["query"]) if rec.get("query") else rec["case"]["layout"][::-1]
 
 
+def _fp8(rec: dict) -> bool:
+    """An fp8 (torch._scaled_mm) record: prober_fp8 replays and fits it."""
+    return rec["case"].get("dtype") in ("e4m3", "e5m2")
+
+
 def describe_record(profile, rec: dict):
     """The profile's GEMMDesc for the call a survey record ran (None: the call falls back)."""
+    if _fp8(rec):
+        from . import prober_fp8
+        return prober_fp8.describe_record(profile, rec)
     c = rec["case"]
     return profile.describe(rec["ran"][0], c["k"], c["dtype"], c["op"] == "linear_bias", layout=record_layout(rec))
 
@@ -213,6 +221,9 @@ def describe_record(profile, rec: dict):
 def record_mismatches(rec: dict, desc: GEMMDesc) -> tuple[int, int | None]:
     """(sampled output elements the twin of desc gets wrong over both draws, walk positions it
     gets wrong): (0, 0 or None) when desc reproduces the record."""
+    if _fp8(rec):
+        from . import prober_fp8
+        return prober_fp8.record_mismatches(rec, desc)
     return sample_mismatches(rec, desc, "narrow") + sample_mismatches(rec, desc, "wide"), walk_mismatches(rec, desc)
 
 
@@ -223,6 +234,9 @@ def _record_desc(rule, rec):
 
 def survives(rule: dict, rec: dict) -> bool:
     """Does the rule reproduce this record's walks and sampled bits on the twin?"""
+    if _fp8(rec):
+        from . import prober_fp8
+        return prober_fp8.survives(rule, rec)
     d = _record_desc(rule, rec)
     if d is None:
         return False
@@ -240,8 +254,13 @@ def fit(records: list[dict], rules: list[dict] | None = None, progress=None) -> 
     """
     if not records:
         return []
-    rules = candidate_rules(answer_kind(records[0]["ran"][0])) if rules is None else rules
-    order = sorted(records, key=lambda r: r["case"]["k"] * (len(walk_codes(r, "small")) + 3))
+    if _fp8(records[0]):
+        from . import prober_fp8
+        rules = prober_fp8.candidate_rules(answer_kind(records[0]["ran"][0])) if rules is None else rules
+        order = sorted(records, key=prober_fp8.walk_cost)
+    else:
+        rules = candidate_rules(answer_kind(records[0]["ran"][0])) if rules is None else rules
+        order = sorted(records, key=lambda r: r["case"]["k"] * (len(walk_codes(r, "small")) + 3))
     alive = []
     for i, rule in enumerate(rules):
         if all(survives(rule, rec) for rec in order):
@@ -252,11 +271,12 @@ def fit(records: list[dict], rules: list[dict] | None = None, progress=None) -> 
 
 
 def by_kind(records: list[dict]) -> dict:
-    """Records grouped by answer kind (only those whose log named the answer that ran)."""
+    """Records grouped by answer kind (only those whose log named the answer that ran); fp8
+    records form kinds of their own, keyed with a fifth element "fp8"."""
     out = {}
     for r in records:
         if r.get("ran"):
-            out.setdefault(answer_kind(r["ran"][0]), []).append(r)
+            out.setdefault(answer_kind(r["ran"][0]) + (("fp8",) if _fp8(r) else ()), []).append(r)
     return out
 
 

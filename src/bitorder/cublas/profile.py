@@ -46,7 +46,8 @@ class Entry:
     span: dict | None = None
     bias: str = "bias_acc"
     verified: bool = True          # False: a candidate the GPU gate has not confirmed (not used by default)
-    fp8: dict | None = None        # fp8 entries: {"promotion_slow": K elements, "scale": epilogue scale steps}
+    fp8: dict | None = None        # fp8 entries: {"promotion_slow": K elements (or None: never), "scale": epilogue
+    #                                scale steps, "promotion_anchor": "part" | "k0" (split_k entries)}
     evidence: dict = field(default_factory=dict, compare=False)
 
     def __post_init__(self):
@@ -70,11 +71,12 @@ class Entry:
                 and dtype in m.get("dtype", [dtype]))
 
     def describe(self, answer: dict, k: int, dtype: str, bias: bool, fast_accum: bool = False,
-                 layout: str | None = None):
+                 layout: str | None = None, out_dtype: str | None = None):
         """The GEMMDesc for this answer at this K, or None where the entry's evidence stops
         (a bias it was not verified with, a span rule's known-unknown region). fp8 entries
         promote every promotion_slow elements unless fast_accum, and scale before the bias.
-        layout: cuBLAS's op letters ("nt": transa N, transb T), for rules that depend on it."""
+        layout: cuBLAS's op letters ("nt": transa N, transb T), for rules that depend on it.
+        out_dtype: the output type where it is not the operand type (fp8): what "out" partials mean."""
         if bias and self.bias == "unverified":
             return None
         d = dict(self.desc)
@@ -82,7 +84,7 @@ class Entry:
             d["k_step"] = int(str(answer["stages"]).split("x")[0])
         for key in ("partial_dtype", "merge_dtype"):
             if d.get(key) == "out":
-                d[key] = dtype
+                d[key] = out_dtype or dtype
         if self.span is not None:
             s = answer["split_k"]
             g = self.span["granule"]
@@ -110,8 +112,14 @@ class Entry:
         else:
             epi = ("round",)
         if self.fp8 is not None:
-            epi = tuple(self.fp8["scale"]) + epi
+            scale = tuple(self.fp8["scale"])
+            if d["family"] == "plain":   # one part: scaling it is scaling the sum
+                scale = tuple("scale" if x == "scale_parts" else x for x in scale)
+            epi = scale + epi
             d["promotion"] = None if fast_accum else self.fp8["promotion_slow"]
+            anchor = self.fp8.get("promotion_anchor")
+            if d["promotion"] and d["family"] == "split_k" and anchor not in (None, "part"):
+                d["promotion_anchor"] = anchor
         return GEMMDesc(operand_dtype=dtype, k=k, epilogue=epi, **d)
 
 
@@ -157,9 +165,9 @@ class ArchProfile:
         return next((e for e in self.entries if (e.verified or trial) and e.matches(answer, dtype)), None)
 
     def describe(self, answer: dict, k: int, dtype: str, bias: bool = False, fast_accum: bool = False,
-                 layout: str | None = None):
+                 layout: str | None = None, out_dtype: str | None = None):
         e = self.entry_for(answer, dtype)
-        return None if e is None else e.describe(answer, k, dtype, bias, fast_accum, layout)
+        return None if e is None else e.describe(answer, k, dtype, bias, fast_accum, layout, out_dtype)
 
 
 def layout_of(query) -> str:

@@ -7,6 +7,7 @@ seeded draws (the CPU rebuilds the operands and tests descriptors offline), and
 +L/-L/r walks along K. Writes one JSON line per case.
 
     bitorder probe survey --out DIR --budget 300     (or python -m bitorder.cublas.survey ...)
+    bitorder probe survey --fp8 --out DIR            torch._scaled_mm split-K calls (survey_fp8.py)
 """
 from __future__ import annotations
 
@@ -169,11 +170,17 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=20261129)
     ap.add_argument("--cases", help="a gate JSON: survey its mismatching cases instead of a fresh sample")
     ap.add_argument("--name", default="survey")
+    ap.add_argument("--fp8", action="store_true", help="torch._scaled_mm e4m3 calls that cuBLASLt splits (fp8 split-K)")
+    ap.add_argument("--want", type=int, default=400, help="--fp8: how many split-K cases to keep from the fuzz")
+    ap.add_argument("--list-cases", action="store_true",
+                    help="write the planned case list (NAME-cases.json) and stop: no GPU needed")
     args = ap.parse_args(argv)
     global WALK_ALL
     WALK_ALL = bool(args.cases)
     os.makedirs(args.out, exist_ok=True)
     cases = []
+    if args.fp8:
+        return main_fp8(args)
     if args.cases:
         with open(args.cases) as f:
             cases = [Case(**m["case"]) for m in json.load(f)["mismatches"]]
@@ -182,6 +189,8 @@ def main(argv=None):
             cases += fuzz(dt, args.fuzz, args.seed + (dt == "bf16"), max_elements=1 << 29)
             cases += random.Random(args.seed).sample(realistic(dt), 120)
         random.Random(args.seed).shuffle(cases)
+    if args.list_cases:
+        return _write_cases(args, cases)
     from .. import env
     info = env.summary()
     info.update(preferred_blas=str(torch.backends.cuda.preferred_blas_library()),
@@ -225,6 +234,72 @@ def main(argv=None):
         for rec, _ in pending:
             f.write(json.dumps(rec) + "\n")
     print(f"[survey] wrote {path}: {done} cases, {errors} errors of {len(cases)} planned", flush=True)
+
+
+def _write_cases(args, cases) -> int:
+    path = os.path.join(args.out, f"{args.name}-cases.json")
+    with open(path, "w") as f:
+        json.dump([c.to_dict() for c in cases], f)
+    print(f"[survey] {len(cases)} cases planned: {path}", flush=True)
+    return 0
+
+
+def main_fp8(args) -> int:
+    """--fp8: build the split-K fuzz (or read --cases: a JSON list of FP8Case dicts, or a gate's
+    {"mismatches": [{"case": ...}]}), keep the cases the mirrored query splits (GPU), survey them."""
+    from dataclasses import fields
+
+    from . import survey_fp8
+    from ..gemm.shapes import FP8Case, fp8_split_fuzz
+    if args.cases:
+        with open(args.cases) as f:
+            data = json.load(f)
+        dicts = [m["case"] for m in data["mismatches"]] if isinstance(data, dict) else data
+        names = {x.name for x in fields(FP8Case)}
+        cases = [FP8Case(**{k: v for k, v in d.items() if k in names}) for d in dicts]
+    else:
+        cases = fp8_split_fuzz(args.fuzz, args.seed)
+    if args.list_cases:
+        return _write_cases(args, cases)
+    if not survey_fp8.cuda_ready():
+        print("[survey] --fp8 needs a CUDA GPU (--list-cases builds the list without one)", file=sys.stderr)
+        return 2
+    from .. import env
+    t0 = time.time()
+    picked = cases if args.cases else [c for c, _ in survey_fp8.split_cases(cases, args.want)]
+    info = env.summary()
+    info.update(torch=torch.__version__, lt_version=lt._lt().get_version(), cases_built=len(cases),
+                cases_split=len(picked), query_seconds=round(time.time() - t0, 1), lt_log=LOG.path, fp8=True)
+    with open(os.path.join(args.out, f"{args.name}-env.json"), "w") as f:
+        json.dump(info, f, indent=1)
+    print(info, flush=True)
+    path = os.path.join(args.out, f"{args.name}.jsonl.gz")
+    done = errors = 0
+    with gzip.open(path, "wt") as f:
+        pending = []
+        for i, case in enumerate(picked):
+            if time.time() - t0 > args.budget:
+                break
+            try:
+                pending.append(survey_fp8.survey_case(case, args.seed * 1000 + i, LOG, attempt))
+            except Exception as e:  # noqa: BLE001
+                errors += 1
+                f.write(json.dumps({"case": case.to_dict(), "error": f"{type(e).__name__}: {e}",
+                                    "trace": traceback.format_exc()[-1500:]}) + "\n")
+            if len(pending) >= 25 or i == len(picked) - 1:
+                names = profiling.kernels_per_call([c for _, cs in pending for c in cs])
+                for j, (rec, _) in enumerate(pending):
+                    rec["kernels"] = names[j]
+                    f.write(json.dumps(rec) + "\n")
+                    done += 1
+                pending = []
+                f.flush()
+                print(f"[survey] {done} fp8 cases, {errors} errors, {time.time() - t0:.0f} s", flush=True)
+        for rec, _ in pending:
+            f.write(json.dumps(rec) + "\n")
+            done += 1
+    print(f"[survey] wrote {path}: {done} fp8 cases, {errors} errors of {len(picked)} split cases", flush=True)
+    return 0
 
 
 if __name__ == "__main__":

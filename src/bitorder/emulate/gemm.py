@@ -65,9 +65,13 @@ def _part(a, b, desc: GEMMDesc, start: int, stop: int, c0=None) -> np.ndarray:
     if desc.promotion is None:
         return tc.chain(a, b, groups, fmt, c0)
     # fp8 promotion: a fresh chain every `promotion` elements, added in with an RN fp32 add.
+    # Intervals count from the part's start, or from k = 0 ("k0": a part that starts off a
+    # multiple of the interval begins with a short one).
+    P = desc.promotion
+    first = start + P if desc.promotion_anchor != "k0" else (start // P + 1) * P
+    edges = [start] + list(range(first, stop, P)) + [stop]
     acc = np.zeros((a.shape[0], b.shape[1]), np.float32) if c0 is None else np.asarray(c0, np.float32)
-    for s in range(start, stop, desc.promotion):
-        e = min(s + desc.promotion, stop)
+    for s, e in zip(edges, edges[1:]):
         acc = add_rn(acc, tc.chain(a, b, [g for g in groups if s <= g[0] < e], fmt))
     return acc
 
@@ -76,14 +80,16 @@ def _spans(start: int, stop: int, span: int) -> list:
     return [(s, min(s + span, stop)) for s in range(start, stop, span)]
 
 
-def _reduce_levels(a, b, desc: GEMMDesc, start: int, stop: int, level: int) -> list:
-    """Partials of the innermost level for [start, stop), in K order."""
+def _reduce_levels(a, b, desc: GEMMDesc, start: int, stop: int, level: int, scale=None) -> list:
+    """Partials of the innermost level for [start, stop), in K order (each times `scale`, rounded
+    to fp32, when the epilogue scales parts)."""
     if level == len(desc.k_cuts):
-        return [_part(a, b, desc, start, stop)]
+        p = _part(a, b, desc, start, stop)
+        return [p if scale is None else mul_rn(p, scale)]
     out = []
     spans = desc.outer_parts() if level == 0 else _spans(start, stop, desc.k_cuts[level])
     for s, e in spans:
-        out += _reduce_levels(a, b, desc, s, e, level + 1)
+        out += _reduce_levels(a, b, desc, s, e, level + 1, scale)
     return out
 
 
@@ -106,13 +112,21 @@ def _merge(parts: list, desc: GEMMDesc) -> np.ndarray:
 SERIAL = ("serial_seeded", "serial_added")
 
 
-def accumulate(a, b, desc: GEMMDesc, bias=None) -> np.ndarray:
+def accumulate(a, b, desc: GEMMDesc, bias=None, scale=None) -> np.ndarray:
     """The fp32 value the K reduction hands to the epilogue, for float64 operand values.
 
     A serial merge (in-place split-K) adds the bias into the first part's accumulator,
     before that part is rounded: pass it here, and epilogue() skips its bias_acc step.
+    An epilogue with scale_parts multiplies each part by `scale` (the fp32 product
+    scale_a * scale_b: a scalar, or (M, 1) * (1, N) for row-wise scales) before the merge.
     """
     K = desc.k
+    if "scale_parts" in desc.epilogue:
+        if scale is None:
+            raise ValueError("the descriptor scales each part (scale_parts): give scale = scale_a * scale_b")
+        scale = np.asarray(scale, np.float32)
+    else:
+        scale = None
     if desc.family == "plain":
         return _part(a, b, desc, 0, K)
     if desc.family == "split_k" and desc.merge_order in SERIAL:
@@ -120,14 +134,16 @@ def accumulate(a, b, desc: GEMMDesc, bias=None) -> np.ndarray:
         for s, e in desc.outer_parts():
             if desc.merge_order == "serial_seeded" or running is None:
                 acc = _part(a, b, desc, s, e, c0=running)
+                acc = acc if scale is None else mul_rn(acc, scale)
                 if running is None and bias is not None and "bias_acc" in desc.epilogue:
                     acc = add_rn(acc, np.asarray(bias, np.float64).astype(np.float32)[None, :])
             else:
-                acc = add_rn(running, _part(a, b, desc, s, e), "fp32")
+                p = _part(a, b, desc, s, e)
+                acc = add_rn(running, p if scale is None else mul_rn(p, scale), "fp32")
             running = round_to(acc, desc.partial_dtype)
         return running
     if desc.family == "split_k":
-        return _merge(_reduce_levels(a, b, desc, 0, K, 0), desc)
+        return _merge(_reduce_levels(a, b, desc, 0, K, 0, scale), desc)
     raise NotImplementedError(f"emulate: family {desc.family} is not modelled yet")
 
 
@@ -140,6 +156,8 @@ def epilogue(acc: np.ndarray, desc: GEMMDesc, out_dtype: str, bias=None, scale_a
     for step in desc.epilogue:
         if step in ("scale", "scale_a", "scale_b", "scale_bias_fma") and (sa is None or sb is None):
             raise ValueError(f"the descriptor's epilogue multiplies by the fp8 scales ({step}): give scale_a and scale_b")
+        if step == "scale_parts":
+            continue  # applied to each part by accumulate()
         if step == "scale":
             x = mul_rn(x, mul_rn(sa, sb))
         elif step == "scale_a":
@@ -176,5 +194,10 @@ def matmul(a, b, desc: GEMMDesc, bias=None, out_dtype: str | None = None, scale_
         raise ValueError(f"the descriptor describes K={desc.k}, the operands have K={a.shape[1]}")
     if (bias is None) == any(s in desc.epilogue for s in ("bias_acc", "bias_out", "scale_bias_fma")):
         raise ValueError("a bias must be given exactly when the descriptor's epilogue adds one")
-    acc = accumulate(a.astype(np.float64), b.astype(np.float64), desc, bias)
+    scale = None
+    if "scale_parts" in desc.epilogue:
+        if scale_a is None or scale_b is None:
+            raise ValueError("the descriptor scales each part (scale_parts): give scale_a and scale_b")
+        scale = mul_rn(np.asarray(scale_a, np.float32), np.asarray(scale_b, np.float32))
+    acc = accumulate(a.astype(np.float64), b.astype(np.float64), desc, bias, scale)
     return epilogue(acc, desc, out_dtype or desc.operand_dtype, bias, scale_a, scale_b)

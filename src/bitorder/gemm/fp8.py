@@ -87,13 +87,25 @@ def _describe(query, k: int, bias: bool, fast_accum: bool):
     if not answers:
         return None, None
     ans = answers[0].to_dict()
-    return ans, ArchProfile.load().describe(ans, k, query.ab_type, bias, fast_accum)
+    return ans, ArchProfile.load().describe(ans, k, query.ab_type, bias, fast_accum, out_dtype=query.cd_type)
+
+
+def lt_query(m: int, n: int, k: int, ab_type: str = "e4m3", out: str = "bf16", bias: bool = False,
+             fast_accum: bool = False, scaling: str = "tensor", lda: int | None = None, ldb: int | None = None):
+    """The cuBLASLt query torch's scaled_gemm makes for a (m, k) row-major @ b (k, n) column-major
+    (lda: b's column stride, ldb: a's row stride; k for dense operands). Built from shapes
+    alone, so a CPU can build it; asking it (lt.heuristic) needs the GPU."""
+    from ..cublas.lt import LtQuery
+
+    return LtQuery(transa=True, transb=False, m=n, n=m, k=k, lda=k if lda is None else lda,
+                   ldb=k if ldb is None else ldb, ldc=n, ab_type=ab_type, cd_type=out, bias=bias,
+                   bias_type=out if bias else None, fast_accum=bool(fast_accum),
+                   scale_mode="scalar" if scaling == "tensor" else "outer_vec", workspace=1 << 20,
+                   scale_ptr=0 if scaling == "tensor" else ROW_SCALE_STANDIN)
 
 
 def plan(a, b, scale_a, scale_b, bias=None, out_dtype=None, use_fast_accum=False) -> api.Plan:
     """The plan for bitorder.scaled_mm with these arguments: the GEMMDesc and why."""
-    from ..cublas.lt import LtQuery
-
     out_dtype = out_dtype or a.dtype
     if out_dtype in _FP8:
         return api.Plan("cublas", None, None, "scaled_gemm", "fp8 output (scale_result) is not planned")
@@ -107,11 +119,7 @@ def plan(a, b, scale_a, scale_b, bias=None, out_dtype=None, use_fast_accum=False
         return api.Plan("cublas", None, None, "scaled_gemm", "mixed fp8 operand types")
     if api.unaligned(a, b, bias):
         return api.Plan("cublas", None, None, "scaled_gemm", "operand address not 16-byte aligned")
-    q = LtQuery(transa=True, transb=False, m=N, n=M, k=K, lda=b.stride(1), ldb=a.stride(0), ldc=N,
-                ab_type=_FP8[a.dtype], cd_type=out, bias=bias is not None,
-                bias_type=out if bias is not None else None, fast_accum=bool(use_fast_accum),
-                scale_mode="scalar" if scaling == "tensor" else "outer_vec", workspace=1 << 20,
-                scale_ptr=0 if scaling == "tensor" else ROW_SCALE_STANDIN)
+    q = lt_query(M, N, K, _FP8[a.dtype], out, bias is not None, use_fast_accum, scaling, b.stride(1), a.stride(0))
     try:
         ans, desc = _describe(q, K, bias is not None, bool(use_fast_accum))
     except Exception as e:  # noqa: BLE001  (the query itself failing must not fail the user's call)
@@ -122,6 +130,8 @@ def plan(a, b, scale_a, scale_b, bias=None, out_dtype=None, use_fast_accum=False
     if desc is None:
         return api.Plan("cublas", None, ans, "scaled_gemm",
                         f"algo {ans['algo_id']} fp8 answer outside the arch profile's verified entries", us)
+    if desc.family != "plain":   # a fitted split-K entry has no fp8 Triton kernel yet
+        return api.Plan("cublas", None, ans, "scaled_gemm", f"fp8 {desc.family} has no Triton kernel yet", us)
     return api.Plan("triton", desc, ans, "scaled_gemm", "", us)
 
 

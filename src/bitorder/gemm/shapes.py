@@ -94,3 +94,55 @@ def fuzz(dtype: str, count: int, seed: int, max_mn: int = 16384, max_k: int = 65
         layout = rng.choice(("nn", "nt", "tn", "tt"))
         out.append(Case(op, dtype, m, n, k, batch, layout, "fuzz-deep" if deep else "fuzz"))
     return out
+
+
+@dataclass(frozen=True)
+class FP8Case:
+    """One torch._scaled_mm call: a (m, k) row-major e4m3, b (k, n) column-major e4m3 (b = w.t()
+    of a row-major (n, k) w: layout "nt" in Case's letters), out bf16/fp16/fp32, tensor-wise or
+    row-wise fp32 scales, an optional bias of the output type."""
+
+    m: int
+    n: int
+    k: int
+    fast_accum: bool
+    out: str
+    scaling: str = "tensor"
+    bias: bool = False
+    group: str = "fuzz"
+    batch: int = 1           # (the gates' dealing reads batch, m, n, k)
+    dtype: str = "e4m3"
+    op: str = "scaled_mm"
+    layout: str = "nt"
+
+    @property
+    def flops(self) -> float:
+        return 2.0 * self.m * self.n * self.k
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+# torch._scaled_mm shapes the H200's heuristic split (benchmarks/results/2026-11-30-components).
+FP8_KNOWN_SPLITS = ((64, 64, 8192), (16, 128, 65536))
+
+
+def fp8_split_fuzz(count: int, seed: int, max_m: int = 256, max_n: int = 1024, min_k: int = 1024,
+                   max_k: int = 65536, shallow_k: int = 8192) -> list[FP8Case]:
+    """Tensor-wise torch._scaled_mm calls likely to get a split-K answer (small M * N, deep K):
+    M log-uniform in [1, max_m], N and K multiples of 16 (torch's rule), N log-uniform in
+    [16, max_n], K log-uniform in [min_k, shallow_k] for half the cases (what the CPU fit can
+    replay) and up to max_k for the rest, K mod 256 left free so the span granules differ;
+    use_fast_accum, out type and a bias (a third of bf16/fp16) drawn per case. The known split
+    shapes come first, in every (use_fast_accum, out) pair. Which cases cuBLASLt really splits
+    only the GPU can say (survey --fp8 asks the heuristic and keeps split_k > 1)."""
+    rng = random.Random(seed)
+    pairs = [(f, o) for f in (True, False) for o in ("bf16", "fp16", "fp32")]
+    cases = [FP8Case(m, n, k, f, o, group="known-split") for m, n, k in FP8_KNOWN_SPLITS for f, o in pairs]
+    while len(cases) < count:
+        m = _log_uniform(rng, 1, max_m)
+        n = max(16, _log_uniform(rng, 16, max_n) // 16 * 16)
+        k = max(min_k, _log_uniform(rng, min_k, shallow_k if rng.random() < 0.5 else max_k) // 16 * 16)
+        fast, out = rng.choice(pairs)
+        cases.append(FP8Case(m, n, k, fast, out, bias=out != "fp32" and rng.random() < 1 / 3, group="split-fuzz"))
+    return cases[:count]
