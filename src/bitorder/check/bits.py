@@ -142,16 +142,28 @@ def int_form(op, cmp, a, b):
     """An integer comparison of two polynomials (not both constants) in a normal form.
     Signed ones: _linear_cmp (exact over the integers: indices do not wrap). eq/ne of unsigned
     or untyped registers: whether D = a - b is 0 modulo 2^width (ring arithmetic is exact
-    modulo 2^width), D keyed by the smaller text of D and -D (both vanish together), the width
-    kept. Unsigned orders: gt, ge mirrored into lt, le with the operands swapped."""
+    modulo 2^width), D keyed by the one of D and -D (both vanish together) whose largest
+    monomial has a positive coefficient, the width kept. Unsigned orders: gt, ge mirrored into lt, le with the operands swapped."""
     signed, width = _itype(op)
     if signed and cmp in ("lt", "le", "gt", "ge", "eq", "ne"):
         return _linear_cmp(cmp, a, b)
     if cmp in ("eq", "ne"):
-        d = padd(a, b, -1)
-        if d.__class__ is int:                     # the symbols cancel: a constant difference
-            return (d % (1 << width) == 0) == (cmp == "eq")
-        return ("cmpm", width, cmp, min(pkey(d), pkey(pmul(d, -1))))
+        if a.__class__ is int:
+            a, b = b, a                            # eq/ne are symmetric: the polynomial first
+        if b.__class__ is int:                     # the common case, against a constant: D = a - b
+            d = dict(a)
+            k = d.get((), 0) - b
+            if k:
+                d[()] = k
+            else:
+                d.pop((), None)
+        else:
+            d = padd(a, b, -1)
+            if d.__class__ is int:                 # the symbols cancel: a constant difference
+                return (d % (1 << width) == 0) == (cmp == "eq")
+        if d[max(d)] < 0:       # one of D, -D: the largest monomial (never the constant's ()) positive
+            d = {m: -c for m, c in d.items()}
+        return ("cmpm", width, cmp, pkey(d))
     mirror = {"gt": "lt", "ge": "le", "hi": "lt", "hs": "le", "lo": "lt", "ls": "le"}
     if cmp in mirror and not signed:
         pa, pb = pkey(a), pkey(b)
