@@ -26,13 +26,17 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import re
 
 from .memory import Memory
 from .ptx import Entry, Instr, Label, opcode_base
-from .rules import _REG, _address, _branches_on_constants, _cvt_types, _hammock, _linear_cmp, _operand
+from .bits import Bits, int_form
+from .rules import _REG, _address, _branches_on_constants, _cvt_types, _hammock, _operand
 from .symbolic import (Nodes, UNDEF, UNDEF_PRED, Unsupported, _BITS, _FLOAT_TYPE, _KNOWN, _MAX_STEPS, _RING, _cap,
                        _concrete, _disjoint, _extend, _is_float_op, _is_int, _itype, _pair_cvt, _pred, _wrap, atom,
-                       first_difference, padd, pkey, pmul, short)
+                       first_difference, float_form, negate, padd, pkey, pmul, select, short)
+
+_INT_REG = re.compile(r"[bus](16|32|64)")   # selp types of integer registers
 
 __all__ = ["Unsupported", "first_difference", "roots", "signature", "signature_of", "walk"]
 
@@ -57,6 +61,7 @@ class _Block(Memory):
         self._shape_of = {}      # id(instruction) -> (registers it writes, registers it reads, may run once)
         self.stored = False
         self._selects = {}               # id(select tuple) -> (the tuple, its node id)
+        self.bits = Bits()               # registers known bit by bit (predicates packed into integers)
         self.loads, self.packs = {}, {}  # node id -> (address, bytes); node id -> [(part, bytes)]
         self.bases, self.bytes = {}, {}   # output pointer -> symbolic address part; (part, byte) -> store
         self.roots = {}
@@ -159,7 +164,7 @@ class _Block(Memory):
         g = self.val(t, ins.guard[1])
         if isinstance(g, bool):
             return g != ins.guard[0]
-        return ("not", short(str(g))) if ins.guard[0] else g
+        return negate(g) if ins.guard[0] else g
 
     def step(self, ins: Instr):
         dsts, srcs, once, run, run_all = self._shape_of.get(id(ins)) or self._shape(ins)
@@ -235,7 +240,7 @@ class _Block(Memory):
         if _is_float_op(op) and (base != "cvt" or not _pair_cvt(op)):
             return (lambda t, ins, g: self._float(t, op, base, ops, g, self.vals(t, decoded, ops)),
                     lambda: self._float_all(op, base, ops[0], decoded))
-        if base == "setp" and len(ops) == 3:
+        if base == "setp" and len(ops) == 3 and "|" not in ops[0]:
             return lambda t, ins, g: self.write(t, ops[0], self.compare(op, *self.vals(t, decoded, ops)), g), None
         if base == "mov" and not op.endswith(".pred"):
             return lambda t, ins, g: self.write(t, ops[0], self.vals(t, decoded, ops)[0], g), None
@@ -296,7 +301,7 @@ class _Block(Memory):
         if g == UNDEF_PRED:      # written or not on a condition nobody defined
             value = self.undef
         elif g is not True:
-            value = ("select", short(str(g)), value, self.regs[t].get(reg, self.undef))
+            value = select(g, value, self.regs[t].get(reg, self.undef))
         self.regs[t][reg] = value
 
     def _region_write(self, t, reg, value):
@@ -309,14 +314,14 @@ class _Block(Memory):
         if g == UNDEF_PRED:
             value = self.undef
         elif g is not True:
-            value = ("select", short(str(g)), value, shadow.get(reg, self.regs[t].get(reg, self.undef)))
+            value = select(g, value, shadow.get(reg, self.regs[t].get(reg, self.undef)))
         shadow[reg] = value
         old = before[t].setdefault(reg, self.regs[t].get(reg, self.undef))
         rg = outer[t]
         if rg == UNDEF_PRED:
             self.regs[t][reg] = self.undef
         else:
-            self.regs[t][reg] = value if rg is True else ("select", short(str(rg)), value, old)
+            self.regs[t][reg] = value if rg is True else select(rg, value, old)
 
     def execute(self, t, ins, g):
         op, base, ops = ins.opcode, ins.base, ins.operands
@@ -346,6 +351,8 @@ class _Block(Memory):
             hi, lo = (self.nodes.make(one, (self.fnode(self.val(t, x)),)) for x in ops[1:3])
             return self.write(t, ops[0], self.pack([("node", lo), ("node", hi)], 2), g)
         if base == "setp":
+            if len(ops) != 3 or "|" in ops[0]:     # a combining setp (.and/.or with a predicate, p|q)
+                raise Unsupported(f"setp form {ins.text()}")
             return self.write(t, ops[0], self.compare(op, self.val(t, ops[1]), self.val(t, ops[2])), g)
         if base in ("and", "or", "xor", "not") and ".pred" in op:
             return self.write(t, ops[0], _pred(base, [self.val(t, o) for o in ops[1:]]), g)
@@ -355,9 +362,11 @@ class _Block(Memory):
                 return self.write(t, ops[0], self.undef, g)
             if isinstance(c, bool):
                 return self.write(t, ops[0], a if c else b, g)
+            if a.__class__ is int and b.__class__ is int and _INT_REG.fullmatch(op.split(".")[-1]):
+                return self.write(t, ops[0], self.bits.selp(op, c, a, b), g)   # predicate bits
             if _is_int(a) and _is_int(b):
                 return self.write(t, ops[0], atom(f"selp({c},{pkey(a)},{pkey(b)})"), g)
-            return self.write(t, ops[0], ("select", short(str(c)), a, b), g)
+            return self.write(t, ops[0], select(c, a, b), g)
         if _is_float_op(op):
             return self._float(t, op, base, ops, g)
         if base in _RING or base in ("shr", "and", "or", "xor", "min", "max", "cvt", "neg", "not", "bfe"):
@@ -386,7 +395,7 @@ class _Block(Memory):
             ka, kb = (self.nodes.key_of.get(x, x) for x in (self.fnode(a), self.fnode(b)))
             if any(x in self.nodes.undefined for x in (self.fnode(a), self.fnode(b))):
                 return UNDEF_PRED
-            return ("fcmp", op, ka, kb)
+            return float_form(op, ka, kb)
         a, b = (x if _is_int(x) else self.tree_bits(x) for x in (a, b))
         if UNDEF in pkey(a) or UNDEF in pkey(b):
             return UNDEF_PRED
@@ -394,13 +403,19 @@ class _Block(Memory):
             signed, bits = _itype(op)
             a, b = _wrap(a, signed, bits), _wrap(b, signed, bits)
             return {"lt": a < b, "le": a <= b, "gt": a > b, "ge": a >= b, "eq": a == b, "ne": a != b}[cmp]
-        if _itype(op)[0] and cmp in ("lt", "le", "gt", "ge", "eq", "ne"):
-            return _linear_cmp(cmp, a, b)
-        return ("cmp", op, pkey(a), pkey(b))
+        if cmp in ("eq", "ne") and self.bits.table:   # registers known bit by bit: "a bit differs"
+            known = self.bits.equal(cmp, _itype(op)[1], a, b)
+            if known is not None:
+                return known
+        return int_form(op, cmp, a, b)
 
     def integer(self, op, args):
         base = opcode_base(op)
         args = [a if _is_int(a) else self.tree_bits(a) for a in args]
+        if self.bits.table:
+            known = self.bits.integer(op, base, args)
+            if known is not None:
+                return known
         if base == "cvt":
             dst, src = _cvt_types(op)
             signed, sbits = dst[0] == "s", int(dst[1:])

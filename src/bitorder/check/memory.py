@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from .rules import _last_part, _reg_list
-from .symbolic import _BITS, UNDEF, UNDEF_PRED, Unsupported, _poly, padd, pkey, short
+from .symbolic import _BITS, UNDEF, UNDEF_PRED, Unsupported, _poly, padd, pkey, select, short
 
 
 class Memory:
@@ -169,7 +169,7 @@ class Memory:
         if old is not None and self.unordered(old[1], old[2], t) and self.key(old[0]) != self.key(v):
             raise Unsupported("two threads store different values to one shared address without a barrier")
         if g is not True:
-            v = ("select", short(str(g)), v, old[0] if old else self.undef)
+            v = select(g, v, old[0] if old else self.undef)
         self.smem[k] = (v, t, self.epoch, width)
 
     def claim_bytes(self, at, width):

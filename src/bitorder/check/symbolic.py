@@ -288,7 +288,7 @@ def _pred(base, args):
             return True
         return UNDEF_PRED
     if base == "not":
-        return (not args[0]) if isinstance(args[0], bool) else ("not", short(str(args[0])))
+        return negate(args[0])
     x, y = args
     if isinstance(x, bool) and isinstance(y, bool):
         return {"and": x and y, "or": x or y, "xor": x != y}[base]
@@ -302,3 +302,85 @@ def _pred(base, args):
         if isinstance(y, bool):
             return x
     return (base, tuple(sorted((short(str(x)), short(str(y))))))
+
+
+# -- negation, pushed into comparisons where the complement is exact --------------------------------
+
+# IEEE complements (PTX setp): lt is false on a NaN, so not lt is "ge or unordered" (geu), and so on
+_FCOMPLEMENT = {"eq": "neu", "ne": "equ", "lt": "geu", "le": "gtu", "gt": "leu", "ge": "ltu", "num": "nan"}
+_FCOMPLEMENT.update({v: k for k, v in _FCOMPLEMENT.items()})
+# unsigned integer orders: not (a < b) is b <= a, not (a <= b) is b < a (cmp_form keeps only lt, le)
+_UCOMPLEMENT = {"lt": "le", "le": "lt"}
+
+
+def _retype(op: str, cmp: str) -> str:
+    """'setp.lt.ftz.f32' with its comparison replaced: 'setp.<cmp>.ftz.f32'."""
+    parts = op.split(".")
+    return ".".join([parts[0], cmp, *parts[2:]])
+
+
+def negate(p):
+    """not p, exactly. A comparison is replaced by its complement (eq <-> ne of a normal-form
+    difference; a float order by its unordered complement; an unsigned order by the mirrored
+    other order), so that a branch's negation and the opposite comparison meet; a negated
+    predicate gives back the text it negated (which names that predicate wherever predicates
+    are named: short(str(x)) is the same text for both). Anything else stays ("not", its text)."""
+    if isinstance(p, bool):
+        return not p
+    if p == UNDEF_PRED:
+        return p
+    if p.__class__ is tuple:
+        tag = p[0]
+        if tag == "not":
+            return p[1]
+        if tag == "cmp0" and p[1] in ("eq", "ne"):          # D == 0 <-> D != 0
+            return ("cmp0", "ne" if p[1] == "eq" else "eq", p[2])
+        if tag == "cmpm":                                   # D == 0 mod 2^w <-> D != 0 mod 2^w
+            return ("cmpm", p[1], "ne" if p[2] == "eq" else "eq", p[3])
+        if tag == "fcmp":
+            cmp = p[1].split(".")[1]
+            if cmp in _FCOMPLEMENT:
+                return float_form(_retype(p[1], _FCOMPLEMENT[cmp]), p[2], p[3])
+        if tag == "cmp" and p[1].split(".")[1] in _UCOMPLEMENT and p[1].split(".")[-1][0] == "u":
+            return ("cmp", _retype(p[1], _UCOMPLEMENT[p[1].split(".")[1]]), p[3], p[2])
+    return ("not", short(str(p)))
+
+
+# mirrored float orders (a > b is b < a, NaN or not); the others are symmetric in their operands
+_FMIRROR = {"gt": "lt", "ge": "le", "gtu": "ltu", "geu": "leu"}
+_FSYMMETRIC = {"eq", "ne", "equ", "neu", "num", "nan"}
+
+
+def float_form(op, ka, kb):
+    """A float comparison of the trees keyed ka, kb in a normal form: greater-than forms
+    mirrored into less-than ones with the operands swapped, symmetric ones with their operands
+    sorted (both exact for IEEE comparisons, as setp defines them)."""
+    cmp = op.split(".")[1]
+    if cmp in _FMIRROR:
+        return ("fcmp", _retype(op, _FMIRROR[cmp]), kb, ka)
+    if cmp in _FSYMMETRIC and kb < ka:
+        return ("fcmp", op, kb, ka)
+    return ("fcmp", op, ka, kb)
+
+
+# forms whose exact negation is the one selects are keyed by (after float_form's mirroring)
+_NEGATIVE_F = {"neu", "equ", "leu", "ltu", "nan"}
+
+
+def _negative(g) -> bool:
+    """Whether g is the negated half of a pair of complementary forms: ("not", x); an ne of a
+    difference (eq kept); an unordered float form (the ordered complement kept); an unsigned le
+    (its complement, the mirrored lt, kept)."""
+    tag = g[0]
+    return (tag == "not" or (tag == "cmp0" and g[1] == "ne") or (tag == "cmpm" and g[2] == "ne")
+            or (tag == "fcmp" and g[1].split(".")[1] in _NEGATIVE_F)
+            or (tag == "cmp" and g[1].split(".")[1] == "le" and g[1].split(".")[-1][0] == "u"))
+
+
+def select(g, a, b):
+    """The register value "g ? a : b" for a predicate g that is not a constant, keyed by one of
+    each pair of complementary forms: select(not x, a, b) = select(x, b, a), so a negative form
+    swaps the arms under its negation (exact: negate gives the complement)."""
+    if g.__class__ is tuple and _negative(g):
+        return ("select", short(str(negate(g))), b, a)
+    return ("select", short(str(g)), a, b)

@@ -1,0 +1,173 @@
+"""Integers the walk (dataflow.py) knows bit by bit, and the normal form of integer comparisons.
+
+LLVM packs predicates into integers: `selp.b16 %rs, 1, 0, %p` (or -1, 0) puts p in bits of a
+register, shl/or/and assemble a bitmask of many predicates, and shr/and/setp.ne ... 0 take one
+back out. A polynomial cannot follow that (and, or and shr are not ring operations), so such a
+register is held as its bits: each bit a constant or a predicate, computed exactly by the bitwise
+operations PTX defines (and, or, xor, not, shl and shr by a constant, cvt between integer
+widths), and a comparison eq/ne of two such registers is the predicate "some bit differs". An
+operation this module does not model on such a register (an add, a load address, a comparison
+of order) sees an ordinary atom whose name is the canonical text of its bits (equal names,
+equal bits), so it stays as opaque as before.
+"""
+from __future__ import annotations
+
+from .rules import _cvt_types, _linear_cmp
+from .symbolic import UNDEF, UNDEF_PRED, _itype, _pred, atom, negate, padd, pkey, pmul, short
+
+_INT_TYPES = ("b", "u", "s")
+
+
+def _xor(x, y):
+    """x != y for predicates, constants folded exactly."""
+    if isinstance(x, bool) and isinstance(y, bool):
+        return x != y
+    if x == y:                     # one predicate (equal forms are the same truth): never differs
+        return False
+    if isinstance(y, bool):
+        x, y = y, x
+    if isinstance(x, bool):
+        return negate(y) if x else y
+    return _pred("xor", [x, y])
+
+
+class Bits:
+    """The registers of one walk known bit by bit: atom name -> (width, bits, lowest first)."""
+
+    def __init__(self):
+        self.table = {}
+
+    def make(self, width, bits):
+        """A register of `width` bits: a constant (unsigned) when every bit is one, the undefined
+        integer when a bit is, else the atom named by its bits (run-length text; hashed if long)."""
+        if all(b.__class__ is bool for b in bits):
+            return sum(1 << i for i, b in enumerate(bits) if b)
+        if any(b == UNDEF_PRED for b in bits):
+            return atom(UNDEF)
+        runs, prev, n = [], None, 0
+        for b in bits:
+            tok = "1" if b is True else "0" if b is False else short(str(b))
+            if tok == prev:
+                n += 1
+                continue
+            if prev is not None:
+                runs.append(f"{prev}*{n}" if n > 1 else prev)
+            prev, n = tok, 1
+        runs.append(f"{prev}*{n}" if n > 1 else prev)
+        name = short(f"bits{width}[{';'.join(runs)}]")
+        self.table[name] = (width, tuple(bits))
+        return {(name,): 1}
+
+    def of(self, v, width):
+        """The bits of v as a `width`-bit register, or None: a constant (two's complement, as the
+        register holds it: the walk's ring arithmetic is exact modulo 2^width) or a register
+        known bit by bit at exactly that width."""
+        if v.__class__ is int:
+            return tuple(bool((v >> i) & 1) for i in range(width))
+        known = self.known(v)
+        return known[1] if known is not None and known[0] == width else None
+
+    def known(self, v):
+        """(width, bits) of a value held bit by bit, else None."""
+        if v.__class__ is dict and len(v) == 1:
+            (m, c), = v.items()
+            if c == 1 and len(m) == 1:
+                return self.table.get(m[0])
+        return None
+
+    def selp(self, op, c, a, b):
+        """selp.<int> of two constants on predicate c: bit i is constant where a and b agree,
+        c where a has it set, not c where b has (exact: the register is a's bits or b's)."""
+        signed, width = _itype(op)
+        ba, bb = self.of(a, width), self.of(b, width)
+        return self.make(width, [x if x == y else (c if x else negate(c)) for x, y in zip(ba, bb)])
+
+    def integer(self, op, base, args):
+        """A bitwise operation on registers at least one of which is known bit by bit, or None
+        where this module does not model it (the caller's rules apply)."""
+        if not any(self.known(a) is not None for a in args):
+            return None
+        if base == "cvt":
+            return self._cvt(op, args[0])
+        signed, width = _itype(op)
+        if base in ("shl", "shr"):
+            x, k = self.of(args[0], width), args[1]
+            if x is None or k.__class__ is not int:
+                return None
+            k = min(k & 0xFFFFFFFF, width)        # PTX clamps shift amounts to the register width
+            if base == "shl":
+                return self.make(width, [False] * k + list(x[:width - k]))
+            fill = x[-1] if signed else False      # shr.s fills with the sign bit, .u and .b with 0
+            return self.make(width, list(x[k:]) + [fill] * k)
+        ops = [self.of(a, width) for a in args]
+        if any(o is None for o in ops):
+            return None
+        if base == "not":
+            return self.make(width, [negate(x) for x in ops[0]])
+        if base in ("and", "or") and len(ops) == 2:
+            return self.make(width, [_pred(base, [x, y]) for x, y in zip(*ops)])
+        if base == "xor" and len(ops) == 2:
+            return self.make(width, [_xor(x, y) for x, y in zip(*ops)])
+        return None
+
+    def _cvt(self, op, v):
+        """cvt between integer types (no saturation): the low bits kept, a widening filled with
+        the source's sign bit when the source type is signed, else with zeros (PTX cvt)."""
+        if ".sat" in op:
+            return None
+        types = _cvt_types(op)
+        if len(types) != 2:
+            return None
+        dst, src = types
+        known = self.known(v)
+        if known is None or known[0] != int(src[1:]):
+            return None
+        bits, wd = known[1], int(dst[1:])
+        fill = bits[-1] if src[0] == "s" else False
+        return self.make(wd, list(bits[:wd]) + [fill] * max(0, wd - len(bits)))
+
+    def equal(self, cmp, width, a, b):
+        """eq/ne of two registers, at least one known bit by bit, as the predicate "some bit
+        differs" (or its negation); None if either is not known at `width` bits."""
+        ba, bb = self.of(a, width), self.of(b, width)
+        if ba is None or bb is None:
+            return None
+        differs = False
+        for x, y in zip(ba, bb):
+            differs = _pred("or", [differs, _xor(x, y)])
+        return differs if cmp == "ne" else negate(differs)
+
+
+def int_form(op, cmp, a, b):
+    """An integer comparison of two polynomials (not both constants) in a normal form.
+    Signed ones: _linear_cmp (exact over the integers: indices do not wrap). eq/ne of unsigned
+    or untyped registers: whether D = a - b is 0 modulo 2^width (ring arithmetic is exact
+    modulo 2^width), D keyed by the one of D and -D (both vanish together) whose largest
+    monomial has a positive coefficient, the width kept. Unsigned orders: gt, ge mirrored into lt, le with the operands swapped."""
+    signed, width = _itype(op)
+    if signed and cmp in ("lt", "le", "gt", "ge", "eq", "ne"):
+        return _linear_cmp(cmp, a, b)
+    if cmp in ("eq", "ne"):
+        if a.__class__ is int:
+            a, b = b, a                            # eq/ne are symmetric: the polynomial first
+        if b.__class__ is int:                     # the common case, against a constant: D = a - b
+            d = dict(a)
+            k = d.get((), 0) - b
+            if k:
+                d[()] = k
+            else:
+                d.pop((), None)
+        else:
+            d = padd(a, b, -1)
+            if d.__class__ is int:                 # the symbols cancel: a constant difference
+                return (d % (1 << width) == 0) == (cmp == "eq")
+        if d[max(d)] < 0:       # one of D, -D: the largest monomial (never the constant's ()) positive
+            d = {m: -c for m, c in d.items()}
+        return ("cmpm", width, cmp, pkey(d))
+    mirror = {"gt": "lt", "ge": "le", "hi": "lt", "hs": "le", "lo": "lt", "ls": "le"}
+    if cmp in mirror and not signed:
+        pa, pb = pkey(a), pkey(b)
+        if cmp in ("gt", "ge", "hi", "hs"):
+            pa, pb = pb, pa
+        return ("cmp", op.replace(f".{cmp}.", f".{mirror[cmp]}.", 1), pa, pb)
+    return ("cmp", op, pkey(a), pkey(b))
