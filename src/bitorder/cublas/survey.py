@@ -204,22 +204,29 @@ def main(argv=None):
     print(info, flush=True)
     t0 = time.time()
     path = os.path.join(args.out, f"{args.name}.jsonl.gz")
+    done, errors = record_all(path, cases, lambda i, case: survey_case(case, args.seed * 1000 + i), t0, args.budget)
+    print(f"[survey] wrote {path}: {done} cases, {errors} errors of {len(cases)} planned", flush=True)
+
+
+def record_all(path: str, cases, survey_one, t0: float, budget: float) -> tuple[int, int]:
+    """Survey each case (survey_one(i, case) -> (record, calls)) until t0 + budget, writing the
+    records to the gzipped JSONL `path` 25 at a time with the kernels each record's calls launched
+    (the first call's as "kernels", a second's as "lt_kernels"); a case that raises is written as
+    an error record. Returns (records written, errors)."""
     done = errors = 0
     with gzip.open(path, "wt") as f:
         pending = []
         for i, case in enumerate(cases):
-            if time.time() - t0 > args.budget:
+            if time.time() - t0 > budget:
                 break
             try:
-                rec, calls = survey_case(case, args.seed * 1000 + i)
-                pending.append((rec, calls))
-            except Exception as e:
+                pending.append(survey_one(i, case))
+            except Exception as e:  # noqa: BLE001  (recorded: the survey goes on)
                 errors += 1
                 f.write(json.dumps({"case": case.to_dict(), "error": f"{type(e).__name__}: {e}",
                                     "trace": traceback.format_exc()[-1500:]}) + "\n")
             if len(pending) >= 25 or i == len(cases) - 1:
-                flat = [c for _, cs in pending for c in cs]
-                names = profiling.kernels_per_call(flat)
+                names = profiling.kernels_per_call([c for _, cs in pending for c in cs])
                 j = 0
                 for rec, cs in pending:
                     rec["kernels"] = names[j]
@@ -233,7 +240,8 @@ def main(argv=None):
                 print(f"[survey] {done} cases, {errors} errors, {time.time() - t0:.0f} s", flush=True)
         for rec, _ in pending:
             f.write(json.dumps(rec) + "\n")
-    print(f"[survey] wrote {path}: {done} cases, {errors} errors of {len(cases)} planned", flush=True)
+            done += 1
+    return done, errors
 
 
 def _write_cases(args, cases) -> int:
@@ -274,30 +282,8 @@ def main_fp8(args) -> int:
         json.dump(info, f, indent=1)
     print(info, flush=True)
     path = os.path.join(args.out, f"{args.name}.jsonl.gz")
-    done = errors = 0
-    with gzip.open(path, "wt") as f:
-        pending = []
-        for i, case in enumerate(picked):
-            if time.time() - t0 > args.budget:
-                break
-            try:
-                pending.append(survey_fp8.survey_case(case, args.seed * 1000 + i, LOG, attempt))
-            except Exception as e:  # noqa: BLE001
-                errors += 1
-                f.write(json.dumps({"case": case.to_dict(), "error": f"{type(e).__name__}: {e}",
-                                    "trace": traceback.format_exc()[-1500:]}) + "\n")
-            if len(pending) >= 25 or i == len(picked) - 1:
-                names = profiling.kernels_per_call([c for _, cs in pending for c in cs])
-                for j, (rec, _) in enumerate(pending):
-                    rec["kernels"] = names[j]
-                    f.write(json.dumps(rec) + "\n")
-                    done += 1
-                pending = []
-                f.flush()
-                print(f"[survey] {done} fp8 cases, {errors} errors, {time.time() - t0:.0f} s", flush=True)
-        for rec, _ in pending:
-            f.write(json.dumps(rec) + "\n")
-            done += 1
+    done, errors = record_all(path, picked, lambda i, case: survey_fp8.survey_case(case, args.seed * 1000 + i, LOG, attempt),
+                              t0, args.budget)
     print(f"[survey] wrote {path}: {done} fp8 cases, {errors} errors of {len(picked)} split cases", flush=True)
     return 0
 
