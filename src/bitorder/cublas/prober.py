@@ -357,3 +357,31 @@ def entry_from_rules(kind: tuple, survivors: list[dict], records: list[dict], dt
             entry["span"]["k_major"] = {"k_multiple_of": 64, "granule": first["k_major"]}
     entry["evidence"] = {"prober": f"{len(records)} records, {len(survivors)} surviving rules"}
     return entry
+
+
+# -- gemv (algorithm 13): the SIMT twin (emulate.simt) against a record ---------------------------
+
+def gemv_mismatches(rec: dict, order) -> tuple[int, int]:
+    """(sampled outputs over both draws, walk positions) that the SIMT twin of `order` (a
+    emulate.simt.GemvOrder) gets wrong on a gemv record: (0, 0) when it reproduces the record."""
+    from ..emulate import simt
+    case = rec["case"]
+    bad = 0
+    for kind in ("narrow", "wide"):
+        s = rec["samples_" + kind]
+        seed = rec["seed"] + (1 if kind == "wide" else 0)
+        bias = None
+        if case["op"] == "linear_bias":
+            bias = numpy_draw(None, case["dtype"], seed, TID_BIAS, kind, index=np.array(s["cols"]))
+        for bi, b in enumerate(s["batches"]):
+            a = operand_rows(case, seed, kind, "a", b, s["rows"])
+            bc = operand_rows(case, seed, kind, "b", b, s["cols"])
+            out = simt.epilogue(simt.accumulate(a, bc.T, order), order, case["dtype"], bias)
+            bad += int((out.view(np.int16) != np.array(s["bits"][bi], dtype=np.int16)).sum())
+    walked = 0
+    for which in ("small", "edge"):
+        codes = walk_codes(rec, which)
+        if codes:
+            pos = sorted(codes)
+            walked += int((simt.walk_codes(order, case["k"], pos) != np.array([codes[m] for m in pos])).sum())
+    return bad, walked

@@ -2,7 +2,7 @@
 from .gemm import matmul, accumulate, epilogue, k_groups, np_dtype, round_to
 from .reduce import pinned_reduce, pinned_sum
 from .replay import plan, replay, to_numpy
-from . import tensorcore
+from . import simt, tensorcore
 
 __all__ = ["matmul", "accumulate", "epilogue", "k_groups", "np_dtype", "round_to", "pinned_reduce", "pinned_sum",
-           "tensorcore", "plan", "replay", "to_numpy"]
+           "simt", "tensorcore", "plan", "replay", "to_numpy"]
