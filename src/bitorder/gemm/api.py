@@ -199,7 +199,7 @@ def _route_cached(a, b, bias):
         plan_, _, _, how = _route(a, b, bias)
         if len(_ROUTES) > 65536:
             _ROUTES.clear()
-        _ROUTES[key] = hit = (plan_, how, key)
+        _ROUTES[key] = hit = (plan_, how)
     return hit
 
 
@@ -217,7 +217,7 @@ def _views(a, b, how):
 
 def _run(a, b, bias, torch_fn):
     _check(*([a, b] + ([bias] if bias is not None else [])))
-    p, how, _ = _route_cached(a, b, bias)
+    p, how = _route_cached(a, b, bias)
     _count(p)
     if p.path == "cublas":
         return torch_fn()
