@@ -150,8 +150,7 @@ def run(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch.bfloa
     BM, BN, BK, warps, stages = block
     if desc.promotion is not None:
         BK = desc.promotion   # one dot per promotion interval: Triton promotes once per dot
-    tma = (launch.TMA if tma is None else tma) and all(
-        x % 16 == 0 for x in (a.data_ptr(), b.data_ptr(), a.stride(0), b.stride(1)))
+    tma = (launch.TMA if tma is None else tma) and launch.tma_aligned(a, b, (a.stride(0), b.stride(1)))
     if tma:
         launch.ensure_allocator()
     chain8_kernel[(triton.cdiv(M, BM) * triton.cdiv(N, BN),)](

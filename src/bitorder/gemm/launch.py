@@ -123,10 +123,11 @@ def _major(x):
     return x, True, x.stride(-2)
 
 
-def _tma_ok(a3, b3, sa: int, sb: int) -> bool:
-    """TMA descriptors need 16-byte-aligned bases and leading strides (batches' too)."""
-    return (a3.data_ptr() % 16 == 0 and b3.data_ptr() % 16 == 0
-            and all(x * a3.element_size() % 16 == 0 for x in (sa, sb, a3.stride(0), b3.stride(0))))
+def tma_aligned(a, b, strides) -> bool:
+    """Whether TMA descriptors can describe operands a and b: 16-byte-aligned bases, and every
+    stride given (elements of a's type: leading and batch strides) a multiple of 16 bytes."""
+    return (a.data_ptr() % 16 == 0 and b.data_ptr() % 16 == 0
+            and all(x * a.element_size() % 16 == 0 for x in strides))
 
 
 def _allocator(size: int, align: int, stream):
@@ -152,8 +153,10 @@ def chain(a, b, out, *, span: int, group: int = 16, tail_first: bool = False, k_
     b3, b_row, sb = _major(b3)
     o = out.view(parts, batch, M, N)  # out is contiguous: the output, or the workspace of partials
     BM, BN, BK, warps, *stages = block or blocks(M, N, batch * parts, None if a3.is_cuda else H200_SMS)
+    sab = a3.stride(0) if a3.shape[0] > 1 else 0   # a batch of one (or a broadcast operand) steps by 0
+    sbb = b3.stride(0) if b3.shape[0] > 1 else 0
     tma = TMA if tma is None else tma
-    if tma and group == 16 and not tail_first and parts == 1 and span >= K and _tma_ok(a3, b3, sa, sb):
+    if tma and group == 16 and not tail_first and parts == 1 and span >= K and tma_aligned(a3, b3, (sa, sb, sab, sbb)):
         ensure_allocator()
         if tma == "persistent" and batch == 1:
             sms = _sm_count() if a3.is_cuda else H200_SMS
@@ -162,15 +165,13 @@ def chain(a, b, out, *, span: int, group: int = 16, tail_first: bool = False, k_
                 bias is not None, BM, BN, BK, sms, False), warps, stages[0] if stages else 3)
             return out
         _launch(chain_tma_kernel, (_cdiv(M, BM) * _cdiv(N, BN), batch), (
-            a3, b3, o, bias if bias is not None else a3, M, N, K,
-            a3.stride(0) if a3.shape[0] > 1 else 0, sa, b3.stride(0) if b3.shape[0] > 1 else 0, sb,
+            a3, b3, o, bias if bias is not None else a3, M, N, K, sab, sa, sbb, sb,
             o.stride(1), o.stride(2), a_row, b_row, bias is not None, BM, BN, BK), warps, stages[0] if stages else 3)
         return out
     grid = (_cdiv(M, BM) * _cdiv(N, BN), batch, parts)
     kernel = chain_kernel if (sa % 16 == 0 and sb % 16 == 0 and N % 16 == 0) else chain_kernel_any_ld
     _launch(kernel, grid, (
-        a3, b3, o, bias if bias is not None else a3, M, N, K, span, k_step,
-        a3.stride(0) if a3.shape[0] > 1 else 0, sa, b3.stride(0) if b3.shape[0] > 1 else 0, sb,
+        a3, b3, o, bias if bias is not None else a3, M, N, K, span, k_step, sab, sa, sbb, sb,
         o.stride(1), o.stride(2), o.stride(0),
         a_row, b_row, group, tail_first, bias is not None, BM, BN, BK), warps, stages[0] if stages else 3)
     return out
