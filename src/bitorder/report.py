@@ -57,7 +57,7 @@ def _gemm(console: Console, live: bool) -> None:
     console.print(profile_table())
     import os
     switches = {k: os.environ.get(k, "") for k in ("BITORDER_FAST_LAUNCH", "BITORDER_TILES", "BITORDER_TMA", "BITORDER_UNVERIFIED")}
-    console.print("switches (off unless set; each waits for the H200 to measure it): "
+    console.print("switches (unset: kept kernels on, wave tiles, no TMA, verified profile entries only): "
                   + ", ".join(f"{k}={v or 'unset'}" for k, v in switches.items()))
     console.print("fp8 (bitorder.scaled_mm): the profile's fp8 entry is a candidate, not verified: every call "
                   "runs torch._scaled_mm itself (counted)")
