@@ -82,7 +82,7 @@ def gpu_side_fp8(case, seed):
         if p.path != "triton":
             return None, p.reason
         host = [None if x is None else to_numpy(x.cpu())[0] for x in (a, b.t().contiguous(), bias)]
-        want = ref.cpu().contiguous().view(torch.int32 if ref.element_size() == 4 else torch.int16).numpy()
+        want = gate_fp8.bits(ref).cpu().numpy()
         out.append((kind, p.to_json(), host[0], np.ascontiguousarray(host[1].T), host[2], want,
                     sa.cpu().numpy(), sb.cpu().numpy(), case.out))
     return out, ""
