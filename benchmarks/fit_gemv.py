@@ -48,7 +48,7 @@ def kernel_kind(rec: dict) -> str:
 def vector_operand(rec: dict) -> str:
     """Which torch operand is the vector, and whether the matrix runs along K in memory ("T" gemv)
     or along the outputs ("N" gemv)."""
-    c, q = rec["case"], rec["query"]
+    q = rec["query"]
     if q["m"] == 1:        # cuBLAS's A (torch's B) is the vector; the matrix is cuBLAS's B
         return "torch B (N=1), " + ("N" if q["transb"] else "T")
     return "torch A (M=1), " + ("T" if q["transa"] else "N")

@@ -70,7 +70,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--kernels", default="")
     a = ap.parse_args()
-    from checker_gate import _cfg, gate_kernel
+    from checker_gate import gate_kernel
     from corpus import SPECS
     stored = json.load(open(a.stored))
     by_grid = {(r["kernel"], r["grid"]): r for r in stored["grids"]}

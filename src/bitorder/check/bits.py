@@ -13,7 +13,7 @@ equal bits), so it stays as opaque as before.
 from __future__ import annotations
 
 from .rules import _cvt_types, _linear_cmp
-from .symbolic import UNDEF, UNDEF_PRED, _itype, _pred, atom, negate, padd, pkey, pmul, short
+from .symbolic import UNDEF, UNDEF_PRED, _itype, _pred, atom, negate, padd, pkey, short
 
 _INT_TYPES = ("b", "u", "s")
 

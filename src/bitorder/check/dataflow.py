@@ -34,7 +34,7 @@ from .bits import Bits, int_form
 from .rules import _REG, _address, _branches_on_constants, _cvt_types, _hammock, _operand
 from .symbolic import (Nodes, UNDEF, UNDEF_PRED, Unsupported, _BITS, _FLOAT_TYPE, _KNOWN, _MAX_STEPS, _RING, _cap,
                        _concrete, _disjoint, _extend, _is_float_op, _is_int, _itype, _pair_cvt, _pred, _wrap, atom,
-                       first_difference, float_form, negate, padd, pkey, pmul, select, short)
+                       first_difference, float_form, negate, padd, pkey, pmul, select)
 
 _INT_REG = re.compile(r"[bus](16|32|64)")   # selp types of integer registers
 
