@@ -54,6 +54,17 @@ def test_scalings_are_told_apart():
         fp8._scaling(a, b, s(32), s(48))
 
 
+def test_row_wise_scales_fall_back_before_any_query(monkeypatch):
+    # the 2026-11-30c fp8 gate: the tensor-wise epilogue on row-wise calls gave other bytes
+    import functools
+    monkeypatch.setattr(fp8, "_check", functools.partial(fp8._check, devices=("meta",)))
+    monkeypatch.setattr(fp8, "lt_query", lambda *a, **k: pytest.fail("row-wise calls must not be planned"))
+    a, b = _meta((32, 64), torch.float8_e4m3fn), _meta((64, 48), torch.float8_e4m3fn, t=True)
+    p = fp8.plan(a, b, torch.ones((32, 1), device="meta"), torch.ones((1, 48), device="meta"),
+                 out_dtype=torch.bfloat16)
+    assert p.path == "cublas" and "row-wise" in p.reason
+
+
 @pytest.mark.parametrize("promote", [0, 128])
 @pytest.mark.parametrize("scale", [1, 2, 3, 4])
 def test_fp8_chain_kernel_compiles_for_sm90(promote, scale):
