@@ -23,6 +23,7 @@ import itertools
 import json
 import multiprocessing
 import os
+import signal
 import sys
 import time
 
@@ -375,6 +376,23 @@ def _line(r):
             f"pinned/free time {f(r['speed_pinned_over_free'])} (graph {f(r.get('speed_graph'))})")
 
 
+def write_summary(out, results, not_reached, not_timed):
+    """pinned.json from what was measured so far; returns the summary."""
+    ratios = [r["speed_pinned_over_free"] for r in results if r["speed_pinned_over_free"]]
+    graph = [r["speed_graph"] for r in results if r.get("speed_graph")]
+    from bitorder.compiler import layouts
+    summary = {"device": torch.cuda.get_device_name(), "pinned_layouts": layouts.enabled(), "kernels": len(results),
+               "all_invariant": all(r["pinned_invariant"] for r in results),
+               "median_time_ratio": float(np.median(ratios)) if ratios else None,
+               "max_time_ratio": max(ratios) if ratios else None,
+               "median_graph_ratio": float(np.median(graph)) if graph else None,
+               "max_graph_ratio": max(graph) if graph else None,
+               "not_reached": not_reached, "not_timed": not_timed, "results": results}
+    with open(os.path.join(out, "pinned.json"), "w") as f:
+        json.dump(summary, f, indent=1)
+    return summary
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -387,38 +405,33 @@ def main():
     deadline = time.time() + args.budget if args.budget else None
     past = lambda: deadline is not None and time.time() > deadline  # noqa: E731
     results, not_reached, not_timed = [], [], []
-    if args.jobs <= 1:
-        for name in CASES:
-            if past():
-                not_reached.append(name)
-                continue
-            r = run_case(name, args.quick, args.rep)
-            results.append(r)
-            print(_line(r), flush=True)
-    else:
-        for name, r in check_all(list(CASES), args.quick, deadline, args.jobs):
-            if r is None:
-                not_reached.append(name)
-                continue
-            ran = r.pop("ran")
-            if past():
-                not_timed.append(name)
-            else:
-                set_times(r, *time_case(name, ran, args.rep))
-            results.append(r)
-            print(_line(r), flush=True)
+    # `timeout` sends SIGTERM: leave through the finally so that what was measured is written
+    # (2026-11-30c: the suite was killed after 4 of 12 kernels and wrote nothing).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    try:
+        if args.jobs <= 1:
+            for name in CASES:
+                if past():
+                    not_reached.append(name)
+                    continue
+                r = run_case(name, args.quick, args.rep)
+                results.append(r)
+                print(_line(r), flush=True)
+        else:
+            for name, r in check_all(list(CASES), args.quick, deadline, args.jobs):
+                if r is None:
+                    not_reached.append(name)
+                    continue
+                ran = r.pop("ran")
+                if past():
+                    not_timed.append(name)
+                else:
+                    set_times(r, *time_case(name, ran, args.rep))
+                results.append(r)
+                print(_line(r), flush=True)
+    finally:
+        summary = write_summary(args.out, results, not_reached, not_timed)
     ratios = [r["speed_pinned_over_free"] for r in results if r["speed_pinned_over_free"]]
-    graph = [r["speed_graph"] for r in results if r.get("speed_graph")]
-    from bitorder.compiler import layouts
-    summary = {"device": torch.cuda.get_device_name(), "pinned_layouts": layouts.enabled(), "kernels": len(results),
-               "all_invariant": all(r["pinned_invariant"] for r in results),
-               "median_time_ratio": float(np.median(ratios)) if ratios else None,
-               "max_time_ratio": max(ratios) if ratios else None,
-               "median_graph_ratio": float(np.median(graph)) if graph else None,
-               "max_graph_ratio": max(graph) if graph else None,
-               "not_reached": not_reached, "not_timed": not_timed, "results": results}
-    with open(os.path.join(args.out, "pinned.json"), "w") as f:
-        json.dump(summary, f, indent=1)
     try:
         import matplotlib
         matplotlib.use("Agg")

@@ -18,9 +18,11 @@ import argparse
 import json
 import os
 import random
+import signal
+import sys
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, TimeoutError as FutureTimeout
 
 import numpy as np
 import torch
@@ -138,39 +140,48 @@ def main():
                                    max_mn=a.max_mn, max_k=a.max_k, deep_k=4 * a.max_k)
         random.Random(a.seed).shuffle(cases)   # a budget then samples every kind, not the first
     t0, counts, fails, errors, kept, futures = time.time(), Counter(), [], [], [], []
+    # `timeout` sends SIGTERM: end through the finally below (so the JSON is written), and never
+    # wait there for CPU replays still running (2026-11-30c: the pool's exit waited, the call's
+    # timeout killed the process, nothing was written).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    pool = ProcessPoolExecutor(max(1, (os.cpu_count() or 2) - 2))
     try:
-        with ProcessPoolExecutor(max(1, (os.cpu_count() or 2) - 2)) as pool:
-            for i, case in enumerate(cases):
-                if time.time() - t0 > a.budget * 0.6:    # leave the CPU pool time to finish
-                    counts["not reached (budget)"] += 1
-                    continue
-                fp8_case = getattr(case, "dtype", "") == "e4m3"
-                try:
-                    items, why = (gpu_side_fp8(case, a.seed + 10 * i) if fp8_case
-                                  else gpu_side(case, a.seed + 10 * i, i % 10 == 0))
-                except Exception as e:   # counted and listed, never a pass
-                    counts["error"] += 1
-                    errors.append({"case": case.to_dict(), "error": f"{type(e).__name__}: {str(e)[:300]}"})
-                    continue
-                if items is None:
-                    what = "torch rejects" if why.startswith("torch rejects") else "cublas path (not replayed)"
-                    counts[f"{getattr(case, 'dtype', '')} {what}"] += 1
-                    continue
-                futures.append((case, pool.submit(_replay_all, items)))
-            for case, f in futures:
-                if time.time() - t0 > a.budget:
-                    counts["not finished (budget)"] += 1
-                    f.cancel()
-                    continue
-                tag = f"e4m3 {'fast' if case.fast_accum else 'slow'} {case.out} " if case.dtype == "e4m3" else f"{case.dtype} "
-                for kind, same, ndiff, detail in f.result():
-                    counts[f"{tag}{kind} identical" if same else f"{tag}{kind} MISMATCH"] += 1
-                    if not same:
-                        fails.append({"case": case.to_dict(), "draw": kind, "elements_differing": ndiff,
-                                      "first_differing": detail.get("first", [])})
-                        if "item" in detail and len(kept) < 20:
-                            kept.append((case, detail["item"]))
+        for i, case in enumerate(cases):
+            if time.time() - t0 > a.budget * 0.6:    # leave the CPU pool time to finish
+                counts["not reached (budget)"] += 1
+                continue
+            fp8_case = getattr(case, "dtype", "") == "e4m3"
+            try:
+                items, why = (gpu_side_fp8(case, a.seed + 10 * i) if fp8_case
+                              else gpu_side(case, a.seed + 10 * i, i % 10 == 0))
+            except Exception as e:   # counted and listed, never a pass
+                counts["error"] += 1
+                errors.append({"case": case.to_dict(), "error": f"{type(e).__name__}: {str(e)[:300]}"})
+                continue
+            if items is None:
+                what = "torch rejects" if why.startswith("torch rejects") else "cublas path (not replayed)"
+                counts[f"{getattr(case, 'dtype', '')} {what}"] += 1
+                continue
+            futures.append((case, pool.submit(_replay_all, items)))
+        for case, f in futures:
+            try:
+                replays = f.result(timeout=max(0.0, a.budget - (time.time() - t0)))
+            except FutureTimeout:
+                counts["not finished (budget)"] += 1
+                f.cancel()
+                continue
+            tag = f"e4m3 {'fast' if case.fast_accum else 'slow'} {case.out} " if case.dtype == "e4m3" else f"{case.dtype} "
+            for kind, same, ndiff, detail in replays:
+                counts[f"{tag}{kind} identical" if same else f"{tag}{kind} MISMATCH"] += 1
+                if not same:
+                    fails.append({"case": case.to_dict(), "draw": kind, "elements_differing": ndiff,
+                                  "first_differing": detail.get("first", [])})
+                    if "item" in detail and len(kept) < 20:
+                        kept.append((case, detail["item"]))
     finally:   # whatever stopped the run, what it saw is written
+        for p in list(getattr(pool, "_processes", {}).values()):   # replays past the budget: stop them
+            p.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
         summary = {"device": torch.cuda.get_device_name(), "cases": len(cases), "counts": dict(counts),
                    "mismatches": len(fails), "errors": len(errors), "seconds": round(time.time() - t0, 1),
                    "args": {k: v for k, v in vars(a).items() if k != "out"}}
@@ -202,5 +213,4 @@ def _replay_all(items):
 
 
 if __name__ == "__main__":
-    import sys
     sys.exit(main())
