@@ -46,8 +46,9 @@ def fingerprint() -> dict:
                 "gemm/kernels_fp8.py", "gemm/fp8.py"):
         with open(os.path.join(root, rel), "rb") as f:
             h[rel] = hashlib.sha256(f.read()).hexdigest()[:16]
-    from bitorder.gemm import launch
-    return {"bitorder_file": bitorder.__file__, "sha": h, "fast_launch": launch.FAST, "tiles": launch.TILES, "tma": launch.TMA}
+    from bitorder.gemm import fp8, launch
+    return {"bitorder_file": bitorder.__file__, "sha": h, "fast_launch": launch.FAST, "tiles": launch.TILES, "tma": launch.TMA,
+            "fp8_tma": fp8.FP8_TMA}
 
 
 def operand(case, rows, cols, trans, seed, tid, kind):

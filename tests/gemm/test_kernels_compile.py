@@ -98,7 +98,7 @@ def test_persistent_tma_chain_compiles_and_fits():
     from bitorder.gemm.kernels import chain_tma_persistent_kernel
     sig = dict(a_ptr="*fp16", b_ptr="*fp16", out_ptr="*fp16", bias_ptr="*fp16", M="i32", N="i32", K="i32",
                stride_a="i32", stride_b="i32", stride_om="i32")
-    for bm, bn, bk, warps, stages in sorted({t for t, _ in launch._WAVE_TILES}):
+    for bm, bn, bk, warps, stages in sorted({t for t, _ in launch._WAVE_TILES} | {(128, 128, 64, 8, 4)}):
         c = bitorder.compile(chain_tma_persistent_kernel, "sm90", signature=sig, num_warps=warps, num_stages=stages,
                              aligned=[x for x in ALIGNED if x in sig],
                              constexprs=dict(A_ROW=True, B_ROW=False, HAS_BIAS=True, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,

@@ -109,3 +109,23 @@ def test_kept_kernels_are_reused_per_specialisation_only(monkeypatch):
     kinds = [e[0] for e in k.log]
     assert kinds == ["jit", "fast", "jit", "jit"]
     assert k.log[1][1][:4] == (4, 1, 1, 7) and k.log[1][1][-3:] == (p, 48, 64)
+
+
+def test_persistent_tiles_only_where_they_fill_the_sms(monkeypatch):
+    """BITORDER_TILES=persistent: unbatched products whose 128x128 tiles fill 132 SMs run the
+    persistent kernel (128x256 tiles from four waves on); smaller, batched or split ones do not."""
+    assert launch.persistent_block(2048, 12288, 132) == (128, 256, 64, 8, 3)
+    assert launch.persistent_block(512, 10240, 132) == (128, 128, 64, 8, 4)
+    assert launch.persistent_block(32, 10240, 132) is None
+    monkeypatch.setattr(launch, "TILES", "persistent")
+    used = []
+    monkeypatch.setattr(launch, "_launch", lambda kernel, grid, args, warps, stages: used.append((kernel, grid, warps, stages)))
+    monkeypatch.setattr(launch, "ensure_allocator", lambda: None)
+    a, b = torch.empty(2048, 1024, dtype=torch.float16), torch.empty(1024, 2560, dtype=torch.float16)
+    launch.chain(a, b, torch.empty(2048, 2560, dtype=torch.float16), span=1024)
+    assert used[-1] == (launch.chain_tma_persistent_kernel, (132,), 8, 4)
+    launch.chain(a[:64], b, torch.empty(64, 2560, dtype=torch.float16), span=1024)
+    assert used[-1][0] is launch.chain_kernel
+    a3, b3 = a.expand(2, -1, -1), b.expand(2, -1, -1)
+    launch.chain(a3, b3, torch.empty(2, 2048, 2560, dtype=torch.float16), span=1024)
+    assert used[-1][0] is not launch.chain_tma_persistent_kernel

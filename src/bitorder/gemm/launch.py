@@ -28,6 +28,10 @@ MERGE_BLOCK = 1024
 # The default ("waves") weighs each tile's waves over the SMs against its speed: 0.84x cuBLAS
 # above 5 GFLOP against 0.80x for "fill" (the first tile that fills the SMs), same 69 shapes,
 # 2026-11-30. BITORDER_TILES=fill or =fixed (the first session's 64x128 / 128x128) restore those.
+# BITORDER_TILES=persistent (opt-in until gated and timed over every group): unbatched plain
+# chains that fill the SMs run chain_tma_persistent_kernel (persistent_block). The 2026-11-30c
+# qkv sweep (do_bench, 9 shapes): 128x128 persistent 0.82/0.83/0.73/0.63x cuBLAS where the
+# default tile gave 0.67/0.67/0.59/0.61x; 128x256 persistent 1.00x on 2048x12288x4096 (0.86x).
 TILES = os.environ.get("BITORDER_TILES", "waves")
 _SMS: dict = {}
 H200_SMS = 132  # for Triton's interpreter on CPU tensors
@@ -58,6 +62,16 @@ def blocks(m: int, n: int, batch: int = 1, sms: int | None = None):
     # "waves": least (waves x tile area / speed): a near-empty last wave costs a whole wave
     return min(_WAVE_TILES, key=lambda t: _cdiv(batch * _cdiv(m, t[0][0]) * _cdiv(n, t[0][1]), sms)
                * t[0][0] * t[0][1] / t[1])[0]
+
+
+def persistent_block(m: int, n: int, sms: int):
+    """The persistent kernel's tile for an unbatched (m, n) output, or None where its tiles would
+    not fill the SMs (speed only): 128x256 from four waves of them on, else 128x128 (4 stages)."""
+    if _cdiv(m, 128) * _cdiv(n, 256) >= 4 * sms:
+        return (128, 256, 64, 8, 3)
+    if _cdiv(m, 128) * _cdiv(n, 128) >= sms:
+        return (128, 128, 64, 8, 4)
+    return None
 
 
 _COMPILED: dict = {}
@@ -155,6 +169,10 @@ def chain(a, b, out, *, span: int, group: int = 16, tail_first: bool = False, k_
     BM, BN, BK, warps, *stages = block or blocks(M, N, batch * parts, None if a3.is_cuda else H200_SMS)
     sab = a3.stride(0) if a3.shape[0] > 1 else 0   # a batch of one (or a broadcast operand) steps by 0
     sbb = b3.stride(0) if b3.shape[0] > 1 else 0
+    if tma is None and block is None and TILES == "persistent" and batch == 1 and parts == 1:
+        pblock = persistent_block(M, N, _sm_count() if a3.is_cuda else H200_SMS)
+        if pblock is not None:
+            tma, (BM, BN, BK, warps, *stages) = "persistent", pblock
     tma = TMA if tma is None else tma
     if tma and group == 16 and not tail_first and parts == 1 and span >= K and tma_aligned(a3, b3, (sa, sb, sab, sbb)):
         ensure_allocator()
