@@ -142,6 +142,9 @@ def main():
         s["cases"] += 1
         s["identical"] += r["ok"] and "torch_rejects" not in r
         s[f"path:{r['path']}"] += 1
+        # per scaling too: the 2026-11-30c gate listed only 200 of 1,891 mismatches (all row-wise)
+        s[f"{c['scaling']}:cases"] += 1
+        s[f"{c['scaling']}:identical"] += r["ok"] and "torch_rejects" not in r
     report = gate_report(args.name, t0, len(cases), results, errors, summary, stats=stats, n_not_reached=len(left),
                          torch_rejects=dict(Counter(r["torch_rejects"][:80] for r in results if "torch_rejects" in r)))
     mism = write_report(args.out, report)

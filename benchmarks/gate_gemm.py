@@ -297,6 +297,9 @@ def main():
             old = json.load(f)
         errored = old.get("error_cases") or [e["case"] for e in old.get("errors", [])]   # (older runs kept 50)
         again = errored + [m["case"] for m in old.get("mismatches", [])] + old.get("not_reached_cases", [])
+        # once each: an out-of-memory case the retry did not reach is listed as errored and not
+        # reached (2026-11-30c: 52 of 340 rerun cases were such duplicates)
+        again = list({json.dumps(c, sort_keys=True): c for c in again}.values())
         cases, first = [(set_of(c), Case(**c)) for c in again], len(cases)   # seeds past the case list: fresh
     t0 = time.time()
     results, errors, case_stats, left = check_cases(cases, args.seed, t0, t0 + args.budget, args.jobs, args.name, first,

@@ -61,3 +61,19 @@ def test_matmul_checks_its_inputs():
         matmul(np.zeros((2, 8), np.float16), np.zeros((8, 2), np.float16), d)
     with pytest.raises(ValueError, match="bias"):
         matmul(np.zeros((2, 16), np.float16), np.zeros((16, 2), np.float16), d, bias=np.zeros(2))
+
+
+@pytest.mark.parametrize("dtype, family", [("fp16", "plain"), ("bf16", "plain"), ("bf16", "split_k")])
+def test_nan_outputs_are_written_as_the_gpu_writes_them(dtype, family):
+    """A NaN row comes out as 0x7FFF in fp16 and bf16 (cvt.rn's canonical NaN; ml_dtypes alone
+    writes bf16 NaN as 0x7FC0) and as 0x7FFFFFFF in fp32 partials and outputs."""
+    from bitorder.draws import numpy_draw
+    a, b = numpy_draw((4, 64), dtype, 5, 1), numpy_draw((64, 8), dtype, 5, 2)
+    a[0, 0] = np.nan
+    desc = (GEMMDesc("plain", dtype, 64, "wgmma", 16) if family == "plain" else
+            GEMMDesc("split_k", dtype, 64, "wgmma", 16, k_cuts=(32,), partial_dtype="fp32", merge_dtype="fp32",
+                     merge_order="sequential"))
+    out = matmul(a, b, desc)
+    assert (np.asarray(out).view(np.uint16)[0] == 0x7FFF).all()
+    out32 = matmul(a, b, desc, out_dtype="fp32")
+    assert (np.asarray(out32).view(np.uint32)[0] == 0x7FFFFFFF).all()

@@ -34,7 +34,7 @@ from typing import Optional
 
 import numpy as np
 
-from .gemm import np_dtype, round_to
+from .gemm import round_to, to_format
 
 FOLDS = ("down", "up", "seq")
 MERGES = ("sequential", "tree")
@@ -154,11 +154,11 @@ def accumulate(a, b, order: GemvOrder) -> np.ndarray:
 def epilogue(acc: np.ndarray, order: GemvOrder, out_dtype: str, bias=None) -> np.ndarray:
     """Round the fp32 result to out_dtype once, with the bias (beta = 1) where the order puts it."""
     if bias is None:
-        return round_to(acc, out_dtype).astype(np_dtype(out_dtype))
+        return to_format(round_to(acc, out_dtype), out_dtype)
     bias32 = np.asarray(bias, np.float64).astype(np.float32).reshape(1, -1)
     if order.bias == "acc":
-        return round_to(_add(acc, bias32), out_dtype).astype(np_dtype(out_dtype))
-    return round_to(_add(round_to(acc, out_dtype), bias32), out_dtype).astype(np_dtype(out_dtype))
+        return to_format(round_to(_add(acc, bias32), out_dtype), out_dtype)
+    return to_format(round_to(_add(round_to(acc, out_dtype), bias32), out_dtype), out_dtype)
 
 
 def matmul(a, b, order: GemvOrder, bias=None, out_dtype: Optional[str] = None) -> np.ndarray:

@@ -34,9 +34,11 @@ ROW_SCALE_STANDIN = 1 << 16
 # row-wise cases (every listed one row-wise; K=16 ones too, so the epilogue, not the chain).
 # Row-wise calls run torch._scaled_mm until benchmarks/probe_rowwise.py has pinned the epilogue.
 ROW_WISE_VERIFIED = False
-# fp8 tiles by TMA unless BITORDER_FP8_TMA=0: on the H200 (2026-11-30c, the same 41 realistic
-# calls, CUDA graphs) 0.71x torch._scaled_mm above 5 GFLOP with TMA against 0.55x without, every
-# output byte-identical both ways. fp8 plans are candidates (BITORDER_UNVERIFIED) until gated.
+# Promoting fp8 chains (use_fast_accum=False) load tiles by TMA unless BITORDER_FP8_TMA=0: on
+# the H200 (2026-11-30c, the same 41 realistic calls, CUDA graphs, above 5 GFLOP) TMA took them
+# from 0.18-0.45x torch._scaled_mm per group to 0.64-0.71x, while pure chains lost with it
+# (0.70-0.94x -> 0.64-0.84x); every output byte-identical both ways. fp8 plans stay
+# candidates (BITORDER_UNVERIFIED) until gated.
 FP8_TMA = os.environ.get("BITORDER_FP8_TMA", "1") != "0"
 _SCALE_CODE = {("scale",): 1, ("scale_a", "scale_b"): 2, ("scale_b", "scale_a"): 3, ("scale_bias_fma",): 4}
 
@@ -150,7 +152,7 @@ def plan(a, b, scale_a, scale_b, bias=None, out_dtype=None, use_fast_accum=False
 
 def run(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch.bfloat16, block=None, tma=None):
     """The bytes `desc` prescribes for a @ b with fp8 scales (plain wgmma k32 chains). block and
-    tma (default FP8_TMA: tiles by TMA where the operands are 16-byte aligned) are speed knobs."""
+    tma (default: TMA tiles for promoting chains, FP8_TMA, where the operands are 16-byte aligned) are speed knobs."""
     scale = tuple(s for s in desc.epilogue if s.startswith("scale"))
     if desc.family != "plain" or desc.instruction_k != 32 or scale not in _SCALE_CODE:
         raise NotImplementedError(f"no Triton kernel for {desc}")
@@ -163,7 +165,9 @@ def run(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch.bfloa
     BM, BN, BK, warps, stages = block
     if desc.promotion is not None:
         BK = desc.promotion   # one dot per promotion interval: Triton promotes once per dot
-    tma = ((FP8_TMA or launch.TMA) if tma is None else tma) and launch.tma_aligned(a, b, (a.stride(0), b.stride(1)))
+    if tma is None:
+        tma = (FP8_TMA and desc.promotion is not None) or launch.TMA
+    tma = tma and launch.tma_aligned(a, b, (a.stride(0), b.stride(1)))
     if tma:
         launch.ensure_allocator()
     chain8_kernel[(triton.cdiv(M, BM) * triton.cdiv(N, BN),)](
