@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
-# Next session, call 1 (~9.5 min): the whole GEMM gate on the current tree (wave tiles, the
-# default launch path), every case reached if memory allows (growable segments). Keeps gate.json
-# in /tmp/keep for call 2's rerun of errored and not-reached cases (a warm machine keeps /tmp).
+# Next session, call 1 (~9.5 min): the default tiles against BITORDER_TILES=persistent on the
+# realistic set (CUDA graphs; the choice for call 2's gate is written to /tmp/keep/tiles), the
+# row-wise fp8 epilogue probe, and the twin gate (fp16/bf16 2,000 each + fp8, NaN written
+# canonically now, JSON written whatever stops it).
 set -u
 R=$OUT/r; mkdir -p $R /tmp/keep
 pack() { tar czf $OUT/results.tgz -C $OUT r; }
 timeout 40 scripts/gpu-run $R report > /dev/null 2>&1          # installs the wheel once
-GATE_ARGS="--jobs 14 --budget 470 --retry-oom 40" timeout 540 scripts/gpu-run $R gate | tail -12; pack
-cp $R/gate.json /tmp/keep/ 2>/dev/null
+mkdir -p $R/default $R/persistent
+BENCH_ARGS="--budget 80" timeout 110 scripts/gpu-run $R/default bench | tail -3; pack
+BITORDER_TILES=persistent BENCH_ARGS="--budget 80" timeout 110 scripts/gpu-run $R/persistent bench | tail -3; pack
+if python3 benchmarks/compare_bench.py $R/default/bench.json $R/persistent/bench.json --json $R/compare.json; then
+  echo persistent > /tmp/keep/tiles; else echo waves > /tmp/keep/tiles; fi; pack
+timeout 40 scripts/gpu-run $R rowwise | tail -12; pack
+TWIN_ARGS="--count 2000 --fp8 300 --budget 170" timeout 200 scripts/gpu-run $R twin | tail -2; pack

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Next session, call 3 (~9.8 min): the fp8 gate (restructured fp8 kernel, wave tiles, row-wise
-# query with scale pointers), the twin gate with fp8 (crash fixed), fp8 speed without and with TMA.
+# Next session, call 3 (~9.5 min): call 2's errored and not-reached cases (same tiles); the
+# pinned suite with the layout pass and its coalescing guard (budgeted: it writes what it
+# timed); the fp8 gate (row-wise scales now fall back; counts per scaling; TMA for promoting chains).
 set -u
 R=$OUT/r; mkdir -p $R
 pack() { tar czf $OUT/results.tgz -C $OUT r; }
-timeout 40 scripts/gpu-run $R report > /dev/null 2>&1
-FP8_GATE_ARGS="--jobs 14 --budget 290 --retry-oom 20" timeout 340 scripts/gpu-run $R fp8gate | tail -16; pack
-TWIN_ARGS="--count 2000 --fp8 667 --budget 95" timeout 120 scripts/gpu-run $R twin | tail -3; pack
-FP8_BENCH_ARGS="--budget 30" timeout 45 scripts/gpu-run $R fp8bench | tail -6; pack
-mkdir -p $R/tma; BITORDER_TMA=1 FP8_BENCH_ARGS="--budget 30" timeout 45 scripts/gpu-run $R/tma fp8bench | tail -6; pack
+TILES=$(cat /tmp/keep/tiles 2>/dev/null || echo waves); echo "tiles: $TILES"
+[ -f /tmp/keep/gate.json ] && BITORDER_TILES=$TILES GATE_ARGS="--rerun /tmp/keep/gate.json --jobs 8 --budget 100 --name gate-rerun" \
+  timeout 130 scripts/gpu-run $R gate | tail -6; pack
+BITORDER_PINNED_LAYOUTS=1 PINNED_ARGS="--quick --jobs 12 --rep 5 --budget 150" timeout 185 scripts/gpu-run $R pinned | tail -14; pack
+FP8_GATE_ARGS="--jobs 14 --budget 190 --retry-oom 15" timeout 230 scripts/gpu-run $R fp8gate | tail -8; pack
