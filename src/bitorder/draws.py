@@ -65,21 +65,27 @@ def _view(bits, fmt):
     return bits.astype(np.uint8).view({"e4m3": ml_dtypes.float8_e4m3fn, "e5m2": ml_dtypes.float8_e5m2}[fmt])
 
 
+_CHUNK = 1 << 24   # elements per piece of a torch draw (2^28-element draws held ~10 GB of int64 temporaries)
+
+
 def torch_draw(shape, fmt: str, seed: int, tensor_id: int = 0, kind="narrow", device="cuda"):
-    """The same bits as numpy_draw, built by torch on `device` (row-major, contiguous)."""
+    """The same bits as numpy_draw, built by torch on `device` (row-major, contiguous), in
+    pieces of _CHUNK elements so that a large draw's integer temporaries stay small."""
     import torch
 
     n = 1
     for s in shape:
         n *= s
-    idx = torch.arange(n, device=device, dtype=torch.int64).reshape(shape)
-    bits = _bits(idx, seed, tensor_id, fmt, kind, _TorchOps)
-    if fmt == "fp32":
-        return (bits - ((bits >> 31) << 32)).to(torch.int32).view(torch.float32)
-    if fmt in ("fp16", "bf16"):
-        return (bits - ((bits >> 15) << 16)).to(torch.int16).view(torch.float16 if fmt == "fp16" else torch.bfloat16)
-    return (bits - ((bits >> 7) << 8)).to(torch.int8).view(
-        torch.float8_e4m3fn if fmt == "e4m3" else torch.float8_e5m2)
+    width, top = {"fp32": (torch.int32, 31), "fp16": (torch.int16, 15), "bf16": (torch.int16, 15)}.get(fmt, (torch.int8, 7))
+    out = torch.empty(n, dtype=width, device=device)
+    for lo in range(0, n, _CHUNK):
+        idx = torch.arange(lo, min(n, lo + _CHUNK), device=device, dtype=torch.int64)
+        bits = _bits(idx, seed, tensor_id, fmt, kind, _TorchOps)
+        out[lo:lo + idx.numel()] = (bits - ((bits >> top) << (top + 1))).to(width)   # two's complement view
+    out = out.reshape(shape)
+    if fmt in ("fp32", "fp16", "bf16"):
+        return out.view({"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[fmt])
+    return out.view(torch.float8_e4m3fn if fmt == "e4m3" else torch.float8_e5m2)
 
 
 class _TorchOps:
