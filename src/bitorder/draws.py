@@ -65,7 +65,7 @@ def _view(bits, fmt):
     return bits.astype(np.uint8).view({"e4m3": ml_dtypes.float8_e4m3fn, "e5m2": ml_dtypes.float8_e5m2}[fmt])
 
 
-_CHUNK = 1 << 24   # elements per piece of a torch draw (2^28-element draws held ~10 GB of int64 temporaries)
+_CHUNK = 1 << 24   # elements per piece of a torch draw (each int64 temporary of a 2^28-element draw is 2 GB)
 
 
 def torch_draw(shape, fmt: str, seed: int, tensor_id: int = 0, kind="narrow", device="cuda"):
