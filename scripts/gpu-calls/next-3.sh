@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Next session, call 3 (~9.5 min): call 2's errored and not-reached cases (same tiles); the
-# pinned suite with the layout pass and its coalescing guard (budgeted: it writes what it
-# timed); the fp8 gate (row-wise scales now fall back; counts per scaling; TMA for promoting chains).
+# Next session, call 3 (~9.5 min): call 2's errored and not-reached cases (same tiles); the planted
+# fault on this tree (nvjet split granule 64 -> 32, copied tree); the pinned suite with the layout
+# pass and its coalescing guard (budgeted: it writes what it timed); the start of the fp8 gate
+# (row-wise scales now fall back; counts per scaling; TMA for promoting chains).
 set -u
 R=$OUT/r; mkdir -p $R
 pack() { tar czf $OUT/results.tgz -C $OUT r; }
 TILES=$(cat /tmp/keep/tiles 2>/dev/null || echo waves); echo "tiles: $TILES"
 [ -f /tmp/keep/gate.json ] && BITORDER_TILES=$TILES GATE_ARGS="--rerun /tmp/keep/gate.json --jobs 8 --budget 100 --name gate-rerun" \
   timeout 130 scripts/gpu-run $R gate | tail -6; pack
+BITORDER_TILES=$TILES timeout 110 scripts/gpu-run $R mutant | tail -5; pack
 BITORDER_PINNED_LAYOUTS=1 PINNED_ARGS="--quick --jobs 12 --rep 5 --budget 150" timeout 185 scripts/gpu-run $R pinned | tail -14; pack
-FP8_GATE_ARGS="--jobs 14 --budget 190 --retry-oom 15" timeout 230 scripts/gpu-run $R fp8gate | tail -8; pack
+FP8_GATE_ARGS="--jobs 14 --budget 95 --retry-oom 10" timeout 125 scripts/gpu-run $R fp8gate | tail -8; pack
