@@ -68,13 +68,28 @@ def gpu_side(case, seed, with_special: bool):
     return out, ""
 
 
-def gpu_side_fp8(case, seed):
+def special_fp8(a, b):
+    """fp8 specials planted in copies (e4m3 has no inf): NaN, a subnormal run (2^-9), the largest
+    finite value (448) on a row of a and a column of b, a row of -0.0. b keeps its layout."""
+    a, b = a.float(), b.float()
+    m, k = a.shape
+    a[0, 0] = float("nan")
+    a[min(1, m - 1), :min(16, k)] = 2.0 ** -9
+    a[m - 1, :] = 448.0
+    b[:, 0] = 448.0
+    a[min(3, m - 1), :] = -0.0
+    return a.to(torch.float8_e4m3fn), b.to(torch.float8_e4m3fn)
+
+
+def gpu_side_fp8(case, seed, with_special: bool = False):
     """The same for one torch._scaled_mm call (gate_fp8's draws; the fp8 candidate plans)."""
     import gate_fp8
     from bitorder.gemm import fp8
     out = []
-    for i, kind in enumerate(("narrow", "wide", "cancel")):
-        a, b, sa, sb, bias = gate_fp8.draw(case, seed + i, kind)
+    for i, kind in enumerate(("narrow", "wide", "cancel") + (("special",) if with_special else ())):
+        a, b, sa, sb, bias = gate_fp8.draw(case, seed + i, "wide" if kind == "special" else kind)
+        if kind == "special":
+            a, b = special_fp8(a, b)
         kw = dict(bias=bias, out_dtype=gate_fp8.OUT[case.out], use_fast_accum=case.fast_accum)
         try:
             ref = torch._scaled_mm(a, b, sa, sb, **kw)
@@ -152,7 +167,7 @@ def main():
                 continue
             fp8_case = getattr(case, "dtype", "") == "e4m3"
             try:
-                items, why = (gpu_side_fp8(case, a.seed + 10 * i) if fp8_case
+                items, why = (gpu_side_fp8(case, a.seed + 10 * i, i % 10 == 0) if fp8_case
                               else gpu_side(case, a.seed + 10 * i, i % 10 == 0))
             except Exception as e:   # counted and listed, never a pass
                 counts["error"] += 1

@@ -96,3 +96,19 @@ def test_emulate_plan_is_the_saved_call_as_a_function():
     assert run.desc == desc and np.array_equal(u16(run(a, b)), u16(emulate.matmul(a, b, desc)))
     with pytest.raises(ValueError, match="ran cuBLAS itself"):
         emulate.plan(Plan("cublas", None, None, "gemm", "gemv").to_json())
+
+
+@pytest.mark.parametrize("promotion", [None, 128])
+def test_fp8_special_values_replay_without_error(promotion):
+    """The twin gate's fp8 special draw (NaN, subnormal run, 448 rows and columns, -0.0 row):
+    NaN rows come out canonical, 448 x 448 sums stay finite in fp32, -0.0 rows give zeros."""
+    import ml_dtypes
+    desc = GEMMDesc("plain", "e4m3", 64, "wgmma", 32, promotion=promotion, epilogue=("scale", "round"))
+    a, b = numpy_draw((6, 64), "e4m3", 2, 1, "wide").astype(np.float32), numpy_draw((64, 8), "e4m3", 2, 2, "wide").astype(np.float32)
+    a[0, 0], a[1, :16], a[5, :], b[:, 0], a[3, :] = np.nan, 2.0 ** -9, 448.0, 448.0, -0.0
+    a, b = a.astype(ml_dtypes.float8_e4m3fn), b.astype(ml_dtypes.float8_e4m3fn)
+    out = emulate.matmul(a, b, desc, None, "bf16", np.float32(1.0), np.float32(1.0))
+    bits = np.asarray(out).view(np.uint16)
+    assert (bits[0] == 0x7FFF).all()
+    assert np.asarray(out, np.float32)[5, 0] == np.float32(448.0 * 448.0 * 64)   # 49 x 2^18: exact in bf16
+    assert (np.asarray(out, np.float32)[3] == 0).all()
