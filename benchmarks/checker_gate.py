@@ -20,6 +20,7 @@ import hashlib
 import json
 import multiprocessing
 import os
+import signal
 import random
 import sys
 import time
@@ -185,16 +186,24 @@ def main():
     per_kernel_s = {}
     deadline = t0 + a.budget if a.budget else None
     results = gate_all(names, a.gpu, a.draws, a.sample or None, a.seed, deadline, a.jobs)
-    for name, res in track(results, total=len(names), description="checker gate"):
-        if res is None:
-            not_reached.append(name)
-            continue
-        r, sk, cs = res
-        rows += r
-        classing_s += cs
-        per_kernel_s[name] = round(cs, 2)
-        if sk:
-            skipped[name] = sk
+    # `timeout` sends SIGTERM: what was gated so far is still written (kernels left are listed)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    stopped, done = False, set()
+    try:
+        for name, res in track(results, total=len(names), description="checker gate"):
+            done.add(name)
+            if res is None:
+                not_reached.append(name)
+                continue
+            r, sk, cs = res
+            rows += r
+            classing_s += cs
+            per_kernel_s[name] = round(cs, 2)
+            if sk:
+                skipped[name] = sk
+    except SystemExit:
+        stopped = True
+        not_reached += [n for n in names if n not in done]
     n_cfg = sum(r["configs"] for r in rows)
     summary = {"gpu": a.gpu, "kernels": len({r["kernel"] for r in rows}), "grids": len(rows), "configs": n_cfg,
                "v1_classed": sum(r["v1"] for r in rows), "classes": sum(r["classes"] for r in rows),
@@ -206,8 +215,8 @@ def main():
         summary.update(device=torch.cuda.get_device_name(), draws=a.draws,
                        true_classes=sum(r["true_classes"] for r in rows),
                        certified_pairs=sum(r["certified_pairs"] for r in rows),
-                       wrong_merges=sum(len(r["wrong_merges"]) for r in rows),
-                       max_order_probe=max_order_probe())
+                       wrong_merges=sum(len(r["wrong_merges"]) for r in rows), stopped_by_sigterm=stopped,
+                       max_order_probe=None if stopped else max_order_probe())
         plot(rows, os.path.join(a.out, "checker.png"))
     for r in rows:
         print(f"{r['kernel']:22s} grid {r['grid']:16s} configs {r['configs']:3d}  v1 {r['v1']:3d}  classes "
@@ -216,7 +225,7 @@ def main():
     with open(os.path.join(a.out, "checker.json"), "w") as f:
         json.dump({"summary": summary, "grids": rows, "skipped": skipped}, f, indent=1)
     print(json.dumps({k: v for k, v in summary.items() if k != "max_order_probe"}))
-    return 1 if summary.get("wrong_merges") else 0
+    return 1 if summary.get("wrong_merges") or stopped else 0
 
 
 if __name__ == "__main__":
