@@ -1,0 +1,70 @@
+"""What ptxas reports for the GEMM kernels at the tiles the launchers pick (no GPU): no spilled
+registers and no serialized wgmma pipeline on the default paths, and the known costs of the
+opt-in ones (why they are opt-in), so that a tile or kernel change that slows the tensor cores
+shows here before an H200 run."""
+import pytest
+
+import bitorder
+from bitorder.compiler import ptxas
+from bitorder.gemm import launch
+from bitorder.gemm.kernels import chain_kernel, chain_tma_kernel, chain_tma_persistent_kernel
+from bitorder.gemm.kernels_fp8 import chain8_kernel
+
+SIG = dict(a_ptr="*fp16", b_ptr="*fp16", out_ptr="*fp16", bias_ptr="*fp16", M="i32", N="i32", K="i32", SPAN="i32",
+           K_STEP="i32", stride_ab="i64", stride_a="i32", stride_bb="i64", stride_b="i32", stride_ob="i64",
+           stride_om="i32", stride_op="i64")
+PSIG = dict(a_ptr="*fp16", b_ptr="*fp16", out_ptr="*fp16", bias_ptr="*fp16", M="i32", N="i32", K="i32",
+            stride_a="i32", stride_b="i32", stride_om="i32")
+ALIGNED = ("a_ptr", "b_ptr", "out_ptr", "bias_ptr", "stride_a", "stride_b", "stride_om", "SPAN", "stride_ab",
+           "stride_bb", "stride_ob", "stride_op", "M", "N")
+SIG8 = {n: "i32" for n in ("M", "N", "K", "stride_a", "stride_b", "stride_om")}
+SIG8.update(a_ptr="*fp8e4nv", b_ptr="*fp8e4nv", out_ptr="*bf16", bias_ptr="*bf16", sa_ptr="*fp32", sb_ptr="*fp32")
+ALIGNED8 = ["a_ptr", "b_ptr", "out_ptr", "M", "N", "K", "stride_a", "stride_b", "stride_om"]
+
+
+def _report(kernel, sig, tile, **cx):
+    bm, bn, bk, warps, stages = tile
+    c = bitorder.compile(kernel, "sm90", signature=sig, num_warps=warps, num_stages=stages,
+                         aligned=[a for a in (ALIGNED8 if sig is SIG8 else ALIGNED) if a in sig],
+                         constexprs=dict(cx, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk))
+    return ptxas.report(c.ptx)
+
+
+@pytest.mark.parametrize("tile", sorted({t for t, _ in launch._WAVE_TILES}))
+def test_default_chains_keep_the_wgmma_pipeline_and_all_registers(tile):
+    r = _report(chain_kernel, SIG, tile, A_ROW=True, B_ROW=False, GROUP=16, TAIL_FIRST=False, HAS_BIAS=True)
+    assert not r.wgmma_serialized and r.spill_stores == 0, (tile, r.codes, r.spill_stores)
+
+
+@pytest.mark.parametrize("m, n", [(2048, 12288), (512, 10240)])
+def test_persistent_tiles_keep_the_wgmma_pipeline(m, n):
+    tile = launch.persistent_block(m, n, 132)
+    r = _report(chain_tma_persistent_kernel, PSIG, tile, A_ROW=True, B_ROW=False, HAS_BIAS=True, PROGRAMS=132,
+                WARP_SPECIALIZE=False)
+    assert not r.wgmma_serialized and r.spill_stores == 0, (tile, r.codes)
+
+
+def test_tma_chain_at_128x256_is_serialized_which_is_why_it_is_opt_in():
+    # the H200 (2026-11-30c): BITORDER_TMA=1 ran at 0.87x the default's speed
+    tile = next(t for t, _ in launch._WAVE_TILES if t[:2] == (128, 256))
+    r = _report(chain_tma_kernel, {k: v for k, v in SIG.items() if k not in ("SPAN", "K_STEP", "stride_op")}, tile,
+                A_ROW=True, B_ROW=False, HAS_BIAS=False)
+    assert "C7515" in r.codes
+
+
+@pytest.mark.parametrize("tile", sorted({(bm, bn, 128, w, min(s, 4)) for (bm, bn, _, w, s), _ in launch._WAVE_TILES}))
+def test_fp8_pure_chains_keep_the_wgmma_pipeline(tile):
+    r = _report(chain8_kernel, SIG8, tile, A_ROW=True, B_ROW=False, PROMOTE=0, SCALE=1, ROWWISE=False, HAS_BIAS=False)
+    assert not r.wgmma_serialized and r.spill_stores == 0, (tile, r.codes, r.spill_stores)
+
+
+def test_fp8_promoting_chains_are_serialized_and_spill_at_128x256():
+    """Triton's max_num_imprecise_acc adds the fresh partial before the wgmma wait: ptxas injects
+    the wait and serializes (C7514, C7517), the known cost of use_fast_accum=False here; at
+    128x256 the partial and the accumulator also spill, so fp8.run takes 128x128 tiles there."""
+    big = _report(chain8_kernel, SIG8, (128, 256, 128, 8, 4), A_ROW=True, B_ROW=False, PROMOTE=128, SCALE=1,
+                  ROWWISE=False, HAS_BIAS=False, TMA=True)
+    small = _report(chain8_kernel, SIG8, (128, 128, 128, 8, 4), A_ROW=True, B_ROW=False, PROMOTE=128, SCALE=1,
+                    ROWWISE=False, HAS_BIAS=False, TMA=True)
+    assert big.wgmma_serialized and small.wgmma_serialized
+    assert big.spill_stores > 0 and small.spill_stores == 0
