@@ -4,9 +4,7 @@ One fp32 accumulator per output element walks K in wgmma k32 steps, in K order. 
 PROMOTE = 0 the walk is one pure tensor-core chain (cuBLAS's use_fast_accum=True); with
 PROMOTE = P a fresh chain starts from zero every P elements of K (from k = 0) and is added
 into the accumulator with a round-to-nearest fp32 add (use_fast_accum=False; P = 128 on
-the H200). Triton's own mechanism does exactly this when a dot's K equals P:
-`tl.dot(a, b, acc, max_num_imprecise_acc=P)` runs the dot's wgmmas from a zero partial and
-adds it in once, so BLOCK_K = P when promoting.
+the H200): one fresh `tl.dot(a, b)` per tile of BLOCK_K = P, added in (_dot8).
 
 The epilogue multiplies by the scales (SCALE 1: by scale_a * scale_b, that product rounded
 first; 2: by scale_a, then by scale_b; 3: by scale_b, then scale_a; 4: fma(acc, scale_a *
@@ -34,12 +32,15 @@ def _add_rn(x, y):
 
 @triton.jit
 def _dot8(a, b, acc, PROMOTE: tl.constexpr):
-    """One tile's wgmma k32 steps into acc: a pure chain (PROMOTE 0), or from a zero partial
-    added in once (max_num_imprecise_acc = PROMOTE = BLOCK_K)."""
+    """One tile's wgmma k32 steps into acc: a pure chain (PROMOTE 0), or a fresh chain from
+    zero over the tile (BLOCK_K = PROMOTE) added into acc with one round-to-nearest fp32 add.
+    (Triton's max_num_imprecise_acc computes the same, but adds the partial before waiting for
+    the wgmmas, and ptxas then serializes them: C7514 / C7517, compiler/ptxas.py.) The sign of
+    a zero partial cannot show: acc starts at +0 and +0 + -0 is +0."""
     if PROMOTE == 0:
         return tl.dot(a, b, acc)
     else:
-        return tl.dot(a, b, acc, max_num_imprecise_acc=PROMOTE)
+        return acc + tl.dot(a, b)
 
 
 @triton.jit
