@@ -84,3 +84,27 @@ def test_cases_past_the_deadline_are_listed_and_keep_their_set():
     assert done["results"] == [] and [i for i, _ in done["left"]] == [0, 1, 2, 3]
     assert [gg.set_of(c.to_dict()) for _, c in done["left"]] == ["fuzz"] * 3 + ["realistic"]
     assert gg.set_of({"group": "bias"}) == "bias" and gg.set_of({"group": "fuzz-deep"}) == "fuzz"
+
+
+def test_compare_bench_picks_the_faster_tiles_only_when_the_slowest_group_gains(tmp_path):
+    """benchmarks/compare_bench.py (next-1.sh picks call 2's tiles by its exit status)."""
+    import json
+    import subprocess
+    import compare_bench
+
+    def run(speeds, identical=True):
+        rows = [{"dtype": "fp16", "group": f"m:{g}", "m": 512, "n": 4096 * (i + 1), "k": 4096, "gflop": 17.0 * (i + 1),
+                 "path": "triton", "speed_graph": s, "identical": identical} for i, (g, s) in enumerate(speeds)]
+        return {"rows": rows}
+
+    base = run([("qkv", 0.70), ("down", 0.90)])
+    better = run([("qkv", 0.85), ("down", 0.88)])
+    c = compare_bench.compare(base, better)
+    assert c["shapes"] == 2 and c["ratio_above"] > 1.0 and c["groups"]["fp16:qkv"] == (0.70, 0.85)
+    script = os.path.join(os.path.dirname(compare_bench.__file__), "compare_bench.py")
+    for new, want in ((better, 0), (run([("qkv", 0.69), ("down", 1.2)]), 1), (run([("qkv", 0.85), ("down", 0.88)], False), 1)):
+        (tmp_path / "a.json").write_text(json.dumps(base))
+        (tmp_path / "b.json").write_text(json.dumps(new))
+        rc = subprocess.run([sys.executable, script, str(tmp_path / "a.json"), str(tmp_path / "b.json")],
+                            capture_output=True).returncode
+        assert rc == want
