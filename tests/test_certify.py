@@ -72,3 +72,29 @@ def test_clear_errors():
         cert.check(a, np.full_like(c, np.inf))
     with pytest.raises(ValueError, match="2-D"):
         certify.Certificate(b[None])
+
+
+def test_a_blind_certificate_fails_the_certificate_gate(tmp_path):
+    """Planted fault from a copied tree: the residual forgotten (every check passes). The gate
+    (benchmarks/certify_eval.py) must fail on the copy, and the copy must be what ran."""
+    from mutants import run_on_mutant
+    p, src = run_on_mutant(tmp_path, "src/bitorder/certify.py", "resid = np.abs(c @ self.r - a @ self.br)",
+                           "resid = 0 * np.abs(c @ self.r - a @ self.br)",
+                           ["-c", "import sys, bitorder; print('BITORDER', bitorder.__file__); "
+                                  "sys.argv = ['certify_eval', '--out', 'out', '--honest', '12']; "
+                                  "sys.path.insert(0, 'benchmarks'); import certify_eval; sys.exit(certify_eval.main())"])
+    assert src in p.stdout, p.stdout[-500:] + p.stderr[-500:]
+    assert p.returncode == 1, p.stdout[-800:] + p.stderr[-800:]
+    assert '"pass": false' in p.stdout
+
+
+def test_the_certificate_gate_passes_unmutated(tmp_path):
+    import json
+    import os
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    p = subprocess.run([sys.executable, "benchmarks/certify_eval.py", "--out", str(tmp_path), "--honest", "12"],
+                       cwd=root, capture_output=True, text=True, env=dict(os.environ, PYTHONPATH="src"))
+    assert p.returncode == 0, p.stdout[-800:] + p.stderr[-800:]
+    assert json.loads((tmp_path / "certify.json").read_text())["pass"] is True
