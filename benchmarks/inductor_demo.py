@@ -32,8 +32,10 @@ D = 1024
 
 
 def child(mode: str) -> dict:
+    where = None
     if mode == "pinned":
-        import bitorder  # noqa: F401  (installs the pinned reductions before Inductor compiles)
+        import bitorder  # (installs the pinned reductions before Inductor compiles)
+        where = bitorder.__file__   # a planted-fault run must show its copied tree here
     import torch
     import torch._inductor.config as cfg
 
@@ -61,7 +63,7 @@ def child(mode: str) -> dict:
             y = f(full[:b].clone())
             torch.cuda.synchronize()
             out[f"{variant}:{b}"] = hashlib.sha256(y[0].contiguous().view(torch.uint8).cpu().numpy().tobytes()).hexdigest()[:16]
-            print(json.dumps(out), flush=True)   # what was compiled so far, should the parent stop us
+            print(json.dumps({"rows": out, "bitorder": where}), flush=True)   # so far, should the parent stop us
     return out
 
 
@@ -86,9 +88,10 @@ def finish_mode(p: subprocess.Popen, tmp: str, deadline: float) -> dict:
     lines = [ln for ln in out.strip().splitlines() if ln.startswith("{")]
     if not lines:
         return {"error": (err or "")[-2000:], "stopped_at_deadline": stopped}
-    rows = json.loads(lines[-1])
+    last = json.loads(lines[-1])
+    rows = last["rows"]
     ptx = [open(f).read() for f in glob.glob(os.path.join(tmp, "**", "*.ptx"), recursive=True)]
-    return {"row0_digest_by_variant_and_batch": rows, "patterns": len(set(rows.values())),
+    return {"row0_digest_by_variant_and_batch": rows, "patterns": len(set(rows.values())), "bitorder": last["bitorder"],
             "compiled": len(rows), "planned": len(BATCHES) + len(TUNED), "stopped_at_deadline": stopped,
             "kernels": len(ptx), "kernels_with_pinned_adds": sum("add.rn.f32" in t for t in ptx)}
 
@@ -100,7 +103,7 @@ def main():
     ap.add_argument("--budget", type=float, default=300, help="seconds for both modes (they compile side by side)")
     args = ap.parse_args()
     if args.child:
-        print(json.dumps(child(args.child)))
+        child(args.child)
         return 0
     deadline = time.time() + args.budget
     with tempfile.TemporaryDirectory() as t_free, tempfile.TemporaryDirectory() as t_pinned:
