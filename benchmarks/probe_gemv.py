@@ -1,0 +1,348 @@
+"""Pin the summation order of cuBLAS's gemv kernels (algorithm 13) with designed inputs.
+
+GPU side (`--out DIR`): for each case (torch.matmul / F.linear, fp16 or bf16, M = 1 or N = 1, the
+survey's layouts), the vector operand is all ones and each output's matrix row is one experiment of
+bitorder.cublas.gemv_design (+L and -L that cancel, tracers whose survival says where the pair met);
+torch runs the call on those inputs and the output bits are recorded, with the kernels (and their
+grid and block) that torch.profiler saw. A linear_bias case runs one more call whose every output
+is 1 + h (a tie of the output type) plus a bias h: "acc" and "out" placements give other bits.
+Writes DIR/probe_gemv.json. Nothing is fitted there.
+
+CPU side (`--fit FILE`): `fit(records)`: for each record, every GemvOrder that
+benchmarks/fit_gemv.py enumerates for the call (spans only where a splitKreduce ran) is kept when
+its tracer bits (gemv_design.predict, read off the order) equal the recorded ones on every
+experiment; each surviving tree is then replayed through simt.matmul on the designed rows (all of
+them, or CONFIRM_ROWS evenly spaced ones when E * K is large) with both product forms, and both
+bias placements on the bias call; what is left, per record and per kernel kind, is reported.
+
+    python benchmarks/probe_gemv.py --out DIR [--budget S]        (GPU; scripts/gpu-run OUT gemv-probe)
+    python benchmarks/probe_gemv.py --fit DIR/probe_gemv.json      (CPU; writes probe_gemv_fit.json beside it)
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "src"))
+import fit_gemv  # noqa: E402  (the candidate enumeration and the kernel kinds: shared, not copied)
+from bitorder.cublas import gemv_design as G  # noqa: E402
+from bitorder.emulate import simt  # noqa: E402
+from bitorder.gemm.shapes import Case  # noqa: E402
+
+# (op, dtype, m, n, k, layout): the 32 batch-1 algorithm-13 calls of the 2026-11-29 survey
+# (benchmarks/results/2026-11-30b-gemv-fit), then decode layers y = x W^T (1 token).
+SURVEYED = [("mm", "fp16", 67, 1, 3, "tn"), ("mm", "bf16", 45, 1, 203, "nn"), ("mm", "fp16", 2, 1, 19257, "nn"),
+            ("mm", "fp16", 1, 200, 8109, "tt"), ("mm", "fp16", 1, 989, 33693, "tn"),
+            ("linear_bias", "fp16", 4139, 1, 13872, "tn"), ("mm", "bf16", 3, 1, 11, "tt"),
+            ("linear_bias", "fp16", 252, 1, 33113, "tt"), ("linear_bias", "bf16", 3001, 1, 4055, "tn"),
+            ("mm", "fp16", 1, 355, 24030, "nt"), ("mm", "fp16", 1, 12, 9, "nn"),
+            ("linear_bias", "bf16", 1, 3, 5050, "nt"), ("linear_bias", "bf16", 81, 1, 290, "nt"),
+            ("mm", "fp16", 1, 25, 2403, "tn"), ("mm", "fp16", 73, 1, 760, "nn"), ("mm", "fp16", 525, 1, 36569, "nt"),
+            ("mm", "fp16", 1, 14151, 11, "nn"), ("linear_bias", "bf16", 246, 1, 31397, "tt"),
+            ("linear_bias", "fp16", 2, 1, 182, "nt"), ("mm", "bf16", 1, 945, 27, "nt"),
+            ("linear_bias", "fp16", 985, 1, 12977, "nn"), ("linear_bias", "fp16", 2826, 1, 33076, "tt"),
+            ("mm", "bf16", 1, 1237, 781, "nn"), ("mm", "bf16", 1, 1831, 2769, "tn"), ("mm", "fp16", 1, 10099, 731, "tt"),
+            ("mm", "fp16", 11427, 1, 44, "tn"), ("mm", "fp16", 3158, 1, 240, "tt"), ("mm", "fp16", 1, 61, 56886, "tn"),
+            ("mm", "bf16", 2309, 1, 14228, "nt"), ("mm", "bf16", 1, 8686, 38, "nt"), ("mm", "fp16", 1, 5, 14, "tt"),
+            ("mm", "fp16", 1, 318, 988, "nn")]
+DECODE = [(op, dt, 1, n, k, lay) for n, k in ((4096, 4096), (11008, 4096), (14336, 4096), (4096, 14336), (128256, 4096))
+          for dt in ("fp16", "bf16") for op, lay in (("linear", "nt"),)]
+DECODE += [("linear_bias", "fp16", 1, 4096, 4096, "nt"), ("linear_bias", "bf16", 1, 4096, 14336, "nt"),
+           ("mm", "fp16", 1, 4096, 4096, "nn"), ("mm", "bf16", 1, 11008, 4096, "nn")]
+CASES = [Case(op, dt, m, n, k, 1, lay, "gemv-probe") for op, dt, m, n, k, lay in SURVEYED + DECODE]
+CONFIRM_ROWS = 256          # rows replayed through simt.matmul when E * K > CONFIRM_WORK
+CONFIRM_WORK = 2e7
+
+
+def design_for(k: int, dtype: str):
+    """The case's design: gemv_design.design with the first two part boundaries of every span
+    fit_gemv considers as marks (so every candidate split has pairs straddling its cuts)."""
+    spans = fit_gemv.spans(k)[1:]
+    return G.design(k, dtype, [s - 1 for s in spans] + [2 * s - 1 for s in spans])
+
+
+# -- GPU side ------------------------------------------------------------------------------------
+
+def require_cuda():
+    """Raise SystemExit(2) with a plain message unless torch sees a CUDA device."""
+    try:
+        import torch
+        ok = bool(torch.cuda.is_available())
+    except Exception:  # noqa: BLE001  (no torch at all reads the same)
+        ok = False
+    if not ok:
+        print("probe_gemv: needs a CUDA GPU (torch.cuda.is_available() is False); run it through "
+              "scripts/gpu-run OUT gemv-probe, or use --fit FILE on a recorded probe_gemv.json", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def _call(case: Case, device="cuda"):
+    """(run, put, op, bias, n_out): the call with a ones vector and a zero matrix laid out as the
+    survey's case; put(rows, ks, values) writes output rows' matrix entries; op() is the torch call;
+    run() -> the n_out outputs' int16 bits; bias: the zero bias tensor (linear_bias) or None."""
+    import torch
+    import torch.nn.functional as F
+    dt = {"fp16": torch.float16, "bf16": torch.bfloat16}[case.dtype]
+
+    def tensor(rows, cols, trans, fill):
+        x = torch.full((cols, rows) if trans else (rows, cols), fill, dtype=dt, device=device)
+        return x, (x.t() if trans else x)
+    vec_a = case.m == 1                  # torch A is the vector: experiments in B's columns
+    if vec_a:
+        _, a = tensor(1, case.k, case.layout[0] == "t", 1.0)
+        store, b = tensor(case.k, case.n, case.layout[1] == "t", 0.0)
+        along_k_first = case.layout[1] != "t"      # store[k, j] unless transposed
+    else:
+        store, a = tensor(case.m, case.k, case.layout[0] == "t", 0.0)
+        _, b = tensor(case.k, 1, case.layout[1] == "t", 1.0)
+        along_k_first = case.layout[0] == "t"      # store[k, i] when transposed
+    bias = torch.zeros(case.n, dtype=dt, device=device) if case.op == "linear_bias" else None
+
+    def put(rows, ks, values):
+        r = torch.as_tensor(rows, device=device)
+        kk = torch.as_tensor(ks, device=device)
+        v = torch.as_tensor(values, dtype=torch.float64).to(dt).to(device)
+        store[(kk, r) if along_k_first else (r, kk)] = v
+
+    def op():
+        return torch.matmul(a, b) if case.op == "mm" else F.linear(a, b.t(), bias)
+
+    def run():
+        out = op()
+        o = out[0] if vec_a else out[:, 0]
+        return o.contiguous().view(torch.int16).cpu().numpy()
+    return run, put, op, bias, (case.n if vec_a else case.m)
+
+
+def kernels_and_launch(call):
+    """[{name, grid, block}] of the kernels one call launched (torch.profiler's trace)."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        call()
+        torch.cuda.synchronize()
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "trace.json")
+        prof.export_chrome_trace(path)
+        with open(path) as f:
+            ev = json.load(f).get("traceEvents", [])
+    ks = sorted((e for e in ev if e.get("cat") == "kernel"), key=lambda e: e.get("ts", 0))
+    return [{"name": e["name"], "grid": e.get("args", {}).get("grid"), "block": e.get("args", {}).get("block")} for e in ks]
+
+
+def probe_case(case: Case, device="cuda") -> dict:
+    """One case's record: the design's digest, the bits of every experiment, the bias call's bits,
+    the kernels. The bits contract: bits[e] is the int16 view of output e's value."""
+    t0 = time.time()
+    pairs, tracers = design_for(case.k, case.dtype)
+    r, c, v = G.entries(pairs, tracers, case.dtype)
+    run, put, op, bias, n_out = _call(case, device)
+    bits = []
+    for lo in range(0, len(pairs), n_out):
+        sel = (r >= lo) & (r < lo + n_out)
+        put(r[sel] - lo, c[sel], v[sel])
+        bits.append(run()[:min(n_out, len(pairs) - lo)])
+        put(r[sel] - lo, c[sel], np.zeros(int(sel.sum())))      # back to zeros: cheaper than clearing
+    rec = {"case": case.to_dict(), "design": {"experiments": len(pairs), "tracers": tracers.shape[1],
+                                              "digest": G.digest(pairs, tracers)},
+           "bits": np.concatenate(bits).tolist(), "calls": len(bits), "bias_bits": None}
+    if bias is not None:
+        h, _ = G.bias_case(case.dtype)
+        rows = np.repeat(np.arange(n_out), 2)
+        ks = np.tile([0, case.k - 1], n_out)
+        put(rows, ks, np.tile([1.0, h], n_out))
+        bias.fill_(h)
+        rec["bias_bits"] = run().tolist()
+    launches = kernels_and_launch(op) if device == "cuda" else []
+    rec["kernels"] = [x["name"] for x in launches]
+    rec["launch"] = launches
+    rec["seconds"] = round(time.time() - t0, 3)
+    return rec
+
+
+def run_gpu(out_dir: str, budget: float, limit=None) -> int:
+    require_cuda()
+    import torch
+    os.makedirs(out_dir, exist_ok=True)
+    t0, recs = time.time(), []
+    for i, case in enumerate(CASES[:limit]):
+        if time.time() - t0 > budget:
+            recs.append({"case": case.to_dict(), "error": "not reached (budget)"})
+            continue
+        try:
+            recs.append(probe_case(case))
+        except Exception as e:  # noqa: BLE001  (one failing case must not lose the others)
+            recs.append({"case": case.to_dict(), "error": f"{type(e).__name__}: {e}"[:400]})
+        torch.cuda.empty_cache()
+        r = recs[-1]
+        print(f"[gemv-probe] {i:2d} {case.op} {case.dtype} {case.m}x{case.n}x{case.k} {case.layout}: "
+              f"{r.get('error') or str(r['calls']) + ' calls, ' + r['kernels'][0][:70]}  ({time.time() - t0:.1f} s)",
+              flush=True)
+    info = {"device": torch.cuda.get_device_name(), "torch": torch.__version__, "seconds": round(time.time() - t0, 1)}
+    with open(os.path.join(out_dir, "probe_gemv.json"), "w") as f:
+        json.dump({"env": info, "records": recs}, f)
+    print(f"[gemv-probe] wrote {len(recs)} records in {info['seconds']} s", flush=True)
+    return 0 if all("error" not in r for r in recs) else 1
+
+
+# -- a simulated black box: the record cuBLAS would give if it ran `order` -------------------------
+
+def simulate_record(case: Case, order: simt.GemvOrder, kernels=("gemvx::kernel<int,int,h,h,h,f,false,true,false,"
+                                                                 "false,7,false>(cublasGemvParamsEx<...>, cublasGemv...)",)):
+    """probe_case's record with the bits computed by simt.matmul under `order` (tests, CPU)."""
+    pairs, tracers = design_for(case.k, case.dtype)
+    a = _typed(G.dense_rows(case.k, pairs, tracers, case.dtype), case.dtype)
+    ones = _typed(np.ones((case.k, 1)), case.dtype)
+    rec = {"case": case.to_dict(), "design": {"experiments": len(pairs), "tracers": tracers.shape[1],
+                                              "digest": G.digest(pairs, tracers)},
+           "bits": simt.matmul(a, ones, order)[:, 0].view(np.int16).tolist(), "bias_bits": None,
+           "kernels": list(kernels)}
+    if case.op == "linear_bias":
+        rows, h = _bias_rows(case)
+        rec["bias_bits"] = simt.matmul(rows, ones, order, bias=np.array([h]))[:, 0].view(np.int16).tolist()
+    return rec
+
+
+def _typed(x, dtype):
+    if dtype == "fp16":
+        return np.asarray(x, np.float16)
+    import ml_dtypes
+    return np.asarray(x).astype(ml_dtypes.bfloat16)
+
+
+def _bias_rows(case_d, n=4):
+    k, dtype = (case_d.k, case_d.dtype) if isinstance(case_d, Case) else (case_d["k"], case_d["dtype"])
+    h, _ = G.bias_case(dtype)
+    rows = np.zeros((n, k))
+    rows[:, 0], rows[:, k - 1] = 1.0, h
+    return _typed(rows, dtype), h
+
+
+# -- CPU side: the fit -----------------------------------------------------------------------------
+
+def tree_survivors(rec: dict, pairs, tracers, obs) -> tuple[list, int]:
+    """(orders whose tracer bits equal the recorded masks on every experiment, candidates tried)."""
+    k = rec["case"]["k"]
+    split = any("splitKreduce" in x for x in rec["kernels"])
+    cands = list(fit_gemv.structures(k, split))
+    want = G.mask_bits(obs, tracers.shape[1])
+    groups = {}
+    for o in cands:
+        groups.setdefault((o.span, o.merge), []).append(o)
+    kept = []
+    for (span, merge), os_ in groups.items():
+        # what the span and the merge decide alone first: one check per group, not per order
+        surv, known = G.tracer_bits(simt.GemvOrder(span=span, merge=merge), k, pairs, tracers, lanes_known=False)
+        if np.array_equal(surv[known], want[known]):
+            kept += os_
+    return [o for o in kept if np.array_equal(G.predict(o, k, pairs, tracers), obs)], len(cands)
+
+
+def confirm(rec: dict, orders: list, pairs, tracers) -> list:
+    """The orders x product forms x bias placements whose simt.matmul bytes equal the record's
+    (designed rows: all, or CONFIRM_ROWS evenly spaced when E * K > CONFIRM_WORK; the bias call's)."""
+    c = rec["case"]
+    k, dtype = c["k"], c["dtype"]
+    E = len(pairs)
+    idx = np.arange(E) if E * k <= CONFIRM_WORK else np.unique(np.linspace(0, E - 1, CONFIRM_ROWS).astype(int))
+    a = _typed(G.dense_rows(k, pairs[idx], tracers[idx], dtype), dtype)
+    ones = _typed(np.ones((k, 1)), dtype)
+    want = np.asarray(rec["bits"], np.int64).astype(np.int16)[idx]
+    by_tree, intern = {}, {}
+    for o in orders:
+        by_tree.setdefault(G.tree_key(o, k, intern), []).append(o)
+    biases = ("acc",)
+    if rec.get("bias_bits") is not None:
+        rows, h = _bias_rows(c)
+        got_b = np.asarray(rec["bias_bits"], np.int64).astype(np.int16)[:len(rows)]
+        biases = tuple(b for b in simt.BIASES if np.array_equal(
+            simt.matmul(rows, ones, simt.GemvOrder(bias=b), bias=np.array([h]))[:, 0].view(np.int16), got_b))
+    out = []
+    for tree, os_ in by_tree.items():
+        for product in simt.PRODUCTS:
+            if np.array_equal(simt.matmul(a, ones, os_[0].replace(product=product))[:, 0].view(np.int16), want):
+                out += [o.replace(product=product, bias=b) for o in os_ for b in biases]
+    return out
+
+
+def fit_record(rec: dict) -> dict:
+    """What one probe record pins: the surviving orders' field values, distinct trees, kernels."""
+    c = rec["case"]
+    row = {k: c[k] for k in ("op", "dtype", "m", "n", "k", "layout")}
+    if "error" in rec:
+        return {**row, "error": rec["error"]}
+    try:
+        row["kind"] = fit_gemv.kernel_kind(rec)
+    except (AttributeError, IndexError):
+        row["kind"] = "not a gemv: " + (rec["kernels"][0][:90] if rec["kernels"] else "no kernel")
+        return row
+    row["launch"] = [{k: x.get(k) for k in ("grid", "block")} for x in rec.get("launch", [])]
+    pairs, tracers = design_for(c["k"], c["dtype"])
+    if G.digest(pairs, tracers) != rec["design"]["digest"]:
+        return {**row, "error": "the design rebuilt here differs from the one the GPU ran"}
+    obs = G.decode(rec["bits"], c["dtype"])
+    row["experiments"], row["not_tracer_sums"] = len(obs), int((obs < 0).sum())
+    alive, tried = tree_survivors(rec, pairs, tracers, obs) if row["not_tracer_sums"] == 0 else ([], 0)
+    final = confirm(rec, alive, pairs, tracers)
+    intern = {}
+    trees = {G.tree_key(o, c["k"], intern) for o in final}
+    row.update(candidates=tried, tree_survivors=len(alive), survivors=len(final), trees=len(trees),
+               settled=fit_gemv.settled(final, c["k"]), examples=[str(o) for o in final[:4]],
+               pinned=len(trees) == 1 and len({o.bias for o in final}) == 1)
+    return row
+
+
+def fit(records: list) -> dict:
+    """{records: per-record fit_record rows, kinds: per kernel kind the records, whether each is
+    pinned (one summation tree left, bias decided) and the field values every record keeps}."""
+    rows = []
+    for i, rec in enumerate(records):
+        rows.append({"i": i, **fit_record(rec)})
+        r = rows[-1]
+        print(f"[gemv-fit] {i:2d} {r['dtype']} {r['m']}x{r['n']}x{r['k']} {r.get('kind', '')[:60]} "
+              f"{r.get('error') or ('pinned' if r.get('pinned') else 'open')} {r.get('settled', '')}", flush=True)
+    kinds = {}
+    for r in rows:
+        if "settled" in r:
+            kinds.setdefault(r["kind"], []).append(r)
+    summary = {}
+    for kind, rs in kinds.items():
+        shared = {f: sorted(set.intersection(*(set(r["settled"][f]) for r in rs)))
+                  for f in ("chunk", "fold", "merge", "bias")}
+        summary[kind] = {"records": [r["i"] for r in rs], "pinned": [r["i"] for r in rs if r["pinned"]],
+                         "per_call": {r["i"]: {"shape": f"{r['m']}x{r['n']}x{r['k']}", "lanes": r["settled"]["lanes"],
+                                               "chunk": r["settled"]["chunk"], "span": r["settled"]["span"],
+                                               "launch": r.get("launch")} for r in rs},
+                         "shared": shared}
+    return {"records": rows, "kinds": summary}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", help="GPU: write probe_gemv.json here")
+    ap.add_argument("--fit", help="CPU: fit a recorded probe_gemv.json (writes probe_gemv_fit.json beside it)")
+    ap.add_argument("--budget", type=float, default=240, help="GPU seconds before the remaining cases are skipped")
+    ap.add_argument("--limit", type=int, default=None, help="only the first N cases")
+    args = ap.parse_args(argv)
+    if args.fit:
+        with open(args.fit) as f:
+            result = fit(json.load(f)["records"])
+        with open(os.path.join(os.path.dirname(os.path.abspath(args.fit)), "probe_gemv_fit.json"), "w") as f:
+            json.dump(result, f, indent=1)
+        return 0
+    if not args.out:
+        ap.error("--out DIR (GPU run) or --fit FILE (CPU fit)")
+    return run_gpu(args.out, args.budget, args.limit)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
