@@ -160,20 +160,25 @@ class Nodes:
         undefined = self.undefined
         if op == "undefined" or (undefined and not undefined.isdisjoint(children)):
             undefined.add(nid)
+        kind = _KIND.get(op)
+        if kind is None:
+            kind = _kind(op)
+        if kind == _ONCE:   # a leaf or a select: almost never built twice, so not worth a memo entry
+            key_of[nid] = key = self._key(op, kids, payload, kind)
+            return nid
+        if kind == _COMMUTES or kind == _JOINED:
+            kids.sort()     # their key does not depend on the children's order: neither does the memo
         # the key is a function of the operation, the children's keys and the payload: threads
         # that build the same tree (every lane after a butterfly) hash it once
         seen = (op, *kids, payload)
         key = self._seen.get(seen)
         if key is None:
-            key = self._seen[seen] = self._key(op, kids, payload)
+            key = self._seen[seen] = self._key(op, kids, payload, kind)
         key_of[nid] = key
         return nid
 
-    def _key(self, op, kids, payload):
-        """The canonical hash of a new node (and its shape, when recorded)."""
-        kind = _KIND.get(op)
-        if kind is None:
-            kind = _kind(op)
+    def _key(self, op, kids, payload, kind):
+        """The canonical hash of a new node (and its shape, when recorded); kind is _KIND[op]."""
         if kind == _JOINED:
             # max.f32 is a join (+0 above -0, a NaN operand ignored, measured on the H200 in both
             # operand orders): any tree of it over the same operands gives the same bits, so
@@ -181,6 +186,7 @@ class Nodes:
             lattice = self.lattice
             kids = sorted(set().union(*(lattice.get(k, {k}) for k in kids)))
         elif kind == _COMMUTES:     # IEEE add and mul commute bitwise (NaNs are canonical on NVIDIA)
+            # (make sorted them for its memo already; the key's own rule stays stated here)
             kids = sorted(kids)
         elif kind == _FMA:
             kids = sorted(kids[:2]) + kids[2:]
@@ -253,14 +259,15 @@ _RING = {"add", "sub", "mul", "mad", "shl"}
 _JOIN = {"max.f32", "max.ftz.f32"}
 _blake2b = hashlib.blake2b
 # how _key orders a node's children, by opcode (decided once per opcode text)
-_PLAIN, _COMMUTES, _FMA, _JOINED = 0, 1, 2, 3
+# (_ONCE: children in order, like _PLAIN, and no memo entry in Nodes._seen)
+_PLAIN, _COMMUTES, _FMA, _JOINED, _ONCE = 0, 1, 2, 3, 4
 _KIND = {}
 
 
 def _kind(op: str) -> int:
     base = opcode_base(op)
     kind = _KIND[op] = (_JOINED if op in _JOIN else _COMMUTES if base in ("add", "mul")
-                        else _FMA if base == "fma" else _PLAIN)
+                        else _FMA if base == "fma" else _ONCE if op in ("load", "select") else _PLAIN)
     return kind
 
 
