@@ -37,6 +37,7 @@ from .symbolic import (Nodes, UNDEF, UNDEF_PRED, Unsupported, _BITS, _FLOAT_TYPE
                        first_difference, float_form, negate, padd, pkey, pmul, select)
 
 _INT_REG = re.compile(r"[bus](16|32|64)")   # selp types of integer registers
+_CONCRETE = {}   # (integer opcode, constant operands...) -> the constant result (_Block.integer)
 
 __all__ = ["Unsupported", "first_difference", "roots", "signature", "signature_of", "walk"]
 
@@ -201,6 +202,19 @@ class _Block(Memory):
             for t in range(self.n):
                 run(t, ins, True)
             return
+        if region is None and ins.guard[1][:1] == "%" and _operand(ins.guard[1])[0] == "reg":
+            # guarded, outside a region: guard(t, ins) for a predicate register, inlined
+            negated, reg = ins.guard
+            regs, undef = self.regs, self.undef
+            for t in range(self.n):
+                g = regs[t].get(reg, undef)
+                if g.__class__ is bool:
+                    g = g != negated
+                elif negated:
+                    g = negate(g)
+                if g is not False:
+                    run(t, ins, g)
+            return
         for t in range(self.n):
             g = self.guard(t, ins)
             if region is not None and g is not False:
@@ -230,7 +244,7 @@ class _Block(Memory):
         it in every thread when none is guarded (floating point and integer arithmetic)."""
         op, base, ops = ins.opcode, ins.base, ins.operands
         if base in ("ld", "st") and ".param" not in op and (".global" in op or ".shared" in op):
-            return self.memory, None
+            return self._memory_handler(ins), None
         if len(ops) < 2 or any("{" in o for o in ops):
             return self.execute, None
         try:
@@ -410,6 +424,21 @@ class _Block(Memory):
         return int_form(op, cmp, a, b)
 
     def integer(self, op, args):
+        if all(a.__class__ is int for a in args):
+            # constants only (thread-index arithmetic): the result is a function of the opcode and
+            # the values alone (Bits knows no constant; no atom is made), so it is computed once
+            key = (op, *args)
+            hit = _CONCRETE.get(key)
+            if hit is None:
+                hit = self._integer(op, args)
+                if hit.__class__ is int:
+                    if len(_CONCRETE) > 200_000:
+                        _CONCRETE.clear()
+                    _CONCRETE[key] = hit
+            return hit
+        return self._integer(op, args)
+
+    def _integer(self, op, args):
         base = opcode_base(op)
         args = [a if _is_int(a) else self.tree_bits(a) for a in args]
         if self.bits.table:

@@ -5,8 +5,16 @@ from __future__ import annotations
 
 import re
 
-from .rules import _last_part, _reg_list
-from .symbolic import _BITS, UNDEF, UNDEF_PRED, Unsupported, _poly, padd, pkey, select, short
+from .rules import _address, _last_part, _operand, _reg_list
+from .symbolic import _BITS, _TERM, UNDEF, UNDEF_PRED, Unsupported, _poly, _term, padd, pkey, select, short
+
+
+def _symbolic_part(at) -> str:
+    """pkey(padd(at, c, -1)) for the constant c of at, without the arithmetic: the text of at's
+    terms other than its constant (and than any zero one, as padd's normal form drops them)."""
+    if isinstance(at, int):
+        return "0"
+    return "+".join([_TERM[i] if i in _TERM else _term(i) for i in sorted(at.items()) if i[0] and i[1]]) or "0"
 
 
 class Memory:
@@ -40,6 +48,50 @@ class Memory:
                 for j, (pv, pw) in enumerate(parts or [(v, width)]):   # a packed register: its parts
                     self.claim_bytes(padd(at, j * pw), pw)
                     self.store(pkey(padd(at, j * pw)), g, pv, f"b{8 * pw}")
+
+    def _memory_handler(self, ins):
+        """memory(t, ins, g) for one load (global or shared) or shared store, its operand texts
+        decoded once; memory itself where a text does not decode (it raises when it runs)."""
+        op, ops = ins.opcode, ins.operands
+        load, shared = ins.base == "ld", ".shared" in op
+        width = _BITS.get(_last_part(op))
+        if width is None or len(ops) < 2 or not (load or shared):
+            return self.memory
+        try:
+            base, offset = _address(ops[1] if load else ops[0])
+            kind, x = (None, None) if base in self.params else _operand(base)
+        except Unsupported:
+            return self.memory
+        regs = _reg_list(ops[0] if load else ops[1])
+        steps = [(r, i * width) for i, r in enumerate(regs)]
+
+        def run(t, ins, g):
+            if kind is None:                 # addr(t, text), its texts decoded
+                a = self.param_value[base]
+            else:
+                if kind == "reg":
+                    region = self.region
+                    if region is not None and x in region[2][t]:
+                        a = region[2][t][x]
+                    else:
+                        a = self.regs[t].get(x, self.undef)
+                else:
+                    a = t if kind == "tid" else self.n if kind == "ntid" else x
+                if not isinstance(a, (int, dict)):
+                    raise Unsupported("an address that is not an integer")
+                if offset:
+                    a = padd(a, offset)
+            for r, o in steps:
+                at = padd(a, o) if o else a
+                if load and shared:
+                    self.shared_load(t, pkey(at), r, g, width, at)
+                elif load:
+                    if self.stored:
+                        raise Unsupported("a global load after a global store (they may alias)")
+                    self.write(t, r, self.load(at, width), g)
+                else:
+                    self.shared_store(t, pkey(at), self.val(t, r), g, width, at)
+        return run
 
     def load(self, at, width):
         """A leaf: the element at `at`, `width` bytes wide, however the load was vectorised."""
@@ -149,7 +201,7 @@ class Memory:
             raise Unsupported("shared-memory stores of different widths overlap")
         if at is not None:
             c = at if isinstance(at, int) else at.get((), 0)
-            sym = pkey(padd(at, c, -1))
+            sym = _symbolic_part(at)
             for b in range(c, c + width):
                 if self.smem_bytes.setdefault((sym, b), (c, width)) != (c, width):
                     raise Unsupported("shared-memory stores of different widths overlap")
@@ -177,7 +229,7 @@ class Memory:
         not in the roots. Addresses on one pointer must differ by constants to be told apart
         (distinct pointer arguments are assumed not to overlap)."""
         const = at if isinstance(at, int) else at.get((), 0)
-        sym = pkey(padd(at, const, -1))
+        sym = _symbolic_part(at)
         base = sorted(m[0] for m in _poly(at) if len(m) == 1 and m[0].startswith("param:")) or ["?"]
         if self.bases.setdefault(base[0], sym) != sym:
             raise Unsupported("two stores on one pointer whose addresses may alias (a symbolic difference)")

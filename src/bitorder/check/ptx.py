@@ -19,6 +19,10 @@ _LABEL = re.compile(r"^([$\w]+):$")
 _GUARD = re.compile(r"^@(!?)(%[\w$.]+)\s+")
 _REG = re.compile(r"%[A-Za-z_$][\w$]*(?:\.[xyz])?")
 _BRACE = re.compile(r"[{}]")
+_NEST = re.compile(r"[\[\]{}()]")
+_SPLIT = re.compile(r"[\[\]{}(),]")
+_LABEL_STMT = re.compile(r"^([$\w]+):\s*(.*)$")
+_OPCODE = re.compile(r"^[a-z][\w.:]*$")
 
 
 @functools.lru_cache(maxsize=None)
@@ -66,19 +70,23 @@ class Entry:
 
 
 def _split_operands(s: str) -> list:
-    out, depth, cur = [], 0, []
-    for ch in s:
-        if ch in "[{(":
-            depth += 1
-        elif ch in "]})":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    if "".join(cur).strip():
-        out.append("".join(cur))
+    """Operand texts split at the commas outside brackets, braces and parentheses."""
+    if not _NEST.search(s):       # the common case: nothing nested, every comma splits
+        out = s.split(",")
+    else:                         # depth changes only at the bracket characters: visit just those
+        out, depth, start = [], 0, 0
+        for m in _SPLIT.finditer(s):
+            ch = m.group()
+            if ch in "[{(":
+                depth += 1
+            elif ch in "]})":
+                depth -= 1
+            elif depth == 0:
+                out.append(s[start:m.start()])
+                start = m.end()
+        out.append(s[start:])
+    if not out[-1].strip():       # a trailing empty operand is dropped (inner empty ones are kept)
+        out.pop()
     return [" ".join(o.split()) for o in out]
 
 
@@ -157,7 +165,7 @@ def _parse_body(name, params, reqntid, body, line0) -> Entry:
             continue
         if stmt.startswith(".") or stmt.startswith("//"):
             continue  # other declarations (.shared, .local, .pragma ...)
-        lm = re.match(r"^([$\w]+):\s*(.*)$", stmt)
+        lm = _LABEL_STMT.match(stmt) if ":" in stmt else None
         if lm and not lm.group(1).startswith("%"):
             entry.body.append(Label(lm.group(1), line))
             stmt = lm.group(2)
@@ -178,7 +186,7 @@ def _parse_body(name, params, reqntid, body, line0) -> Entry:
             operands = [rn(o) for o in operands]
             if guard:
                 guard = (guard[0], renames.get(guard[1], guard[1]))
-        if not re.match(r"^[a-z][\w.:]*$", opcode):
+        if not _OPCODE.match(opcode):
             raise PTXError(f"{name}: cannot read the statement {stmt[:60]!r} near line {line}")
         entry.body.append(Instr(guard, opcode, tuple(operands), line))
     if len(scopes) != 1:

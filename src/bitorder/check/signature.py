@@ -33,26 +33,35 @@ class Canonical:
         return hashlib.sha256("\n".join(self.lines).encode()).hexdigest()[:32]
 
 
+_TOKEN_SPLIT = re.compile(f"({_TOKEN.pattern})")
+# the same without the parameter-name alternative, for texts without "_param_" (where it cannot
+# match): that alternative tries \w+ at every word boundary, most of the cost of the split
+_TOKEN_SPLIT_NO_PARAM = re.compile(r"(%[A-Za-z_$][\w$]*|\$?L__\w+)")
 _SPECIAL = re.compile(r"^%(tid|ntid|ctaid|nctaid|laneid|warpid|clock|globaltimer|smid|nsmid)")
 
 
 def canonicalize(entry: Entry) -> Canonical:
     names, counts = {}, {"L": 0, "P": 0, "v": 0}
 
-    def rename(tok):
-        t = tok.group(0)
+    def rename(t):
         if _SPECIAL.match(t):
             return t
-        if t not in names:
-            kind = "L" if "L__" in t else ("P" if "_param_" in t else "v")
-            names[t] = f"{kind}{counts[kind]}"
-            counts[kind] += 1
-        return names[t]
+        kind = "L" if "L__" in t else ("P" if "_param_" in t else "v")
+        name = names[t] = f"{kind}{counts[kind]}"
+        counts[kind] += 1
+        return name
 
     lines, source = [f".reqntid {entry.reqntid}", f".params {len(entry.params)}"], ["", ""]
+    split, split_no_param = _TOKEN_SPLIT.split, _TOKEN_SPLIT_NO_PARAM.split
     for item in entry.body:
         text = f"{item.name}:" if isinstance(item, Label) else item.text()
-        lines.append(_TOKEN.sub(rename, text))
+        # the text split around its tokens (odd places), each token renamed in order of appearance
+        parts = split(text) if "_param_" in text else split_no_param(text)
+        if len(parts) > 1:
+            parts[1::2] = [names[t] if t in names else rename(t) for t in parts[1::2]]
+            lines.append("".join(parts))
+        else:
+            lines.append(text)
         source.append(text)
     return Canonical(entry.name, tuple(lines), tuple(source))
 

@@ -58,16 +58,23 @@ def pmul(a, b):
 def pkey(p) -> str:
     if isinstance(p, int):
         return str(p)
-    return "+".join([f"{c}*{_MONOMIAL[m] if m in _MONOMIAL else _monomial(m)}" for m, c in sorted(p.items())])
+    items = sorted(p.items())
+    try:
+        return "+".join([_TERM[i] for i in items])
+    except KeyError:
+        return "+".join([_TERM[i] if i in _TERM else _term(i) for i in items])
 
 
-_MONOMIAL = {}   # monomial -> its text, rendered once (pkey runs per thread per access)
+# (monomial, coefficient) -> its text "c*x*y", rendered once (pkey runs per thread per access);
+# coefficients are plain ints (never bools), so equal items render equally
+_TERM = {}
 
 
-def _monomial(m) -> str:
-    if len(_MONOMIAL) > 100_000:
-        _MONOMIAL.clear()
-    text = _MONOMIAL[m] = "*".join(m) or "1"
+def _term(item) -> str:
+    if len(_TERM) > 200_000:
+        _TERM.clear()
+    m, c = item
+    text = _TERM[item] = f"{c}*{'*'.join(m) or '1'}"
     return text
 
 
@@ -150,31 +157,41 @@ class Nodes:
         nid = len(key_of) + 1
         if nid > _MAX_NODES:
             raise Unsupported(f"more than {_MAX_NODES} tree nodes")
-        if op == "undefined" or (self.undefined and not self.undefined.isdisjoint(children)):
-            self.undefined.add(nid)
+        undefined = self.undefined
+        if op == "undefined" or (undefined and not undefined.isdisjoint(children)):
+            undefined.add(nid)
+        kind = _KIND.get(op)
+        if kind is None:
+            kind = _kind(op)
+        if kind == _ONCE:   # a leaf or a select: almost never built twice, so not worth a memo entry
+            key_of[nid] = key = self._key(op, kids, payload, kind)
+            return nid
+        if kind == _COMMUTES or kind == _JOINED:
+            kids.sort()     # their key does not depend on the children's order: neither does the memo
         # the key is a function of the operation, the children's keys and the payload: threads
         # that build the same tree (every lane after a butterfly) hash it once
         seen = (op, *kids, payload)
         key = self._seen.get(seen)
         if key is None:
-            key = self._seen[seen] = self._key(op, kids, payload)
+            key = self._seen[seen] = self._key(op, kids, payload, kind)
         key_of[nid] = key
         return nid
 
-    def _key(self, op, kids, payload):
-        """The canonical hash of a new node (and its shape, when recorded)."""
-        base = opcode_base(op)
-        if op in _JOIN:
+    def _key(self, op, kids, payload, kind):
+        """The canonical hash of a new node (and its shape, when recorded); kind is _KIND[op]."""
+        if kind == _JOINED:
             # max.f32 is a join (+0 above -0, a NaN operand ignored, measured on the H200 in both
             # operand orders): any tree of it over the same operands gives the same bits, so
             # the node is the set of its operands, nested maxima flattened, repeats dropped.
-            kids = sorted(set().union(*(self.lattice.get(k, {k}) for k in kids)))
-        elif base in ("add", "mul"):     # IEEE add and mul commute bitwise (NaNs are canonical on NVIDIA)
+            lattice = self.lattice
+            kids = sorted(set().union(*(lattice.get(k, {k}) for k in kids)))
+        elif kind == _COMMUTES:     # IEEE add and mul commute bitwise (NaNs are canonical on NVIDIA)
+            # (make sorted them for its memo already; the key's own rule stays stated here)
             kids = sorted(kids)
-        elif base == "fma":
+        elif kind == _FMA:
             kids = sorted(kids[:2]) + kids[2:]
-        key = hashlib.blake2b(f"{op}({','.join(kids)}){payload}".encode(), digest_size=12).hexdigest()
-        if op in _JOIN:
+        key = _blake2b(f"{op}({','.join(kids)}){payload}".encode(), digest_size=12).hexdigest()
+        if kind == _JOINED:
             self.lattice[key] = frozenset(kids)
         if self.record:
             self.shape.setdefault(key, (op, kids, payload))
@@ -240,6 +257,20 @@ _RING = {"add", "sub", "mul", "mad", "shl"}
 # Joins: max.f32 only. benchmarks/results/2026-11-29-checker-gpu: max(+0,-0) = max(-0,+0) = +0 and
 # max(NaN, x) = max(x, NaN) = x on the H200; min and the f16 forms were not probed.
 _JOIN = {"max.f32", "max.ftz.f32"}
+_blake2b = hashlib.blake2b
+# how _key orders a node's children, by opcode (decided once per opcode text)
+# (_ONCE: children in order, like _PLAIN, and no memo entry in Nodes._seen)
+_PLAIN, _COMMUTES, _FMA, _JOINED, _ONCE = 0, 1, 2, 3, 4
+_KIND = {}
+
+
+def _kind(op: str) -> int:
+    base = opcode_base(op)
+    kind = _KIND[op] = (_JOINED if op in _JOIN else _COMMUTES if base in ("add", "mul")
+                        else _FMA if base == "fma" else _ONCE if op in ("load", "select") else _PLAIN)
+    return kind
+
+
 _MAX_NODES = 2_000_000   # tree nodes before the walk gives up (memory)
 _MAX_STEPS = 20000   # instructions (each over all threads) before the walk gives up on a loop
 _KNOWN = {"bra", "ret", "bar", "barrier", "ld", "st", "ldmatrix", "stmatrix", "shfl", "mov", "cvta", "setp", "selp",
@@ -381,6 +412,31 @@ def select(g, a, b):
     """The register value "g ? a : b" for a predicate g that is not a constant, keyed by one of
     each pair of complementary forms: select(not x, a, b) = select(x, b, a), so a negative form
     swaps the arms under its negation (exact: negate gives the complement)."""
+    try:
+        hit = _SELECT.get(g)
+    except TypeError:              # not hashable (an integer polynomial read as a predicate)
+        hit = _select_form(g, False)
+    if hit is None:
+        hit = _select_form(g, True)
+    name, swap = hit
+    return ("select", name, b, a) if swap else ("select", name, a, b)
+
+
+# predicate -> (the name select keys it by, whether the arms swap): computed once per predicate,
+# as one guard selects every register a masked load writes, in every thread. Predicates are
+# strings and tuples of strings and ints (a cmpm's width, a node id; never a bool: True and False
+# never reach select), so equal predicates have equal texts and the cache cannot confuse two.
+_SELECT = {}
+
+
+def _select_form(g, keep):
     if g.__class__ is tuple and _negative(g):
-        return ("select", short(str(negate(g))), b, a)
-    return ("select", short(str(g)), a, b)
+        hit = (short(str(negate(g))), True)
+    else:
+        hit = (short(str(g)), False)
+    if not keep:
+        return hit
+    if len(_SELECT) > 100_000:
+        _SELECT.clear()
+    _SELECT[g] = hit
+    return hit
