@@ -32,14 +32,8 @@ class Memory:
         shared = ".shared" in op
         for i, r in enumerate(regs):
             at = padd(a, i * width) if i else a
-            if load and shared:
-                self.shared_load(t, pkey(at), r, g, width, at)
-            elif load:
-                if self.stored:
-                    raise Unsupported("a global load after a global store (they may alias)")
-                self.write(t, r, self.load(at, width), g)
-            elif shared:
-                self.shared_store(t, pkey(at), self.val(t, r), g, width, at)
+            if load or shared:
+                self._element(t, at, r, g, width, load, shared)
             else:
                 self.stored = True
                 v = self.val(t, r)
@@ -82,16 +76,19 @@ class Memory:
                 if offset:
                     a = padd(a, offset)
             for r, o in steps:
-                at = padd(a, o) if o else a
-                if load and shared:
-                    self.shared_load(t, pkey(at), r, g, width, at)
-                elif load:
-                    if self.stored:
-                        raise Unsupported("a global load after a global store (they may alias)")
-                    self.write(t, r, self.load(at, width), g)
-                else:
-                    self.shared_store(t, pkey(at), self.val(t, r), g, width, at)
+                self._element(t, padd(a, o) if o else a, r, g, width, load, shared)
         return run
+
+    def _element(self, t, at, r, g, width, load, shared):
+        """One register's element of a load (global or shared) or of a shared store, at `at`."""
+        if load and shared:
+            self.shared_load(t, pkey(at), r, g, width, at)
+        elif load:
+            if self.stored:
+                raise Unsupported("a global load after a global store (they may alias)")
+            self.write(t, r, self.load(at, width), g)
+        else:
+            self.shared_store(t, pkey(at), self.val(t, r), g, width, at)
 
     def load(self, at, width):
         """A leaf: the element at `at`, `width` bytes wide, however the load was vectorised."""
