@@ -92,6 +92,11 @@ def main():
                 e[1] += all(v == 0 for v in d.values())
     summary = {"device": torch.cuda.get_device_name(), "configs": len(rows),
                "candidate_exact_configs": {k: f"{v[1]}/{v[0]}" for k, v in exact.items()}}
+    # exact on every config that ran: the env value fp8.row_wise_epilogue reads (nobias=NAME;bias=NAME)
+    everywhere = {kind: [k for k, v in exact.items() if v[0] and v[0] == v[1] and ("bias" in k) == (kind == "bias")]
+                  for kind in ("nobias", "bias")}
+    summary["exact_everywhere"] = everywhere
+    summary["env"] = ";".join(f"{kind}={names[0]}" for kind, names in everywhere.items() if names)
     with open(os.path.join(args.out, "probe_rowwise.json"), "w") as fh:
         json.dump({"summary": summary, "rows": rows}, fh, indent=1)
     print(json.dumps(summary, indent=1))

@@ -13,4 +13,6 @@ BITORDER_TILES=persistent BENCH_ARGS="--budget 80" timeout 110 scripts/gpu-run $
 if python3 benchmarks/compare_bench.py $R/default/bench.json $R/persistent/bench.json --json $R/compare.json; then
   echo persistent > /tmp/keep/tiles; else echo waves > /tmp/keep/tiles; fi; pack
 timeout 40 scripts/gpu-run $R rowwise | tail -12; pack
+python3 -c "import json; print(json.load(open('$R/probe_rowwise.json'))['summary']['env'])" > /tmp/keep/rowwise 2>/dev/null
+echo "row-wise candidate for call 3's fp8 gate: $(cat /tmp/keep/rowwise 2>/dev/null)"
 TWIN_ARGS="--count 2000 --fp8 900 --budget 230" timeout 260 scripts/gpu-run $R twin | tail -2; pack

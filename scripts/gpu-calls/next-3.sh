@@ -13,4 +13,6 @@ TILES=$(cat /tmp/keep/tiles 2>/dev/null || echo waves); echo "tiles: $TILES"
 BITORDER_TILES=$TILES timeout 110 scripts/gpu-run $R mutant | tail -5; pack
 BITORDER_PINNED_LAYOUTS=1 PINNED_ARGS="--quick --jobs 12 --rep 5 --budget 150" timeout 185 scripts/gpu-run $R pinned | tail -14; pack
 GEMV_ARGS="--budget 50" timeout 70 scripts/gpu-run $R gemv-probe | tail -4; pack
-FP8_GATE_ARGS="--jobs 14 --budget 60 --retry-oom 5" timeout 85 scripts/gpu-run $R fp8gate | tail -8; pack
+# the row-wise order call 1's probe found exact (if any) plans row-wise calls as a candidate here
+BITORDER_FP8_ROWWISE_EPILOGUE="$(cat /tmp/keep/rowwise 2>/dev/null)" FP8_GATE_ARGS="--jobs 14 --budget 60 --retry-oom 5" \
+  timeout 85 scripts/gpu-run $R fp8gate | tail -8; pack

@@ -65,6 +65,25 @@ def test_row_wise_scales_fall_back_before_any_query(monkeypatch):
     assert p.path == "cublas" and "row-wise" in p.reason
 
 
+def test_a_probed_row_wise_order_plans_only_as_a_candidate(monkeypatch):
+    """BITORDER_FP8_ROWWISE_EPILOGUE (written from probe_rowwise.py's answer) lets row-wise calls plan
+    with that order in place of the tensor-wise epilogue, and only under BITORDER_UNVERIFIED=1."""
+    import functools
+    monkeypatch.setattr(fp8, "_check", functools.partial(fp8._check, devices=("meta",)))
+    monkeypatch.setattr(fp8, "lt_query", lambda *a, **k: None)
+    tensor_wise = GEMMDesc("plain", "e4m3", 64, "wgmma", 32, epilogue=("scale", "round"))
+    monkeypatch.setattr(fp8, "_describe", lambda q, k, bias, fast: ({"algo_id": 66}, tensor_wise))
+    a, b = _meta((32, 64), torch.float8_e4m3fn), _meta((64, 48), torch.float8_e4m3fn, t=True)
+    sa, sb = torch.ones((32, 1), device="meta"), torch.ones((1, 48), device="meta")
+    monkeypatch.setenv("BITORDER_FP8_ROWWISE_EPILOGUE", "nobias=(acc*sa)*sb;bias=fma(acc,sa*sb,bias)")
+    assert fp8.plan(a, b, sa, sb, out_dtype=torch.bfloat16).path == "cublas"      # not a candidate run
+    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    p = fp8.plan(a, b, sa, sb, out_dtype=torch.bfloat16)
+    assert p.path == "triton" and p.desc.epilogue == ("scale_a", "scale_b", "round")
+    monkeypatch.setenv("BITORDER_FP8_ROWWISE_EPILOGUE", "nobias=fma(acc*sa,sb,bias)")   # no kernel for it
+    assert fp8.plan(a, b, sa, sb, out_dtype=torch.bfloat16).path == "cublas"
+
+
 @pytest.mark.parametrize("promote", [0, 128])
 @pytest.mark.parametrize("scale", [1, 2, 3, 4])
 def test_fp8_chain_kernel_compiles_for_sm90(promote, scale):
@@ -129,3 +148,15 @@ def test_twin_scale_bias_fma_rounds_once():
     acc = emulate.accumulate(a.astype(np.float64), b.astype(np.float64), GEMMDesc(**base))
     want = (acc.astype(np.float64) * np.float64(np.float32(sa * sb)) + bias.astype(np.float64)).astype(np.float32)
     assert np.array_equal(got.view(np.int32), want.view(np.int32))
+
+
+def test_the_row_wise_probe_names_the_planners_orders():
+    """benchmarks/probe_rowwise.py's candidate names are the keys fp8.row_wise_epilogue maps (its two
+    fma forms with a scaled accumulator have no kernel: a call probed to use them falls back)."""
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks"))
+    import probe_rowwise
+    acc, sa, sb = torch.randn(4, 5), torch.rand(4, 1) + 0.3, torch.rand(1, 5) + 0.3
+    names = set(probe_rowwise.candidates(acc, sa, sb, None)) | set(probe_rowwise.candidates(acc, sa, sb, torch.randn(5)))
+    assert names - set(fp8.ROW_WISE_ORDERS) == {"fma(acc*sa,sb,bias)", "fma(acc*sb,sa,bias)"}

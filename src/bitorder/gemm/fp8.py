@@ -11,6 +11,7 @@ definition, counted in bitorder.gemm.stats() and warned about once.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import time
@@ -34,6 +35,25 @@ ROW_SCALE_STANDIN = 1 << 16
 # row-wise cases (every listed one row-wise; K=16 ones too, so the epilogue, not the chain).
 # Row-wise calls run torch._scaled_mm until benchmarks/probe_rowwise.py has pinned the epilogue.
 ROW_WISE_VERIFIED = False
+# The epilogue orders probe_rowwise.py tests, as GEMMDesc steps (before the one rounding). With
+# BITORDER_UNVERIFIED=1, BITORDER_FP8_ROWWISE_EPILOGUE="nobias=NAME;bias=NAME" (what the probe
+# found exact, written by the session's call script) lets row-wise calls plan as a candidate, so
+# a gate can check it in the session that probed it.
+ROW_WISE_ORDERS = {"acc*(sa*sb)": ("scale",), "(acc*sa)*sb": ("scale_a", "scale_b"),
+                   "(acc*sb)*sa": ("scale_b", "scale_a"), "acc*(sa*sb)+bias": ("scale", "bias_acc"),
+                   "(acc*sa)*sb+bias": ("scale_a", "scale_b", "bias_acc"),
+                   "(acc*sb)*sa+bias": ("scale_b", "scale_a", "bias_acc"),
+                   "fma(acc,sa*sb,bias)": ("scale_bias_fma",)}
+
+
+def row_wise_epilogue(bias: bool):
+    """The candidate row-wise epilogue steps (before "round") named by BITORDER_FP8_ROWWISE_EPILOGUE
+    for calls with or without a bias, or None (no candidate: the call falls back)."""
+    if os.environ.get("BITORDER_UNVERIFIED") != "1":
+        return None
+    named = dict(part.split("=", 1) for part in os.environ.get("BITORDER_FP8_ROWWISE_EPILOGUE", "").split(";")
+                 if "=" in part)
+    return ROW_WISE_ORDERS.get(named.get("bias" if bias else "nobias", ""))
 # Promoting fp8 chains (use_fast_accum=False) load tiles by TMA unless BITORDER_FP8_TMA=0: on
 # the H200 (2026-11-30c, the same 41 realistic calls, CUDA graphs, above 5 GFLOP) TMA took them
 # from 0.18-0.45x torch._scaled_mm per group to 0.64-0.71x, while pure chains lost with it
@@ -131,7 +151,8 @@ def plan(a, b, scale_a, scale_b, bias=None, out_dtype=None, use_fast_accum=False
         return api.Plan("cublas", None, None, "scaled_gemm", "mixed fp8 operand types")
     if api.unaligned(a, b, bias):
         return api.Plan("cublas", None, None, "scaled_gemm", "operand address not 16-byte aligned")
-    if scaling == "row" and not ROW_WISE_VERIFIED:
+    row_steps = row_wise_epilogue(bias is not None) if scaling == "row" else None
+    if scaling == "row" and not ROW_WISE_VERIFIED and row_steps is None:
         return api.Plan("cublas", None, None, "scaled_gemm", "row-wise scales: cuBLAS's outer-vector epilogue "
                         "is not reproduced yet")
     q = lt_query(M, N, K, _FP8[a.dtype], out, bias is not None, use_fast_accum, scaling, b.stride(1), a.stride(0))
@@ -147,6 +168,8 @@ def plan(a, b, scale_a, scale_b, bias=None, out_dtype=None, use_fast_accum=False
                         f"algo {ans['algo_id']} fp8 answer outside the arch profile's verified entries", us)
     if desc.family != "plain":   # a fitted split-K entry has no fp8 Triton kernel yet
         return api.Plan("cublas", None, ans, "scaled_gemm", f"fp8 {desc.family} has no Triton kernel yet", us)
+    if row_steps is not None:    # the probed candidate order in place of the tensor-wise epilogue
+        desc = dataclasses.replace(desc, epilogue=row_steps + ("round",))
     return api.Plan("triton", desc, ans, "scaled_gemm", "", us)
 
 
