@@ -5,7 +5,6 @@ import itertools
 import math
 import os
 import random
-import struct
 import sys
 
 import pytest
@@ -97,7 +96,6 @@ def test_float_comparisons_mirror_and_complement_exactly():
     """setp's IEEE semantics (NaN unordered, -0 == +0): operands in either order, every
     comparison, its form; equal forms agree on every pair, a negation is the complement."""
     cmps = ["eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"]
-    vals = {"A": _F, "B": [v for v in reversed(_F)]}
     pairs = [(i, j) for i in range(len(_F)) for j in range(len(_F))]
     forms = {}
     for cmp, (l, r) in itertools.product(cmps, (("A", "B"), ("B", "A"), ("A", "A"))):
