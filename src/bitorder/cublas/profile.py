@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 from dataclasses import dataclass, field
 from importlib import resources
 
@@ -26,6 +27,12 @@ BIAS_RULES = {"bias_acc", "bias_out", "none", "unverified"}
 
 class ProfileError(ValueError):
     """A malformed arch profile: the message names the entry and the field."""
+
+
+def candidates_allowed() -> bool:
+    """Whether BITORDER_UNVERIFIED=1 lets candidates (unverified entries and probed orders) plan:
+    read per call, set only by the GPU gates that decide them."""
+    return os.environ.get("BITORDER_UNVERIFIED") == "1"
 
 
 def _ceil_div(a: int, b: int) -> int:
@@ -160,8 +167,7 @@ class ArchProfile:
     def entry_for(self, answer: dict, dtype: str):
         """The first verified entry matching the answer (candidates too under BITORDER_UNVERIFIED=1,
         which only the GPU gates that decide them set)."""
-        import os
-        trial = os.environ.get("BITORDER_UNVERIFIED") == "1"
+        trial = candidates_allowed()
         return next((e for e in self.entries if (e.verified or trial) and e.matches(answer, dtype)), None)
 
     def describe(self, answer: dict, k: int, dtype: str, bias: bool = False, fast_accum: bool = False,

@@ -33,9 +33,9 @@ ROW_SCALE_STANDIN = 1 << 16
 # With the stand-in the query answered (algo 66, as for tensor-wise scales), but the tensor-wise
 # epilogue on that answer gave other bytes: the 2026-11-30c fp8 gate found 1,891 mismatching
 # row-wise cases (every listed one row-wise; K=16 ones too, so the epilogue, not the chain).
-# Row-wise calls run torch._scaled_mm until benchmarks/probe_rowwise.py has pinned the epilogue.
-ROW_WISE_VERIFIED = False
-# The epilogue orders probe_rowwise.py tests, as GEMMDesc steps (before the one rounding). With
+# Row-wise calls therefore plan only with an order named below and run torch._scaled_mm
+# otherwise, until benchmarks/probe_rowwise.py has pinned the epilogue and a gate verified it.
+# The orders the probe tests, as GEMMDesc steps (before the one rounding). With
 # BITORDER_UNVERIFIED=1, BITORDER_FP8_ROWWISE_EPILOGUE="nobias=NAME;bias=NAME" (what the probe
 # found exact, written by the session's call script) lets row-wise calls plan as a candidate, so
 # a gate can check it in the session that probed it.
@@ -44,16 +44,6 @@ ROW_WISE_ORDERS = {"acc*(sa*sb)": ("scale",), "(acc*sa)*sb": ("scale_a", "scale_
                    "(acc*sa)*sb+bias": ("scale_a", "scale_b", "bias_acc"),
                    "(acc*sb)*sa+bias": ("scale_b", "scale_a", "bias_acc"),
                    "fma(acc,sa*sb,bias)": ("scale_bias_fma",)}
-
-
-def row_wise_epilogue(bias: bool):
-    """The candidate row-wise epilogue steps (before "round") named by BITORDER_FP8_ROWWISE_EPILOGUE
-    for calls with or without a bias, or None (no candidate: the call falls back)."""
-    if os.environ.get("BITORDER_UNVERIFIED") != "1":
-        return None
-    named = dict(part.split("=", 1) for part in os.environ.get("BITORDER_FP8_ROWWISE_EPILOGUE", "").split(";")
-                 if "=" in part)
-    return ROW_WISE_ORDERS.get(named.get("bias" if bias else "nobias", ""))
 # Promoting fp8 chains (use_fast_accum=False) load tiles by TMA unless BITORDER_FP8_TMA=0: on
 # the H200 (2026-11-30c, the same 41 realistic calls, CUDA graphs, above 5 GFLOP) TMA took them
 # from 0.18-0.45x torch._scaled_mm per group to 0.64-0.71x, while pure chains lost with it
@@ -61,6 +51,18 @@ def row_wise_epilogue(bias: bool):
 # candidates (BITORDER_UNVERIFIED) until gated.
 FP8_TMA = os.environ.get("BITORDER_FP8_TMA", "1") != "0"
 _SCALE_CODE = {("scale",): 1, ("scale_a", "scale_b"): 2, ("scale_b", "scale_a"): 3, ("scale_bias_fma",): 4}
+
+
+def row_wise_epilogue(bias: bool):
+    """The candidate row-wise epilogue steps (before "round") named by BITORDER_FP8_ROWWISE_EPILOGUE
+    for calls with or without a bias, or None (no candidate: the call falls back)."""
+    from ..cublas.profile import candidates_allowed
+
+    if not candidates_allowed():
+        return None
+    named = dict(part.split("=", 1) for part in os.environ.get("BITORDER_FP8_ROWWISE_EPILOGUE", "").split(";")
+                 if "=" in part)
+    return ROW_WISE_ORDERS.get(named.get("bias" if bias else "nobias", ""))
 
 
 def _scaling(a, b, scale_a, scale_b) -> str:
@@ -152,7 +154,7 @@ def plan(a, b, scale_a, scale_b, bias=None, out_dtype=None, use_fast_accum=False
     if api.unaligned(a, b, bias):
         return api.Plan("cublas", None, None, "scaled_gemm", "operand address not 16-byte aligned")
     row_steps = row_wise_epilogue(bias is not None) if scaling == "row" else None
-    if scaling == "row" and not ROW_WISE_VERIFIED and row_steps is None:
+    if scaling == "row" and row_steps is None:
         return api.Plan("cublas", None, None, "scaled_gemm", "row-wise scales: cuBLAS's outer-vector epilogue "
                         "is not reproduced yet")
     q = lt_query(M, N, K, _FP8[a.dtype], out, bias is not None, use_fast_accum, scaling, b.stride(1), a.stride(0))
