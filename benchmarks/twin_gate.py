@@ -34,19 +34,27 @@ from bitorder.gemm.shapes import fuzz
 from gate_gemm import draw  # noqa: E402  (the gate's draws: narrow, wide, cancelling)
 
 
+# per operand type: (an overflowing value, a subnormal, whether it has inf). e4m3 has no inf, and
+# torch fills fp8 through fp32 (exact for these values); 16-bit operands are filled directly.
+SPECIAL = {torch.float16: (60000.0, 2.0 ** -20, True), torch.bfloat16: (3e38, 2.0 ** -130, True),
+           torch.float8_e4m3fn: (448.0, 2.0 ** -9, False)}
+
+
 def special(a, b):
-    """Specials planted in a copy: NaN, +-inf, -0.0, a subnormal run and an overflowing row."""
-    a, b = a.clone(), b.clone()
-    big = 60000.0 if a.dtype == torch.float16 else 3e38
-    sub = 2.0 ** -20 if a.dtype == torch.float16 else 2.0 ** -130
+    """Specials planted in copies (b keeps its layout): NaN, +inf (where the type has it), a
+    subnormal run, -0.0, and the largest value on a row of a and a column of b."""
+    big, sub, has_inf = SPECIAL[a.dtype]
+    dtype = a.dtype
+    a, b = (a.clone(), b.clone()) if has_inf else (a.float(), b.float())
     m, k = a.shape[-2], a.shape[-1]
     a[..., 0, 0] = float("nan")
-    a[..., min(1, m - 1), min(1, k - 1)] = float("inf")
-    a[..., min(2, m - 1), :min(16, k)] = sub
+    if has_inf:
+        a[..., min(1, m - 1), min(1, k - 1)] = float("inf")
+    a[..., min(2 if has_inf else 1, m - 1), :min(16, k)] = sub
     a[..., m - 1, :] = big
     b[..., :, 0] = big
     a[..., min(3, m - 1), :] = -0.0
-    return a, b
+    return (a, b) if has_inf else (a.to(dtype), b.to(dtype))
 
 
 def gpu_side(case, seed, with_special: bool):
@@ -68,19 +76,6 @@ def gpu_side(case, seed, with_special: bool):
     return out, ""
 
 
-def special_fp8(a, b):
-    """fp8 specials planted in copies (e4m3 has no inf): NaN, a subnormal run (2^-9), the largest
-    finite value (448) on a row of a and a column of b, a row of -0.0. b keeps its layout."""
-    a, b = a.float(), b.float()
-    m, k = a.shape
-    a[0, 0] = float("nan")
-    a[min(1, m - 1), :min(16, k)] = 2.0 ** -9
-    a[m - 1, :] = 448.0
-    b[:, 0] = 448.0
-    a[min(3, m - 1), :] = -0.0
-    return a.to(torch.float8_e4m3fn), b.to(torch.float8_e4m3fn)
-
-
 def gpu_side_fp8(case, seed, with_special: bool = False):
     """The same for one torch._scaled_mm call (gate_fp8's draws; the fp8 candidate plans)."""
     import gate_fp8
@@ -89,7 +84,7 @@ def gpu_side_fp8(case, seed, with_special: bool = False):
     for i, kind in enumerate(("narrow", "wide", "cancel") + (("special",) if with_special else ())):
         a, b, sa, sb, bias = gate_fp8.draw(case, seed + i, "wide" if kind == "special" else kind)
         if kind == "special":
-            a, b = special_fp8(a, b)
+            a, b = special(a, b)
         kw = dict(bias=bias, out_dtype=gate_fp8.OUT[case.out], use_fast_accum=case.fast_accum)
         try:
             ref = torch._scaled_mm(a, b, sa, sb, **kw)
