@@ -153,12 +153,12 @@ def accumulate(a, b, order: GemvOrder) -> np.ndarray:
 
 def epilogue(acc: np.ndarray, order: GemvOrder, out_dtype: str, bias=None) -> np.ndarray:
     """Round the fp32 result to out_dtype once, with the bias (beta = 1) where the order puts it."""
-    if bias is None:
-        return to_format(round_to(acc, out_dtype), out_dtype)
+    if bias is None:                     # to_format rounds once (round to nearest even)
+        return to_format(acc, out_dtype)
     bias32 = np.asarray(bias, np.float64).astype(np.float32).reshape(1, -1)
     if order.bias == "acc":
-        return to_format(round_to(_add(acc, bias32), out_dtype), out_dtype)
-    return to_format(round_to(_add(round_to(acc, out_dtype), bias32), out_dtype), out_dtype)
+        return to_format(_add(acc, bias32), out_dtype)
+    return to_format(_add(round_to(acc, out_dtype), bias32), out_dtype)
 
 
 def matmul(a, b, order: GemvOrder, bias=None, out_dtype: Optional[str] = None) -> np.ndarray:
