@@ -12,6 +12,12 @@ from bitorder.gemm import fp8  # noqa: E402
 from bitorder.gemm.kernels_fp8 import chain8_kernel  # noqa: E402
 
 
+# chain8_kernel's runtime arguments, and what the JIT specialises as 16-divisible for whole tiles
+SIG8 = {n: "i32" for n in ("M", "N", "K", "stride_a", "stride_b", "stride_om")}
+SIG8.update(a_ptr="*fp8e4nv", b_ptr="*fp8e4nv", out_ptr="*bf16", bias_ptr="*bf16", sa_ptr="*fp32", sb_ptr="*fp32")
+ALIGNED8 = ["a_ptr", "b_ptr", "out_ptr", "M", "N", "K", "stride_a", "stride_b", "stride_om"]
+
+
 def test_cpu_tensors_and_wrong_types_get_clear_errors():
     a = torch.zeros(32, 64).to(torch.float8_e4m3fn)
     b = torch.zeros(64, 32).to(torch.float8_e4m3fn)
@@ -87,9 +93,7 @@ def test_a_probed_row_wise_order_plans_only_as_a_candidate(monkeypatch):
 @pytest.mark.parametrize("promote", [0, 128])
 @pytest.mark.parametrize("scale", [1, 2, 3, 4])
 def test_fp8_chain_kernel_compiles_for_sm90(promote, scale):
-    sig = {n: "i32" for n in ("M", "N", "K", "stride_a", "stride_b", "stride_om")}
-    sig.update(a_ptr="*fp8e4nv", b_ptr="*fp8e4nv", out_ptr="*bf16", bias_ptr="*bf16", sa_ptr="*fp32", sb_ptr="*fp32")
-    c = bitorder.compile(chain8_kernel, "sm90", signature=sig, num_warps=8, constexprs=dict(
+    c = bitorder.compile(chain8_kernel, "sm90", signature=SIG8, num_warps=8, constexprs=dict(
         A_ROW=True, B_ROW=False, PROMOTE=promote, SCALE=scale, ROWWISE=False, HAS_BIAS=True,
         BLOCK_M=128, BLOCK_N=128, BLOCK_K=128), aligned=["a_ptr", "b_ptr", "out_ptr", "M", "N", "K", "stride_a"])
     ptx = c.ptx
@@ -104,19 +108,17 @@ def test_fp8_wave_tiles_compile_pipelined_and_fit(promote):
     """The tiles fp8.run takes (the wave model's, 128 deep) compile for sm90 within 227 KB, their
     whole-tile loads asynchronous copies (pipelined)."""
     from bitorder.gemm import launch
-    sig = {n: "i32" for n in ("M", "N", "K", "stride_a", "stride_b", "stride_om")}
-    sig.update(a_ptr="*fp8e4nv", b_ptr="*fp8e4nv", out_ptr="*bf16", bias_ptr="*bf16", sa_ptr="*fp32", sb_ptr="*fp32")
     for bm, bn, _, warps, stages in sorted({t for t, _ in launch._WAVE_TILES}):
-        c = bitorder.compile(chain8_kernel, "sm90", signature=sig, num_warps=warps, num_stages=min(stages, 4),
+        c = bitorder.compile(chain8_kernel, "sm90", signature=SIG8, num_warps=warps, num_stages=min(stages, 4),
                              constexprs=dict(A_ROW=True, B_ROW=False, PROMOTE=promote, SCALE=1, ROWWISE=False,
                                              HAS_BIAS=False, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=128),
-                             aligned=["a_ptr", "b_ptr", "out_ptr", "M", "N", "K", "stride_a", "stride_b", "stride_om"])
+                             aligned=ALIGNED8)
         assert c.metadata["shared"] <= 227 * 1024, (bm, bn, c.metadata["shared"])
         assert "cp.async" in c.ptx and "wgmma.mma_async" in c.ptx
-        t = bitorder.compile(chain8_kernel, "sm90", signature=sig, num_warps=warps, num_stages=min(stages, 4),
+        t = bitorder.compile(chain8_kernel, "sm90", signature=SIG8, num_warps=warps, num_stages=min(stages, 4),
                              constexprs=dict(A_ROW=True, B_ROW=False, PROMOTE=promote, SCALE=1, ROWWISE=False,
                                              HAS_BIAS=False, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=128, TMA=True),
-                             aligned=["a_ptr", "b_ptr", "out_ptr", "M", "N", "K", "stride_a", "stride_b", "stride_om"])
+                             aligned=ALIGNED8)
         assert "cp.async.bulk.tensor" in t.ptx and t.metadata["shared"] <= 227 * 1024   # the TMA variant
 
 

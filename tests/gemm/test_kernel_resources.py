@@ -10,16 +10,8 @@ from bitorder.gemm import launch
 from bitorder.gemm.kernels import chain_kernel, chain_tma_kernel, chain_tma_persistent_kernel
 from bitorder.gemm.kernels_fp8 import chain8_kernel
 
-SIG = dict(a_ptr="*fp16", b_ptr="*fp16", out_ptr="*fp16", bias_ptr="*fp16", M="i32", N="i32", K="i32", SPAN="i32",
-           K_STEP="i32", stride_ab="i64", stride_a="i32", stride_bb="i64", stride_b="i32", stride_ob="i64",
-           stride_om="i32", stride_op="i64")
-PSIG = dict(a_ptr="*fp16", b_ptr="*fp16", out_ptr="*fp16", bias_ptr="*fp16", M="i32", N="i32", K="i32",
-            stride_a="i32", stride_b="i32", stride_om="i32")
-ALIGNED = ("a_ptr", "b_ptr", "out_ptr", "bias_ptr", "stride_a", "stride_b", "stride_om", "SPAN", "stride_ab",
-           "stride_bb", "stride_ob", "stride_op", "M", "N")
-SIG8 = {n: "i32" for n in ("M", "N", "K", "stride_a", "stride_b", "stride_om")}
-SIG8.update(a_ptr="*fp8e4nv", b_ptr="*fp8e4nv", out_ptr="*bf16", bias_ptr="*bf16", sa_ptr="*fp32", sb_ptr="*fp32")
-ALIGNED8 = ["a_ptr", "b_ptr", "out_ptr", "M", "N", "K", "stride_a", "stride_b", "stride_om"]
+from test_fp8 import ALIGNED8, SIG8  # noqa: E402  (the compile tests' signatures)
+from test_kernels_compile import ALIGNED, PSIG, SIG, TMA_SIG  # noqa: E402
 
 
 def _report(kernel, sig, tile, **cx):
@@ -47,7 +39,7 @@ def test_persistent_tiles_keep_the_wgmma_pipeline(m, n):
 def test_tma_chain_at_128x256_is_serialized_which_is_why_it_is_opt_in():
     # the H200 (2026-11-30c): BITORDER_TMA=1 ran at 0.87x the default's speed
     tile = next(t for t, _ in launch._WAVE_TILES if t[:2] == (128, 256))
-    r = _report(chain_tma_kernel, {k: v for k, v in SIG.items() if k not in ("SPAN", "K_STEP", "stride_op")}, tile,
+    r = _report(chain_tma_kernel, TMA_SIG, tile,
                 A_ROW=True, B_ROW=False, HAS_BIAS=False)
     assert "C7515" in r.codes
 

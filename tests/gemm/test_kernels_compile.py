@@ -74,6 +74,8 @@ def test_every_tile_the_launcher_picks_compiles_and_fits(group, tail):
 
 
 TMA_SIG = {k: v for k, v in SIG.items() if k not in ("SPAN", "K_STEP", "stride_op")}
+PSIG = dict(a_ptr="*fp16", b_ptr="*fp16", out_ptr="*fp16", bias_ptr="*fp16", M="i32", N="i32", K="i32",
+            stride_a="i32", stride_b="i32", stride_om="i32")   # chain_tma_persistent_kernel
 
 
 @pytest.mark.parametrize("a_row, b_row", [(True, False), (True, True), (False, True), (False, False)])
@@ -96,11 +98,9 @@ def test_persistent_tma_chain_compiles_and_fits():
     TMA loads and wgmma, within 227 KB."""
     from bitorder.gemm import launch
     from bitorder.gemm.kernels import chain_tma_persistent_kernel
-    sig = dict(a_ptr="*fp16", b_ptr="*fp16", out_ptr="*fp16", bias_ptr="*fp16", M="i32", N="i32", K="i32",
-               stride_a="i32", stride_b="i32", stride_om="i32")
     for bm, bn, bk, warps, stages in sorted({t for t, _ in launch._WAVE_TILES} | {(128, 128, 64, 8, 4)}):
-        c = bitorder.compile(chain_tma_persistent_kernel, "sm90", signature=sig, num_warps=warps, num_stages=stages,
-                             aligned=[x for x in ALIGNED if x in sig],
+        c = bitorder.compile(chain_tma_persistent_kernel, "sm90", signature=PSIG, num_warps=warps, num_stages=stages,
+                             aligned=[x for x in ALIGNED if x in PSIG],
                              constexprs=dict(A_ROW=True, B_ROW=False, HAS_BIAS=True, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,
                                              PROGRAMS=132, WARP_SPECIALIZE=False))
         assert "cp.async.bulk.tensor" in c.ptx and "wgmma.mma_async" in c.ptx
