@@ -129,3 +129,31 @@ def test_persistent_tiles_only_where_they_fill_the_sms(monkeypatch):
     a3, b3 = a.expand(2, -1, -1), b.expand(2, -1, -1)
     launch.chain(a3, b3, torch.empty(2, 2048, 2560, dtype=torch.float16), span=1024)
     assert used[-1][0] is not launch.chain_tma_persistent_kernel
+
+
+def test_auto_tiles_route_by_the_measured_rule(monkeypatch):
+    """BITORDER_TILES=auto: the persistent kernel on M >= 512 or where its tile is the waves tile;
+    a remaining 128x128 tile over aligned operands loads by TMA with 4 stages; 64x64 stays put."""
+    monkeypatch.setattr(launch, "TILES", "auto")
+    used = []
+    monkeypatch.setattr(launch, "_launch", lambda kernel, grid, args, warps, stages: used.append((kernel, grid, warps, stages)))
+    monkeypatch.setattr(launch, "ensure_allocator", lambda: None)
+
+    def route(m, n, k=1024, batch=None):
+        a = torch.empty(m, k, dtype=torch.float16)
+        b = torch.empty(k, n, dtype=torch.float16)
+        out = torch.empty(m, n, dtype=torch.float16)
+        if batch:
+            a, b, out = a.expand(batch, -1, -1), b.expand(batch, -1, -1), out.expand(batch, -1, -1).contiguous()
+        launch.chain(a, b, out, span=k)
+        kernel, grid, warps, stages = used[-1]
+        return kernel, stages
+
+    assert route(512, 10240) == (launch.chain_tma_persistent_kernel, 4)      # 128x128 persistent, M >= 512
+    assert route(2048, 12288) == (launch.chain_tma_persistent_kernel, 3)     # 128x256 persistent
+    assert route(128, 50272) == (launch.chain_tma_persistent_kernel, 4)      # its tile is the waves tile
+    assert route(128, 18176) == (launch.chain_kernel, 4)                     # waves 128x256 kept (persistent lost)
+    assert route(32, 32064) == (launch.chain_kernel, 5)                      # 64x64 waves tile kept
+    assert route(128, 15360) == (launch.chain_tma_kernel, 4)                 # 128x128, too few tiles to persist: TMA
+    assert route(512, 10240, batch=2)[0] is launch.chain_tma_kernel          # batched: no persistent, TMA 128x128
+    assert not launch.auto_persistent(128, (128, 256), (128, 128, 64, 8, 4))

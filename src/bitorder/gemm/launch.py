@@ -76,6 +76,21 @@ def persistent_block(m: int, n: int, sms: int):
     return None
 
 
+# BITORDER_TILES=auto (opt-in until the H200 has gated and timed it): the waves tile, except that
+# (1) the persistent kernel takes unbatched products where the 2026-11-30d bench (default against
+# BITORDER_TILES=persistent, 120 realistic shapes, CUDA graphs) saw it win: on M >= 512 it was
+# 0.99-1.16x the waves tile's speed; on M <= 128 it lost (0.40-0.96x: a 128-row tile over 32 rows)
+# unless its tile was the waves tile itself (1.18x on 128x50272x4096); (2) a remaining 128x128
+# tile over TMA-aligned operands loads by TMA with 4 stages: 1.05-1.19x the pointer tile's speed on
+# 6 of 6 shapes of the 2026-11-30c qkv sweep (at 128x256 TMA was slower: ptxas serializes its wgmma).
+AUTO_TMA_BLOCK = (128, 128, 64, 8, 4)
+
+
+def auto_persistent(m: int, waves_tile: tuple, pblock: tuple) -> bool:
+    """BITORDER_TILES=auto: whether an unbatched (m, n) product runs the persistent kernel (speed only)."""
+    return m >= 512 or tuple(pblock[:2]) == tuple(waves_tile)
+
+
 _COMPILED: dict = {}
 # Kept-kernel launches (on since the 2026-11-30 gate: 41,932 cases, 0 mismatches, with them on);
 # BITORDER_FAST_LAUNCH=0 goes through Triton's JIT binding on every call instead. (Keying them
@@ -161,7 +176,8 @@ def chain(a, b, out, *, span: int, group: int = 16, tail_first: bool = False, k_
           parts: int = 1, block=None, tma: bool | None = None):
     """Launch chain_kernel: out[part] = the chain over part `part` of K, in out's type.
     tma (default BITORDER_TMA): True: a plain chain over aligned operands runs chain_tma_kernel;
-    "persistent": an unbatched one runs chain_tma_persistent_kernel on one program per SM."""
+    "persistent": an unbatched one runs chain_tma_persistent_kernel on one program per SM.
+    Every route walks the same dots in the same order: the tile and route choose speed, never bits."""
     a3, b3 = _as3d(a), _as3d(b)
     batch, M, K = a3.shape
     N = b3.shape[-1]
@@ -171,10 +187,13 @@ def chain(a, b, out, *, span: int, group: int = 16, tail_first: bool = False, k_
     BM, BN, BK, warps, *stages = block or blocks(M, N, batch * parts, None if a3.is_cuda else H200_SMS)
     sab = a3.stride(0) if a3.shape[0] > 1 else 0   # a batch of one (or a broadcast operand) steps by 0
     sbb = b3.stride(0) if b3.shape[0] > 1 else 0
-    if tma is None and block is None and TILES == "persistent" and batch == 1 and parts == 1:
+    if tma is None and block is None and TILES in ("persistent", "auto") and batch == 1 and parts == 1:
         pblock = persistent_block(M, N, _sm_count() if a3.is_cuda else H200_SMS)
-        if pblock is not None:
+        if pblock is not None and (TILES == "persistent" or auto_persistent(M, (BM, BN), pblock)):
             tma, (BM, BN, BK, warps, *stages) = "persistent", pblock
+    if tma is None and block is None and TILES == "auto" and (BM, BN) == (128, 128) and group == 16 \
+            and not tail_first and parts == 1 and span >= K and tma_aligned(a3, b3, (sa, sb, sab, sbb)):
+        tma, (BM, BN, BK, warps, *stages) = True, AUTO_TMA_BLOCK
     tma = TMA if tma is None else tma
     if tma and group == 16 and not tail_first and parts == 1 and span >= K and tma_aligned(a3, b3, (sa, sb, sab, sbb)):
         ensure_allocator()
