@@ -28,7 +28,11 @@ from bitorder.draws import torch_draw  # noqa: E402
 OUT = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 # the shapes of the gate's listed mismatches (m, n, k), smallest K first
 SHAPES = [(944, 16, 16), (16, 4752, 16), (1056, 4560, 32), (904, 208, 48), (2600, 1696, 64), (1704, 64, 96),
-          (28, 960, 672), (1, 8336, 768), (8, 2640, 1040), (16, 1184, 7408), (1813 // 16 * 16, 112, 18000)]
+          (28, 960, 672), (1, 8336, 768), (8, 2640, 1040), (16, 1184, 7408), (1813 // 16 * 16, 112, 18000),
+          # the 2026-11-30d gate's two misses of "(acc*sb)*sa+bias" (slow accumulation, M = 1), and
+          # skinny outputs around them: does a small M or N swap the roles of the two scale vectors?
+          (1, 64, 1520), (1, 16, 16), (1, 16, 1520), (1, 256, 512), (2, 64, 1520), (16, 64, 1520),
+          (64, 16, 1520), (1, 4096, 4096)]
 
 
 def candidates(acc, sa, sb, bias):

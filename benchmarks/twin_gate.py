@@ -231,9 +231,10 @@ def save_kept(path, kept):
 
 
 def _kind(case) -> str:
-    """fp16 | bf16 | e4m3 fast | e4m3 slow: the kinds the issue counts 2,000 shapes of."""
+    """fp16 | bf16 | e4m3 fast OUT | e4m3 slow OUT: --count shapes of each 16-bit dtype, --fp8 of
+    each fp8 (mode, output) pair (the issue counts 2,000 per mode: three pairs make a mode)."""
     if getattr(case, "dtype", "") == "e4m3":
-        return f"e4m3 {'fast' if case.fast_accum else 'slow'}"
+        return f"e4m3 {'fast' if case.fast_accum else 'slow'} {case.out}"
     return case.dtype
 
 

@@ -98,3 +98,11 @@ def test_the_certificate_gate_passes_unmutated(tmp_path):
                        cwd=root, capture_output=True, text=True, env=dict(os.environ, PYTHONPATH="src"))
     assert p.returncode == 0, p.stdout[-800:] + p.stderr[-800:]
     assert json.loads((tmp_path / "certify.json").read_text())["pass"] is True
+
+
+def test_projections_follow_the_measured_escape_rate():
+    """The H200's 1,000 products let a 1% cancelling pair through one projection 54.9% of the time
+    (2026-11-30d): 24 projections for 1e-6, where the sign model's 1/2 gives 20."""
+    assert certify.projections_for(1e-6, 0.549) == 24 and certify.missed_probability(24, 0.549) < 1e-6
+    assert certify.missed_probability(23, 0.549) >= 1e-6
+    assert certify.projections_for(1e-6, 1.0) is None

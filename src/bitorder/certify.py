@@ -11,7 +11,10 @@ descriptor and compare bytes; it finds any fault in the rows it samples.
 
 A fault whose contributions cancel under one projection escapes it: a two-element
 fault (+d, -d) in one row is missed when the two signs of r agree, probability 1/2 per
-projection, so k projections miss it with probability 2^-k (k = 20 puts it under 1e-6).
+projection, so k projections miss it with probability at least 2^-k (the sign model:
+k = 20 under 1e-6). A small pair can also hide under the bound when the signs differ: on
+1,000 H200 products a pair of 1% of max |C| escaped one projection 54.9% of the time, which
+needs 24 projections for 1e-6 (benchmarks/results/2026-11-30d-components).
 """
 from __future__ import annotations
 
@@ -40,15 +43,19 @@ class Result:
             ("" if self.ok else f", rows {self.rows[:10]}") + ")"
 
 
-def missed_probability(projections: int) -> float:
-    """Chance that k +-1 projections all miss a two-element cancelling fault in one row."""
-    return 0.5 ** projections
+def missed_probability(projections: int, escape: float = 0.5) -> float:
+    """Chance that k independent +-1 projections all miss a two-element cancelling fault in one
+    row, when one projection misses it with probability `escape` (the sign model: 1/2)."""
+    return escape ** projections
 
 
-def projections_for(p_miss: float) -> int:
-    """Fewest projections that bring the cancelling-pair miss probability under p_miss."""
+def projections_for(p_miss: float, escape: float = 0.5) -> int | None:
+    """Fewest projections that bring the cancelling-pair miss probability under p_miss (None when
+    escape >= 1: no number of projections does)."""
+    if escape >= 1.0:
+        return None
     k = 0
-    while missed_probability(k) >= p_miss:
+    while missed_probability(k, escape) >= p_miss:
         k += 1
     return k
 

@@ -79,8 +79,8 @@ def persistent_block(m: int, n: int, sms: int):
 # BITORDER_TILES=auto (opt-in until the H200 has gated and timed it): the waves tile, except that
 # (1) the persistent kernel takes unbatched products where the 2026-11-30d bench (default against
 # BITORDER_TILES=persistent, 120 realistic shapes, CUDA graphs) saw it win: on M >= 512 it was
-# 0.99-1.16x the waves tile's speed; on M <= 128 it lost (0.40-0.96x: a 128-row tile over 32 rows)
-# unless its tile was the waves tile itself (1.18x on 128x50272x4096); (2) a remaining 128x128
+# 0.99-1.27x the waves tile's speed (35 shapes); on M <= 128 it lost (0.40-0.96x: a 128-row tile
+# over 32 rows) unless its tile was the waves tile itself (0.99x, 1.18x); (2) a remaining 128x128
 # tile over TMA-aligned operands loads by TMA with 4 stages: 1.05-1.19x the pointer tile's speed on
 # 6 of 6 shapes of the 2026-11-30c qkv sweep (at 128x256 TMA was slower: ptxas serializes its wgmma).
 AUTO_TMA_BLOCK = (128, 128, 64, 8, 4)
