@@ -36,6 +36,13 @@ def test_persistent_tiles_keep_the_wgmma_pipeline(m, n):
     assert not r.wgmma_serialized and r.spill_stores == 0, (tile, r.codes)
 
 
+def test_auto_tiles_tma_128x128_keeps_the_wgmma_pipeline():
+    """BITORDER_TILES=auto loads 128x128 tiles by TMA with 4 stages (launch.AUTO_TMA_BLOCK): unlike
+    the 128x256 TMA chain below, that tile must keep the pipeline and every register."""
+    r = _report(chain_tma_kernel, TMA_SIG, launch.AUTO_TMA_BLOCK, A_ROW=True, B_ROW=False, HAS_BIAS=True)
+    assert not r.wgmma_serialized and r.spill_stores == 0, (r.codes, r.spill_stores)
+
+
 def test_tma_chain_at_128x256_is_serialized_which_is_why_it_is_opt_in():
     # the H200 (2026-11-30c): BITORDER_TMA=1 ran at 0.87x the default's speed
     tile = next(t for t, _ in launch._WAVE_TILES if t[:2] == (128, 256))
