@@ -7,8 +7,9 @@ softmax with its mask and scale, a cross-entropy loss forward and backward) are 
 torch.compile in this process and run once at token counts typical of serving. TorchInductor's
 output code (every generated kernel's source with its triton_meta, and the `call` function that
 shows each launch's numel arguments and grid) is copied from its cache into OUT/inductor/, one
-folder per model and token count, with an index. The CPU side (the corpus adapter) reads the
-kernels back from there. Writes inductor_capture.json and inductor.tgz (the sources).
+folder per model and token count, with an index. The CPU side (the corpus adapter,
+benchmarks/corpus/inductor.py) reads the kernels back from a copy of that folder and index in
+benchmarks/corpus/inductor_capture/. Writes inductor_capture.json and inductor.tgz (the sources).
 
     python benchmarks/capture_inductor.py --out DIR
 """

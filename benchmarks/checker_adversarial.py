@@ -64,7 +64,7 @@ def probe_kernel(name, draws=5, seed=7):
     truth on wide + adversarial draws, with the checker's wrong merges against the latter."""
     import torch
     from corpus import SPECS, gemms
-    from checker_gate import _cfg, run_config
+    from checker_gate import _cfg, run_config, snapshot
     from bitorder import check
     spec = SPECS[name]
     k_tail = _GEMM_K.get(name)
@@ -81,9 +81,10 @@ def probe_kernel(name, draws=5, seed=7):
                         for a in adv[:1]]
         finally:
             gemms.K = old
+        kept_wide, kept_adv = snapshot(spec, wide), snapshot(spec, adv)
         for cfg in spec.space:
-            ptx, w = run_config(spec, cfg, wide)
-            _, x = run_config(spec, cfg, adv)
+            ptx, w = run_config(spec, cfg, wide, kept_wide)
+            _, x = run_config(spec, cfg, adv, kept_adv)
             grid = str(spec.grid({**wide[0], **cfg.kwargs}))
             g = groups.setdefault((k, grid), [])
             g.append((cfg, ptx, w, x))

@@ -3,7 +3,8 @@
 A Spec names a @triton.jit kernel, how to make its arguments (on the GPU or, for
 compiling without one, on the CPU), which arguments are outputs, its launch grid and its
 configuration space (>= 30 configurations where the kernel allows). The pinned suite's
-twelve kernels join through `from_pinned_suite`. `SPECS` is the whole corpus.
+twelve kernels join through `pinned`, TorchInductor's captured kernels through `inductor`.
+`SPECS` is the whole corpus.
 
     from corpus import SPECS
     spec = SPECS["row_max"]; args = spec.make("cuda", seed=3); spec.fn[spec.grid(meta)](**args, **config.kwargs)
@@ -32,6 +33,7 @@ class Spec:
     space: list                      # triton.Config list
     fixed: dict = field(default_factory=dict)   # constexprs every configuration shares
     family: str = "reduction"        # reduction | normalization | gemm | attention | elementwise | scan
+    inout: tuple = ()                # outputs the kernel also reads: restored to their draw before a run, not zeroed
 
 
 def wide(shape, seed, device="cuda", dtype=torch.float32):
@@ -50,9 +52,9 @@ def space(blocks: dict, warps=(1, 2, 4, 8), stages=(1, 2, 3, 4)) -> list:
 
 
 def _collect():
-    from . import gemms, misc, norms, pinned, reductions
+    from . import gemms, inductor, misc, norms, pinned, reductions
     specs = {}
-    for mod in (pinned, reductions, norms, gemms, misc):
+    for mod in (pinned, reductions, norms, gemms, misc, inductor):
         for s in mod.SPECS:
             if s.name in specs:
                 raise ValueError(f"two corpus kernels named {s.name}")
