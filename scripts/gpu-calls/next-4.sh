@@ -7,4 +7,4 @@ pack() { tar czf $OUT/results.tgz -C $OUT r; }
 TILES=$(cat /tmp/keep/tiles 2>/dev/null || echo waves); echo "tiles: $TILES"
 timeout 30 scripts/gpu-run $R report > /dev/null 2>&1
 BITORDER_TILES=$TILES timeout 110 scripts/gpu-run $R mutant | tail -5; pack
-CHECKER_ARGS="--jobs 12 --draws 5 --budget 100" timeout 125 scripts/gpu-run $R checker | tail -3; pack
+CHECKER_ARGS="--jobs 12 --draws 5 --budget 120" timeout 150 scripts/gpu-run $R checker | tail -3; pack
