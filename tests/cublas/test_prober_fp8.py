@@ -206,3 +206,22 @@ def test_survey_records_what_the_prober_rebuilds_on_cpu_torch(monkeypatch, m, n)
     bad, walk_bad = P.record_mismatches(rec, P.rule_desc({"family": "plain", "promotion": 128, "scale": "merge",
                                                           "bias": "bias_acc"}, answer(1), 256, "bf16", True, False))
     assert bad >= 0 and walk_bad is not None
+
+
+def test_anchor_is_one_rule_where_every_span_starts_on_a_promotion_boundary():
+    """Granule 128 with promotion every 128: each part starts on a promotion boundary, so "part" and
+    "k0" are the same intervals and the entry is written (the 2026-11-30d H200 fit's case); with a
+    granule of 32 they differ and the kind stays unsettled."""
+    settled = {**NVJET_LIKE, "granule": 128, "promotion": 128, "round": "ceil"}
+    entry = P.entry_from_rules(KIND, [settled, {**settled, "anchor": "k0" if settled["anchor"] == "part" else "part"}],
+                               records(settled))
+    assert entry is not None and entry["fp8"]["promotion_anchor"] == "part"
+    loose = {**settled, "granule": 32}
+    assert P.entry_from_rules(KIND, [loose, {**loose, "anchor": "k0" if loose["anchor"] == "part" else "part"}],
+                              records(loose)) is None
+
+
+def test_the_shipped_fp8_split_entry_is_a_candidate():
+    """Fitted on the H200's survey (2026-11-30d); no fp8 split-K kernel exists, so it stays unverified."""
+    e = next(e for e in ArchProfile.load().entries if e.name == "probed-fp8-algo66-named-split-s2")
+    assert e.verified is False and e.span == {"rule": "round_up", "granule": 128}

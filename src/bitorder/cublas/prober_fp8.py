@@ -227,6 +227,11 @@ def entry_from_rules(kind: tuple, survivors: list[dict], records: list[dict]) ->
     # up to the same span at every granule here, so records rarely part them: keep ceil, the
     # profile's span rule, when it survives.
     survivors = [r for r in survivors if r.get("round") == "ceil"] or survivors
+    # Where every span is a multiple of the promotion interval (granule 128, promotion 128: the
+    # 2026-11-30d survey's split answers), each part starts on a promotion boundary, so counting
+    # the intervals from the part's start or from k = 0 is one rule: keep "part".
+    if all(s.get("promotion") and s["granule"] % s["promotion"] == 0 for s in survivors):
+        survivors = [r for r in survivors if r.get("anchor") == "part"] or survivors
     first = survivors[0]
     open_fields = {f for f in ENTRY_FIELDS if len({str(s.get(f)) for s in survivors}) > 1}
     if open_fields - {"bias"} or first.get("round") == "floor" or first["family"] != "split_k":
