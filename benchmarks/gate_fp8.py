@@ -7,7 +7,8 @@ row-major, b column-major, the only layout cuBLASLt takes), tensor-wise scales t
 powers of two, a bias on a third of the bf16/fp16 cases, a row-wise share; plus the realistic
 layers x tokens whose N and K are multiples of 16. Three draws per case (narrow, wide,
 cancelling), compared as integers. The fp8 profile candidates plan (BITORDER_UNVERIFIED=1):
-this gate is what verifies them. Writes NAME.json.
+this gate is what verifies them (split-K answers included: the summary counts them per path as
+split:triton / split:cublas, and split:identical). Writes NAME.json.
 
     python benchmarks/gate_fp8.py --out DIR [--fuzz 10000] [--jobs N] [--budget S] [--quick]
 """
@@ -145,6 +146,9 @@ def main():
         # per scaling too: the 2026-11-30c gate listed only 200 of 1,891 mismatches (all row-wise)
         s[f"{c['scaling']}:cases"] += 1
         s[f"{c['scaling']}:identical"] += r["ok"] and "torch_rejects" not in r
+        if (r.get("answer") or {}).get("split_k", 1) > 1:   # split-K answers: the split path's candidate
+            s[f"split:{r['path']}"] += 1
+            s["split:identical"] += r["ok"] and "torch_rejects" not in r
     report = gate_report(args.name, t0, len(cases), results, errors, summary, stats=stats, n_not_reached=len(left),
                          torch_rejects=dict(Counter(r["torch_rejects"][:80] for r in results if "torch_rejects" in r)))
     mism = write_report(args.out, report)

@@ -18,7 +18,7 @@ def test_every_product_once_and_the_bias_once():
 
 @pytest.mark.parametrize("path, old, new, shows", [
     ("src/bitorder/gemm/kernels.py", "        if k_full < k_hi:\n", "        if k_full < k_hi and False:\n", "FAIL"),
-    ("src/bitorder/gemm/kernels_fp8.py", "    if k_full < K:\n", "    if k_full < K and False:\n", "FAIL fp8"),
+    ("src/bitorder/gemm/kernels_fp8.py", "        if k_full < k_hi:\n", "        if k_full < k_hi and False:\n", "FAIL fp8"),
 ])
 def test_planted_fault_dropping_the_short_tile_fails(tmp_path, path, old, new, shows):
     """The chain with its short K tile dropped (a copied tree): the interpreter test must fail."""

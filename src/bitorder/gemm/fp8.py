@@ -5,9 +5,10 @@ cuBLASLt (at::cuda::blas::scaled_gemm): torch's b is cuBLAS's A, transposed ("T"
 compute fp32, the scales as A/B scale pointers with the SCALAR_32F or OUTER_VEC_32F mode,
 FAST_ACCUM from use_fast_accum, the BIAS epilogue for a bias, one heuristic answer asked with
 a 1 MiB workspace and no alignment preferences. The answer maps through the arch profile to
-a GEMMDesc and kernels_fp8.chain8_kernel computes it. Until the H200 has confirmed the fp8
-profile entries (benchmarks/probe_fp8.py), every call runs torch._scaled_mm itself: exact by
-definition, counted in bitorder.gemm.stats() and warned about once.
+a GEMMDesc and kernels_fp8.chain8_kernel computes it (split-K answers: part8_kernel's per-part
+chains into an fp32 workspace, then merge8_kernel). Until the H200 has confirmed the fp8 profile
+entries (benchmarks/gate_fp8.py), every call runs torch._scaled_mm itself: exact by definition,
+counted in bitorder.gemm.stats() and warned about once.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ import triton
 
 from ..desc import GEMMDesc
 from . import api, launch
-from .kernels_fp8 import chain8_kernel
+from .kernels_fp8 import chain8_kernel, merge8_kernel, part8_kernel
 
 _FP8 = {torch.float8_e4m3fn: "e4m3", torch.float8_e5m2: "e5m2"}
 _OUT = {torch.bfloat16: "bf16", torch.float16: "fp16", torch.float32: "fp32"}
@@ -51,6 +52,37 @@ ROW_WISE_ORDERS = {"acc*(sa*sb)": ("scale",), "(acc*sa)*sb": ("scale_a", "scale_
 # candidates (BITORDER_UNVERIFIED) until gated.
 FP8_TMA = os.environ.get("BITORDER_FP8_TMA", "1") != "0"
 _SCALE_CODE = {("scale",): 1, ("scale_a", "scale_b"): 2, ("scale_b", "scale_a"): 3, ("scale_bias_fma",): 4}
+
+
+# The split-K descriptors the split path computes: the profile's fp8 split entry (algo 66, the
+# 2026-11-30d survey: 200 of 200 calls on the twin) gives fp32 partials merged in part order in
+# fp32, then scale_a * scale_b, then the bias in fp32, one rounding.
+SPLIT_EPILOGUES = (("scale", "round"), ("scale", "bias_acc", "round"))
+MERGE_BLOCK = 1024
+
+
+def split_gap(desc: GEMMDesc, scaling: str = "tensor") -> str:
+    """Why the fp8 split-K path cannot compute `desc` (a split_k GEMMDesc) for calls with this
+    scaling, or "" when it can: one k32 chain per outer part (promotion intervals from the part's
+    start), fp32 partials summed sequentially in fp32, epilogue scale (+ bias_acc) + round,
+    tensor-wise scales. The plan falls back to torch._scaled_mm with this reason."""
+    if scaling != "tensor":
+        return "row-wise scales on a split-K answer have no Triton kernel"
+    if desc.family != "split_k":
+        return f"family {desc.family} has no fp8 Triton kernel"
+    if desc.instruction != "wgmma" or desc.instruction_k != 32 or desc.k_tail != "last":
+        return "only wgmma k32 chains with the short turn last"
+    if len(desc.k_cuts) != 1 or desc.k_parts is not None:
+        return "only one level of equal spans (the last part taking the rest)"
+    if (desc.partial_dtype, desc.merge_dtype, desc.merge_order) != ("fp32", "fp32", "sequential"):
+        return "only fp32 partials merged sequentially in fp32"
+    if desc.epilogue not in SPLIT_EPILOGUES:
+        return "only the epilogue scale (+ bias_acc) + round"
+    if desc.promotion is not None and desc.promotion_anchor == "k0" and desc.k_cuts[0] % desc.promotion:
+        # the kernel counts intervals from each part's start: the same as from k = 0 only when
+        # every part starts on a multiple of the interval
+        return "promotion counted from k = 0 across parts that start off its intervals"
+    return ""
 
 
 def row_wise_epilogue(bias: bool):
@@ -168,35 +200,82 @@ def plan(a, b, scale_a, scale_b, bias=None, out_dtype=None, use_fast_accum=False
     if desc is None:
         return api.Plan("cublas", None, ans, "scaled_gemm",
                         f"algo {ans['algo_id']} fp8 answer outside the arch profile's verified entries", us)
-    if desc.family != "plain":   # a fitted split-K entry has no fp8 Triton kernel yet
-        return api.Plan("cublas", None, ans, "scaled_gemm", f"fp8 {desc.family} has no Triton kernel yet", us)
+    if desc.family != "plain":
+        gap = split_gap(desc, scaling)
+        if gap:
+            return api.Plan("cublas", None, ans, "scaled_gemm", f"fp8 {desc.family}: {gap}", us)
+        return api.Plan("triton", desc, ans, "scaled_gemm", "", us)
     if row_steps is not None:    # the probed candidate order in place of the tensor-wise epilogue
         desc = dataclasses.replace(desc, epilogue=row_steps + ("round",))
     return api.Plan("triton", desc, ans, "scaled_gemm", "", us)
 
 
+def _block(M: int, N: int, desc: GEMMDesc, programs: int, cuda: bool):
+    """(BLOCK_M, BLOCK_N, BLOCK_K, warps, stages) for an (M, N) output over `programs` tiles per
+    output tile (split parts): the fp16 chains' wave model with 128-deep fp8 tiles (speed only)."""
+    BM, BN, _, warps, stages = launch.blocks(M, N, programs, None if cuda else launch.H200_SMS)
+    if desc.promotion is not None and BN > 128:
+        BN = 128   # a promoting chain holds a partial beside the accumulator: 128x256 spills (ptxas)
+    return BM, BN, 128, warps, min(stages, 4)
+
+
+def _tma(a, b, desc: GEMMDesc, tma) -> bool:
+    if tma is None:
+        tma = (FP8_TMA and desc.promotion is not None) or launch.TMA
+    tma = bool(tma) and launch.tma_aligned(a, b, (a.stride(0), b.stride(1)))
+    if tma:
+        launch.ensure_allocator()
+    return tma
+
+
+def run_split(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch.bfloat16, block=None, tma=None):
+    """The bytes a split_k `desc` prescribes for a @ b with tensor-wise fp8 scales (split_gap(desc)
+    must be ""): part p's wgmma k32 chain over [p * span, min((p + 1) * span, K)) from zero (with a
+    promotion, a fresh chain every desc.promotion elements from the part's start, added in with a
+    round-to-nearest fp32 add), stored as an unscaled fp32 partial; then, per element,
+    ((p0 + p1) + ...) in fp32, times fp32(scale_a * scale_b), plus the bias in fp32 (bias_acc),
+    rounded once to out_dtype. block and tma are speed knobs (run's)."""
+    gap = split_gap(desc, "tensor" if scale_a.numel() == 1 and scale_b.numel() == 1 else "row")
+    if gap:
+        raise NotImplementedError(f"no Triton kernel for {desc}: {gap}")
+    if (bias is not None) != ("bias_acc" in desc.epilogue):
+        raise ValueError("a bias must be given exactly when the descriptor's epilogue adds one")
+    M, K = a.shape
+    N = b.shape[1]
+    parts, span = desc.parts, desc.k_cuts[0]
+    BM, BN, BK, warps, stages = block or _block(M, N, desc, parts, a.is_cuda)
+    if desc.promotion is not None:
+        BK = desc.promotion   # one dot per promotion interval, from each part's start
+    ws = torch.empty((parts, M, N), dtype=torch.float32, device=a.device)
+    part8_kernel[(triton.cdiv(M, BM) * triton.cdiv(N, BN), parts)](
+        a, b, ws, M, N, K, span, a.stride(0), b.stride(1), N, M * N, A_ROW=True, B_ROW=False,
+        PROMOTE=desc.promotion or 0, BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK, TMA=_tma(a, b, desc, tma),
+        num_warps=warps, num_stages=stages)
+    out = torch.empty((M, N), dtype=out_dtype, device=a.device)
+    n = M * N
+    # enable_fp_fusion=False: every add and multiply rounds on its own (merge8_kernel's docstring)
+    merge8_kernel[(triton.cdiv(n, MERGE_BLOCK),)](
+        ws, out, bias if bias is not None else out, scale_a, scale_b, n, parts, n, N,
+        HAS_BIAS=bias is not None, BLOCK=MERGE_BLOCK, num_warps=4, enable_fp_fusion=False)
+    return out
+
+
 def run(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch.bfloat16, block=None, tma=None):
-    """The bytes `desc` prescribes for a @ b with fp8 scales (plain wgmma k32 chains). block and
-    tma (default: TMA tiles for promoting chains, FP8_TMA, where the operands are 16-byte aligned) are speed knobs."""
+    """The bytes `desc` prescribes for a @ b with fp8 scales (plain wgmma k32 chains; split_k
+    descriptors go to run_split). block and tma (default: TMA tiles for promoting chains, FP8_TMA,
+    where the operands are 16-byte aligned) are speed knobs."""
+    if desc.family == "split_k":
+        return run_split(a, b, scale_a, scale_b, desc, bias, out_dtype, block, tma)
     scale = tuple(s for s in desc.epilogue if s.startswith("scale"))
     if desc.family != "plain" or desc.instruction_k != 32 or scale not in _SCALE_CODE:
         raise NotImplementedError(f"no Triton kernel for {desc}")
     M, K = a.shape
     N = b.shape[1]
     out = torch.empty((M, N), dtype=out_dtype, device=a.device)
-    if block is None:   # the fp16 chains' wave model with 128-deep fp8 tiles (speed knobs only)
-        BM, BN, _, warps, stages = launch.blocks(M, N, 1, None if a.is_cuda else launch.H200_SMS)
-        if desc.promotion is not None and BN > 128:
-            BN = 128   # a promoting chain holds a partial beside the accumulator: 128x256 spills (ptxas)
-        block = (BM, BN, 128, warps, min(stages, 4))
-    BM, BN, BK, warps, stages = block
+    BM, BN, BK, warps, stages = block or _block(M, N, desc, 1, a.is_cuda)
     if desc.promotion is not None:
         BK = desc.promotion   # one dot per promotion interval: Triton promotes once per dot
-    if tma is None:
-        tma = (FP8_TMA and desc.promotion is not None) or launch.TMA
-    tma = tma and launch.tma_aligned(a, b, (a.stride(0), b.stride(1)))
-    if tma:
-        launch.ensure_allocator()
+    tma = _tma(a, b, desc, tma)
     chain8_kernel[(triton.cdiv(M, BM) * triton.cdiv(N, BN),)](
         a, b, out, bias if bias is not None else out, scale_a, scale_b, M, N, K, a.stride(0), b.stride(1), N,
         A_ROW=True, B_ROW=False, PROMOTE=desc.promotion or 0, SCALE=_SCALE_CODE[scale],

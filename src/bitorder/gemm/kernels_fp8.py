@@ -11,6 +11,11 @@ first; 2: by scale_a, then by scale_b; 3: by scale_b, then scale_a; 4: fma(acc, 
 scale_b, bias), the bias inside the one rounding), adds the bias in fp32 (HAS_BIAS), rounds once to the
 output type. Scales are tensor-wise (one fp32 each) or row-wise (ROWWISE: scale_a per row
 of A, scale_b per column of B). Every multiply and add is explicitly rounded (no fma).
+
+Split-K answers (the profile's fp8 split entry): part8_kernel runs each part's chain
+(chain8_tile over the part's K range, promotion intervals counted from the part's start) into
+an fp32 workspace, unscaled; merge8_kernel sums the parts in order in fp32, then scales, adds
+the bias and rounds once (its docstring: the order; bitorder.emulate replays the same).
 """
 import triton
 import triton.language as tl
@@ -44,6 +49,46 @@ def _dot8(a, b, acc, PROMOTE: tl.constexpr):
 
 
 @triton.jit
+def chain8_tile(a_ptr, b_ptr, pid_m, pid_n, M, N, k_lo, k_hi, stride_a, stride_b,
+                A_ROW: tl.constexpr, B_ROW: tl.constexpr, PROMOTE: tl.constexpr,
+                BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, TMA: tl.constexpr):
+    """The fp32 accumulator of output tile (pid_m, pid_n): one chain over K indices [k_lo, k_hi),
+    from zero, in K order, tiles of BLOCK_K from k_lo (so promotion intervals, BLOCK_K = PROMOTE,
+    count from k_lo), the last tile zero past k_hi. TMA (A row-major, B column-major, 16-byte-aligned
+    bases and leading strides): the descriptors end at k_hi, so their zero fill is the same mask."""
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    sam, sak = operand_strides(stride_a, A_ROW)
+    sbk, sbn = operand_strides(stride_b, B_ROW)
+    a_base = a_ptr + rm[:, None].to(tl.int64) * sam
+    b_base = b_ptr + rn[None, :].to(tl.int64) * sbn
+    m_ok = rm[:, None] < M
+    n_ok = rn[None, :] < N
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    if TMA:   # zeros past M, N and k_hi come from the descriptors' bounds
+        a_desc = tl.make_tensor_descriptor(a_ptr, [M, k_hi], [stride_a, 1], [BLOCK_M, BLOCK_K])
+        b_desc = tl.make_tensor_descriptor(b_ptr, [N, k_hi], [stride_b, 1], [BLOCK_N, BLOCK_K])
+        for k0 in range(k_lo, k_hi, BLOCK_K):
+            acc = _dot8(a_desc.load([pid_m * BLOCK_M, k0]), b_desc.load([pid_n * BLOCK_N, k0]).T, acc, PROMOTE)
+    else:
+        # Whole tiles first, with no mask along K (Triton then vectorises and pipelines the
+        # loads), then the short tile, zero past k_hi: the same dots on the same values in order.
+        k_full = k_lo + (k_hi - k_lo) // BLOCK_K * BLOCK_K
+        for k0 in range(k_lo, k_full, BLOCK_K):
+            kk = k0 + rk
+            a = tl.load(a_base + kk[None, :] * sak, mask=m_ok, other=0.0)
+            b = tl.load(b_base + kk[:, None] * sbk, mask=n_ok, other=0.0)
+            acc = _dot8(a, b, acc, PROMOTE)
+        if k_full < k_hi:
+            kk = k_full + rk
+            a = tl.load(a_base + kk[None, :] * sak, mask=m_ok & (kk[None, :] < k_hi), other=0.0)
+            b = tl.load(b_base + kk[:, None] * sbk, mask=(kk[:, None] < k_hi) & n_ok, other=0.0)
+            acc = _dot8(a, b, acc, PROMOTE)
+    return acc
+
+
+@triton.jit
 def chain8_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K, stride_a, stride_b, stride_om,
                   A_ROW: tl.constexpr, B_ROW: tl.constexpr, PROMOTE: tl.constexpr, SCALE: tl.constexpr,
                   ROWWISE: tl.constexpr, HAS_BIAS: tl.constexpr,
@@ -55,33 +100,10 @@ def chain8_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K, stri
     pid_m, pid_n = swizzled_tile(M, N, BLOCK_M, BLOCK_N)
     rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    rk = tl.arange(0, BLOCK_K)
-    sam, sak = operand_strides(stride_a, A_ROW)
-    sbk, sbn = operand_strides(stride_b, B_ROW)
-    a_base = a_ptr + rm[:, None].to(tl.int64) * sam
-    b_base = b_ptr + rn[None, :].to(tl.int64) * sbn
     m_ok = rm[:, None] < M
     n_ok = rn[None, :] < N
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    if TMA:   # zeros past M, N and K come from the descriptors' bounds
-        a_desc = tl.make_tensor_descriptor(a_ptr, [M, K], [stride_a, 1], [BLOCK_M, BLOCK_K])
-        b_desc = tl.make_tensor_descriptor(b_ptr, [N, K], [stride_b, 1], [BLOCK_N, BLOCK_K])
-        for k0 in range(0, K, BLOCK_K):
-            acc = _dot8(a_desc.load([pid_m * BLOCK_M, k0]), b_desc.load([pid_n * BLOCK_N, k0]).T, acc, PROMOTE)
-    else:
-        # Whole tiles first, with no mask along K (Triton then vectorises and pipelines the
-        # loads), then the short tile, zero past K: the same dots on the same values in order.
-        k_full = K // BLOCK_K * BLOCK_K
-        for k0 in range(0, k_full, BLOCK_K):
-            kk = k0 + rk
-            a = tl.load(a_base + kk[None, :] * sak, mask=m_ok, other=0.0)
-            b = tl.load(b_base + kk[:, None] * sbk, mask=n_ok, other=0.0)
-            acc = _dot8(a, b, acc, PROMOTE)
-        if k_full < K:
-            kk = k_full + rk
-            a = tl.load(a_base + kk[None, :] * sak, mask=m_ok & (kk[None, :] < K), other=0.0)
-            b = tl.load(b_base + kk[:, None] * sbk, mask=(kk[:, None] < K) & n_ok, other=0.0)
-            acc = _dot8(a, b, acc, PROMOTE)
+    acc = chain8_tile(a_ptr, b_ptr, pid_m, pid_n, M, N, 0, K, stride_a, stride_b, A_ROW, B_ROW, PROMOTE,
+                      BLOCK_M, BLOCK_N, BLOCK_K, TMA)
     if ROWWISE:
         sa = tl.load(sa_ptr + rm, mask=rm < M, other=1.0)[:, None]
         sb = tl.load(sb_ptr + rn, mask=rn < N, other=1.0)[None, :]
@@ -102,3 +124,47 @@ def chain8_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K, stri
         acc = _add_rn(acc, bias[None, :])
     o = out_ptr + rm[:, None].to(tl.int64) * stride_om + rn[None, :]
     tl.store(o, acc.to(out_ptr.dtype.element_ty), mask=m_ok & n_ok)
+
+
+# -- split-K (cuBLASLt algo 66 with split_k > 1): per-part chains, then one fp8 merge ----------
+
+@triton.jit
+def part8_kernel(a_ptr, b_ptr, ws_ptr, M, N, K, SPAN, stride_a, stride_b, stride_wm, stride_wp,
+                 A_ROW: tl.constexpr, B_ROW: tl.constexpr, PROMOTE: tl.constexpr,
+                 BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, TMA: tl.constexpr = False):
+    """ws[part] = the unscaled fp32 chain over K indices [part * SPAN, min((part + 1) * SPAN, K)),
+    started from zero at the part's start (promotion intervals count from there: BLOCK_K = PROMOTE),
+    stored unrounded. grid = (cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N), parts); merge8_kernel finishes."""
+    part = tl.program_id(1)
+    pid_m, pid_n = swizzled_tile(M, N, BLOCK_M, BLOCK_N)
+    k_lo = part * SPAN
+    k_hi = tl.minimum(k_lo + SPAN, K)
+    acc = chain8_tile(a_ptr, b_ptr, pid_m, pid_n, M, N, k_lo, k_hi, stride_a, stride_b, A_ROW, B_ROW, PROMOTE,
+                      BLOCK_M, BLOCK_N, BLOCK_K, TMA)
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    w = ws_ptr + part.to(tl.int64) * stride_wp + rm[:, None].to(tl.int64) * stride_wm + rn[None, :]
+    tl.store(w, acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit(do_not_specialize=["n_elem", "PARTS", "stride_part", "N"])
+def merge8_kernel(part_ptr, out_ptr, bias_ptr, sa_ptr, sb_ptr, n_elem, PARTS, stride_part, N,
+                  HAS_BIAS: tl.constexpr, BLOCK: tl.constexpr):
+    """out = round(((p0 + p1) + p2 ... ) * fp32(scale_a * scale_b) (+ bias)), over flat elements:
+    the fp32 partials (contiguous per part) summed in part order in fp32, the tensor-wise scale
+    product rounded to fp32 first and applied once to the merged sum, the bias (the output type,
+    exact in fp32) added in fp32, one rounding to out's type. Every step is its own round-to-
+    nearest fp32 operation, so the launcher compiles it with enable_fp_fusion=False: the scale and
+    the bias must not fuse into one fma (that is cuBLAS's scale_bias_fma order, not this one), and
+    the same source then runs unchanged under Triton's interpreter (which has no inline asm)."""
+    offs = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n_elem
+    p = part_ptr + offs
+    acc = tl.load(p, mask=mask, other=0.0)
+    for i in range(1, PARTS):
+        p += stride_part        # a pointer step: part * stride_part could pass int32
+        acc = acc + tl.load(p, mask=mask, other=0.0)
+    acc = acc * (tl.load(sa_ptr) * tl.load(sb_ptr))
+    if HAS_BIAS:
+        acc = acc + tl.load(bias_ptr + offs % N, mask=mask, other=0.0).to(tl.float32)
+    tl.store(out_ptr + offs, acc.to(out_ptr.dtype.element_ty), mask=mask)

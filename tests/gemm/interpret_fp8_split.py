@@ -1,0 +1,141 @@
+"""The fp8 split-K path (fp8.run_split: part8_kernel, merge8_kernel) under Triton's CPU interpreter
+(TRITON_INTERPRET=1), byte for byte against the twin (bitorder.emulate.replay) on the same
+descriptors, which come from the arch profile's fp8 split entry (BITORDER_UNVERIFIED=1).
+
+What the interpreter can and cannot check. Its tl.dot on fp8 converts to fp16 and runs numpy's
+fp32 matmul: it does not model the wgmma k32 step (truncation to 13 fraction bits below the
+step's largest exponent). So the operands are drawn so that every chain the descriptor runs
+(a promotion interval, or a whole part with fast accumulation) is exact on both: within one
+block (a part, or a promotion interval) every value is a small integer times one power of two
+per operand (a: {-2..2} * 2^ea, b: {-1, 0, 1} * 2^eb, ea and eb in [-6, 6]), so every running
+sum is an integer multiple of 2^(ea+eb) below 2^13 of them, which the tensor-core model keeps
+exactly (K <= 2000: a part holds at most 1024 products). Everything between chains is then
+inexact and checked to the bit: the round-to-nearest promotion adds, where each part and each
+interval starts and ends (blocks differ in scale by 2^16 to 2^24, so a product moved to another
+chain changes the rounding), the fp32 merge of the parts in order, the scale product and where
+it applies, the bias, the one rounding to bf16/fp16/fp32. The k32 step's own truncation (and
+the real wgmma, TMA and pipelining on sm_90) is the H200 gate's to check.
+
+bf16 outputs: the interpreter truncates fp32 -> bf16; interpret_shim.bf16_round_to_nearest makes
+it round to nearest even, as the GPU's cvt.rn does. Prints one line per failure, exits nonzero if any.
+"""
+import itertools
+import os
+import sys
+
+assert os.environ.get("TRITON_INTERPRET") == "1", "run with TRITON_INTERPRET=1"
+os.environ["BITORDER_UNVERIFIED"] = "1"   # the split entry is a candidate until the H200 gate
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import interpret_shim  # noqa: E402
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+import bitorder  # noqa: E402
+from bitorder import emulate  # noqa: E402
+from bitorder.cublas.profile import ArchProfile  # noqa: E402
+from bitorder.gemm import fp8  # noqa: E402
+
+interpret_shim.bf16_round_to_nearest()
+OUT = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
+INTS = {2: torch.int16, 4: torch.int32}
+QUICK = os.environ.get("FP8_SPLIT_QUICK") == "1"   # the planted-fault runs: a subset
+
+
+def segments(desc):
+    """The K ranges each holding one chain from zero: promotion intervals from each part's start,
+    or whole parts (fast accumulation)."""
+    for s, e in desc.outer_parts():
+        step = desc.promotion or (e - s)
+        yield from ((x, min(x + step, e)) for x in range(s, e, step))
+
+
+def operands(desc, m, n, rng):
+    """a (m, K) and b (K, n) as described above, one draw per part or, for promoting chains, per
+    promotion interval (half the cases each). Fresh blocks alternate between small and large
+    products (2^16 to 2^24 apart); a large block is mostly followed by its negated copy (the gate's
+    cancelling draw; the copied block cut to the copy's length), so that where a small block
+    meets the cancelling pair decides the bits ((s + B) - B is not (-B + B) + s). Each output
+    column takes a random half of the fresh blocks (b zero elsewhere): many patterns per case."""
+    a = torch.zeros(m, desc.k, dtype=torch.float64)
+    w = torch.zeros(n, desc.k, dtype=torch.float64)
+    blocks = list(desc.outer_parts() if desc.promotion is None or rng.random() < 0.5 else segments(desc))
+    high = rng.random() < 0.5
+    copy_next = False
+    for j, (s, e) in enumerate(blocks):
+        s0, e0 = blocks[j - 1] if j else (0, 0)
+        if copy_next and e0 - s0 >= e - s and rng.random() < 0.75:
+            a[:, s0 + e - s:e0] = 0
+            a[:, s:e], w[:, s:e] = -a[:, s0:s0 + e - s], w[:, s0:s0 + e - s]
+            copy_next = False
+            continue
+        high = not high
+        copy_next = high
+        ex = int(rng.integers(8, 13) if high else rng.integers(-12, -7))
+        ea = int(rng.integers(max(-6, ex - 6), min(6, ex + 6) + 1))
+        cols = torch.from_numpy(rng.random((n, 1)) < 0.5)
+        a[:, s:e] = torch.from_numpy(rng.integers(-2, 3, (m, e - s)).astype(np.float64)) * 2.0 ** ea
+        w[:, s:e] = torch.from_numpy(rng.integers(-1, 2, (n, e - s)).astype(np.float64)) * 2.0 ** (ex - ea) * cols
+    return a.to(torch.float8_e4m3fn), w.to(torch.float8_e4m3fn).t()   # b column-major, as torch's
+
+
+def describe(k, split, fast, out, bias):
+    answer = {"algo_id": 66, "stages": "64x4", "split_k": split, "reduction_scheme": 2}
+    return ArchProfile.load().describe(answer, k, "e4m3", bias, fast, out_dtype=out)
+
+
+def reversed_merge(desc, a, b, bias, sa, sb, out):
+    """The twin's own parts and epilogue with the parts summed last to first (a sensitivity check)."""
+    from bitorder.emulate.gemm import _reduce_levels, add_rn
+    a64, b64 = (torch.from_numpy(emulate.to_numpy(x)[0].astype(np.float64)).numpy() for x in (a, b))
+    parts = _reduce_levels(a64, b64, desc, 0, desc.k, 0)[::-1]
+    acc = parts[0]
+    for p in parts[1:]:
+        acc = add_rn(acc, p)
+    bias_np = None if bias is None else emulate.to_numpy(bias)[0]
+    res = emulate.epilogue(acc, desc, out, bias_np, sa.numpy(), sb.numpy())
+    return torch.from_numpy(np.ascontiguousarray(res).view({2: np.int16, 4: np.int32}[res.itemsize])).view(OUT[out])
+
+
+print(f"bitorder from {bitorder.__file__}")
+rng = np.random.default_rng(20261201)
+failures = cases = 0
+told, merges = dict.fromkeys(OUT, 0), dict.fromkeys(OUT, 0)
+shapes = ((5, 24), (33, 40))
+ks = (272, 400, 1040) if QUICK else (272, 400, 1040, 1552, 2000)
+splits = (3, 5) if QUICK else (2, 3, 4, 5, 6, 7)
+for (k, split), fast, out, with_bias in itertools.product(itertools.product(ks, splits), (False, True),
+                                                          ("bf16", "fp16", "fp32"), (False, True)):
+    if with_bias and out == "fp32":
+        continue   # torch rejects a bias with fp32 outputs
+    desc = describe(k, split, fast, out, with_bias)
+    if desc is None or desc.family != "split_k" or fp8.split_gap(desc):
+        failures += 1
+        print(f"FAIL no split descriptor for K={k} split_k={split}: {desc}")
+        continue
+    m, n = shapes[cases % 2]
+    # the default tile, or small tiles (many programs; fast chains 256 deep, so a tile crosses a
+    # part's end and must stop there), by pointers or by TMA
+    block = None if cases % 3 == 0 else (16, 16, 256 if fast else 128, 4, 1)
+    tma = (None, False, True)[cases % 3]
+    cases += 1
+    a, b = operands(desc, m, n, rng)
+    sa = torch.tensor(0.37 + (cases % 7) / 10, dtype=torch.float32)
+    sb = torch.tensor(1.7000001 if cases % 2 else -0.3000001, dtype=torch.float32)
+    bias = (torch.randn(n, dtype=torch.float64) * 2.0 ** float(rng.integers(-8, 12))).to(OUT[out]) if with_bias else None
+    got = fp8.run(a, b, sa, sb, desc, bias, OUT[out], block=block, tma=tma)
+    want = emulate.replay(desc, a, b, bias, sa, sb, out)
+    if got.shape != want.shape or not torch.equal(got.view(INTS[got.element_size()]),
+                                                  want.view(INTS[want.element_size()])):
+        failures += 1
+        bad = int((got.view(INTS[got.element_size()]) != want.view(INTS[want.element_size()])).sum())
+        print(f"FAIL {m}x{n}x{k} split_k={split} fast={fast} {out} bias={with_bias} block={block} tma={tma}: "
+              f"{bad} of {m * n} elements differ; {desc}")
+    if desc.parts >= 3:   # do the draws tell merge orders apart? (the twin's steps alone, no kernel)
+        rev = reversed_merge(desc, a, b, bias, sa, sb, out)
+        told[out] += not torch.equal(rev.view(INTS[rev.element_size()]), want.view(INTS[want.element_size()]))
+        merges[out] += 1
+print("the parts merged in reverse order differ from the twin's in " +
+      ", ".join(f"{told[o]} of {merges[o]} {o}" for o in OUT) + " cases of 3 or more parts")
+print(f"{cases} cases, {failures} failures")
+sys.exit(1 if failures else 0)
