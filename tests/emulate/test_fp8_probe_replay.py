@@ -50,8 +50,10 @@ def test_planted_fault_scales_one_after_the_other_fails(tmp_path):
     sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
     from mutants import run_on_mutant
 
+    # the plain fp8 entry's scale (the split entry's fp8 block names its promotion_anchor between)
     p, copy = run_on_mutant(tmp_path, "src/bitorder/cublas/profiles/sm90-cublas13.1.json",
-                            '"scale": [\n     "scale"\n    ]', '"scale": [\n     "scale_a", "scale_b"\n    ]',
+                            '"promotion_slow": 128,\n    "scale": [\n     "scale"\n    ]',
+                            '"promotion_slow": 128,\n    "scale": [\n     "scale_a", "scale_b"\n    ]',
                             ["-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "-k", "saved_h200",
                              "tests/emulate/test_fp8_probe_replay.py"])
     assert f"bitorder from {copy}" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
