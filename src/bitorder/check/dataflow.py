@@ -170,12 +170,13 @@ class _Block(Memory, TensorCore):
         return negate(g) if ins.guard[0] else g
 
     def step(self, ins: Instr):
-        if self.wg_regs and self.touches_inflight(ins):
-            raise Unsupported("an instruction touches a wgmma accumulator still in flight")
-        if ins.base in ("cp", "wgmma"):
-            if self.region is not None:
-                raise Unsupported("cp.async or wgmma inside a skipped region")
-            return self.tensor(ins)
+        if self.tc:   # (only a program with cp.async or wgmma: the rest pay nothing)
+            if self.wg_regs and self.touches_inflight(ins):
+                raise Unsupported("an instruction touches a wgmma accumulator still in flight")
+            if ins.base in ("cp", "wgmma"):
+                if self.region is not None:
+                    raise Unsupported("cp.async or wgmma inside a skipped region")
+                return self.tensor(ins)
         dsts, srcs, once, run, run_all = self._shape_of.get(id(ins)) or self._shape(ins)
         if ins.base in ("shfl", "ldmatrix"):
             self.uniform.difference_update(dsts)
@@ -386,13 +387,15 @@ class _Block(Memory, TensorCore):
                 return self.write(t, ops[0], a if c else b, g)
             if a.__class__ is int and b.__class__ is int and _INT_REG.fullmatch(op.split(".")[-1]):
                 return self.write(t, ops[0], self.bits.selp(op, c, a, b), g)   # predicate bits
-            if _is_int(a) and _is_int(b) and _INT_REG.fullmatch(op.split(".")[-1]) \
+            if self.tc and _is_int(a) and _is_int(b) and _INT_REG.fullmatch(op.split(".")[-1]) \
                     and (self.bits.known(a) is not None or self.bits.known(b) is not None):
+                # a cp.async src-size masked twice (selp of a selp); only where cp.async is issued
                 width = _itype(op)[1]
                 ba, bb = self.bits.of(a, width), self.bits.of(b, width)
                 if ba is not None and bb is not None:   # bit by bit: c and a's bit, or not c and b's
+                    nc = negate(c)
                     return self.write(t, ops[0], self.bits.make(width, [
-                        x if x == y else _pred("or", [_pred("and", [c, x]), _pred("and", [negate(c), y])])
+                        x if x == y else _pred("or", [_pred("and", [c, x]), _pred("and", [nc, y])])
                         for x, y in zip(ba, bb)]), g)
             if _is_int(a) and _is_int(b):
                 return self.write(t, ops[0], atom(f"selp({c},{pkey(a)},{pkey(b)})"), g)
@@ -493,14 +496,15 @@ class _Block(Memory, TensorCore):
             return padd(args[0], args[1])      # no carries: or and xor of disjoint bits are an add
         if all(isinstance(a, int) for a in args):
             return _concrete(op, args)
-        if op == "bfe.u32" and args[1:] == [4, 14]:      # a wgmma descriptor's start field
-            r = smem_shift(args[0])
-            if r is not None:
-                return r
-        if base == "or" and len(args) == 2:             # the start field joined to the other fields
-            r = smem_or(args[0], args[1])
-            if r is not None:
-                return r
+        if self.tc:   # wgmma descriptors (only a program that issues wgmma or cp.async)
+            if op == "bfe.u32" and args[1:] == [4, 14]:      # a descriptor's start field
+                r = smem_shift(args[0])
+                if r is not None:
+                    return r
+            if base == "or" and len(args) == 2:             # the start field joined to the other fields
+                r = smem_or(args[0], args[1])
+                if r is not None:
+                    return r
         return atom(f"{op}({','.join(pkey(a) for a in args)})")
 
     def tree_bits(self, v):

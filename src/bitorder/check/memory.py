@@ -195,11 +195,12 @@ class Memory:
     def shared_store(self, t, k, v, g, width=4, at=None):
         if UNDEF in k:
             raise Unsupported("a shared-memory store to an address computed from a register never written")
-        if self.cp_pending or self.wg_reading:
-            if at is None:
-                raise Unsupported("a shared-memory store while asynchronous copies or wgmma steps are in flight")
-            self.async_hazard(at, width, True)
-        self.cp_written.discard(k)   # a wgmma reads only what a completed cp.async wrote
+        if self.tc:   # (a program with cp.async or wgmma)
+            if self.cp_pending or self.wg_reading:
+                if at is None:
+                    raise Unsupported("a shared-memory store while asynchronous copies or wgmma steps are in flight")
+                self.async_hazard(at, width, True)
+            self.cp_written.discard(k)   # a wgmma reads only what a completed cp.async wrote
         # shared words are keyed by where they start: a store overlapping a stored word of another
         # start or width would leave part of it stale under the key, so it is refused
         same = self.smem.get(k)

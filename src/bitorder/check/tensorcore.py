@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 
+from .ptx import Instr
 from .rules import _operand, _reg_list
 from .symbolic import Unsupported, padd, pkey, select
 
@@ -78,7 +79,10 @@ class TensorCore:
     """cp.async and wgmma for a _Block (dataflow.py), which this is mixed into."""
 
     def _tc_init(self, entry):
-        self.elem = element_width(entry)
+        # decided once per program: without cp.async and wgmma none of this model's rules apply
+        # (the walk then runs exactly as it did before the model existed)
+        self.tc = uses_tensor_cores(entry)
+        self.elem = element_width(entry) if self.tc else 2
         self.cp_open, self.cp_groups = [], []     # copies issued: (thread, address, width, value)
         self.cp_pending = {}                      # (symbolic part, byte) -> copies pending there
         self.cp_written = set()                   # shared keys whose value a completed copy wrote
@@ -306,8 +310,8 @@ def _release(table, items):
 
 
 def uses_tensor_cores(entry) -> bool:
-    """Whether the entry issues cp.async or wgmma (the walk then sets up their state)."""
-    return any(i.base in ("cp", "wgmma") for i in entry.instructions())
+    """Whether the entry issues cp.async or wgmma (the walk then applies this module's rules)."""
+    return any(i.base in ("cp", "wgmma") for i in entry.body if i.__class__ is Instr)
 
 
 __all__ = ["TensorCore", "element_width", "smem_or", "smem_shift", "uses_tensor_cores"]
