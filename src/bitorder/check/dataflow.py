@@ -170,8 +170,8 @@ class _Block(Memory, TensorCore):
         return negate(g) if ins.guard[0] else g
 
     def step(self, ins: Instr):
-        if self.tc:   # (only a program with cp.async or wgmma: the rest pay nothing)
-            if self.wg_regs and self.touches_inflight(ins):
+        if self.tc is not None:   # (only a program with cp.async or wgmma: the rest pay nothing)
+            if self.tc.wg_regs and self.touches_inflight(ins):
                 raise Unsupported("an instruction touches a wgmma accumulator still in flight")
             if ins.base in ("cp", "wgmma"):
                 if self.region is not None:
@@ -387,7 +387,7 @@ class _Block(Memory, TensorCore):
                 return self.write(t, ops[0], a if c else b, g)
             if a.__class__ is int and b.__class__ is int and _INT_REG.fullmatch(op.split(".")[-1]):
                 return self.write(t, ops[0], self.bits.selp(op, c, a, b), g)   # predicate bits
-            if self.tc and _is_int(a) and _is_int(b) and _INT_REG.fullmatch(op.split(".")[-1]) \
+            if self.tc is not None and _is_int(a) and _is_int(b) and _INT_REG.fullmatch(op.split(".")[-1]) \
                     and (self.bits.known(a) is not None or self.bits.known(b) is not None):
                 # a cp.async src-size masked twice (selp of a selp); only where cp.async is issued
                 width = _itype(op)[1]
@@ -496,7 +496,7 @@ class _Block(Memory, TensorCore):
             return padd(args[0], args[1])      # no carries: or and xor of disjoint bits are an add
         if all(isinstance(a, int) for a in args):
             return _concrete(op, args)
-        if self.tc:   # wgmma descriptors (only a program that issues wgmma or cp.async)
+        if self.tc is not None:   # wgmma descriptors (only a program that issues wgmma or cp.async)
             if op == "bfe.u32" and args[1:] == [4, 14]:      # a descriptor's start field
                 r = smem_shift(args[0])
                 if r is not None:

@@ -147,7 +147,7 @@ class Memory:
                         self.shared_store(w + lane, pkey(word), self.val(w + lane, reg), True, 4, word)
 
     def shared_load(self, t, k, reg, g, width=4, at=None):
-        if self.cp_pending:   # (a wgmma's operands may be read while it runs; only writes conflict)
+        if self.tc is not None and self.tc.cp_pending:   # (a wgmma's operands may be read while it runs)
             if at is None:
                 raise Unsupported("a shared-memory load while cp.async copies are in flight")
             self.async_hazard(at, width, False)
@@ -195,17 +195,18 @@ class Memory:
     def shared_store(self, t, k, v, g, width=4, at=None):
         if UNDEF in k:
             raise Unsupported("a shared-memory store to an address computed from a register never written")
-        if self.tc:   # (a program with cp.async or wgmma)
-            if self.cp_pending or self.wg_reading:
+        tc = self.tc
+        if tc is not None:   # (a program with cp.async or wgmma)
+            if tc.cp_pending or tc.wg_reading:
                 if at is None:
                     raise Unsupported("a shared-memory store while asynchronous copies or wgmma steps are in flight")
                 self.async_hazard(at, width, True)
-            self.cp_written.discard(k)   # a wgmma reads only what a completed cp.async wrote
+            tc.cp_written.discard(k)   # a wgmma reads only what a completed cp.async wrote
         # shared words are keyed by where they start: a store overlapping a stored word of another
         # start or width would leave part of it stale under the key, so it is refused
         same = self.smem.get(k)
         if same is not None and same[3] != width:
-            if at is None or (not self.cp_written and not self.cp_groups):
+            if at is None or tc is None or (not tc.cp_written and not tc.cp_groups):
                 raise Unsupported("shared-memory stores of different widths overlap")
             self._forget_word(t, _symbolic_part(at), at if isinstance(at, int) else at.get((), 0), same[3])
         if at is not None:
@@ -213,7 +214,7 @@ class Memory:
             sym = _symbolic_part(at)
             for b in range(c, c + width):
                 if self.smem_bytes.setdefault((sym, b), (c, width)) != (c, width):
-                    if not self.cp_written and not self.cp_groups:   # no asynchronous copy ever: as before
+                    if tc is None or (not tc.cp_written and not tc.cp_groups):   # no asynchronous copy ever: as before
                         raise Unsupported("shared-memory stores of different widths overlap")
                     self._forget_word(t, sym, *self.smem_bytes[(sym, b)])
                     self.smem_bytes[(sym, b)] = (c, width)
@@ -248,7 +249,7 @@ class Memory:
         old = self.smem.pop(k, None)
         if old is not None and self.unordered(old[1], old[2], t):
             raise Unsupported("a shared-memory store races a store of another thread (no barrier between)")
-        self.cp_written.discard(k)
+        self.tc.cp_written.discard(k)
         for b in range(start, start + width):
             if self.smem_bytes.get((sym, b)) == (start, width):
                 del self.smem_bytes[(sym, b)]

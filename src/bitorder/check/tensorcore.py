@@ -75,14 +75,13 @@ def smem_or(a, b):
     return None
 
 
-class TensorCore:
-    """cp.async and wgmma for a _Block (dataflow.py), which this is mixed into."""
+class _Async:
+    """The asynchronous state of one walk of a program that issues cp.async or wgmma."""
+    __slots__ = ("elem", "cp_open", "cp_groups", "cp_pending", "cp_written", "wg_open", "wg_groups",
+                 "wg_reading", "wg_regs", "mma")
 
-    def _tc_init(self, entry):
-        # decided once per program: without cp.async and wgmma none of this model's rules apply
-        # (the walk then runs exactly as it did before the model existed)
-        self.tc = uses_tensor_cores(entry)
-        self.elem = element_width(entry) if self.tc else 2
+    def __init__(self, elem):
+        self.elem = elem                          # the width copies are held at (element_width)
         self.cp_open, self.cp_groups = [], []     # copies issued: (thread, address, width, value)
         self.cp_pending = {}                      # (symbolic part, byte) -> copies pending there
         self.cp_written = set()                   # shared keys whose value a completed copy wrote
@@ -90,6 +89,18 @@ class TensorCore:
         self.wg_reading = {}                      # (symbolic part, byte) -> in-flight steps reading it
         self.wg_regs = {}                         # d register -> in-flight steps writing it
         self.mma = {}                             # node id -> (opcode, d node, A key, B key): a step
+
+
+class TensorCore:
+    """cp.async and wgmma for a _Block (dataflow.py), which this is mixed into; called only
+    where self.tc is not None."""
+
+    def _tc_init(self, entry):
+        # decided once per program: without cp.async and wgmma none of this model's rules apply
+        # and self.tc is None (the walk then runs as it did before the model existed; the state
+        # lives in one attribute so that _Block keeps few enough attributes for CPython's fast
+        # instance-attribute path)
+        self.tc = _Async(element_width(entry)) if uses_tensor_cores(entry) else None
 
     # hazards ---------------------------------------------------------------------------------
     def async_hazard(self, at, width, write):
@@ -99,17 +110,17 @@ class TensorCore:
         if sym != _SMEM_PART:   # every asynchronous access is at global_smem + a constant (_cp_async)
             raise Unsupported("a shared-memory access that cannot be told apart from an asynchronous one")
         for b in range(c, c + width):
-            if (sym, b) in self.cp_pending:
+            if (sym, b) in self.tc.cp_pending:
                 raise Unsupported("a shared-memory access overlaps a cp.async copy still in flight")
-            if write and (sym, b) in self.wg_reading:
+            if write and (sym, b) in self.tc.wg_reading:
                 raise Unsupported("a shared-memory write overlaps a wgmma operand still in flight")
 
     def tensor(self, ins):
         """Run one cp.async or wgmma instruction (all threads)."""
         op = ins.opcode
         if op == "cp.async.commit_group":
-            self.cp_groups.append(self.cp_open)
-            self.cp_open = []
+            self.tc.cp_groups.append(self.tc.cp_open)
+            self.tc.cp_open = []
             return
         if op == "cp.async.wait_group":
             return self._cp_wait(int(ins.operands[0], 0))
@@ -122,15 +133,15 @@ class TensorCore:
         if op == "wgmma.fence.sync.aligned":
             return
         if op == "wgmma.commit_group.sync.aligned":
-            self.wg_groups.append(self.wg_open)
-            self.wg_open = []
+            self.tc.wg_groups.append(self.tc.wg_open)
+            self.tc.wg_open = []
             return
         if op == "wgmma.wait_group.sync.aligned":
             keep = int(ins.operands[0], 0)
-            while len(self.wg_groups) > keep:
-                for read, regs in self.wg_groups.pop(0):
-                    _release(self.wg_reading, read)
-                    _release(self.wg_regs, regs)
+            while len(self.tc.wg_groups) > keep:
+                for read, regs in self.tc.wg_groups.pop(0):
+                    _release(self.tc.wg_reading, read)
+                    _release(self.tc.wg_regs, regs)
             return
         if _WGMMA.fullmatch(op):
             return self._wgmma(ins)
@@ -142,7 +153,7 @@ class TensorCore:
         if ins.base == "wgmma" and _WGMMA.fullmatch(ins.opcode):
             return False
         text = " ".join(ins.operands) + (ins.guard[1] if ins.guard else "")
-        return any(r in self.wg_regs for r in re.findall(r"%[\w$.]+", text))
+        return any(r in self.tc.wg_regs for r in re.findall(r"%[\w$.]+", text))
 
     # cp.async --------------------------------------------------------------------------------
     def _cp_async(self, t, ins, g):
@@ -154,14 +165,14 @@ class TensorCore:
         dst, src = self.addr(t, ops[0]), self.addr(t, ops[1])
         size = self.val(t, ops[2])
         fill = self.val(t, ops[3]) if len(ops) == 4 else size
-        if size not in (4, 8, 16) or size % self.elem:
+        if size not in (4, 8, 16) or size % self.tc.elem:
             raise Unsupported(f"cp.async size {ins.text()}")
         if self.stored:
             raise Unsupported("a global load after a global store (they may alias)")
         if fill.__class__ is int:
-            if fill % self.elem or not 0 <= fill <= size:
+            if fill % self.tc.elem or not 0 <= fill <= size:
                 raise Unsupported("a cp.async src-size that splits an element")
-            conds = [True if i * self.elem < fill else False for i in range(size // self.elem)]
+            conds = [True if i * self.tc.elem < fill else False for i in range(size // self.tc.elem)]
         else:   # a register known bit by bit to be `size` (on predicate p) or 0
             known = self.bits.known(fill)
             if known is None:
@@ -170,34 +181,34 @@ class TensorCore:
             hi = size.bit_length() - 1
             if any(b is not False for i, b in enumerate(bits) if i != hi) or bits[hi] is True:
                 raise Unsupported("a cp.async src-size that is not size-or-zero on a predicate")
-            conds = [bits[hi]] * (size // self.elem)
-        if self.wg_reading:
+            conds = [bits[hi]] * (size // self.tc.elem)
+        if self.tc.wg_reading:
             self.async_hazard(dst, size, True)
         sym, c = _split(dst)
         if sym != _SMEM_PART:
             raise Unsupported("a cp.async to a shared address other than global_smem + a constant")
         for i, p in enumerate(conds):
-            at = padd(dst, i * self.elem)
+            at = padd(dst, i * self.tc.elem)
             if p is False:
                 v = 0
             else:
-                v = self.load(padd(src, i * self.elem), self.elem)
+                v = self.load(padd(src, i * self.tc.elem), self.tc.elem)
                 if p is not True:
                     v = select(p, v, 0)
-            self.cp_open.append((t, at, self.elem, v))
+            self.tc.cp_open.append((t, at, self.tc.elem, v))
         for b in range(c, c + size):
-            self.cp_pending[(sym, b)] = self.cp_pending.get((sym, b), 0) + 1
+            self.tc.cp_pending[(sym, b)] = self.tc.cp_pending.get((sym, b), 0) + 1
 
     def _cp_wait(self, keep):
-        while len(self.cp_groups) > keep:
-            group = self.cp_groups.pop(0)
+        while len(self.tc.cp_groups) > keep:
+            group = self.tc.cp_groups.pop(0)
             for t, at, w, v in group:     # the pending marks go first: the store itself is allowed
                 sym, c = _split(at)
-                _release(self.cp_pending, [(sym, b) for b in range(c, c + w)])
+                _release(self.tc.cp_pending, [(sym, b) for b in range(c, c + w)])
             for t, at, w, v in group:
                 k = pkey(at)
                 self.shared_store(t, k, v, True, w, at)
-                self.cp_written.add(k)
+                self.tc.cp_written.add(k)
 
     # wgmma -----------------------------------------------------------------------------------
     def _wgmma(self, ins):
@@ -241,14 +252,14 @@ class TensorCore:
                     col = 8 * (i // 4) + 2 * (lane % 4) + i % 2
                     kids = [self.fnode(regs.get(r, self.undef))] if scale else []
                     nid = self.nodes.make(key, kids + [rows[row], cols[col]])
-                    self.mma[nid] = (key, kids[0] if kids else None, rows[row], cols[col])
+                    self.tc.mma[nid] = (key, kids[0] if kids else None, rows[row], cols[col])
                     regs[r] = ("node", nid)
             self.uniform.difference_update(d)
             for b in read:
-                self.wg_reading[b] = self.wg_reading.get(b, 0) + 1
+                self.tc.wg_reading[b] = self.tc.wg_reading.get(b, 0) + 1
             for r in d:
-                self.wg_regs[r] = self.wg_regs.get(r, 0) + 1
-            self.wg_open.append((read, list(d)))
+                self.tc.wg_regs[r] = self.tc.wg_regs.get(r, 0) + 1
+            self.tc.wg_open.append((read, list(d)))
 
     def _operand_row(self, reader, desc, row, k_dim, e, mn_major, tag, read):
         """The node of one A row or B column of a step: its k_dim elements, read from shared
@@ -265,9 +276,9 @@ class TensorCore:
             off ^= ((off >> 7) & ((1 << xor_bits) - 1)) << 4
             at = padd({("smem",): 1}, off)
             k_at = pkey(at)
-            if self.cp_pending:
+            if self.tc.cp_pending:
                 self.async_hazard(at, e, False)
-            if k_at not in self.cp_written:
+            if k_at not in self.tc.cp_written:
                 raise Unsupported("a wgmma operand not written by a completed cp.async")
             self.shared_load(reader, k_at, "%wgmma-operand", True, e, at)
             kids.append(self.fnode(self.regs[reader].pop("%wgmma-operand")))
