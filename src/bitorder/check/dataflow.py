@@ -32,6 +32,7 @@ from .memory import Memory
 from .ptx import Entry, Instr, Label, opcode_base
 from .bits import Bits, int_form
 from .rules import _REG, _address, _branches_on_constants, _cvt_types, _hammock, _operand
+from .tensorcore import TensorCore, smem_or, smem_shift
 from .symbolic import (Nodes, UNDEF, UNDEF_PRED, Unsupported, _BITS, _FLOAT_TYPE, _KNOWN, _MAX_STEPS, _RING, _cap,
                        _concrete, _disjoint, _extend, _is_float_op, _is_int, _itype, _pair_cvt, _pred, _wrap, atom,
                        first_difference, float_form, negate, padd, pkey, pmul, select)
@@ -42,7 +43,7 @@ _CONCRETE = {}   # (integer opcode, constant operands...) -> the constant result
 __all__ = ["Unsupported", "first_difference", "roots", "signature", "signature_of", "walk"]
 
 
-class _Block(Memory):
+class _Block(Memory, TensorCore):
     def __init__(self, entry: Entry, nodes: Nodes, divisible=frozenset()):
         if not entry.reqntid:
             raise Unsupported("no .reqntid launch bound")
@@ -71,6 +72,7 @@ class _Block(Memory):
         # parameters the compiler was told are multiples of 16 (Triton's specialisation): 16 x a symbol
         self.param_value = {p: ({(f"param:arg{i}/16",): 16} if i in divisible else atom(f"param:arg{i}"))
                             for i, p in enumerate(entry.params)}
+        self._tc_init(entry)
 
     # operands -------------------------------------------------------------------------------
     def val(self, t, op):
@@ -117,7 +119,7 @@ class _Block(Memory):
     def run(self):
         body = self.e.body
         for item in body:   # refuse before walking what the walk would refuse later
-            if isinstance(item, Instr) and item.base not in _KNOWN:
+            if isinstance(item, Instr) and item.base not in _KNOWN and item.base not in ("cp", "wgmma"):
                 raise Unsupported(f"control flow ({item.opcode})" if item.base in ("brx", "call", "exit")
                                   else f"instruction {item.opcode}")
         _branches_on_constants(body)
@@ -168,6 +170,13 @@ class _Block(Memory):
         return negate(g) if ins.guard[0] else g
 
     def step(self, ins: Instr):
+        if self.tc is not None:   # (only a program with cp.async or wgmma: the rest pay nothing)
+            if self.tc.wg_regs and self.touches_inflight(ins):
+                raise Unsupported("an instruction touches a wgmma accumulator still in flight")
+            if ins.base in ("cp", "wgmma"):
+                if self.region is not None:
+                    raise Unsupported("cp.async or wgmma inside a skipped region")
+                return self.tensor(ins)
         dsts, srcs, once, run, run_all = self._shape_of.get(id(ins)) or self._shape(ins)
         if ins.base in ("shfl", "ldmatrix"):
             self.uniform.difference_update(dsts)
@@ -378,6 +387,16 @@ class _Block(Memory):
                 return self.write(t, ops[0], a if c else b, g)
             if a.__class__ is int and b.__class__ is int and _INT_REG.fullmatch(op.split(".")[-1]):
                 return self.write(t, ops[0], self.bits.selp(op, c, a, b), g)   # predicate bits
+            if self.tc is not None and _is_int(a) and _is_int(b) and _INT_REG.fullmatch(op.split(".")[-1]) \
+                    and (self.bits.known(a) is not None or self.bits.known(b) is not None):
+                # a cp.async src-size masked twice (selp of a selp); only where cp.async is issued
+                width = _itype(op)[1]
+                ba, bb = self.bits.of(a, width), self.bits.of(b, width)
+                if ba is not None and bb is not None:   # bit by bit: c and a's bit, or not c and b's
+                    nc = negate(c)
+                    return self.write(t, ops[0], self.bits.make(width, [
+                        x if x == y else _pred("or", [_pred("and", [c, x]), _pred("and", [nc, y])])
+                        for x, y in zip(ba, bb)]), g)
             if _is_int(a) and _is_int(b):
                 return self.write(t, ops[0], atom(f"selp({c},{pkey(a)},{pkey(b)})"), g)
             return self.write(t, ops[0], select(c, a, b), g)
@@ -477,6 +496,15 @@ class _Block(Memory):
             return padd(args[0], args[1])      # no carries: or and xor of disjoint bits are an add
         if all(isinstance(a, int) for a in args):
             return _concrete(op, args)
+        if self.tc is not None:   # wgmma descriptors (only a program that issues wgmma or cp.async)
+            if op == "bfe.u32" and args[1:] == [4, 14]:      # a descriptor's start field
+                r = smem_shift(args[0])
+                if r is not None:
+                    return r
+            if base == "or" and len(args) == 2:             # the start field joined to the other fields
+                r = smem_or(args[0], args[1])
+                if r is not None:
+                    return r
         return atom(f"{op}({','.join(pkey(a) for a in args)})")
 
     def tree_bits(self, v):

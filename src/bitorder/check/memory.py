@@ -147,6 +147,10 @@ class Memory:
                         self.shared_store(w + lane, pkey(word), self.val(w + lane, reg), True, 4, word)
 
     def shared_load(self, t, k, reg, g, width=4, at=None):
+        if self.tc is not None and self.tc.cp_pending:   # (a wgmma's operands may be read while it runs)
+            if at is None:
+                raise Unsupported("a shared-memory load while cp.async copies are in flight")
+            self.async_hazard(at, width, False)
         if UNDEF in k:
             return self.write(t, reg, self.undef, g)
         value, used = self.undef, []
@@ -191,17 +195,29 @@ class Memory:
     def shared_store(self, t, k, v, g, width=4, at=None):
         if UNDEF in k:
             raise Unsupported("a shared-memory store to an address computed from a register never written")
+        tc = self.tc
+        if tc is not None:   # (a program with cp.async or wgmma)
+            if tc.cp_pending or tc.wg_reading:
+                if at is None:
+                    raise Unsupported("a shared-memory store while asynchronous copies or wgmma steps are in flight")
+                self.async_hazard(at, width, True)
+            tc.cp_written.discard(k)   # a wgmma reads only what a completed cp.async wrote
         # shared words are keyed by where they start: a store overlapping a stored word of another
         # start or width would leave part of it stale under the key, so it is refused
         same = self.smem.get(k)
         if same is not None and same[3] != width:
-            raise Unsupported("shared-memory stores of different widths overlap")
+            if at is None or tc is None or (not tc.cp_written and not tc.cp_groups):
+                raise Unsupported("shared-memory stores of different widths overlap")
+            self._forget_word(t, _symbolic_part(at), at if isinstance(at, int) else at.get((), 0), same[3])
         if at is not None:
             c = at if isinstance(at, int) else at.get((), 0)
             sym = _symbolic_part(at)
             for b in range(c, c + width):
                 if self.smem_bytes.setdefault((sym, b), (c, width)) != (c, width):
-                    raise Unsupported("shared-memory stores of different widths overlap")
+                    if tc is None or (not tc.cp_written and not tc.cp_groups):   # no asynchronous copy ever: as before
+                        raise Unsupported("shared-memory stores of different widths overlap")
+                    self._forget_word(t, sym, *self.smem_bytes[(sym, b)])
+                    self.smem_bytes[(sym, b)] = (c, width)
         if g == UNDEF_PRED:
             v, g = self.undef, True
         reads = self.smem_reads.get(k)
@@ -220,6 +236,29 @@ class Memory:
         if g is not True:
             v = select(g, v, old[0] if old else self.undef)
         self.smem[k] = (v, t, self.epoch, width)
+
+    def _forget_word(self, t, sym, start, width):
+        """A store of another width over a stored word (a ring of cp.async tiles reused by the
+        epilogue): the old word is forgotten (a later read of it sees a value equal to nothing),
+        after the checks a store to it would make: no unordered read or write of another thread."""
+        at = padd(_poly(start), {m: c for m, c in self._sym_poly(sym).items()}) if sym != "0" else start
+        k = pkey(at)
+        for r, e in self.smem_reads.pop(k, ()):
+            if self.unordered(r, e, t):
+                raise Unsupported("a shared-memory store races a load of another thread (no barrier between)")
+        old = self.smem.pop(k, None)
+        if old is not None and self.unordered(old[1], old[2], t):
+            raise Unsupported("a shared-memory store races a store of another thread (no barrier between)")
+        self.tc.cp_written.discard(k)
+        for b in range(start, start + width):
+            if self.smem_bytes.get((sym, b)) == (start, width):
+                del self.smem_bytes[(sym, b)]
+
+    def _sym_poly(self, sym):
+        """The symbolic part's polynomial back from its text: only global_smem's ("1*smem")."""
+        if sym != "1*smem":
+            raise Unsupported("shared-memory stores of different widths overlap")
+        return {("smem",): 1}
 
     def claim_bytes(self, at, width):
         """Stores of one block may not overlap unless they are the same store: their order is

@@ -33,33 +33,36 @@ def _branches_on_constants(body):
     """Refuse at once (before a long walk) a branch whose predicate may depend on anything but
     the thread index and constants: a flow-insensitive closure over register definitions.
     Forward branches over straight-line code are exempt: the walk guards that code instead."""
+    guarded = [k for k, i in enumerate(body) if i.__class__ is Instr and i.guard and i.base == "bra"]
+    if not guarded:
+        return
     labels = {item.name: i for i, item in enumerate(body) if isinstance(item, Label)}
-    branches = [i.guard[1] for k, i in enumerate(body) if isinstance(i, Instr) and i.base == "bra" and i.guard
-                and _hammock(body, k, labels) is None]
+    branches = [body[k].guard[1] for k in guarded if _hammock(body, k, labels) is None]
     if not branches:
         return
-    uses, symbolic = {}, set()
+    # backwards from the branch predicates (their cone is small; the program need not be read
+    # whole): a predicate is symbolic if a register it depends on is loaded or computed from ctaid
+    defs = {}   # register -> the instructions whose first operand names it (stores and barriers skipped below)
+    find = _REG.findall
     for i in body:
-        if not isinstance(i, Instr) or not i.operands or i.base in ("st", "bra", "bar", "barrier"):
-            continue
-        dsts = _REG.findall(i.operands[0])
-        srcs = set(_REG.findall(" ".join(i.operands[1:])))
-        if i.guard:
-            srcs.add(i.guard[1])
-        for d in dsts:
-            uses.setdefault(d, set()).update(srcs)
+        if i.__class__ is Instr and i.operands:
+            for d in find(i.operands[0]):
+                defs.setdefault(d, []).append(i)
+    seen, todo = set(branches), list(branches)
+    while todo:
+        for i in defs.get(todo.pop(), ()):
+            if i.base in ("st", "bra", "bar", "barrier"):
+                continue
+            srcs = _REG.findall(" ".join(i.operands[1:]))
+            if i.guard:
+                srcs.append(i.guard[1])
             if i.base == "ld" or any(x.startswith(("%ctaid", "%nctaid")) for x in srcs):
-                symbolic.add(d)
-    changed = True
-    while changed:
-        changed = False
-        for d, srcs in uses.items():
-            if d not in symbolic and srcs & symbolic:
-                symbolic.add(d)
-                changed = True
-    if any(p in symbolic for p in branches):
-        raise Unsupported("a branch on a symbolic or divergent condition (a loop over a runtime bound, or "
-                          "divergence on data)")
+                raise Unsupported("a branch on a symbolic or divergent condition (a loop over a runtime bound, or "
+                                  "divergence on data)")
+            for x in srcs:
+                if x not in seen:
+                    seen.add(x)
+                    todo.append(x)
 
 
 _REG = re.compile(r"%[A-Za-z_$][\w$]*(?:\.[xyz])?")
