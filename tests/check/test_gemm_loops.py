@@ -5,7 +5,7 @@ Known answers: the three gemm_fp16 files (BLOCK_K 32 or 64, num_stages 2 or 3) g
 bytes on the H200 (benchmarks/results/2026-11-30b-checker: one true class per grid); split-K
 partials and a whole-K GEMM, or wgmma k16 (fp16) and k32 (e4m3) chains, are different sums.
 The checker must never call the latter equivalent. It does not yet call the former equivalent
-either: the walk models cp.async and wgmma (check/tensorcore.py; tests/check/test_tensorcore.py)
+either: the walk models cp.async and wgmma (check/tensorcore.py; tests/check/test_check_tensorcore.py)
 but declines the loop over the runtime bound K, and the program text differs in every knob
 (docs/check.md, "K loops"); that over-split is the xfail below.
 """

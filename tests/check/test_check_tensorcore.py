@@ -171,8 +171,8 @@ def test_planted_fault_a_step_that_forgets_its_b_operand_merges_a_wrong_pair(tmp
                             "nid = self.nodes.make(key, kids + [rows[row], cols[col]])",
                             "nid = self.nodes.make(key, kids + [rows[row]])",
                             ["-m", "pytest", "-q", "-s", "-x", "-p", "no:cacheprovider",
-                             "tests/check/test_tensorcore.py::test_where_bitorder_came_from",
-                             "tests/check/test_tensorcore.py::test_a_changed_swizzle_or_stride_is_not_the_same_gemm"])
+                             "tests/check/test_check_tensorcore.py::test_where_bitorder_came_from",
+                             "tests/check/test_check_tensorcore.py::test_a_changed_swizzle_or_stride_is_not_the_same_gemm"])
     assert copy in p.stdout and p.returncode != 0, p.stdout[-2000:] + p.stderr[-1000:]
     assert "1 failed" in p.stdout and "assert not" in p.stdout
 
