@@ -78,7 +78,7 @@ def test_a_probed_row_wise_order_plans_only_as_a_candidate(monkeypatch):
     monkeypatch.setattr(fp8, "_check", functools.partial(fp8._check, devices=("meta",)))
     monkeypatch.setattr(fp8, "lt_query", lambda *a, **k: None)
     tensor_wise = GEMMDesc("plain", "e4m3", 64, "wgmma", 32, epilogue=("scale", "round"))
-    monkeypatch.setattr(fp8, "_describe", lambda q, k, bias, fast: ({"algo_id": 66}, tensor_wise))
+    monkeypatch.setattr(fp8, "_describe", lambda q, k, bias, fast, *trial: ({"algo_id": 66}, tensor_wise))
     a, b = _meta((32, 64), torch.float8_e4m3fn), _meta((64, 48), torch.float8_e4m3fn, t=True)
     sa, sb = torch.ones((32, 1), device="meta"), torch.ones((1, 48), device="meta")
     monkeypatch.setenv("BITORDER_FP8_ROWWISE_EPILOGUE", "nobias=(acc*sa)*sb;bias=fma(acc,sa*sb,bias)")
@@ -162,3 +162,24 @@ def test_the_row_wise_probe_names_the_planners_orders():
     acc, sa, sb = torch.randn(4, 5), torch.rand(4, 1) + 0.3, torch.rand(1, 5) + 0.3
     names = set(probe_rowwise.candidates(acc, sa, sb, None)) | set(probe_rowwise.candidates(acc, sa, sb, torch.randn(5)))
     assert names - set(fp8.ROW_WISE_ORDERS) == {"fma(acc*sa,sb,bias)", "fma(acc*sb,sa,bias)"}
+
+
+def test_a_plan_cached_before_the_unverified_switch_flips_does_not_answer_after_it(monkeypatch):
+    """fp8._describe is memoised per query; BITORDER_UNVERIFIED is part of its key, so a process that
+    turns the switch on (or off) after planning gets the profile's answer for the switch as it is."""
+    from bitorder.cublas import lt
+
+    class Answer:
+        def to_dict(self):
+            return {"algo_id": 66, "tile": "128x128", "stages": "128xAUTO", "split_k": 1, "reduction_scheme": 0,
+                    "swizzle": 0, "custom_option": 0, "inner_shape": 0, "cluster_shape": "1x1x1"}
+
+    monkeypatch.setattr(lt, "heuristic", lambda q, n: [Answer()])
+    fp8._describe.cache_clear()
+    q = fp8.lt_query(64, 64, 256, out="bf16")
+    monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
+    from bitorder.cublas.profile import candidates_allowed
+    assert fp8._describe(q, 256, False, True, candidates_allowed())[1] is None          # a candidate entry
+    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    assert fp8._describe(q, 256, False, True, candidates_allowed())[1] is not None      # planned as a candidate
+    fp8._describe.cache_clear()

@@ -82,7 +82,7 @@ def _planner(monkeypatch, split_k=4, stages="64x4", scheme=2):
     monkeypatch.setattr(fp8, "_check", functools.partial(fp8._check, devices=("meta",)))
     monkeypatch.setattr(fp8, "lt_query", lambda *a, **k: None)
     answer = {"algo_id": 66, "stages": stages, "split_k": split_k, "reduction_scheme": scheme, "tile": "-"}
-    monkeypatch.setattr(fp8, "_describe", lambda q, k, bias, fast: (
+    monkeypatch.setattr(fp8, "_describe", lambda q, k, bias, fast, *trial: (
         answer, ArchProfile.load().describe(answer, k, "e4m3", bias, fast, out_dtype="bf16")))
 
     def plan(k=4096, bias=False, fast=False, row=False, m=32, n=48):

@@ -145,7 +145,10 @@ def _check(a, b, scale_a, scale_b, bias, out_dtype, devices=("cuda",)):
 
 
 @functools.lru_cache(maxsize=65536)
-def _describe(query, k: int, bias: bool, fast_accum: bool):
+def _describe(query, k: int, bias: bool, fast_accum: bool, trial: bool = False):
+    """(cuBLASLt's answer, its GEMMDesc or None); trial (candidates_allowed() at the call) is part
+    of the cache key only: ArchProfile.describe reads BITORDER_UNVERIFIED itself, and a plan
+    cached before the switch flipped must not answer after it."""
     from ..cublas import lt
     from ..cublas.profile import ArchProfile
 
@@ -189,9 +192,11 @@ def plan(a, b, scale_a, scale_b, bias=None, out_dtype=None, use_fast_accum=False
     if scaling == "row" and row_steps is None:
         return api.Plan("cublas", None, None, "scaled_gemm", "row-wise scales: cuBLAS's outer-vector epilogue "
                         "is not reproduced yet")
+    from ..cublas.profile import candidates_allowed
+
     q = lt_query(M, N, K, _FP8[a.dtype], out, bias is not None, use_fast_accum, scaling, b.stride(1), a.stride(0))
     try:
-        ans, desc = _describe(q, K, bias is not None, bool(use_fast_accum))
+        ans, desc = _describe(q, K, bias is not None, bool(use_fast_accum), candidates_allowed())
     except Exception as e:  # noqa: BLE001  (the query itself failing must not fail the user's call)
         return api.Plan("cublas", None, None, "scaled_gemm", f"cuBLASLt query failed ({type(e).__name__})")
     us = (time.perf_counter() - t0) * 1e6
