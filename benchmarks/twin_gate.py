@@ -162,7 +162,9 @@ def main():
     pool = ProcessPoolExecutor(max(1, (os.cpu_count() or 2) - 2))
     try:
         for i, case in enumerate(cases):
-            if time.time() - t0 > a.budget * 0.6:    # leave the CPU pool time to finish
+            # leave the CPU pool time to finish (2026-11-30d: the pool kept up, the last replay ended
+            # within a second of the last GPU case, so a fifth of the budget is enough)
+            if time.time() - t0 > a.budget * 0.8:
                 counts["not reached (budget)"] += 1
                 continue
             fp8_case = getattr(case, "dtype", "") == "e4m3"
