@@ -184,21 +184,22 @@ def chain(a, b, out, *, span: int, group: int = 16, tail_first: bool = False, k_
     a3, a_row, sa = _major(a3)
     b3, b_row, sb = _major(b3)
     o = out.view(parts, batch, M, N)  # out is contiguous: the output, or the workspace of partials
-    BM, BN, BK, warps, *stages = block or blocks(M, N, batch * parts, None if a3.is_cuda else H200_SMS)
+    sms = _sm_count() if a3.is_cuda else H200_SMS
+    BM, BN, BK, warps, *stages = block or blocks(M, N, batch * parts, sms)
     sab = a3.stride(0) if a3.shape[0] > 1 else 0   # a batch of one (or a broadcast operand) steps by 0
     sbb = b3.stride(0) if b3.shape[0] > 1 else 0
+    whole_k = group == 16 and not tail_first and parts == 1 and span >= K   # what the TMA kernels walk
     if tma is None and block is None and TILES in ("persistent", "auto") and batch == 1 and parts == 1:
-        pblock = persistent_block(M, N, _sm_count() if a3.is_cuda else H200_SMS)
+        pblock = persistent_block(M, N, sms)
         if pblock is not None and (TILES == "persistent" or auto_persistent(M, (BM, BN), pblock)):
             tma, (BM, BN, BK, warps, *stages) = "persistent", pblock
-    if tma is None and block is None and TILES == "auto" and (BM, BN) == (128, 128) and group == 16 \
-            and not tail_first and parts == 1 and span >= K and tma_aligned(a3, b3, (sa, sb, sab, sbb)):
+    if tma is None and block is None and TILES == "auto" and (BM, BN) == (128, 128) and whole_k \
+            and tma_aligned(a3, b3, (sa, sb, sab, sbb)):
         tma, (BM, BN, BK, warps, *stages) = True, AUTO_TMA_BLOCK
     tma = TMA if tma is None else tma
-    if tma and group == 16 and not tail_first and parts == 1 and span >= K and tma_aligned(a3, b3, (sa, sb, sab, sbb)):
+    if tma and whole_k and tma_aligned(a3, b3, (sa, sb, sab, sbb)):
         ensure_allocator()
         if tma == "persistent" and batch == 1:
-            sms = _sm_count() if a3.is_cuda else H200_SMS
             _launch(chain_tma_persistent_kernel, (min(sms, _cdiv(M, BM) * _cdiv(N, BN)),), (
                 a3, b3, o, bias if bias is not None else a3, M, N, K, sa, sb, o.stride(2), a_row, b_row,
                 bias is not None, BM, BN, BK, sms, False), warps, stages[0] if stages else 3)
