@@ -138,7 +138,7 @@ def main():
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     if a.quick:
-        a.count = 40
+        a.count, a.fp8 = 40, (10 if a.fp8 else 0)
     cases = []
     for dt in ("fp16", "bf16"):
         # 2026-11-30d: 6-7% of 2,000 drawn shapes planned the cuBLAS path (not replayed), so
@@ -149,8 +149,7 @@ def main():
         import gate_fp8
         os.environ["BITORDER_UNVERIFIED"] = "1"
         for j, (fast, out) in enumerate(gate_fp8.PAIRS):
-            n = a.fp8 if not a.quick else 10
-            cases += gate_fp8.fuzz(n + n // 4, fast, out, a.seed + 10 + j, max_elements=1 << 24,
+            cases += gate_fp8.fuzz(a.fp8 + a.fp8 // 4, fast, out, a.seed + 10 + j, max_elements=1 << 24,
                                    max_mn=a.max_mn, max_k=a.max_k, deep_k=4 * a.max_k)
         random.Random(a.seed).shuffle(cases)   # a budget then samples every kind, not the first
     t0, counts, fails, errors, kept, futures = time.time(), Counter(), [], [], [], []
@@ -168,8 +167,7 @@ def main():
                 counts["not reached (budget)"] += 1
                 continue
             fp8_case = getattr(case, "dtype", "") == "e4m3"
-            want = (a.fp8 if not a.quick else 10) if fp8_case else a.count
-            if submitted[_kind(case)] >= want:
+            if submitted[_kind(case)] >= (a.fp8 if fp8_case else a.count):
                 continue   # this kind has its shapes: the extra draws stand by for cuBLAS-path ones
             try:
                 items, why = (gpu_side_fp8(case, a.seed + 10 * i, i % 10 == 0) if fp8_case
