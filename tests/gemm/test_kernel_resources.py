@@ -36,11 +36,13 @@ def test_persistent_tiles_keep_the_wgmma_pipeline(m, n):
     assert not r.wgmma_serialized and r.spill_stores == 0, (tile, r.codes)
 
 
-def test_auto_tiles_tma_128x128_keeps_the_wgmma_pipeline():
-    """BITORDER_TILES=auto loads 128x128 tiles by TMA with 4 stages (launch.AUTO_TMA_BLOCK): unlike
-    the 128x256 TMA chain below, that tile must keep the pipeline and every register."""
-    r = _report(chain_tma_kernel, TMA_SIG, launch.AUTO_TMA_BLOCK, A_ROW=True, B_ROW=False, HAS_BIAS=True)
-    assert not r.wgmma_serialized and r.spill_stores == 0, (r.codes, r.spill_stores)
+@pytest.mark.parametrize("tile", [launch.AUTO_TMA_BLOCK, launch.AUTO_SKINNY_BLOCK, launch.auto_tma_block(32, (64, 64))])
+def test_auto_tma_tiles_keep_the_wgmma_pipeline(tile):
+    """BITORDER_TILES=auto loads 128x128, 64x128 (M <= 128) and 64x64 tiles by TMA
+    (launch.auto_tma_block): unlike the 128x256 TMA chain below, each must keep the pipeline and
+    every register."""
+    r = _report(chain_tma_kernel, TMA_SIG, tile, A_ROW=True, B_ROW=False, HAS_BIAS=True)
+    assert not r.wgmma_serialized and r.spill_stores == 0, (tile, r.codes, r.spill_stores)
 
 
 def test_tma_chain_at_128x256_is_serialized_which_is_why_it_is_opt_in():

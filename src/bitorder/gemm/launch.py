@@ -84,6 +84,22 @@ def persistent_block(m: int, n: int, sms: int):
 # tile over TMA-aligned operands loads by TMA with 4 stages: 1.05-1.19x the pointer tile's speed on
 # 6 of 6 shapes of the 2026-11-30c qkv sweep (at 128x256 TMA was slower: ptxas serializes its wgmma).
 AUTO_TMA_BLOCK = (128, 128, 64, 8, 4)
+# (3) At M <= 128 a 64x128 tile with 4 stages (2026-11-30e fp16 sweep, CUDA graphs, every tile
+# cuBLAS's bytes: 0.95x cuBLAS on 128x15360x5120 against 0.92x for the 128x128 TMA tile; 96 KB of
+# ring lets two CTAs share an SM), and (4) a 64x64 waves tile loads by TMA (0.76/0.87/0.72x cuBLAS
+# against 0.73/0.73/0.65x by pointers at M = 128, N = 6144/8192/15360).
+AUTO_SKINNY_M = 128
+AUTO_SKINNY_BLOCK = (64, 128, 64, 4, 4)
+
+
+def auto_tma_block(m: int, waves_tile: tuple):
+    """BITORDER_TILES=auto: the TMA tile for a whole-K chain over aligned operands with m output
+    rows whose waves tile is waves_tile, or None to keep the pointer kernel (speed only)."""
+    if tuple(waves_tile[:2]) == (64, 64):
+        return (64, 64, 64, 4, 5)
+    if tuple(waves_tile[:2]) != (128, 128):
+        return None
+    return AUTO_SKINNY_BLOCK if m <= AUTO_SKINNY_M else AUTO_TMA_BLOCK
 
 
 def auto_persistent(m: int, waves_tile: tuple, pblock: tuple) -> bool:
@@ -193,9 +209,10 @@ def chain(a, b, out, *, span: int, group: int = 16, tail_first: bool = False, k_
         pblock = persistent_block(M, N, sms)
         if pblock is not None and (TILES == "persistent" or auto_persistent(M, (BM, BN), pblock)):
             tma, (BM, BN, BK, warps, *stages) = "persistent", pblock
-    if tma is None and block is None and TILES == "auto" and (BM, BN) == (128, 128) and whole_k \
-            and tma_aligned(a3, b3, (sa, sb, sab, sbb)):
-        tma, (BM, BN, BK, warps, *stages) = True, AUTO_TMA_BLOCK
+    if tma is None and block is None and TILES == "auto" and whole_k and tma_aligned(a3, b3, (sa, sb, sab, sbb)):
+        tblock = auto_tma_block(M, (BM, BN))
+        if tblock is not None:
+            tma, (BM, BN, BK, warps, *stages) = True, tblock
     tma = TMA if tma is None else tma
     if tma and whole_k and tma_aligned(a3, b3, (sa, sb, sab, sbb)):
         ensure_allocator()
