@@ -153,7 +153,8 @@ def main():
                                    max_mn=a.max_mn, max_k=a.max_k, deep_k=4 * a.max_k)
         random.Random(a.seed).shuffle(cases)   # a budget then samples every kind, not the first
     t0, counts, fails, errors, kept, futures = time.time(), Counter(), [], [], [], []
-    submitted, entries = Counter(), Counter()   # replayed shapes per kind; per arch-profile entry
+    # shapes sent to the twin per kind, shapes whose every draw came back compared, per arch-profile entry
+    submitted, compared, entries = Counter(), Counter(), Counter()
     # `timeout` sends SIGTERM: end through the finally below (so the JSON is written), and never
     # wait there for CPU replays still running (2026-11-30c: the pool's exit waited, the call's
     # timeout killed the process, nothing was written).
@@ -191,6 +192,7 @@ def main():
                 f.cancel()
                 continue
             tag = f"e4m3 {'fast' if case.fast_accum else 'slow'} {case.out} " if case.dtype == "e4m3" else f"{case.dtype} "
+            compared[_kind(case)] += 1
             for kind, same, ndiff, detail in replays:
                 counts[f"{tag}{kind} identical" if same else f"{tag}{kind} MISMATCH"] += 1
                 if not same:
@@ -203,7 +205,8 @@ def main():
             p.terminate()
         pool.shutdown(wait=False, cancel_futures=True)
         summary = {"device": torch.cuda.get_device_name(), "cases": len(cases), "counts": dict(counts),
-                   "replayed_shapes": dict(submitted), "profile_entries": dict(entries),
+                   "replayed_shapes": dict(submitted), "compared_shapes": dict(compared),
+                   "profile_entries": dict(entries),
                    "profile_entries_not_met": _entries_not_met(entries),
                    "mismatches": len(fails), "errors": len(errors), "seconds": round(time.time() - t0, 1),
                    "args": {k: v for k, v in vars(a).items() if k != "out"}}

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Next session, call 3 (~9 min; issue 4): the pinned suite over its whole autotune space (num_warps
-# 1 2 4 8 x num_stages 1 2 3 x the kept block x aligned/unaligned), both modes timed (do_bench and
-# CUDA graphs), with the layout pass on. Budgeted: it writes what it checked and timed.
+# Next session, call 3 (~8 min): issue 3's planted fault on the tiles call 1 chose (parallel and
+# budgeted: 2026-11-30e's serial run on the auto tiles passed 110 s compiling and wrote nothing);
+# issue 7's twin gate again with headroom (2026-11-30e compared 1,999 fp16 and 1,998 bf16 shapes:
+# 3 replays were still running at the budget) and compared_shapes recorded.
 set -u
 R=$OUT/r; mkdir -p $R
 pack() { tar czf $OUT/results.tgz -C $OUT r; }
-timeout 40 scripts/gpu-run $R report > /dev/null 2>&1
-BITORDER_PINNED_LAYOUTS=1 PINNED_ARGS="--jobs 14 --rep 3 --budget 470" timeout 520 scripts/gpu-run $R pinned | tail -16; pack
+TILES=$(cat /tmp/keep/tiles 2>/dev/null || echo waves); echo "tiles: $TILES"
+timeout 30 scripts/gpu-run $R report > /dev/null 2>&1
+BITORDER_TILES=$TILES MUTANT_ARGS="--jobs 12 --budget 120" timeout 170 scripts/gpu-run $R mutant | tail -5; pack
+TWIN_ARGS="--count 2020 --fp8 710 --budget 240" timeout 265 scripts/gpu-run $R twin | tail -1 | cut -c1-3000; pack
