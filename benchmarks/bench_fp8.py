@@ -6,7 +6,14 @@ do_bench medians, bytes compared. The fp8 candidate plans (BITORDER_UNVERIFIED=1
 gate has passed this measures the kernel the gate verifies. Writes bench_fp8.json and
 bench_fp8.png (geometric mean per layer, split at 5 GFLOP).
 
-    python benchmarks/bench_fp8.py --out DIR [--budget S]
+--sweep N times the promoting chains (use_fast_accum=False) of N realistic shapes above 5 GFLOP
+at each SWEEP8 tile, bytes compared with torch's, into sweep_fp8.json. Why: Triton waits for each
+promotion interval's fresh dot before its fp32 add (the PTX has wgmma.wait_group 0 after every
+interval's four k32 steps), so one CTA cannot overlap its adds with its tensor-core work; tiles
+small enough for two CTAs per SM (64-row tiles: 24 KB a stage, few registers) may let the other
+CTA's wgmma run meanwhile.
+
+    python benchmarks/bench_fp8.py --out DIR [--budget S] [--sweep N --sweep-only]
 """
 from __future__ import annotations
 
@@ -24,16 +31,67 @@ from bench_gemm import plot_speeds, summarize, time_pair  # noqa: E402  (benchma
 from gate_fp8 import FP8Case, bits, draw, realistic_cases  # noqa: E402
 from bitorder.gemm import fp8
 
+# (BLOCK_M, BLOCK_N, BLOCK_K, warps, stages, TMA) for promoting chains: BLOCK_K stays the interval.
+# ptxas (sm_90, no spills, wgmma not serialized on any): 128x128 takes 139 registers x 256 threads,
+# one CTA per SM whatever the stages; the 64-row tiles take 139-140 x 128 and 74-98 KB of ring at 3-4
+# stages (two or three CTAs per SM); 64x256 spilled (84 stores) and is left out.
+SWEEP8 = [(128, 128, 128, 8, 4, True), (128, 128, 128, 8, 3, True), (128, 128, 128, 8, 4, False),
+          (64, 128, 128, 4, 4, True), (64, 128, 128, 4, 3, True), (64, 128, 128, 4, 4, False),
+          (64, 128, 128, 4, 2, True), (128, 64, 128, 4, 4, True), (64, 64, 128, 4, 6, True)]
+
+
+def sweep(cases, count: int, budget: float) -> list[dict]:
+    """Every SWEEP8 tile on the first `count` promoting cases above 5 GFLOP whose plan runs Triton:
+    CUDA-graph speed against torch._scaled_mm, and the bytes against torch's."""
+    from bench_gemm import graph_ms  # noqa: E402
+    rows, t0 = [], time.time()
+    for case in [c for c in cases if not c.fast_accum and 2 * c.m * c.n * c.k > 5e9][:count]:
+        if time.time() - t0 > budget:
+            break
+        a, b, sa, sb, _ = draw(FP8Case(case.m, case.n, case.k, False, "bf16"), 1, "narrow")
+        kw = dict(out_dtype=torch.bfloat16, use_fast_accum=False)
+        p = fp8.plan(a, b, sa, sb, None, torch.bfloat16, False)
+        if p.path != "triton" or p.desc.family != "plain":
+            continue
+        ref = torch._scaled_mm(a, b, sa, sb, **kw)
+        row = {"m": case.m, "n": case.n, "k": case.k, "desc": str(p.desc),
+               "ms_torch": graph_ms(lambda: torch._scaled_mm(a, b, sa, sb, **kw), 30), "tiles": {}}
+        for tile in SWEEP8:
+            fn = lambda: fp8.run(a, b, sa, sb, p.desc, None, torch.bfloat16, block=tile[:5], tma=tile[5])  # noqa: E731
+            name = "x".join(map(str, tile[:5])) + ("xtma" if tile[5] else "")
+            try:
+                same = bool(torch.equal(bits(fn()), bits(ref)))
+                ms = graph_ms(fn, 30)
+            except Exception as e:   # out of shared memory or registers for this tile
+                row["tiles"][name] = {"error": type(e).__name__}
+                continue
+            row["tiles"][name] = {"ms": ms, "speed": row["ms_torch"] / ms if ms else None, "identical": same}
+        rows.append(row)
+        best = max(((v["speed"], k) for k, v in row["tiles"].items() if v.get("speed")), default=(0.0, "none"))
+        print(f"sweep {case.m}x{case.n}x{case.k} slow: best {best[1]} {best[0]:.2f}x", flush=True)
+    return rows
+
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--budget", type=float, default=200)
     ap.add_argument("--seed", type=int, default=8)
+    ap.add_argument("--sweep", type=int, default=0, help="promoting shapes above 5 GFLOP whose tiles are swept")
+    ap.add_argument("--sweep-only", action="store_true", help="the sweep alone, with the whole budget")
     args = ap.parse_args()
     os.environ["BITORDER_UNVERIFIED"] = "1"
     cases = [c for fast in (False, True) for c in realistic_cases(fast, "bf16")]
     random.Random(args.seed).shuffle(cases)
+    if args.sweep:
+        from bench_gemm import write_sweep  # noqa: E402
+        rows = sweep(cases, args.sweep, args.budget if args.sweep_only else args.budget / 2)
+        for r in rows:   # write_sweep reads ms_cublas as the reference's time
+            r["ms_cublas"] = r["ms_torch"]
+        os.makedirs(os.path.join(args.out, "sweep_fp8"), exist_ok=True)
+        rc = write_sweep(os.path.join(args.out, "sweep_fp8"), rows)
+        if args.sweep_only:
+            return rc
     rows, t0 = [], time.time()
     for case in cases:
         if time.time() - t0 > args.budget:
