@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Next session, call 4 (what is left, ~4-5 min): issue 5's checker gate over the corpus (TorchInductor's
-# captured kernels in it, and whatever merge rules have landed since 2026-11-30d); then, if time is
-# left, issue 6's fp8 gate with the row-wise epilogues the 2026-11-30e probe found exact on every
-# chain it read ((acc*sb)*sa, and (acc*sb)*sa + bias), so row-wise calls plan as candidates.
+# Next session, call 4 (what is left, ~4-6 min), each job packed as it ends: issue 5's checker gate
+# over the corpus (TorchInductor's captured kernels in it, and whatever merge rules landed since
+# 2026-11-30d); issue 6's promoting-chain tile sweep (bench_fp8 --sweep); then the fp8 gate with the
+# row-wise epilogues the 2026-11-30e probe found exact ((acc*sb)*sa; (acc*sb)*sa + bias).
 set -u
 R=$OUT/r; mkdir -p $R
 pack() { tar czf $OUT/results.tgz -C $OUT r; }
 timeout 30 scripts/gpu-run $R report > /dev/null 2>&1
-CHECKER_ARGS="--jobs 12 --draws 5 --budget 150" timeout 190 scripts/gpu-run $R checker | tail -3; pack
+CHECKER_ARGS="--jobs 12 --draws 5 --budget 120" timeout 150 scripts/gpu-run $R checker | tail -3; pack
+FP8_BENCH_ARGS="--sweep 8 --sweep-only --budget 80" timeout 100 scripts/gpu-run $R fp8bench | tail -12; pack
 BITORDER_FP8_ROWWISE_EPILOGUE="nobias=(acc*sb)*sa;bias=(acc*sb)*sa+bias" FP8_GATE_ARGS="--jobs 12 --fuzz 1500 --budget 120 --seed 20261203" \
   timeout 150 scripts/gpu-run $R fp8gate | tail -8; pack
