@@ -122,6 +122,28 @@ def test_fp8_wave_tiles_compile_pipelined_and_fit(promote):
         assert "cp.async.bulk.tensor" in t.ptx and t.metadata["shared"] <= 227 * 1024   # the TMA variant
 
 
+@pytest.mark.parametrize("m, n", [(1, 64), (16, 1), (16, 64), (1, 1)])
+def test_row_wise_scales_reach_the_kernel_as_row_wise_whatever_m(monkeypatch, m, n):
+    """A row-wise call with M = 1 has one scale_a element: the kernel must still read scale_b per
+    column (the 2026-11-30d row-wise gate's two misses, 1x64x1520 and 1x16x16, were every column but
+    the first: ROWWISE was read off scale_a alone)."""
+    seen = {}
+
+    class Recorder:
+        def __getitem__(self, grid):
+            return lambda *args, **kw: seen.update(kw)
+
+    monkeypatch.setattr(fp8, "chain8_kernel", Recorder())
+    a = torch.zeros(m, 32).to(torch.float8_e4m3fn)
+    b = torch.zeros(n, 32).to(torch.float8_e4m3fn).t()
+    sa, sb = torch.ones(m, 1), torch.ones(1, n)
+    desc = GEMMDesc("plain", "e4m3", 32, "wgmma", 32, promotion=128, epilogue=("scale_b", "scale_a", "round"))
+    fp8.run(a, b, sa, sb, desc, out_dtype=torch.bfloat16, tma=False)
+    assert seen["ROWWISE"] is (m * n != 1)   # 1 x 1: row-wise and tensor-wise scales are the same numbers
+    fp8.run(a, b, torch.ones(()), torch.ones(()), desc, out_dtype=torch.bfloat16, tma=False)
+    assert seen["ROWWISE"] is False
+
+
 def test_twin_scales_in_the_order_the_descriptor_names():
     rng = np.random.default_rng(3)
     import ml_dtypes

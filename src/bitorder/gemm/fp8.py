@@ -284,7 +284,7 @@ def run(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch.bfloa
     chain8_kernel[(triton.cdiv(M, BM) * triton.cdiv(N, BN),)](
         a, b, out, bias if bias is not None else out, scale_a, scale_b, M, N, K, a.stride(0), b.stride(1), N,
         A_ROW=True, B_ROW=False, PROMOTE=desc.promotion or 0, SCALE=_SCALE_CODE[scale],
-        ROWWISE=scale_a.numel() != 1, HAS_BIAS=bias is not None, BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK, TMA=tma,
+        ROWWISE=scale_a.numel() != 1 or scale_b.numel() != 1, HAS_BIAS=bias is not None, BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK, TMA=tma,
         num_warps=warps, num_stages=stages)
     return out
 
