@@ -2,10 +2,10 @@
 
 Twelve kernels, each with a PINNED switch, run over num_warps x num_stages x the block of
 the kept axis x aligned / unaligned pointers. A kernel passes when every configuration's
-pinned output is byte-identical (and, for the pure sums, equal to bitorder.emulate's CPU
-reference), while the free-order outputs are shown to differ. Speed: the best pinned time
-over the best free time, each mode tuned over the same space. Writes pinned.json and
-pinned.png.
+pinned output is byte-identical (and, for the pure sums and the two sums of products, equal
+to bitorder.emulate's CPU reference: fp32 products rounded to nearest, then the pinned tree),
+while the free-order outputs are shown to differ. Speed: the best pinned time over the best
+free time, each mode tuned over the same space. Writes pinned.json and pinned.png.
 
 With --jobs N > 1, phase 1 runs every configuration of every case once, untimed, in N
 spawned worker processes sharing the GPU (digests, CPU reference; Triton's JIT compiles in
@@ -197,7 +197,7 @@ CASES = {
     "mid_sum": (mid_sum, lambda s: [wide((512, 128, 16), s)], (512, 16), lambda b: (triton.cdiv(512, b),), "BA",
                 (1, 2, 4), lambda x: pinned_sum(x, 1), dict(A=512, B=128, C=16)),
     "dot_rows": (dot_rows, lambda s: [wide((R, C), s), wide((C,), s + 9)], (R,), lambda b: (triton.cdiv(R, b),),
-                 "BR", (1, 2, 4, 8), None, dict(R=R, C=C)),
+                 "BR", (1, 2, 4, 8), lambda x, w: pinned_sum(x * w[None, :], 1), dict(R=R, C=C)),
     "softmax": (softmax, lambda s: [wide((R, C), s)], (R, C), lambda b: (triton.cdiv(R, b),), "BR", (1, 2, 4),
                 None, dict(R=R, C=C)),
     "log_softmax": (log_softmax, lambda s: [wide((R, C), s)], (R, C), lambda b: (triton.cdiv(R, b),), "BR",
@@ -207,7 +207,8 @@ CASES = {
     "rmsnorm": (rmsnorm, lambda s: [wide((R, C), s)], (R, C), lambda b: (triton.cdiv(R, b),), "BR", (1, 2, 4),
                 None, dict(R=R, C=C)),
     "ln_bwd_dw": (ln_bwd_dw, lambda s: [wide((256, 4096), s), wide((256, 4096), s + 5)], (4096,),
-                  lambda b: (triton.cdiv(4096, b),), "BC", (16, 32, 64), None, dict(R=256, C=4096)),
+                  lambda b: (triton.cdiv(4096, b),), "BC", (16, 32, 64), lambda dy, xh: pinned_sum(dy * xh, 0),
+                  dict(R=256, C=4096)),
     "cross_entropy": (cross_entropy, lambda s: [narrow((R, C), s),
                                                 torch.randint(0, C, (R,), device="cuda", dtype=torch.int32)],
                       (R,), lambda b: (triton.cdiv(R, b),), "BR", (1, 2, 4), None, dict(R=R, C=C)),
@@ -307,7 +308,7 @@ def _finish(res, inputs, last):
     """Add the CPU-reference comparison and the invariance verdicts; the digest sets become lists."""
     ref_fn = CASES[res["name"]][6]
     if ref_fn is not None and res["configs"]:
-        ref = ref_fn(inputs[0].cpu().numpy())
+        ref = ref_fn(*(x.cpu().numpy() for x in inputs))
         if ref is not None:
             res["equals_cpu_reference"] = bool(np.array_equal(last.cpu().numpy().view(np.int32),
                                                               ref.astype(np.float32).view(np.int32)))

@@ -41,6 +41,15 @@ def test_loop_sum_is_one_pattern_equal_to_its_reference_under_the_interpreter():
     assert p.returncode == 0 and "patterns 1 equal True" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
 
 
+def test_sums_of_products_are_one_pattern_equal_to_their_reference_under_the_interpreter():
+    """dot_rows and ln_bwd_dw: the suite's CPU references (fp32 products, then the pinned tree)."""
+    import subprocess
+    script = os.path.join(os.path.dirname(__file__), "interpret_sum_products.py")
+    p = subprocess.run([sys.executable, script], env=dict(os.environ, TRITON_INTERPRET="1"),
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0 and p.stdout.count("patterns 1 equal True") == 2, p.stdout[-2000:] + p.stderr[-2000:]
+
+
 def test_loop_sum_gate_fails_on_a_copied_tree_whose_fold_pairs_far_elements(tmp_path):
     """The planted fault of the pinned fold (levels swapped end for end, from a copied tree):
     loop_sum's output stops equalling the CPU reference, so that check fails."""
