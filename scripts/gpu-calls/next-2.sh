@@ -5,7 +5,7 @@ set -u
 R=$OUT/r; mkdir -p $R /tmp/keep
 pack() { tar czf $OUT/results.tgz -C $OUT r; }
 TILES=$(cat /tmp/keep/tiles 2>/dev/null || echo waves); echo "tiles: $TILES"
-timeout 40 scripts/gpu-run $R report > /dev/null 2>&1
-BITORDER_TILES=$TILES GATE_ARGS="--jobs 14 --budget 440 --retry-oom 35" timeout 500 scripts/gpu-run $R gate | tail -8; pack
-[ -f $R/gate.json ] && BITORDER_TILES=$TILES GATE_ARGS="--rerun $R/gate.json --jobs 14 --budget 60 --name gate-rerun" \
-  timeout 80 scripts/gpu-run $R gate | tail -6; pack
+timeout 30 scripts/gpu-run $R report > /dev/null 2>&1
+BITORDER_TILES=$TILES GATE_ARGS="--jobs 14 --budget 435 --retry-oom 35" timeout 490 scripts/gpu-run $R gate | tail -8; pack
+[ -f $R/gate.json ] && BITORDER_TILES=$TILES GATE_ARGS="--rerun $R/gate.json --jobs 14 --budget 55 --name gate-rerun" \
+  timeout 75 scripts/gpu-run $R gate | tail -6; pack
