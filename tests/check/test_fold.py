@@ -157,3 +157,32 @@ def test_the_k_offset_in_the_step_index_is_one_function_of_s():
     with pytest.raises(ValueError):
         in_step_index(pmul(T, T), "t", 1, 0)
     assert in_step_index(padd(M, 5), "t", 2, 1) == padd(M, 5)
+
+
+def _counters(name, edit=None):
+    from bitorder.check.fold import counter_forms
+    e = entry(name, edit)
+    return counter_forms(e, find_k_loop(e))
+
+
+def test_the_counters_are_linear_or_rings_by_induction_over_the_turn():
+    sbk = "param:arg7"
+    # BLOCK_K 32, num_stages 2: the K offset 32 + 32 t (the next turn's), B's row offset 32 sbk t,
+    # the slot read (-1 before turn 0, then t - 1 mod 2 + ...) and the slot written
+    assert sorted(_counters(S2).values(), key=str) == sorted(
+        [("linear", 0, {(sbk,): 32}), ("linear", 32, 32), ("ring", (-1, 0, 1)), ("ring", (0, 1, 0))], key=str)
+    # num_stages 3: the copies run two turns ahead (K offset 64 + 32 t), the rings modulo 3
+    f3 = sorted(_counters(S3).values(), key=str)
+    assert ("linear", 64, 32) in f3 and ("ring", (-1, 0, 1, 2)) in f3 and ("ring", (1, 2, 0, 1)) in f3
+    # BLOCK_K 64: 64 a turn
+    assert ("linear", 0, 64) in _counters(BK64).values()
+
+
+def test_a_counter_that_is_not_linear_is_refused_planted():
+    from bitorder.check.symbolic import Unsupported
+    # B's row offset grows by the K offset (quadratic in t): turn 0 gives a slope, turn t another
+    with pytest.raises(Unsupported, match="does not map"):
+        _counters(S2, lambda t: t.replace("add.s32 \t%r167, %r167, %r13;", "add.s32 \t%r167, %r167, %r168;"))
+    # the slot written steps by the K offset: no ring, and its wrap depends on t
+    with pytest.raises(Unsupported, match="does not map"):
+        _counters(S2, lambda t: t.replace("add.s32 \t%r75, %r170, 1;", "add.s32 \t%r75, %r170, %r168;"))

@@ -13,6 +13,9 @@ tests/check/test_fold.py:
                           conjuncts another one implies dropped (the prologue's copies test
                           "K > 0" next to "c + k < K"; the body's test "32 (t + 1) < K"
                           next to "32 (t + 1) + c < K"): equal forms, equal conditions.
+  counter_forms(entry, loop)  the loop's integer counters as functions of the turn index t:
+                          linear ones v0 + d t, ring ones periodic from turn 1, with the
+                          induction checked: one turn maps the forms at t to those at t + 1.
   in_step_index(p, ...)   a polynomial in the turn index t rewritten in s = B t + j exactly,
                           refused where a coefficient of t is not a multiple of B.
 
@@ -26,7 +29,7 @@ import re
 from dataclasses import dataclass
 
 from .ptx import Entry, Instr, Label
-from .symbolic import padd, pkey
+from .symbolic import Nodes, Unsupported, atom, padd, pkey, pmul
 
 _REG = re.compile(r"%[A-Za-z_$][\w$]*")
 _MMA = re.compile(r"wgmma\.mma_async\.")
@@ -173,4 +176,99 @@ def in_step_index(p, turn: str, per_turn: int, j: int, step: str = "s"):
     return out
 
 
-__all__ = ["KLoop", "find_k_loop", "in_step_index", "mask_form"]
+# -- the counters' induction ---------------------------------------------------------------------
+
+TURN = "fold:turn"   # the atom naming the turn index t
+
+
+def counter_forms(entry: Entry, loop: KLoop) -> dict:
+    """{carried integer register: ("linear", v0, d) | ("ring", orbit)}: the value at the header
+    of turn t is v0 + d t, or orbit[0] at t = 0 and orbit[1 + (t - 1) % R] after. Checked: the
+    preheader (walked as the walk would, the skip not taken) gives the turn-0 values, and the
+    body's slice that computes the counters maps, for t symbolic and each ring phase, the forms
+    at t to the forms at t + 1. Raises Unsupported where it does not (a counter that is not one
+    of these, a guarded or non-integer instruction in the slice, a thread-dependent counter)."""
+    from .dataflow import _Block          # (here, not at the top: the walk may come to import this module)
+
+    body = entry.body
+    acc = set(_REG.findall(next(i for i in body[loop.header:loop.back] if i.__class__ is Instr
+                                and i.base == "wgmma" and _MMA.match(i.opcode)).operands[0]))
+    counters = sorted(loop.carried - acc)
+    block = _Block(entry, Nodes(), frozenset())
+    for ins in body[:loop.header]:
+        if ins.__class__ is Instr and ins is not body[loop.skip]:
+            block.step(ins)
+    start = {}
+    for r in counters:
+        keys = {pkey(block.regs[t].get(r, 0)) if not isinstance(block.regs[t].get(r), tuple) else "float"
+                for t in range(block.n)}
+        if len(keys) != 1 or "float" in keys or r not in block.regs[0]:
+            raise Unsupported(f"a loop counter {r} that is not one integer for every thread")
+        start[r] = block.regs[0][r]
+    turn = _slice(body[loop.header + 1:loop.back], set(counters))
+    missing = [r for r in _live_in(turn) if r not in start and r not in block.regs[0]]
+    if missing:
+        raise Unsupported(f"a loop counter computed from {missing[0]}, not written before the loop")
+    invariant = {r: block.regs[0][r] for r in _live_in(turn) if r not in start}
+
+    def one_turn(values):
+        regs = dict(invariant)
+        regs.update(values)
+        block.regs[0] = regs
+        for ins in turn:
+            block.execute(0, ins, True)
+        return {r: regs[r] for r in counters}
+
+    rings = {r: R for r, R in loop.rings.items() if r in start}
+    period = math.lcm(*rings.values()) if rings else 1
+    seq = [start]
+    for _ in range(period + 1):      # turns 0 .. R + 1 at the concrete start of the rings
+        seq.append(one_turn({r: (seq[-1][r] if r in rings else start[r]) for r in counters}))
+    forms = {}
+    t = atom(TURN)
+    for r in counters:
+        if r in rings:
+            orbit = [seq[k][r] for k in range(period + 1)]
+            if seq[period + 1][r] != seq[1][r] or any(not isinstance(v, int) for v in orbit):
+                raise Unsupported(f"a ring counter {r} that is not periodic from turn 1")
+            forms[r] = ("ring", tuple(orbit))
+        else:
+            forms[r] = ("linear", start[r], padd(seq[1][r], start[r], -1))
+            if TURN in pkey(forms[r][2]) or "selp" in pkey(forms[r][2]):
+                raise Unsupported(f"a loop counter {r} whose step is not a constant of the launch")
+    for phase in range(period):     # the induction: turn t (>= 1, t = 1 + phase mod R) -> t + 1
+        at = {r: (f[1][1 + phase] if f[0] == "ring" else padd(f[1], pmul(f[2], t))) for r, f in forms.items()}
+        nxt = one_turn(at)
+        for r, f in forms.items():
+            want = (f[1][1 + (phase + 1) % period] if f[0] == "ring"
+                    else padd(f[1], pmul(f[2], padd(t, 1))))
+            if pkey(nxt[r]) != pkey(want):
+                raise Unsupported(f"loop counter {r}: one turn does not map its form at t to t + 1")
+    return forms
+
+
+def _slice(turn, needed):
+    """The instructions of a straight-line turn that compute the registers `needed` at its end,
+    in order; refused if one is guarded or not integer arithmetic, a move or a comparison."""
+    out, needed = [], set(needed)
+    for ins in reversed(turn):
+        r, w = _rw(ins)
+        if not (w & needed):
+            continue
+        if ins.guard is not None or ins.base not in ("add", "sub", "mul", "mad", "shl", "mov", "selp", "setp"):
+            raise Unsupported(f"a loop counter computed by {ins.text()}")
+        needed = (needed - w) | r
+        out.append(ins)
+    return out[::-1]
+
+
+def _live_in(turn):
+    read, written = set(), set()
+    for ins in turn:
+        r, w = _rw(ins)
+        read |= r - written
+        written |= w
+    return read
+
+
+__all__ = ["KLoop", "TURN", "counter_forms", "find_k_loop", "in_step_index", "mask_form"]
