@@ -7,7 +7,9 @@ partials and a whole-K GEMM, or wgmma k16 (fp16) and k32 (e4m3) chains, are diff
 The checker must never call the latter equivalent. It does not yet call the former equivalent
 either: the walk models cp.async and wgmma (check/tensorcore.py; tests/check/test_check_tensorcore.py)
 but declines the loop over the runtime bound K, and the program text differs in every knob
-(docs/check.md, "K loops"); that over-split is the xfail below.
+(docs/check.md, "K loops"); that over-split is the xfail below. The fold's pieces built so far
+(check/fold.py: the loop's shape, linear masks, the step index; the all-zero step identity) are
+tested in test_fold.py and test_zero_step.py; the induction over the turn index is not built.
 """
 from pathlib import Path
 
