@@ -11,7 +11,11 @@ With --jobs N > 1 the kernels are gated in N spawned worker processes (sharing t
 with --gpu), so Triton's JIT compiles in parallel; the max-order probe and the plot stay in
 the main process, and the output is the same as with --jobs 1.
 
-    python benchmarks/checker_gate.py --out DIR [--gpu] [--kernels a,b] [--sample N] [--draws 5] [--jobs N]
+With --bind each configuration is classed for the corpus launch's integer arguments (the
+classes then hold for exactly that launch, which is what the draws test), so a GEMM's loop over
+its runtime K is followed turn by turn.
+
+    python benchmarks/checker_gate.py --out DIR [--gpu] [--kernels a,b] [--sample N] [--draws 5] [--jobs N] [--bind]
 """
 from __future__ import annotations
 
@@ -33,7 +37,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from corpus import SPECS  # noqa: E402
 
 from bitorder import check  # noqa: E402
-from bitorder.check.prune import compile_config  # noqa: E402
+from bitorder.check.prune import compile_config, launch_ints  # noqa: E402
 
 
 def _digest(t):
@@ -62,7 +66,9 @@ def run_config(spec, cfg, draws, kept=None):
     return ptx, tuple(digests)
 
 
-def gate_kernel(spec, gpu: bool, n_draws: int, sample: int | None, seed: int):
+def gate_kernel(spec, gpu: bool, n_draws: int, sample: int | None, seed: int, bind: bool = False):
+    """Per launch grid of `spec`: the checker's classes (with bind, for this launch's integer
+    arguments: check.signature's args) and, with gpu, the true ones over n_draws draws."""
     configs = spec.space if not sample or sample >= len(spec.space) else \
         random.Random(seed).sample(spec.space, sample)
     args0 = spec.make("cuda" if gpu else "cpu", seed)
@@ -80,19 +86,23 @@ def gate_kernel(spec, gpu: bool, n_draws: int, sample: int | None, seed: int):
             skipped.append(f"{cfg}: {type(e).__name__}")
             continue
         grid = spec.grid({**args0, **cfg.kwargs})
-        groups.setdefault(str(grid), []).append((cfg, ptx, truth))
+        ints = launch_ints(spec.fn, cfg, {**args0, **spec.fixed}, {}) if bind else None
+        groups.setdefault(str(grid), []).append((cfg, ptx, truth, ints))
     out = []
     for grid, members in groups.items():
         t0 = time.process_time()
-        classes = check.partition([p for _, p, _ in members])
+        by_sig = {}
+        for i, (_, p, _, ints) in enumerate(members):
+            by_sig.setdefault(check.signature(p, ints), []).append(i)
+        classes = list(by_sig.values())
         classing_s += time.process_time() - t0
-        levels = [check.level(p) for _, p, _ in members]
+        levels = [check.level(p, ints) for _, p, _, ints in members]
         row = {"kernel": spec.name, "family": spec.family, "grid": grid, "configs": len(members),
                "classes": len(classes), "v1": sum(lv.startswith("v1") for lv in levels),
                "v0_reasons": sorted({lv[4:] for lv in levels if lv.startswith("v0")})[:3],
                "members": [[_cfg(members[i][0]) for i in c] for c in classes]}
         if gpu:
-            truth = [t for _, _, t in members]
+            truth = [t for _, _, t, _ in members]
             row["true_classes"] = len(set(truth))
             row["wrong_merges"] = [[_cfg(members[i][0]) for i in c] for c in classes if len({truth[i] for i in c}) > 1]
             row["certified_pairs"] = sum(len(c) * (len(c) - 1) // 2 for c in classes)
@@ -146,12 +156,12 @@ def plot(rows, path):
     fig.savefig(path, dpi=120)
 
 
-def _gate_named(name, gpu, n_draws, sample, seed, deadline):
+def _gate_named(name, gpu, n_draws, sample, seed, deadline, bind=False):
     """gate_kernel for the corpus kernel `name`, or None when `deadline` (an absolute time.time(),
     or None for no budget) has passed before it starts: the kernel was not reached."""
     if deadline is not None and time.time() > deadline:
         return None
-    return gate_kernel(SPECS[name], gpu, n_draws, sample, seed)
+    return gate_kernel(SPECS[name], gpu, n_draws, sample, seed, bind)
 
 
 def _gate_worker(task):
@@ -160,12 +170,12 @@ def _gate_worker(task):
     return _gate_named(*task)
 
 
-def gate_all(names, gpu, n_draws, sample, seed, deadline, jobs):
+def gate_all(names, gpu, n_draws, sample, seed, deadline, jobs, bind=False):
     """Yield (name, gate_kernel's result or None if not reached) for every name, in order.
 
     jobs 1: one kernel after another in this process. jobs > 1: a spawn Pool of `jobs`
     workers (never fork: CUDA), each worker checking the deadline when it picks a kernel up."""
-    tasks = [(n, gpu, n_draws, sample, seed, deadline) for n in names]
+    tasks = [(n, gpu, n_draws, sample, seed, deadline, bind) for n in names]
     if jobs <= 1:
         for t in tasks:
             yield t[0], _gate_named(*t)
@@ -186,6 +196,8 @@ def main():
     ap.add_argument("--budget", type=float, default=0, help="seconds; kernels not reached are listed")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--jobs", type=int, default=1, help="worker processes gating kernels in parallel (spawn)")
+    ap.add_argument("--bind", action="store_true",
+                    help="class each configuration for the corpus launch's integer arguments (check.signature's args)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     names = [n for n in a.kernels.split(",") if n] or list(SPECS)
@@ -195,7 +207,7 @@ def main():
     rows, skipped, not_reached, classing_s, t0 = [], {}, [], 0.0, time.time()
     per_kernel_s = {}
     deadline = t0 + a.budget if a.budget else None
-    results = gate_all(names, a.gpu, a.draws, a.sample or None, a.seed, deadline, a.jobs)
+    results = gate_all(names, a.gpu, a.draws, a.sample or None, a.seed, deadline, a.jobs, a.bind)
     # `timeout` sends SIGTERM: what was gated so far is still written (kernels left are listed)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     stopped, done = False, set()
@@ -215,7 +227,7 @@ def main():
         stopped = True
         not_reached += [n for n in names if n not in done]
     n_cfg = sum(r["configs"] for r in rows)
-    summary = {"gpu": a.gpu, "kernels": len({r["kernel"] for r in rows}), "grids": len(rows), "configs": n_cfg,
+    summary = {"gpu": a.gpu, "bind": a.bind, "kernels": len({r["kernel"] for r in rows}), "grids": len(rows), "configs": n_cfg,
                "v1_classed": sum(r["v1"] for r in rows), "classes": sum(r["classes"] for r in rows),
                "checker_configs_per_s": round(n_cfg / max(classing_s, 1e-9), 1), "not_reached": not_reached,
                "skipped_configs": sum(len(v) for v in skipped.values()),

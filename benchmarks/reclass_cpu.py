@@ -12,7 +12,7 @@ reported, not failed). Writes reclass.json and prints per-kernel checker/true ra
 and after.
 
     python benchmarks/reclass_cpu.py --stored benchmarks/results/2026-11-30b-checker/checker.json \
-        --out DIR [--kernels a,b]
+        --out DIR [--kernels a,b] [--bind] [--jobs N]
 """
 from __future__ import annotations
 
@@ -69,9 +69,10 @@ def main():
     ap.add_argument("--stored", default="benchmarks/results/2026-11-30b-checker/checker.json")
     ap.add_argument("--out", required=True)
     ap.add_argument("--kernels", default="")
+    ap.add_argument("--bind", action="store_true", help="class for the corpus launch's integer arguments (checker_gate --bind)")
+    ap.add_argument("--jobs", type=int, default=1, help="kernels classed in parallel (spawned processes)")
     a = ap.parse_args()
-    from checker_gate import gate_kernel
-    from corpus import SPECS
+    from checker_gate import gate_all
     stored = json.load(open(a.stored))
     by_grid = {(r["kernel"], r["grid"]): r for r in stored["grids"]}
     names = [n for n in a.kernels.split(",") if n] or sorted({r["kernel"] for r in stored["grids"]})
@@ -79,8 +80,7 @@ def main():
     if unstored:   # e.g. kernels added to the corpus after the stored GPU run: no truth to judge against
         sys.exit(f"{a.stored} has no GPU rows for {unstored}; checker_gate.py (no --gpu) gives their partition")
     rows, wrong, unverified, classing_s, t0 = [], 0, 0, 0.0, time.time()
-    for name in names:
-        new_rows, _, cs = gate_kernel(SPECS[name], False, 0, None, 7)
+    for name, (new_rows, _, cs) in gate_all(names, False, 0, None, 7, None, a.jobs, a.bind):
         classing_s += cs
         for nr in new_rows:
             old = by_grid[(name, nr["grid"])]
@@ -94,7 +94,7 @@ def main():
                          "v1": nr["v1"], "members": nr["members"]})
     before, after = ratios(rows, "classes_before"), ratios(rows)
     n_cfg = sum(r["configs"] for r in rows)
-    summary = {"date": time.strftime("%Y-%m-%d"), "stored": a.stored, "kernels": len(names), "grids": len(rows),
+    summary = {"date": time.strftime("%Y-%m-%d"), "stored": a.stored, "bind": a.bind, "kernels": len(names), "grids": len(rows),
                "configs": n_cfg, "classes_before": sum(r["classes_before"] for r in rows),
                "classes": sum(r["classes"] for r in rows), "true_classes": sum(r["true_classes"] for r in rows),
                "wrong_merges": wrong, "unverified_merges": unverified,

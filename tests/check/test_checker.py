@@ -98,3 +98,36 @@ def test_v1_planted_fault_a_tree_key_that_forgets_its_operands(tmp_path):
                             "            kids = [str(len(kids))]\n", ["tests/check/known_answers.py"])
     assert f"bitorder from {copy}" in p.stdout, p.stdout + p.stderr
     assert p.returncode != 0 and "WRONG MERGE (v1)" in p.stdout and "WRONG MERGE (v0)" not in p.stdout
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK_K": bk}, num_warps=4, num_stages=s) for bk in (32, 64) for s in (2, 3)],
+                 key=["M", "N", "K"], prune_configs_by={"early_config_prune": bitorder.check.prune(bind="all")})
+@triton.jit
+def tuned_gemm(a_ptr, b_ptr, c_ptr, M, N, K, sam, sbk, scm, BLOCK_K: tl.constexpr):
+    rm = tl.program_id(0) * 64 + tl.arange(0, 64)
+    rn = tl.program_id(1) * 64 + tl.arange(0, 64)
+    acc = tl.zeros((64, 64), tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        rk = k0 + tl.arange(0, BLOCK_K)
+        a = tl.load(a_ptr + rm[:, None] * sam + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + rk[:, None] * sbk + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * scm + rn[None, :], acc.to(tl.float16), mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def test_autotuner_pruning_with_the_launch_integers_bound_keeps_a_gemms_twins():
+    """bind="all": the call's M, N, K and strides are bound, the loop over K is followed, and the
+    BLOCK_K / num_stages twins (one byte pattern on the H200 for the corpus GEMM) stay together
+    at K = 128; at K = 96 BLOCK_K 64 runs extra all-zero steps and is pruned (not proven equal)."""
+    a, b, c = torch.zeros(128, 128, dtype=torch.float16), torch.zeros(128, 128, dtype=torch.float16), \
+        torch.zeros(128, 128, dtype=torch.float16)
+    for k, kept_bk in ((128, [32, 32, 64, 64]), (96, [32, 32])):
+        tuned_gemm.nargs = {"a_ptr": a, "b_ptr": b, "c_ptr": c, "M": 128, "N": 128, "K": k, "sam": 128, "sbk": 128,
+                            "scm": 128}
+        kept = tuned_gemm.prune_configs({})
+        assert [cfg.kwargs["BLOCK_K"] for cfg in kept] == kept_bk, (k, tuned_gemm.early_config_prune.last)
+
+
+def test_prune_refuses_an_unknown_binding():
+    with pytest.raises(ValueError, match="bind must be"):
+        bitorder.check.prune(bind="some")

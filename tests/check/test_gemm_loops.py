@@ -87,3 +87,45 @@ def test_argmax_trees_are_not_sets_a_nan_makes_the_order_show():
     y = [(1.0, 0), (2.0, 1), (2.0, 2), (0.5, 3)]
     assert _argmax_combine(_argmax_combine(_argmax_combine(y[0], y[1]), y[2]), y[3]) == \
         _argmax_combine(_argmax_combine(y[0], y[1]), _argmax_combine(y[2], y[3])) == (2.0, 1)
+
+
+# A launch's integer arguments bound (check.signature's args): gemm(a, b, c, M, N, K, sam, sak, sbk,
+# sbn, scm, scn) with sak = sbn = scn = 1 specialised away, so PTX parameters 3-8 are M, N, K, sam,
+# sbk, scm. The loop over K then has a constant trip count and the walk follows it turn by turn.
+def _launch(k):
+    return {3: 512, 4: 384, 5: k, 6: k, 7: 384, 8: 384}
+
+
+def test_bound_launch_arguments_merge_block_k_and_num_stages_twins():
+    """At K = 128 (a multiple of both BLOCK_K) the three configurations the H200 gave one byte
+    pattern are one class: every output is the same chain of k16 steps over the same loads."""
+    args = _launch(128)
+    assert check.level(BK32_S2, args) == "v1: dependence trees"
+    assert check.equivalent(BK32_S2, BK64_S2, args) and check.equivalent(BK32_S2, BK32_S3, args)
+    assert check.signature(BK32_S2, args) != check.signature(BK32_S2, _launch(160))   # the values are in the class
+
+
+def test_bound_k_past_the_last_block_keeps_block_k_twins_apart():
+    """K = 96: BLOCK_K 64 runs two more all-zero steps than BLOCK_K 32. tests/check/test_zero_step.py
+    shows such a step is the identity on every reachable fp16 accumulator, but the walk does not
+    use that: the chains differ in length, and the twins stay apart (sound, not yet exact)."""
+    args = _launch(96)
+    assert check.equivalent(BK32_S2, BK32_S3, args)
+    assert not check.equivalent(BK32_S2, BK64_S2, args)
+
+
+def test_a_planted_fault_in_a_bound_gemm_is_told_apart():
+    """The second 16-byte chunk of B read from the first chunk's address (one operand of one
+    instruction changed in a copy of the PTX): the bound walk must see other trees."""
+    bad = BK32_S2.replace("mad.wide.s32 \t%rd22, %r85, 2, %rd4;", "mad.wide.s32 \t%rd22, %r84, 2, %rd4;")
+    assert bad != BK32_S2
+    args = _launch(128)
+    assert check.level(bad, args) == "v1: dependence trees"
+    assert not check.equivalent(BK32_S2, bad, args)
+
+
+def test_bound_arguments_are_checked():
+    with pytest.raises(ValueError, match="no parameter"):
+        check.signature(BK32_S2, {99: 1})
+    with pytest.raises(ValueError, match="an int"):
+        check.signature(BK32_S2, {5: 1.5})

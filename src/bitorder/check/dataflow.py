@@ -44,7 +44,7 @@ __all__ = ["Unsupported", "first_difference", "roots", "signature", "signature_o
 
 
 class _Block(Memory, TensorCore):
-    def __init__(self, entry: Entry, nodes: Nodes, divisible=frozenset()):
+    def __init__(self, entry: Entry, nodes: Nodes, divisible=frozenset(), bound=()):
         if not entry.reqntid:
             raise Unsupported("no .reqntid launch bound")
         self.n = entry.reqntid[0]
@@ -72,6 +72,10 @@ class _Block(Memory, TensorCore):
         # parameters the compiler was told are multiples of 16 (Triton's specialisation): 16 x a symbol
         self.param_value = {p: ({(f"param:arg{i}/16",): 16} if i in divisible else atom(f"param:arg{i}"))
                             for i, p in enumerate(entry.params)}
+        # bound parameters (a launch's integer arguments, `bind`): their values, not symbols
+        self.bound = frozenset(entry.params[i] for i, _ in bound)
+        for i, v in bound:
+            self.param_value[entry.params[i]] = v
         self._tc_init(entry)
 
     # operands -------------------------------------------------------------------------------
@@ -122,7 +126,7 @@ class _Block(Memory, TensorCore):
             if isinstance(item, Instr) and item.base not in _KNOWN and item.base not in ("cp", "wgmma"):
                 raise Unsupported(f"control flow ({item.opcode})" if item.base in ("brx", "call", "exit")
                                   else f"instruction {item.opcode}")
-        _branches_on_constants(body)
+        _branches_on_constants(body, self.bound)
         labels = {item.name: i for i, item in enumerate(body) if isinstance(item, Label)}
         pc, steps = 0, 0
         while pc < len(body):
@@ -541,14 +545,16 @@ class _Block(Memory, TensorCore):
         for t in range(self.n):
             self.regs[t][ops[0]] = out[t]
 
-def roots(entry: Entry, divisible=frozenset()) -> dict:
+def roots(entry: Entry, divisible=frozenset(), bound=()) -> dict:
     """{address: (guard, tree key, width)} for one block, ctaid symbolic; raises Unsupported."""
-    return walk(entry, divisible=divisible)[0]
+    return walk(entry, divisible=divisible, bound=bound)[0]
 
 
-def walk(entry: Entry, shapes: bool = False, divisible=frozenset()):
+def walk(entry: Entry, shapes: bool = False, divisible=frozenset(), bound=()):
     """(roots, the Nodes that name their trees, with their shapes if asked); raises Unsupported.
-    divisible: indices of the parameters the code was compiled assuming multiples of 16."""
+    divisible: indices of the parameters the code was compiled assuming multiples of 16.
+    bound: ((parameter index, value), ...) (check.signature's args): those parameters take their values (the roots then hold for launches
+    with exactly these integer arguments), the others stay symbols."""
     block = None
     # the walk frees what it allocates by reference count: the cyclic collector, triggered by its
     # millions of allocations, would only re-scan every object of the process time and again
@@ -556,7 +562,7 @@ def walk(entry: Entry, shapes: bool = False, divisible=frozenset()):
     gc.disable()
     try:
         nodes = Nodes(shapes)
-        block = _Block(entry, nodes, frozenset(divisible))
+        block = _Block(entry, nodes, frozenset(divisible), bound)
         return block.run(), nodes
     except Unsupported:
         raise
@@ -569,15 +575,18 @@ def walk(entry: Entry, shapes: bool = False, divisible=frozenset()):
             gc.enable()
 
 
-def signature_of(r: dict, divisible=frozenset()) -> str:
-    """'v1:' + a hash of the roots (and of the divisibility the code assumed): equal for kernels
-    that store the same trees at the same addresses under the same guards and assumptions."""
+def signature_of(r: dict, divisible=frozenset(), bound=()) -> str:
+    """'v1:' + a hash of the roots (and of the divisibility the code assumed, and the parameter
+    values bound): equal for kernels that store the same trees at the same addresses under the
+    same guards and assumptions."""
     text = "\n".join(f"{k} <- {v}" for k, v in sorted(r.items()))
     if divisible:
         text += f"\nassumed multiples of 16: parameters {sorted(divisible)}"
+    if bound:
+        text += f"\nbound parameters: {list(bound)}"
     return "v1:" + hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def signature(entry: Entry, divisible=frozenset()) -> str:
+def signature(entry: Entry, divisible=frozenset(), bound=()) -> str:
     """signature_of(roots(entry)); raises Unsupported where the walk cannot decide."""
-    return signature_of(roots(entry, divisible), divisible)
+    return signature_of(roots(entry, divisible, bound), divisible, bound)

@@ -30,6 +30,17 @@ def _autotuner_fn():
     raise RuntimeError("bitorder.check.prune() must be called by triton.autotune, or be given kernel=")
 
 
+def _autotuner_keys() -> list:
+    """The key argument names of the Autotuner that is calling us."""
+    frame = inspect.currentframe()
+    while frame is not None:
+        me = frame.f_locals.get("self")
+        if me is not None and type(me).__name__ == "Autotuner" and hasattr(me, "keys"):
+            return list(me.keys)
+        frame = frame.f_back
+    raise RuntimeError("bind='key' needs triton.autotune's caller (its key)")
+
+
 def _target():
     try:
         import torch
@@ -41,16 +52,18 @@ def _target():
     return "sm90"
 
 
-def compile_config(fn, config, named_args: dict, kwargs: dict, target: str):
-    """Compile `fn` under one triton.Config with Triton's own argument specialisation."""
+def _specialise(fn, config, named_args: dict, kwargs: dict, target: str):
+    """(signature types, constexprs, aligned names, {PTX parameter index: (name, int)}) of `fn` under one
+    triton.Config, with Triton's own argument specialisation (an int of 1 becomes a constexpr;
+    the PTX parameters are the remaining arguments in order)."""
     from triton._C.libtriton import native_specialize_impl
     from triton.backends import backends
 
-    from ..compiler import compile as compile_kernel, parse_target
+    from ..compiler import parse_target
 
     backend = backends["nvidia" if parse_target(target).backend == "cuda" else "amd"].compiler
     values = {**named_args, **kwargs, **config.kwargs}
-    signature_types, constexprs, aligned = {}, {}, []
+    signature_types, constexprs, aligned, ints = {}, {}, [], {}
     for p in fn.params:
         if p.name in values:
             v = values[p.name]
@@ -66,24 +79,51 @@ def compile_config(fn, config, named_args: dict, kwargs: dict, target: str):
         if ty == "constexpr":
             constexprs[p.name] = spec
         else:
+            if isinstance(v, int) and not isinstance(v, bool):
+                ints[len(signature_types)] = (p.name, v)
             signature_types[p.name] = ty
             if spec == "D":
                 aligned.append(p.name)
+    return signature_types, constexprs, aligned, ints
+
+
+def compile_config(fn, config, named_args: dict, kwargs: dict, target: str):
+    """Compile `fn` under one triton.Config with Triton's own argument specialisation."""
+    from ..compiler import compile as compile_kernel
+
+    signature_types, constexprs, aligned, _ = _specialise(fn, config, named_args, kwargs, target)
     opts = {k: getattr(config, k) for k in ("num_warps", "num_stages") if getattr(config, k, None) is not None}
     return compile_kernel(fn, target, signature=signature_types, constexprs=constexprs, aligned=aligned, **opts)
 
 
-def prune(reference=0, target: str | None = None, kernel=None):
+def launch_ints(fn, config, named_args: dict, kwargs: dict, target: str = "sm90", names=None) -> dict:
+    """{PTX parameter index: value} of the call's integer arguments (those named in `names`, or
+    all): check.signature's args for this launch."""
+    ints = _specialise(fn, config, named_args, kwargs, target)[3]
+    return {i: v for i, (name, v) in ints.items() if names is None or name in names}
+
+
+def prune(reference=0, target: str | None = None, kernel=None, bind=None):
     """An early_config_prune that keeps the configurations bitwise-equivalent to `reference`
-    (an index into the configs, or a triton.Config compiled and handed in)."""
+    (an index into the configs, or a triton.Config compiled and handed in).
+    bind: None (classes hold for every launch), "key" (the autotuner's key arguments that are
+    integers take this call's values) or "all" (every integer argument does). Triton reuses the
+    tuned choice for later calls with the same key, so "all" is right only where the key fixes the
+    other integers (strides of contiguous operands, say); bound, a GEMM's loop over a runtime K is
+    followed turn by turn and its BLOCK_K / num_stages twins can merge."""
+    if bind not in (None, "key", "all"):
+        raise ValueError(f"bind must be None, 'key' or 'all', not {bind!r}")
+
     def early_config_prune(configs, named_args, **kwargs):
         fn = kernel or _autotuner_fn()
         tgt = target or _target()
-        sigs = [signature(compile_config(fn, c, named_args, kwargs, tgt)) for c in configs]
+        names = None if bind != "key" else _autotuner_keys()
+        args = lambda c: launch_ints(fn, c, named_args, kwargs, tgt, names) if bind else None  # noqa: E731
+        sigs = [signature(compile_config(fn, c, named_args, kwargs, tgt), args(c)) for c in configs]
         if isinstance(reference, int):
             ref = sigs[reference]
         else:
-            ref = signature(compile_config(fn, reference, named_args, kwargs, tgt))
+            ref = signature(compile_config(fn, reference, named_args, kwargs, tgt), args(reference))
         kept = [c for c, s in zip(configs, sigs) if s == ref]
         early_config_prune.last = {"configs": len(configs), "kept": len(kept), "classes": len(set(sigs))}
         return kept

@@ -108,12 +108,28 @@ def divisible_params(ptx) -> frozenset:
     return frozenset(i for i, a in enumerate(args) if "tt.divisibility = 16" in a)
 
 
-def _level(entry: Entry, divisible=frozenset(), text_signature: str | None = None):
+def _bind(entry: Entry, args, divisible=frozenset()) -> tuple:
+    """The sorted ((parameter index, value), ...) of `args` ({index: int}, a launch's integer
+    arguments by PTX parameter index); a ValueError for an index the entry has not, a value
+    that is not an int, or one that breaks a multiple-of-16 assumption the code was compiled under."""
+    out = []
+    for i, v in sorted((args or {}).items()):
+        if not isinstance(i, int) or not 0 <= i < len(entry.params):
+            raise ValueError(f"no parameter {i!r}: the kernel has {len(entry.params)}")
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise ValueError(f"parameter {i}: an int is needed, not {v!r}")
+        if i in divisible and v % 16:
+            raise ValueError(f"parameter {i} = {v}: the code was compiled assuming a multiple of 16")
+        out.append((i, v))
+    return tuple(out)
+
+
+def _level(entry: Entry, divisible=frozenset(), text_signature: str | None = None, bound=()):
     """(signature, roots or None, why v1 declined or None). text_signature: the entry's
-    canonical program-text signature when the caller has it already."""
+    canonical program-text signature when the caller has it already. bound: _bind's pairs."""
     try:
-        r, nodes = dataflow.walk(entry, divisible=divisible)
-        return dataflow.signature_of(r, divisible), (r, nodes), None
+        r, nodes = dataflow.walk(entry, divisible=divisible, bound=bound)
+        return dataflow.signature_of(r, divisible, bound), (r, nodes), None
     except dataflow.Unsupported as e:
         return "v0:" + (text_signature or canonicalize(entry).signature), None, str(e)
 
@@ -121,14 +137,15 @@ def _level(entry: Entry, divisible=frozenset(), text_signature: str | None = Non
 _MEMO: dict = {}   # hash of the canonical program text -> (signature, why v1 declined or None)
 
 
-def _classify(entry: Entry, divisible=frozenset()):
+def _classify(entry: Entry, divisible=frozenset(), args=None):
     """(signature, why v1 declined or None), walked once per program text: configurations that
     compile to the same code up to names (num_stages of a loop-free kernel) share the walk."""
     text = canonicalize(entry).signature
-    key = (text, divisible)
+    bound = _bind(entry, args, divisible)
+    key = (text, divisible, bound)
     hit = _MEMO.get(key)
     if hit is None:
-        sig, _, why = _level(entry, divisible, text)
+        sig, _, why = _level(entry, divisible, text, bound)
         if len(_MEMO) > 100_000:
             _MEMO.clear()
         hit = _MEMO[key] = (sig, why)
@@ -138,38 +155,41 @@ def _classify(entry: Entry, divisible=frozenset()):
 _BY_TEXT: dict = {}   # (hash of the PTX text as given, divisible parameters) -> _classify's answer
 
 
-def _classify_ptx(ptx):
+def _classify_ptx(ptx, args=None):
     """_classify for PTX text, a bitorder.Compiled or an Entry. The answer is a function of the
-    text and the divisibility alone, so a text seen before (the same kernel compiled again, or
-    under a num_stages that changes nothing) is neither parsed nor canonicalised again."""
+    text, the divisibility and the bound arguments alone, so a text seen before (the same kernel
+    compiled again, or under a num_stages that changes nothing) is neither parsed nor
+    canonicalised again."""
     divisible = divisible_params(ptx)
     if isinstance(ptx, Entry):
-        return _classify(ptx, divisible)
+        return _classify(ptx, divisible, args)
     text = getattr(ptx, "asm", ptx)
     if isinstance(text, dict):
         text = text.get("ptx")
     if not isinstance(text, str):
-        return _classify(_entry(ptx), divisible)
-    key = (hashlib.sha256(text.encode()).digest(), divisible)
+        return _classify(_entry(ptx), divisible, args)
+    key = (hashlib.sha256(text.encode()).digest(), divisible, tuple(sorted((args or {}).items())))
     hit = _BY_TEXT.get(key)
     if hit is None:
-        hit = _classify(_entry(text), divisible)
+        hit = _classify(_entry(text), divisible, args)
         if len(_BY_TEXT) > 100_000:
             _BY_TEXT.clear()
         _BY_TEXT[key] = hit
     return hit
 
 
-def signature(ptx) -> str:
+def signature(ptx, args=None) -> str:
     """The bitwise class of a compiled kernel (PTX text, a bitorder.Compiled, or an Entry):
     equal signatures mean identical bytes on every input (same grid, outputs not
-    overlapping inputs)."""
-    return _classify_ptx(ptx)[0]
+    overlapping inputs). args ({PTX parameter index: int}, a launch's integer arguments) binds
+    those parameters: the class then holds for launches with exactly these values (any data,
+    any pointers), and loops over them are followed turn by turn (a GEMM's runtime K)."""
+    return _classify_ptx(ptx, args)[0]
 
 
-def level(ptx) -> str:
+def level(ptx, args=None) -> str:
     """Which checker level classes this kernel, and why v1 declined when it did."""
-    sig, why = _classify_ptx(ptx)
+    sig, why = _classify_ptx(ptx, args)
     return "v1: dependence trees" if sig.startswith("v1:") else f"v0: program text ({why})"
 
 
@@ -182,13 +202,15 @@ class Verdict:
         return self.equivalent
 
 
-def equivalent(ptx_a, ptx_b) -> Verdict:
+def equivalent(ptx_a, ptx_b, args=None) -> Verdict:
     """Whether two compiled kernels return the same bits on every input, with the first
     difference when they may not (v0 calls programs that differ in any instruction
-    different: 'not equivalent' means 'not proven equivalent')."""
+    different: 'not equivalent' means 'not proven equivalent'). args: as signature's, the same
+    integer arguments for both (a launch's; the verdict holds for exactly those)."""
     ea, eb = _entry(ptx_a), _entry(ptx_b)
     da, db = divisible_params(ptx_a), divisible_params(ptx_b)
-    (sa, ra, why_a), (sb, rb, why_b) = _level(ea, da), _level(eb, db)
+    ba, bb = _bind(ea, args, da), _bind(eb, args, db)
+    (sa, ra, why_a), (sb, rb, why_b) = _level(ea, da, bound=ba), _level(eb, db, bound=bb)
     if sa == sb:  # the one decision: signatures, as partition() uses
         return Verdict(True, "the same dependence tree at every output address" if ra is not None
                        else "the same program up to register, label and parameter names")
@@ -199,7 +221,7 @@ def equivalent(ptx_a, ptx_b) -> Verdict:
             if x == y:
                 continue
             if x is not None and y is not None and x[1] != y[1]:
-                na, nb = dataflow.walk(ea, True, da)[1], dataflow.walk(eb, True, db)[1]
+                na, nb = dataflow.walk(ea, True, da, ba)[1], dataflow.walk(eb, True, db, bb)[1]
                 where = dataflow.first_difference(x[1], na, y[1], nb)
                 return Verdict(False, f"output address {k}: the trees differ {where}")
             return Verdict(False, f"output address {k}: {_root(x)} vs {_root(y)}")
@@ -216,9 +238,9 @@ def _root(r) -> str:
     return "no store" if r is None else f"tree {r[1][:12]} under guard {r[0][:60]}"
 
 
-def partition(kernels) -> list:
-    """Indices of `kernels` grouped into bitwise classes, in first-seen order."""
+def partition(kernels, args=None) -> list:
+    """Indices of `kernels` grouped into bitwise classes, in first-seen order (args: signature's)."""
     classes = {}
     for i, k in enumerate(kernels):
-        classes.setdefault(signature(k), []).append(i)
+        classes.setdefault(signature(k, args), []).append(i)
     return list(classes.values())
