@@ -43,12 +43,12 @@ SCM = 256
 _CACHE = {}
 
 
-def ptx(K, bk, stages):
-    if (K, bk, stages) not in _CACHE:
-        _CACHE[K, bk, stages] = bitorder.compile(
-            gemm_ck, "sm90", signature=SIG, num_warps=4, num_stages=stages, aligned=list(SIG),
+def ptx(K, bk, stages, warps=4):
+    if (K, bk, stages, warps) not in _CACHE:
+        _CACHE[K, bk, stages, warps] = bitorder.compile(
+            gemm_ck, "sm90", signature=SIG, num_warps=warps, num_stages=stages, aligned=list(SIG),
             constexprs=dict(K=K, SCM=SCM, BLOCK_M=64, BLOCK_N=64, BLOCK_K=bk)).ptx
-    return _CACHE[K, bk, stages]
+    return _CACHE[K, bk, stages, warps]
 
 
 def _sym(name):
@@ -78,7 +78,7 @@ def _check_gemm_trees(text, K, bk):
         chain = []
         while node in shape and shape[node][0].startswith("wgmma."):
             op, kids, _ = shape[node]
-            assert op == "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16:acc"
+            assert op == "wgmma.mma_async.sync.aligned.m64nNk16.f32.f16.f16:acc"
             chain.append((kids[1], kids[2]))
             node = kids[0]
         assert node == "bits:0" and len(chain) == steps     # the accumulator starts at +0
@@ -116,6 +116,17 @@ def test_every_output_is_the_gemm_chain_of_its_row_and_column(K, bk):
 
 def test_num_stages_twins_of_a_constant_trip_count_merge():
     assert check.equivalent(ptx(64, 32, 2), ptx(64, 32, 3))
+
+
+def test_num_warps_twins_merge_though_their_steps_have_another_n():
+    """8 warps split the 64x64 tile between two warpgroups: m64n32k16 steps where 4 warps issue
+    m64n64k16 (their descriptors masked by and.b32 0x3FFF instead of a bfe). Per element the step is
+    the same function of its row, column and accumulator: one class (the H200: one byte pattern
+    for the corpus GEMM's 4- and 8-warp configurations)."""
+    p8 = ptx(96, 32, 2, warps=8)
+    assert "m64n32k16" in p8 and "m64n64k16" in ptx(96, 32, 2)
+    assert check.level(p8) == "v1: dependence trees"
+    assert check.equivalent(ptx(96, 32, 2), p8)
 
 
 def test_block_k_twins_with_extra_zero_steps_stay_apart():

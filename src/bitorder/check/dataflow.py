@@ -501,10 +501,12 @@ class _Block(Memory, TensorCore):
         if all(isinstance(a, int) for a in args):
             return _concrete(op, args)
         if self.tc is not None:   # wgmma descriptors (only a program that issues wgmma or cp.async)
-            if op == "bfe.u32" and args[1:] == [4, 14]:      # a descriptor's start field
-                r = smem_shift(args[0])
+            if (op == "bfe.u32" and args[1:] == [4, 14]) or (op == "shr.u32" and args[1] == 4):
+                r = smem_shift(args[0])                     # a descriptor's start field (8 warps: shr, and)
                 if r is not None:
                     return r
+            if op == "and.b32" and args[1] == 0x3FFF and smem_or(args[0], 0) is not None:
+                return args[0]                              # smem/16 + c below 2^14: the mask keeps it whole
             if base == "or" and len(args) == 2:             # the start field joined to the other fields
                 r = smem_or(args[0], args[1])
                 if r is not None:

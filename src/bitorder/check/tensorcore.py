@@ -20,7 +20,9 @@ What is modelled, and how (PTX ISA 8.7; CUTLASS's GMMA descriptor layouts):
      of warp w of the warpgroup holds in register i row 16w + 8((i // 2) % 2) + l // 4 and
      column 8(i // 4) + 2(l % 4) + i % 2. Each output element becomes the node
      (opcode)(d, A row, B column): the instruction and the exact operands it reads, nothing
-     reordered. The tiles read must have been written by completed cp.async copies with a
+     reordered; the opcode without its N (m64nNkK): per element a step is the same function of
+     its row, column and accumulator whatever N (h200-facts' step model, verified on the H200,
+     has no N; the corpus GEMMs at 4 and 8 warps, m64n64 and m64n32 steps, gave one byte pattern). The tiles read must have been written by completed cp.async copies with a
      barrier between (a pseudo reader no thread is ordered with), and no byte read may be
      written, nor any d register touched by another instruction, until a wgmma.wait_group
      retires the step.
@@ -40,6 +42,7 @@ from .symbolic import Unsupported, padd, pkey, select
 
 SMEM16 = "smem/16"   # the atom (global_smem >> 4): a descriptor's start field
 _WGMMA = re.compile(r"wgmma\.mma_async\.sync\.aligned\.m64n(\d+)k(\d+)\.f32\.(f16|bf16|e4m3|e5m2)\.(f16|bf16|e4m3|e5m2)")
+_STEP_NAME = re.compile(r"\.m64n\d+k")
 _ELEM = {"f16": 2, "bf16": 2, "e4m3": 1, "e5m2": 1}
 _SWIZZLE = {1: (128, 3), 2: (64, 2), 3: (32, 1)}   # descriptor mode -> (pitch in bytes, XOR bits)
 
@@ -57,7 +60,8 @@ def element_width(entry) -> int:
 def smem_shift(v):
     """bfe.u32 x, 4, 14 of a shared address x = global_smem + c: (x >> 4) & 0x3FFF, which is
     smem/16 + floor(c / 16) exactly (global_smem is 16-byte aligned, x < 2^18); None if x is
-    not of that form."""
+    not of that form. shr.u32 x, 4 is the same value (the 8-warp GEMMs mask it with 0x3FFF after:
+    the and then keeps smem/16 + c below 2^14 whole)."""
     if v.__class__ is dict and len(v) <= 2 and v.get(("smem",)) == 1 and all(m in (("smem",), ()) for m in v):
         return padd({(SMEM16,): 1}, v.get((), 0) >> 4)
     return None
@@ -242,7 +246,9 @@ class TensorCore:
             read = []
             rows = [self._operand_row(reader, a_addr, r, k_dim, ea, trans_a, "wgA", read) for r in range(64)]
             cols = [self._operand_row(reader, b_addr, c, k_dim, eb, trans_b, "wgB", read) for c in range(n_dim)]
-            key = f"{ins.opcode}:{'acc' if scale else 'zero'}"
+            # the step named without its N: an output element's step reads its A row, its B
+            # column and its accumulator only (the H200-verified step model has no N)
+            key = f"{_STEP_NAME.sub('.m64nNk', ins.opcode)}:{'acc' if scale else 'zero'}"
             for t in range(g0, g0 + 128):
                 lt = t - g0
                 w, lane = lt // 32, lt % 32
