@@ -87,6 +87,8 @@ def gate_kernel(spec, gpu: bool, n_draws: int, sample: int | None, seed: int, bi
             continue
         grid = spec.grid({**args0, **cfg.kwargs})
         ints = launch_ints(spec.fn, cfg, {**args0, **spec.fixed}, {}) if bind else None
+        if bind and len(grid) == 3 and grid[2] > 1:
+            ints["grid_z"] = grid[2]   # a loop bounded by program_id(2) (split-K spans) is walked per z
         groups.setdefault(str(grid), []).append((cfg, ptx, truth, ints))
     out = []
     for grid, members in groups.items():

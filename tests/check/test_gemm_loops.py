@@ -129,3 +129,27 @@ def test_bound_arguments_are_checked():
         check.signature(BK32_S2, {99: 1})
     with pytest.raises(ValueError, match="an int"):
         check.signature(BK32_S2, {5: 1.5})
+
+
+def _split_launch(k, span):
+    # gemm_split_k(a, b, p, M, N, K, sam, sak, sbk, sbn, SPAN): PTX parameters 3-8 are M, N, K, sam,
+    # sbk, SPAN; program_id(2) picks the span, so grid_z (the grid's z extent) is bound too
+    return {3: 512, 4: 384, 5: k, 6: k, 7: 384, 8: span, "grid_z": -(-k // span)}
+
+
+def test_split_k_spans_are_walked_per_program_id_2():
+    """The split-K kernel's loop bounds depend on program_id(2): bound with the grid's z extent, the
+    walk runs one block per span and unites their stores; without grid_z it declines."""
+    args = _split_launch(256, 64)
+    assert check.level(SPLIT_K, args) == "v1: dependence trees"
+    assert check.level(SPLIT_K, {k: v for k, v in args.items() if k != "grid_z"}).startswith("v0")
+    assert not check.equivalent(SPLIT_K, BK32_S2, _launch(256))     # partials and a whole-K GEMM
+
+
+def test_a_planted_fault_in_the_split_k_span_bound_is_told_apart():
+    """min(s * SPAN + SPAN, K) made max(...) in a copy: part 0 then runs over all of K."""
+    bad = SPLIT_K.replace("min.s32 \t%r2, %r37, %r38;", "max.s32 \t%r2, %r37, %r38;")
+    assert bad != SPLIT_K
+    args = _split_launch(256, 64)
+    assert check.level(bad, args) == "v1: dependence trees"
+    assert not check.equivalent(SPLIT_K, bad, args)

@@ -44,7 +44,7 @@ __all__ = ["Unsupported", "first_difference", "roots", "signature", "signature_o
 
 
 class _Block(Memory, TensorCore):
-    def __init__(self, entry: Entry, nodes: Nodes, divisible=frozenset(), bound=()):
+    def __init__(self, entry: Entry, nodes: Nodes, divisible=frozenset(), bound=(), cta=None):
         if not entry.reqntid:
             raise Unsupported("no .reqntid launch bound")
         self.n = entry.reqntid[0]
@@ -76,6 +76,8 @@ class _Block(Memory, TensorCore):
         self.bound = frozenset(entry.params[i] for i, _ in bound)
         for i, v in bound:
             self.param_value[entry.params[i]] = v
+        # cta = (program_id(2), the grid's z extent): both concrete for this walk (walk's cta)
+        self.cta_sub = None if cta is None else {pkey(atom("ctaid_z")): cta[0], pkey(atom("nctaid_z")): cta[1]}
         self._tc_init(entry)
 
     # operands -------------------------------------------------------------------------------
@@ -89,6 +91,8 @@ class _Block(Memory, TensorCore):
             return t
         if kind == "ntid":
             return self.n
+        if self.cta_sub is not None and x.__class__ is dict:
+            return self.cta_sub.get(pkey(x), x)
         return x
 
     def addr(self, t, text):
@@ -126,7 +130,7 @@ class _Block(Memory, TensorCore):
             if isinstance(item, Instr) and item.base not in _KNOWN and item.base not in ("cp", "wgmma"):
                 raise Unsupported(f"control flow ({item.opcode})" if item.base in ("brx", "call", "exit")
                                   else f"instruction {item.opcode}")
-        _branches_on_constants(body, self.bound)
+        _branches_on_constants(body, self.bound, self.cta_sub is not None)
         labels = {item.name: i for i, item in enumerate(body) if isinstance(item, Label)}
         pc, steps = 0, 0
         while pc < len(body):
@@ -264,6 +268,8 @@ class _Block(Memory, TensorCore):
             decoded = tuple(_operand(o) for o in ops[1:])
         except Unsupported:    # raised where execute would raise it: when (if) it runs
             return self.execute, None
+        if self.cta_sub is not None:   # program_id(2) and the grid's z extent given (val's rule)
+            decoded = tuple((k, self.cta_sub.get(pkey(x), x)) if x.__class__ is dict else (k, x) for k, x in decoded)
         if _is_float_op(op) and (base != "cvt" or not _pair_cvt(op)):
             return (lambda t, ins, g: self._float(t, op, base, ops, g, self.vals(t, decoded, ops)),
                     lambda: self._float_all(op, base, ops[0], decoded))
@@ -552,11 +558,12 @@ def roots(entry: Entry, divisible=frozenset(), bound=()) -> dict:
     return walk(entry, divisible=divisible, bound=bound)[0]
 
 
-def walk(entry: Entry, shapes: bool = False, divisible=frozenset(), bound=()):
+def walk(entry: Entry, shapes: bool = False, divisible=frozenset(), bound=(), cta=None):
     """(roots, the Nodes that name their trees, with their shapes if asked); raises Unsupported.
     divisible: indices of the parameters the code was compiled assuming multiples of 16.
     bound: ((parameter index, value), ...) (check.signature's args): those parameters take their values (the roots then hold for launches
-    with exactly these integer arguments), the others stay symbols."""
+    with exactly these integer arguments), the others stay symbols. cta: (program_id(2), the grid's
+    z extent) made concrete, or None (both symbols)."""
     block = None
     # the walk frees what it allocates by reference count: the cyclic collector, triggered by its
     # millions of allocations, would only re-scan every object of the process time and again
@@ -564,7 +571,7 @@ def walk(entry: Entry, shapes: bool = False, divisible=frozenset(), bound=()):
     gc.disable()
     try:
         nodes = Nodes(shapes)
-        block = _Block(entry, nodes, frozenset(divisible), bound)
+        block = _Block(entry, nodes, frozenset(divisible), bound, cta)
         return block.run(), nodes
     except Unsupported:
         raise

@@ -29,12 +29,12 @@ def _hammock(body, at, labels):
     return end
 
 
-def _branches_on_constants(body, bound=frozenset()):
+def _branches_on_constants(body, bound=frozenset(), cta_z=False):
     """Refuse at once (before a long walk) a branch whose predicate may depend on anything but
     the thread index and constants: a flow-insensitive closure over register definitions.
     Forward branches over straight-line code are exempt: the walk guards that code instead.
     bound: names of parameters whose values are given (a launch's integers): loads of them are
-    constants."""
+    constants; cta_z: %ctaid.z and %nctaid.z are given too."""
     guarded = [k for k, i in enumerate(body) if i.__class__ is Instr and i.guard and i.base == "bra"]
     if not guarded:
         return
@@ -59,7 +59,9 @@ def _branches_on_constants(body, bound=frozenset()):
             if i.guard:
                 srcs.append(i.guard[1])
             constant = bool(bound) and i.base == "ld" and ".param" in i.opcode and _address(i.operands[1])[0] in bound
-            if (i.base == "ld" and not constant) or any(x.startswith(("%ctaid", "%nctaid")) for x in srcs):
+            given = ("%ctaid.z", "%nctaid.z") if cta_z else ()
+            if (i.base == "ld" and not constant) or any(x.startswith(("%ctaid", "%nctaid")) and x not in given
+                                                        for x in srcs):
                 raise Unsupported("a branch on a symbolic or divergent condition (a loop over a runtime bound, or "
                                   "divergence on data)")
             for x in srcs:

@@ -110,10 +110,13 @@ def divisible_params(ptx) -> frozenset:
 
 def _bind(entry: Entry, args, divisible=frozenset()) -> tuple:
     """The sorted ((parameter index, value), ...) of `args` ({index: int}, a launch's integer
-    arguments by PTX parameter index); a ValueError for an index the entry has not, a value
-    that is not an int, or one that breaks a multiple-of-16 assumption the code was compiled under."""
+    arguments by PTX parameter index), then ("grid_z", n) if args gives the launch grid's z extent
+    (key "grid_z"); a ValueError for an index the entry has not, a value that is not an int, or
+    one that breaks a multiple-of-16 assumption the code was compiled under."""
+    args = dict(args or {})
+    grid_z = args.pop("grid_z", None)
     out = []
-    for i, v in sorted((args or {}).items()):
+    for i, v in args.items():
         if not isinstance(i, int) or not 0 <= i < len(entry.params):
             raise ValueError(f"no parameter {i!r}: the kernel has {len(entry.params)}")
         if not isinstance(v, int) or isinstance(v, bool):
@@ -121,14 +124,40 @@ def _bind(entry: Entry, args, divisible=frozenset()) -> tuple:
         if i in divisible and v % 16:
             raise ValueError(f"parameter {i} = {v}: the code was compiled assuming a multiple of 16")
         out.append((i, v))
+    out.sort()
+    if grid_z is not None:
+        if not isinstance(grid_z, int) or isinstance(grid_z, bool) or not 1 <= grid_z <= 1024:
+            raise ValueError(f"grid_z: an int from 1 to 1024 is needed, not {grid_z!r}")
+        out.append(("grid_z", grid_z))
     return tuple(out)
+
+
+def _walk_grid_z(entry: Entry, divisible, params: tuple, grid_z: int):
+    """(roots, nodes) of one block per program_id(2) value 0 .. grid_z - 1 (each walked with that
+    value and the grid's z extent concrete), united: what the launch stores when a loop's bounds
+    depend on program_id(2) (split-K spans). Two z blocks storing to one address are refused."""
+    merged, nodes = {}, None
+    for z in range(grid_z):
+        r, nodes = dataflow.walk(entry, divisible=divisible, bound=params, cta=(z, grid_z))
+        for k, v in r.items():
+            if merged.setdefault(k, v) != v:
+                raise dataflow.Unsupported("two program_id(2) blocks store to one address")
+    return merged, nodes
 
 
 def _level(entry: Entry, divisible=frozenset(), text_signature: str | None = None, bound=()):
     """(signature, roots or None, why v1 declined or None). text_signature: the entry's
-    canonical program-text signature when the caller has it already. bound: _bind's pairs."""
+    canonical program-text signature when the caller has it already. bound: _bind's pairs; with
+    ("grid_z", n) among them, a kernel the walk declines is walked once per program_id(2)."""
+    params = tuple(b for b in bound if b[0] != "grid_z")
+    grid_z = dict(bound).get("grid_z")
     try:
-        r, nodes = dataflow.walk(entry, divisible=divisible, bound=bound)
+        try:
+            r, nodes = dataflow.walk(entry, divisible=divisible, bound=params)
+        except dataflow.Unsupported:
+            if not grid_z:
+                raise
+            r, nodes = _walk_grid_z(entry, divisible, params, grid_z)
         return dataflow.signature_of(r, divisible, bound), (r, nodes), None
     except dataflow.Unsupported as e:
         return "v0:" + (text_signature or canonicalize(entry).signature), None, str(e)
@@ -168,7 +197,7 @@ def _classify_ptx(ptx, args=None):
         text = text.get("ptx")
     if not isinstance(text, str):
         return _classify(_entry(ptx), divisible, args)
-    key = (hashlib.sha256(text.encode()).digest(), divisible, tuple(sorted((args or {}).items())))
+    key = (hashlib.sha256(text.encode()).digest(), divisible, tuple(sorted((args or {}).items(), key=str)))
     hit = _BY_TEXT.get(key)
     if hit is None:
         hit = _classify(_entry(text), divisible, args)
@@ -183,7 +212,9 @@ def signature(ptx, args=None) -> str:
     equal signatures mean identical bytes on every input (same grid, outputs not
     overlapping inputs). args ({PTX parameter index: int}, a launch's integer arguments) binds
     those parameters: the class then holds for launches with exactly these values (any data,
-    any pointers), and loops over them are followed turn by turn (a GEMM's runtime K)."""
+    any pointers), and loops over them are followed turn by turn (a GEMM's runtime K). With
+    "grid_z": n in args, a kernel whose loops depend on program_id(2) is walked once per z < n
+    (split-K spans) and the class holds for that grid depth too."""
     return _classify_ptx(ptx, args)[0]
 
 
@@ -221,8 +252,12 @@ def equivalent(ptx_a, ptx_b, args=None) -> Verdict:
             if x == y:
                 continue
             if x is not None and y is not None and x[1] != y[1]:
-                na, nb = dataflow.walk(ea, True, da, ba)[1], dataflow.walk(eb, True, db, bb)[1]
-                where = dataflow.first_difference(x[1], na, y[1], nb)
+                try:
+                    pa, pb = tuple(b for b in ba if b[0] != "grid_z"), tuple(b for b in bb if b[0] != "grid_z")
+                    na, nb = dataflow.walk(ea, True, da, pa)[1], dataflow.walk(eb, True, db, pb)[1]
+                    where = dataflow.first_difference(x[1], na, y[1], nb)
+                except dataflow.Unsupported:   # walked per program_id(2): the trees' keys differ
+                    where = "(walked per program_id(2))"
                 return Verdict(False, f"output address {k}: the trees differ {where}")
             return Verdict(False, f"output address {k}: {_root(x)} vs {_root(y)}")
     if (ra is None) != (rb is None):
