@@ -84,8 +84,10 @@ def _checker(console: Console, live: bool) -> None:
 
     console.print(partition_table())
     console.print("[dim]v1 walks loop-free kernels and compares the dependence tree stored at every output: the "
-                  "pinned sums over num_warps are one tree, the free-order ones four; kernels with loops fall back to "
-                  "v0 (equal programs up to names). Both are sound; neither merges what may differ (docs/check.md)[/]")
+                  "pinned sums over num_warps are one tree, the free-order ones four; kernels with loops over runtime "
+                  "bounds fall back to v0 (equal programs up to names) unless a launch's integers are bound "
+                  "(check.signature(ptx, args): then the loop is walked, for that launch). Both are sound; neither "
+                  "merges what may differ (docs/check.md)[/]")
 
 
 SECTIONS = [
