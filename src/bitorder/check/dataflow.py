@@ -32,7 +32,7 @@ from .memory import Memory
 from .ptx import Entry, Instr, Label, opcode_base
 from .bits import Bits, int_form
 from .rules import _REG, _address, _branches_on_constants, _cvt_types, _hammock, _operand
-from .tensorcore import TensorCore, smem_or, smem_shift
+from .tensorcore import _PROXY_FENCE, TensorCore, smem_or, smem_shift
 from .symbolic import (Nodes, UNDEF, UNDEF_PRED, Unsupported, _BITS, _FLOAT_TYPE, _KNOWN, _MAX_STEPS, _RING, _cap,
                        _concrete, _disjoint, _extend, _is_float_op, _is_int, _itype, _pair_cvt, _pred, _wrap, atom,
                        first_difference, float_form, negate, padd, pkey, pmul, select)
@@ -127,7 +127,8 @@ class _Block(Memory, TensorCore):
     def run(self):
         body = self.e.body
         for item in body:   # refuse before walking what the walk would refuse later
-            if isinstance(item, Instr) and item.base not in _KNOWN and item.base not in ("cp", "wgmma"):
+            if isinstance(item, Instr) and item.base not in _KNOWN and item.base not in ("cp", "wgmma") \
+                    and not (item.opcode == _PROXY_FENCE and self.tc is not None):
                 raise Unsupported(f"control flow ({item.opcode})" if item.base in ("brx", "call", "exit")
                                   else f"instruction {item.opcode}")
         _branches_on_constants(body, self.bound, self.cta_sub is not None)
@@ -181,7 +182,7 @@ class _Block(Memory, TensorCore):
         if self.tc is not None:   # (only a program with cp.async or wgmma: the rest pay nothing)
             if self.tc.wg_regs and self.touches_inflight(ins):
                 raise Unsupported("an instruction touches a wgmma accumulator still in flight")
-            if ins.base in ("cp", "wgmma"):
+            if ins.base in ("cp", "wgmma") or ins.opcode == _PROXY_FENCE:
                 if self.region is not None:
                     raise Unsupported("cp.async or wgmma inside a skipped region")
                 return self.tensor(ins)
@@ -374,6 +375,12 @@ class _Block(Memory, TensorCore):
             srcs = [x.strip() for x in ops[1].strip("{} ").split(",")]
             return self.write(t, ops[0], self.pack([self.val(t, x) for x in srcs],
                                                    _BITS[op.split(".")[-1]] // len(srcs)), g)
+        if op == "prmt.b32":   # byte i of d = byte sel[i] of {b, a} (a's bytes 0-3): the fp8 B transposes
+            sel, a, b = self.val(t, ops[3]), self.val(t, ops[1]), self.val(t, ops[2])
+            nibs = [(sel >> (4 * i)) & 0xF for i in range(4)] if isinstance(sel, int) else [8]
+            if any(x & 8 for x in nibs):
+                raise Unsupported("a prmt with a symbolic selector or sign replication")
+            return self.write(t, ops[0], self.pack([self.subword(a if x < 4 else b, x & 3, 4, 4) for x in nibs], 1), g)
         if base == "mov" and op.endswith(".pred"):   # mov.pred p, -1 / 0: a constant predicate
             v = self.val(t, ops[1])
             return self.write(t, ops[0], v != 0 if isinstance(v, int) else v, g)

@@ -201,7 +201,9 @@ class Memory:
                 if at is None:
                     raise Unsupported("a shared-memory store while asynchronous copies or wgmma steps are in flight")
                 self.async_hazard(at, width, True)
-            tc.cp_written.discard(k)   # a wgmma reads only what a completed cp.async wrote
+            tc.cp_written.discard(k)   # a wgmma reads only what a completed cp.async wrote,
+            tc.fenced.pop(k, None)     # or what a plain store wrote and its thread fenced after it
+            tc.unfenced.setdefault(t, set()).add(k)
         # shared words are keyed by where they start: a store overlapping a stored word of another
         # start or width would leave part of it stale under the key, so it is refused
         same = self.smem.get(k)
@@ -250,6 +252,7 @@ class Memory:
         if old is not None and self.unordered(old[1], old[2], t):
             raise Unsupported("a shared-memory store races a store of another thread (no barrier between)")
         self.tc.cp_written.discard(k)
+        self.tc.fenced.pop(k, None)
         for b in range(start, start + width):
             if self.smem_bytes.get((sym, b)) == (start, width):
                 del self.smem_bytes[(sym, b)]

@@ -91,8 +91,8 @@ def _operand(op: str):
         return "reg", op
     if re.fullmatch(r"-?\d+", op):
         return "value", int(op)
-    if re.fullmatch(r"0[xX][0-9A-Fa-f]+", op):
-        return "value", int(op, 16)
+    if re.fullmatch(r"0[xX][0-9A-Fa-f]+U?", op):   # (prmt's selector carries a U suffix)
+        return "value", int(op.rstrip("U"), 16)
     if re.fullmatch(r"0[fF][0-9A-Fa-f]{8}|0[dD][0-9A-Fa-f]{16}", op):
         return "value", int(op[2:], 16)   # a float constant is its bits
     if op == "global_smem":

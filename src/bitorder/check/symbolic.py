@@ -275,7 +275,7 @@ _MAX_NODES = 2_000_000   # tree nodes before the walk gives up (memory)
 _MAX_STEPS = 20000   # instructions (each over all threads) before the walk gives up on a loop
 _KNOWN = {"bra", "ret", "bar", "barrier", "ld", "st", "ldmatrix", "stmatrix", "shfl", "mov", "cvta", "setp", "selp",
           "add", "sub", "mul", "mad", "fma", "div", "abs", "neg", "min", "max", "copysign", "sqrt", "rsqrt", "rcp",
-          "ex2", "lg2", "sin", "cos", "tanh", "cvt", "shl", "shr", "and", "or", "xor", "not", "bfe"}
+          "ex2", "lg2", "sin", "cos", "tanh", "cvt", "shl", "shr", "and", "or", "xor", "not", "bfe", "prmt"}
 _BITS = {"b8": 1, "u8": 1, "s8": 1, "b16": 2, "u16": 2, "s16": 2, "f16": 2, "bf16": 2,
          "b32": 4, "u32": 4, "s32": 4, "f32": 4, "b64": 8, "u64": 8, "s64": 8, "f64": 8}
 

@@ -41,6 +41,7 @@ from .rules import _operand, _reg_list
 from .symbolic import Unsupported, padd, pkey, select
 
 SMEM16 = "smem/16"   # the atom (global_smem >> 4): a descriptor's start field
+_PROXY_FENCE = "fence.proxy.async.shared::cta"
 _WGMMA = re.compile(r"wgmma\.mma_async\.sync\.aligned\.m64n(\d+)k(\d+)\.f32\.(f16|bf16|e4m3|e5m2)\.(f16|bf16|e4m3|e5m2)")
 _STEP_NAME = re.compile(r"\.m64n\d+k")
 _ELEM = {"f16": 2, "bf16": 2, "e4m3": 1, "e5m2": 1}
@@ -82,7 +83,7 @@ def smem_or(a, b):
 class _Async:
     """The asynchronous state of one walk of a program that issues cp.async or wgmma."""
     __slots__ = ("elem", "cp_open", "cp_groups", "cp_pending", "cp_written", "wg_open", "wg_groups",
-                 "wg_reading", "wg_regs", "mma")
+                 "wg_reading", "wg_regs", "mma", "unfenced", "fenced")
 
     def __init__(self, elem):
         self.elem = elem                          # the width copies are held at (element_width)
@@ -93,6 +94,10 @@ class _Async:
         self.wg_reading = {}                      # (symbolic part, byte) -> in-flight steps reading it
         self.wg_regs = {}                         # d register -> in-flight steps writing it
         self.mma = {}                             # node id -> (opcode, d node, A key, B key): a step
+        # plain st.shared writes (the fp8 B transpose) reach the async proxy through a
+        # fence.proxy.async of the writing thread and then a bar.sync before the wgmma:
+        self.unfenced = {}                        # thread -> shared keys it wrote since its last fence
+        self.fenced = {}                          # shared key -> bar.sync count when its writer fenced it
 
 
 class TensorCore:
@@ -135,6 +140,15 @@ class TensorCore:
                     self._cp_async(t, ins, g)
             return
         if op == "wgmma.fence.sync.aligned":
+            return
+        if op == _PROXY_FENCE:
+            for t in range(self.n):
+                g = self.guard(t, ins)
+                if g is True:
+                    for k in self.tc.unfenced.pop(t, ()):
+                        self.tc.fenced[k] = self.epoch[0]
+                elif g is not False:
+                    raise Unsupported("a fence.proxy.async under a symbolic guard")
             return
         if op == "wgmma.commit_group.sync.aligned":
             self.tc.wg_groups.append(self.tc.wg_open)
@@ -284,8 +298,10 @@ class TensorCore:
             k_at = pkey(at)
             if self.tc.cp_pending:
                 self.async_hazard(at, e, False)
-            if k_at not in self.tc.cp_written:
-                raise Unsupported("a wgmma operand not written by a completed cp.async")
+            fenced = self.tc.fenced.get(k_at)
+            if k_at not in self.tc.cp_written and (fenced is None or fenced >= self.epoch[0]):
+                raise Unsupported("a wgmma operand not written by a completed cp.async (nor fenced to the async proxy "
+                                  "by its writer before a bar.sync)")
             self.shared_load(reader, k_at, "%wgmma-operand", True, e, at)
             kids.append(self.fnode(self.regs[reader].pop("%wgmma-operand")))
             read.extend((_SMEM_PART, b) for b in range(off, off + e))
