@@ -29,8 +29,10 @@ What is modelled, and how (PTX ISA 8.7; CUTLASS's GMMA descriptor layouts):
 Assumed: global_smem starts 1024-byte aligned and shared addresses stay inside the 2^18-byte
 window (Triton's swizzled layouts rely on both: its writers swizzle offsets from global_smem,
 the tensor core the absolute address); completed cp.async copies are visible to the async
-proxy after a bar.sync (Triton emits no proxy fence there; fence.proxy.async is not modelled
-and refused); wgmma.fence is placed as the ISA requires (not checked).
+proxy after a bar.sync (Triton emits no proxy fence there); a plain st.shared write (the fp8 B
+transpose) reaches a wgmma only if its writing thread then ran fence.proxy.async.shared::cta and
+a bar.sync followed that fence (refused otherwise); wgmma.fence is placed as the ISA requires
+(not checked).
 """
 from __future__ import annotations
 
