@@ -91,9 +91,11 @@ class _Block(Memory, TensorCore):
             return t
         if kind == "ntid":
             return self.n
-        if self.cta_sub is not None and x.__class__ is dict:
-            return self.cta_sub.get(pkey(x), x)
-        return x
+        return self.given(x) if self.cta_sub is not None else x
+
+    def given(self, x):
+        """A decoded constant operand, program_id(2) and the grid's z extent given their values (cta)."""
+        return self.cta_sub.get(pkey(x), x) if x.__class__ is dict else x
 
     def addr(self, t, text):
         base, offset = _address(text)
@@ -269,8 +271,8 @@ class _Block(Memory, TensorCore):
             decoded = tuple(_operand(o) for o in ops[1:])
         except Unsupported:    # raised where execute would raise it: when (if) it runs
             return self.execute, None
-        if self.cta_sub is not None:   # program_id(2) and the grid's z extent given (val's rule)
-            decoded = tuple((k, self.cta_sub.get(pkey(x), x)) if x.__class__ is dict else (k, x) for k, x in decoded)
+        if self.cta_sub is not None:
+            decoded = tuple((k, self.given(x)) for k, x in decoded)
         if _is_float_op(op) and (base != "cvt" or not _pair_cvt(op)):
             return (lambda t, ins, g: self._float(t, op, base, ops, g, self.vals(t, decoded, ops)),
                     lambda: self._float_all(op, base, ops[0], decoded))
@@ -375,12 +377,8 @@ class _Block(Memory, TensorCore):
             srcs = [x.strip() for x in ops[1].strip("{} ").split(",")]
             return self.write(t, ops[0], self.pack([self.val(t, x) for x in srcs],
                                                    _BITS[op.split(".")[-1]] // len(srcs)), g)
-        if op == "prmt.b32":   # byte i of d = byte sel[i] of {b, a} (a's bytes 0-3): the fp8 B transposes
-            sel, a, b = self.val(t, ops[3]), self.val(t, ops[1]), self.val(t, ops[2])
-            nibs = [(sel >> (4 * i)) & 0xF for i in range(4)] if isinstance(sel, int) else [8]
-            if any(x & 8 for x in nibs):
-                raise Unsupported("a prmt with a symbolic selector or sign replication")
-            return self.write(t, ops[0], self.pack([self.subword(a if x < 4 else b, x & 3, 4, 4) for x in nibs], 1), g)
+        if op == "prmt.b32":
+            return self.write(t, ops[0], self.permute(*(self.val(t, x) for x in ops[1:4])), g)
         if base == "mov" and op.endswith(".pred"):   # mov.pred p, -1 / 0: a constant predicate
             v = self.val(t, ops[1])
             return self.write(t, ops[0], v != 0 if isinstance(v, int) else v, g)
@@ -568,9 +566,9 @@ def roots(entry: Entry, divisible=frozenset(), bound=()) -> dict:
 def walk(entry: Entry, shapes: bool = False, divisible=frozenset(), bound=(), cta=None):
     """(roots, the Nodes that name their trees, with their shapes if asked); raises Unsupported.
     divisible: indices of the parameters the code was compiled assuming multiples of 16.
-    bound: ((parameter index, value), ...) (check.signature's args): those parameters take their values (the roots then hold for launches
-    with exactly these integer arguments), the others stay symbols. cta: (program_id(2), the grid's
-    z extent) made concrete, or None (both symbols)."""
+    bound: ((parameter index, value), ...) (check.signature's args): those parameters take their
+    values (the roots then hold for launches with exactly these integers), the others stay
+    symbols. cta: (program_id(2), the grid's z extent) made concrete, or None (both symbols)."""
     block = None
     # the walk frees what it allocates by reference count: the cyclic collector, triggered by its
     # millions of allocations, would only re-scan every object of the process time and again

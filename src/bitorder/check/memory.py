@@ -115,6 +115,14 @@ class Memory:
                 return parts[i][0]
         return ("node", self.nodes.make(f"part{i}/{n}.b{8 * width}", (self.fnode(v),)))
 
+    def permute(self, a, b, sel):
+        """prmt.b32 d, a, b, sel: byte i of d is byte sel[i] of {b, a} (a's bytes 0-3; the fp8 B
+        transposes pick single bytes); refused for a symbolic selector or sign replication."""
+        nibs = [(sel >> (4 * i)) & 0xF for i in range(4)] if isinstance(sel, int) else [8]
+        if any(x & 8 for x in nibs):
+            raise Unsupported("a prmt with a symbolic selector or sign replication")
+        return self.pack([self.subword(a if x < 4 else b, x & 3, 4, 4) for x in nibs], 1)
+
     def pack(self, values, pw):
         """A register made of parts (lowest first), each pw bytes."""
         if all(isinstance(x, int) for x in values):

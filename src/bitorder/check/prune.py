@@ -16,29 +16,24 @@ import inspect
 from .signature import signature
 
 
-def _autotuner_fn():
-    """The JITFunction behind the Autotuner that is calling us (Triton 3.6 passes none)."""
+def _autotuner():
+    """The Autotuner that is calling us (Triton 3.6 hands early_config_prune neither it nor its kernel)."""
     frame = inspect.currentframe()
     while frame is not None:
         me = frame.f_locals.get("self")
         if me is not None and type(me).__name__ == "Autotuner" and hasattr(me, "fn"):
-            fn = me.fn
-            while not hasattr(fn, "arg_names") and hasattr(fn, "fn"):
-                fn = fn.fn
-            return fn
+            return me
         frame = frame.f_back
-    raise RuntimeError("bitorder.check.prune() must be called by triton.autotune, or be given kernel=")
+    raise RuntimeError("bitorder.check.prune() must be called by triton.autotune, or be given kernel= "
+                       "(and no bind='key')")
 
 
-def _autotuner_keys() -> list:
-    """The key argument names of the Autotuner that is calling us."""
-    frame = inspect.currentframe()
-    while frame is not None:
-        me = frame.f_locals.get("self")
-        if me is not None and type(me).__name__ == "Autotuner" and hasattr(me, "keys"):
-            return list(me.keys)
-        frame = frame.f_back
-    raise RuntimeError("bind='key' needs triton.autotune's caller (its key)")
+def _autotuner_fn():
+    """The JITFunction behind the Autotuner that is calling us."""
+    fn = _autotuner().fn
+    while not hasattr(fn, "arg_names") and hasattr(fn, "fn"):
+        fn = fn.fn
+    return fn
 
 
 def _target():
@@ -87,20 +82,29 @@ def _specialise(fn, config, named_args: dict, kwargs: dict, target: str):
     return signature_types, constexprs, aligned, ints
 
 
-def compile_config(fn, config, named_args: dict, kwargs: dict, target: str):
-    """Compile `fn` under one triton.Config with Triton's own argument specialisation."""
+def _compile(fn, config, specialised, target: str):
+    """Compile `fn` under `config` with _specialise's answer."""
     from ..compiler import compile as compile_kernel
 
-    signature_types, constexprs, aligned, _ = _specialise(fn, config, named_args, kwargs, target)
+    signature_types, constexprs, aligned, _ = specialised
     opts = {k: getattr(config, k) for k in ("num_warps", "num_stages") if getattr(config, k, None) is not None}
     return compile_kernel(fn, target, signature=signature_types, constexprs=constexprs, aligned=aligned, **opts)
+
+
+def _ints(specialised, names=None) -> dict:
+    """{PTX parameter index: value} of _specialise's integer arguments (those named in `names`, or all)."""
+    return {i: v for i, (name, v) in specialised[3].items() if names is None or name in names}
+
+
+def compile_config(fn, config, named_args: dict, kwargs: dict, target: str):
+    """Compile `fn` under one triton.Config with Triton's own argument specialisation."""
+    return _compile(fn, config, _specialise(fn, config, named_args, kwargs, target), target)
 
 
 def launch_ints(fn, config, named_args: dict, kwargs: dict, target: str = "sm90", names=None) -> dict:
     """{PTX parameter index: value} of the call's integer arguments (those named in `names`, or
     all): check.signature's args for this launch."""
-    ints = _specialise(fn, config, named_args, kwargs, target)[3]
-    return {i: v for i, (name, v) in ints.items() if names is None or name in names}
+    return _ints(_specialise(fn, config, named_args, kwargs, target), names)
 
 
 def prune(reference=0, target: str | None = None, kernel=None, bind=None):
@@ -117,13 +121,13 @@ def prune(reference=0, target: str | None = None, kernel=None, bind=None):
     def early_config_prune(configs, named_args, **kwargs):
         fn = kernel or _autotuner_fn()
         tgt = target or _target()
-        names = None if bind != "key" else _autotuner_keys()
-        args = lambda c: launch_ints(fn, c, named_args, kwargs, tgt, names) if bind else None  # noqa: E731
-        sigs = [signature(compile_config(fn, c, named_args, kwargs, tgt), args(c)) for c in configs]
-        if isinstance(reference, int):
-            ref = sigs[reference]
-        else:
-            ref = signature(compile_config(fn, reference, named_args, kwargs, tgt), args(reference))
+        names = list(_autotuner().keys) if bind == "key" else None
+
+        def sig(c):   # specialised once: the compile and the bound integers both read it
+            spec = _specialise(fn, c, named_args, kwargs, tgt)
+            return signature(_compile(fn, c, spec, tgt), _ints(spec, names) if bind else None)
+        sigs = [sig(c) for c in configs]
+        ref = sigs[reference] if isinstance(reference, int) else sig(reference)
         kept = [c for c, s in zip(configs, sigs) if s == ref]
         early_config_prune.last = {"configs": len(configs), "kept": len(kept), "classes": len(set(sigs))}
         return kept

@@ -132,6 +132,11 @@ def _bind(entry: Entry, args, divisible=frozenset()) -> tuple:
     return tuple(out)
 
 
+def _params(bound: tuple) -> tuple:
+    """_bind's parameter pairs without its ("grid_z", n)."""
+    return tuple(b for b in bound if b[0] != "grid_z")
+
+
 def _walk_grid_z(entry: Entry, divisible, params: tuple, grid_z: int):
     """(roots, nodes) of one block per program_id(2) value 0 .. grid_z - 1 (each walked with that
     value and the grid's z extent concrete), united: what the launch stores when a loop's bounds
@@ -149,8 +154,7 @@ def _level(entry: Entry, divisible=frozenset(), text_signature: str | None = Non
     """(signature, roots or None, why v1 declined or None). text_signature: the entry's
     canonical program-text signature when the caller has it already. bound: _bind's pairs; with
     ("grid_z", n) among them, a kernel the walk declines is walked once per program_id(2)."""
-    params = tuple(b for b in bound if b[0] != "grid_z")
-    grid_z = dict(bound).get("grid_z")
+    params, grid_z = _params(bound), dict(bound).get("grid_z")
     try:
         try:
             r, nodes = dataflow.walk(entry, divisible=divisible, bound=params)
@@ -253,8 +257,7 @@ def equivalent(ptx_a, ptx_b, args=None) -> Verdict:
                 continue
             if x is not None and y is not None and x[1] != y[1]:
                 try:
-                    pa, pb = tuple(b for b in ba if b[0] != "grid_z"), tuple(b for b in bb if b[0] != "grid_z")
-                    na, nb = dataflow.walk(ea, True, da, pa)[1], dataflow.walk(eb, True, db, pb)[1]
+                    na, nb = dataflow.walk(ea, True, da, _params(ba))[1], dataflow.walk(eb, True, db, _params(bb))[1]
                     where = dataflow.first_difference(x[1], na, y[1], nb)
                 except dataflow.Unsupported:   # walked per program_id(2): the trees' keys differ
                     where = "(walked per program_id(2))"

@@ -209,12 +209,14 @@ def chain(a, b, out, *, span: int, group: int = 16, tail_first: bool = False, k_
         pblock = persistent_block(M, N, sms)
         if pblock is not None and (TILES == "persistent" or auto_persistent(M, (BM, BN), pblock)):
             tma, (BM, BN, BK, warps, *stages) = "persistent", pblock
-    if tma is None and block is None and TILES == "auto" and whole_k and tma_aligned(a3, b3, (sa, sb, sab, sbb)):
-        tblock = auto_tma_block(M, (BM, BN))
+    aligned = None   # tma_aligned(...), asked at most once a call (host time)
+    if tma is None and block is None and TILES == "auto" and whole_k:
+        aligned = tma_aligned(a3, b3, (sa, sb, sab, sbb))
+        tblock = auto_tma_block(M, (BM, BN)) if aligned else None
         if tblock is not None:
             tma, (BM, BN, BK, warps, *stages) = True, tblock
     tma = TMA if tma is None else tma
-    if tma and whole_k and tma_aligned(a3, b3, (sa, sb, sab, sbb)):
+    if tma and whole_k and (aligned if aligned is not None else tma_aligned(a3, b3, (sa, sb, sab, sbb))):
         ensure_allocator()
         if tma == "persistent" and batch == 1:
             _launch(chain_tma_persistent_kernel, (min(sms, _cdiv(M, BM) * _cdiv(N, BN)),), (
