@@ -97,12 +97,18 @@ def row_wise_epilogue(bias: bool):
     return ROW_WISE_ORDERS.get(named.get("bias" if bias else "nobias", ""))
 
 
+def _tensor_wise(scale_a, scale_b) -> bool:
+    """One scale each: torch's tensor-wise scaling. Anything else the plan accepted is row-wise,
+    even with one row (M = 1: scale_a has one element, scale_b one per column)."""
+    return scale_a.numel() == 1 and scale_b.numel() == 1
+
+
 def _scaling(a, b, scale_a, scale_b) -> str:
     """'tensor' or 'row', as torch's get_joint_scaling decides; a ValueError otherwise."""
     for s, name in ((scale_a, "scale_a"), (scale_b, "scale_b")):
         if not isinstance(s, torch.Tensor) or s.dtype != torch.float32 or s.device != a.device:
             raise ValueError(f"{name} must be a float32 tensor on {a.device}")
-    if scale_a.numel() == 1 and scale_b.numel() == 1:
+    if _tensor_wise(scale_a, scale_b):
         return "tensor"
     M, N = a.shape[0], b.shape[1]
     if (scale_a.shape == (M, 1) and scale_b.shape == (1, N) and scale_a.is_contiguous()
@@ -240,7 +246,7 @@ def run_split(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch
     round-to-nearest fp32 add), stored as an unscaled fp32 partial; then, per element,
     ((p0 + p1) + ...) in fp32, times fp32(scale_a * scale_b), plus the bias in fp32 (bias_acc),
     rounded once to out_dtype. block and tma are speed knobs (run's)."""
-    gap = split_gap(desc, "tensor" if scale_a.numel() == 1 and scale_b.numel() == 1 else "row")
+    gap = split_gap(desc, "tensor" if _tensor_wise(scale_a, scale_b) else "row")
     if gap:
         raise NotImplementedError(f"no Triton kernel for {desc}: {gap}")
     if (bias is not None) != ("bias_acc" in desc.epilogue):
@@ -284,7 +290,8 @@ def run(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch.bfloa
     chain8_kernel[(triton.cdiv(M, BM) * triton.cdiv(N, BN),)](
         a, b, out, bias if bias is not None else out, scale_a, scale_b, M, N, K, a.stride(0), b.stride(1), N,
         A_ROW=True, B_ROW=False, PROMOTE=desc.promotion or 0, SCALE=_SCALE_CODE[scale],
-        ROWWISE=scale_a.numel() != 1 or scale_b.numel() != 1, HAS_BIAS=bias is not None, BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK, TMA=tma,
+        ROWWISE=not _tensor_wise(scale_a, scale_b), HAS_BIAS=bias is not None, BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK,
+        TMA=tma,
         num_warps=warps, num_stages=stages)
     return out
 
