@@ -36,7 +36,7 @@ def test_persistent_tiles_keep_the_wgmma_pipeline(m, n):
     assert not r.wgmma_serialized and r.spill_stores == 0, (tile, r.codes)
 
 
-@pytest.mark.parametrize("tile", [launch.AUTO_TMA_BLOCK, launch.AUTO_SKINNY_BLOCK, launch.auto_tma_block(32, (64, 64))])
+@pytest.mark.parametrize("tile", [launch.AUTO_TMA_BLOCK, launch.AUTO_SKINNY_BLOCK, launch.auto_tma_block(128, (64, 64))])
 def test_auto_tma_tiles_keep_the_wgmma_pipeline(tile):
     """BITORDER_TILES=auto loads 128x128, 64x128 (M <= 128) and 64x64 tiles by TMA
     (launch.auto_tma_block): unlike the 128x256 TMA chain below, each must keep the pipeline and

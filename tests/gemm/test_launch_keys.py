@@ -134,7 +134,8 @@ def test_persistent_tiles_only_where_they_fill_the_sms(monkeypatch):
 def test_auto_tiles_route_by_the_measured_rule(monkeypatch):
     """BITORDER_TILES=auto: the persistent kernel on M >= 512 or where its tile is the waves tile;
     a remaining 128x128 tile over aligned operands loads by TMA with 4 stages, or at M <= 128 a
-    64x128 one; a 64x64 waves tile loads by TMA (5 stages); 128x256 stays on pointers."""
+    64x128 one; a 64x64 waves tile loads by TMA (5 stages); 128x256 stays on pointers, and so
+    does every tile at M <= 32 (AUTO_POINTER_M)."""
     monkeypatch.setattr(launch, "TILES", "auto")
     used = []
     monkeypatch.setattr(launch, "_launch", lambda kernel, grid, args, warps, stages: used.append((kernel, grid, warps, stages)))
@@ -159,7 +160,8 @@ def test_auto_tiles_route_by_the_measured_rule(monkeypatch):
     assert route(2048, 12288) == (launch.chain_tma_persistent_kernel, 3)     # 128x256 persistent
     assert route(128, 50272) == (launch.chain_tma_persistent_kernel, 4)      # its tile is the waves tile
     assert route(128, 18176) == (launch.chain_kernel, 4)                     # waves 128x256 kept (persistent lost)
-    assert route(32, 32064) == (launch.chain_tma_kernel, 5)                  # 64x64 waves tile, by TMA
+    assert route(32, 32064) == (launch.chain_kernel, 5)                      # M <= 32: pointers (64x64 waves tile)
+    assert route(64, 32064) == (launch.chain_tma_kernel, 5)                  # 64x64 waves tile, by TMA
     assert tile(128, 15360) == (2 * 120, 4, 4)                               # skinny: 64x128, 4 stages
     assert tile(128, 8192) == (2 * 128, 4, 5)                                # 64x64 waves tile, by TMA
     assert tile(256, 8192) == (2 * 64, 8, 4)                                 # 128x128 by TMA (AUTO_TMA_BLOCK)

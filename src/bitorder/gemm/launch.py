@@ -27,12 +27,14 @@ MERGE_BLOCK = 1024
 # (4 warps, 5 stages) 0.81-0.85x on products too small to fill it with larger tiles.
 # The default ("waves") weighs each tile's waves over the SMs against its speed: 0.84x cuBLAS
 # above 5 GFLOP against 0.80x for "fill" (the first tile that fills the SMs), same 69 shapes,
-# 2026-11-30. BITORDER_TILES=fill or =fixed (the first session's 64x128 / 128x128) restore those.
-# BITORDER_TILES=persistent (opt-in until gated and timed over every group): unbatched plain
+# 2026-11-30. Since 2026-11-30f the default is "auto" (below: the waves tile, with the persistent
+# kernel and TMA loads where the H200 measured them faster); BITORDER_TILES=waves restores the
+# waves tile alone, =fill or =fixed (the first session's 64x128 / 128x128) the earlier choices.
+# BITORDER_TILES=persistent (opt-in: slower on skinny products): unbatched plain
 # chains that fill the SMs run chain_tma_persistent_kernel (persistent_block). The 2026-11-30c
 # qkv sweep (do_bench, 9 shapes): 128x128 persistent 0.82/0.83/0.73/0.63x cuBLAS where the
 # default tile gave 0.67/0.67/0.59/0.61x; 128x256 persistent 1.00x on 2048x12288x4096 (0.86x).
-TILES = os.environ.get("BITORDER_TILES", "waves")
+TILES = os.environ.get("BITORDER_TILES", "auto")
 _SMS: dict = {}
 H200_SMS = 132  # for Triton's interpreter on CPU tensors
 
@@ -76,7 +78,8 @@ def persistent_block(m: int, n: int, sms: int):
     return None
 
 
-# BITORDER_TILES=auto (opt-in until the H200 has gated and timed it): the waves tile, except that
+# BITORDER_TILES=auto (the default; its kernels gated whole on the H200, 45,120 cases, 2026-11-30f):
+# the waves tile, except that
 # (1) the persistent kernel takes unbatched products where the 2026-11-30d bench (default against
 # BITORDER_TILES=persistent, 120 realistic shapes, CUDA graphs) saw it win: on M >= 512 it was
 # 0.99-1.27x the waves tile's speed (35 shapes); on M <= 128 it lost (0.40-0.96x: a 128-row tile
@@ -87,7 +90,10 @@ AUTO_TMA_BLOCK = (128, 128, 64, 8, 4)
 # (3) At M <= 128 a 64x128 tile with 4 stages (2026-11-30e fp16 sweep, CUDA graphs, every tile
 # cuBLAS's bytes: 0.95x cuBLAS on 128x15360x5120 against 0.92x for the 128x128 TMA tile; 96 KB of
 # ring lets two CTAs share an SM), and (4) a 64x64 waves tile loads by TMA (0.76/0.87/0.72x cuBLAS
-# against 0.73/0.73/0.65x by pointers at M = 128, N = 6144/8192/15360).
+# against 0.73/0.73/0.65x by pointers at M = 128, N = 6144/8192/15360). (5) At M <= 32 neither
+# TMA route: the 2026-11-30f bench (130 shapes, CUDA graphs) had them at 0.67-0.77x the pointer
+# kernel's speed there (geometric means at M = 1, 2, 8, 32) and even at M = 128 (1.00x).
+AUTO_POINTER_M = 32
 AUTO_SKINNY_M = 128
 AUTO_SKINNY_BLOCK = (64, 128, 64, 4, 4)
 
@@ -95,6 +101,8 @@ AUTO_SKINNY_BLOCK = (64, 128, 64, 4, 4)
 def auto_tma_block(m: int, waves_tile: tuple):
     """BITORDER_TILES=auto: the TMA tile for a whole-K chain over aligned operands with m output
     rows whose waves tile is waves_tile, or None to keep the pointer kernel (speed only)."""
+    if m <= AUTO_POINTER_M:
+        return None
     if tuple(waves_tile[:2]) == (64, 64):
         return (64, 64, 64, 4, 5)
     if tuple(waves_tile[:2]) != (128, 128):
