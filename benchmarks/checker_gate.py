@@ -66,50 +66,78 @@ def run_config(spec, cfg, draws, kept=None):
     return ptx, tuple(digests)
 
 
-def gate_kernel(spec, gpu: bool, n_draws: int, sample: int | None, seed: int, bind: bool = False):
-    """Per launch grid of `spec`: the checker's classes (with bind, for this launch's integer
-    arguments: check.signature's args) and, with gpu, the true ones over n_draws draws."""
-    configs = spec.space if not sample or sample >= len(spec.space) else \
-        random.Random(seed).sample(spec.space, sample)
+def _configs(spec, sample, seed):
+    return spec.space if not sample or sample >= len(spec.space) else random.Random(seed).sample(spec.space, sample)
+
+
+def config_records(spec, indices, gpu: bool, n_draws: int, sample: int | None, seed: int, bind: bool = False,
+                   deadline=None):
+    """One record per configuration of `spec` at `indices` of its (sampled) space, in order:
+    (config, launch grid, signature, level, truth or None, classing seconds), or (config, None,
+    reason, ...) for one Triton cannot build. Configurations not started by `deadline` (an
+    absolute time.time()) are left out. The draws are seeded: every process builds the same ones."""
+    configs = _configs(spec, sample, seed)
     args0 = spec.make("cuda" if gpu else "cpu", seed)
     draws = [spec.make("cuda", seed + 1000 * (d + 1)) for d in range(n_draws)] if gpu else None
     kept = snapshot(spec, draws) if gpu else None
-    groups = {}   # launch grid -> [(config, ptx, truth)]
-    skipped, classing_s = [], 0.0
-    for cfg in configs:
+    out = []
+    for i in indices:
+        if deadline is not None and time.time() > deadline:
+            break
+        cfg = configs[i]
         try:
             if gpu:
                 ptx, truth = run_config(spec, cfg, draws, kept)
             else:
                 ptx, truth = compile_config(spec.fn, cfg, {**args0, **spec.fixed}, {}, "sm90"), None
         except Exception as e:   # a configuration Triton cannot build (shared memory, registers)
-            skipped.append(f"{cfg}: {type(e).__name__}")
+            out.append((cfg, None, f"{cfg}: {type(e).__name__}", None, None, 0.0))
             continue
         grid = spec.grid({**args0, **cfg.kwargs})
         ints = launch_ints(spec.fn, cfg, {**args0, **spec.fixed}, {}) if bind else None
         if bind and len(grid) == 3 and grid[2] > 1:
             ints["grid_z"] = grid[2]   # a loop bounded by program_id(2) (split-K spans) is walked per z
-        groups.setdefault(str(grid), []).append((cfg, ptx, truth, ints))
+        t0 = time.process_time()
+        sig, lv = check.signature(ptx, ints), check.level(ptx, ints)
+        out.append((cfg, str(grid), sig, lv, truth, time.process_time() - t0))
+    return out
+
+
+def classes_of(spec, records, gpu: bool):
+    """gate_kernel's answer from config_records' records (of one or several processes)."""
+    groups, skipped, classing_s = {}, [], 0.0
+    for cfg, grid, sig, lv, truth, cs in records:
+        if grid is None:
+            skipped.append(sig)
+            continue
+        classing_s += cs
+        groups.setdefault(grid, []).append((cfg, sig, lv, truth))
     out = []
     for grid, members in groups.items():
-        t0 = time.process_time()
         by_sig = {}
-        for i, (_, p, _, ints) in enumerate(members):
-            by_sig.setdefault(check.signature(p, ints), []).append(i)
+        for i, (_, sig, _, _) in enumerate(members):
+            by_sig.setdefault(sig, []).append(i)
         classes = list(by_sig.values())
-        classing_s += time.process_time() - t0
-        levels = [check.level(p, ints) for _, p, _, ints in members]
+        levels = [lv for _, _, lv, _ in members]
         row = {"kernel": spec.name, "family": spec.family, "grid": grid, "configs": len(members),
                "classes": len(classes), "v1": sum(lv.startswith("v1") for lv in levels),
                "v0_reasons": sorted({lv[4:] for lv in levels if lv.startswith("v0")})[:3],
                "members": [[_cfg(members[i][0]) for i in c] for c in classes]}
         if gpu:
-            truth = [t for _, _, t, _ in members]
+            truth = [t for _, _, _, t in members]
             row["true_classes"] = len(set(truth))
             row["wrong_merges"] = [[_cfg(members[i][0]) for i in c] for c in classes if len({truth[i] for i in c}) > 1]
             row["certified_pairs"] = sum(len(c) * (len(c) - 1) // 2 for c in classes)
         out.append(row)
     return out, skipped, classing_s
+
+
+def gate_kernel(spec, gpu: bool, n_draws: int, sample: int | None, seed: int, bind: bool = False):
+    """Per launch grid of `spec`: the checker's classes (with bind, for this launch's integer
+    arguments: check.signature's args) and, with gpu, the true ones over n_draws draws.
+    Returns (rows, skipped configurations, classing seconds)."""
+    n = len(_configs(spec, sample, seed))
+    return classes_of(spec, config_records(spec, range(n), gpu, n_draws, sample, seed, bind), gpu)
 
 
 def _cfg(c):
@@ -158,32 +186,41 @@ def plot(rows, path):
     fig.savefig(path, dpi=120)
 
 
-def _gate_named(name, gpu, n_draws, sample, seed, deadline, bind=False):
-    """gate_kernel for the corpus kernel `name`, or None when `deadline` (an absolute time.time(),
-    or None for no budget) has passed before it starts: the kernel was not reached."""
-    if deadline is not None and time.time() > deadline:
-        return None
-    return gate_kernel(SPECS[name], gpu, n_draws, sample, seed, bind)
+def _chunk_worker(task):
+    """Pool entry point (top level, so that spawn can find it): config_records on one task tuple.
+    The worker builds its own tensors (CUDA with --gpu); records are plain data."""
+    name, indices, gpu, n_draws, sample, seed, deadline, bind = task
+    return config_records(SPECS[name], indices, gpu, n_draws, sample, seed, bind, deadline)
 
 
-def _gate_worker(task):
-    """Pool entry point (top level, so that spawn can find it): _gate_named on one task tuple.
-    The worker builds its own tensors (CUDA with --gpu); rows, skipped and classing_s are plain data."""
-    return _gate_named(*task)
+def gate_all(names, gpu, n_draws, sample, seed, deadline, jobs, bind=False, chunk=4):
+    """Yield (name, gate_kernel's result, or None where no configuration started before
+    `deadline`) for every name, in order.
 
-
-def gate_all(names, gpu, n_draws, sample, seed, deadline, jobs, bind=False):
-    """Yield (name, gate_kernel's result or None if not reached) for every name, in order.
-
-    jobs 1: one kernel after another in this process. jobs > 1: a spawn Pool of `jobs`
-    workers (never fork: CUDA), each worker checking the deadline when it picks a kernel up."""
-    tasks = [(n, gpu, n_draws, sample, seed, deadline, bind) for n in names]
+    jobs 1: one configuration after another in this process. jobs > 1: a spawn Pool of `jobs`
+    workers (never fork: CUDA) takes `chunk` configurations of one kernel at a time (a bound
+    GEMM's walk takes seconds per configuration: per-kernel tasks left 12 workers idle behind
+    8 kernels, 2026-11-30f), each checking the deadline before every configuration."""
+    tasks = []
+    for n in names:
+        size = len(_configs(SPECS[n], sample, seed))
+        step = size if jobs <= 1 else chunk
+        tasks += [(n, range(i, min(i + step, size)), gpu, n_draws, sample, seed, deadline, bind)
+                  for i in range(0, size, step)]
     if jobs <= 1:
-        for t in tasks:
-            yield t[0], _gate_named(*t)
-        return
-    with multiprocessing.get_context("spawn").Pool(min(jobs, len(tasks))) as pool:
-        yield from zip(names, pool.imap(_gate_worker, tasks, chunksize=1))
+        results = map(_chunk_worker, tasks)
+    else:
+        pool = multiprocessing.get_context("spawn").Pool(min(jobs, len(tasks)))
+        results = pool.imap(_chunk_worker, tasks, chunksize=1)
+    records, left = {}, {n: sum(t[0] == n for t in tasks) for n in names}
+    for task, recs in zip(tasks, results):
+        name = task[0]
+        records.setdefault(name, []).extend(recs)
+        left[name] -= 1
+        if left[name] == 0:
+            got = records.pop(name)
+            yield name, (classes_of(SPECS[name], got, gpu) if got else None)
+    if jobs > 1:
         pool.close()
         pool.join()
 
@@ -225,6 +262,10 @@ def main():
             per_kernel_s[name] = round(cs, 2)
             if sk:
                 skipped[name] = sk
+            # a line per kernel as it ends: a log read after a kill shows how far the gate got
+            print(f"{name}: {sum(x['configs'] for x in r)} configurations, {sum(x['classes'] for x in r)} classes"
+                  + (f", {sum(len(x['wrong_merges']) for x in r)} wrong merges" if a.gpu else "")
+                  + f" ({time.time() - t0:.0f} s)", flush=True)
     except SystemExit:
         stopped = True
         not_reached += [n for n in names if n not in done]
@@ -248,8 +289,13 @@ def main():
               + (f"  v0: {r['v0_reasons'][0][:60]}" if r["v0_reasons"] else ""))
     with open(os.path.join(a.out, "checker.json"), "w") as f:
         json.dump({"summary": summary, "grids": rows, "skipped": skipped}, f, indent=1)
-    print(json.dumps({k: v for k, v in summary.items() if k != "max_order_probe"}))
-    return 1 if summary.get("wrong_merges") or stopped else 0
+    print(json.dumps({k: v for k, v in summary.items() if k != "max_order_probe"}), flush=True)
+    if stopped:
+        # leave now: tearing the Pool down after a SIGTERM can wait forever on a queue lock that a
+        # killed worker held (2026-11-30f: the job outlived its timeout by minutes)
+        sys.stderr.flush()
+        os._exit(1)
+    return 1 if summary.get("wrong_merges") else 0
 
 
 if __name__ == "__main__":
