@@ -322,3 +322,53 @@ def test_equal_stores_under_two_guards_key_the_same_in_either_order():
 
     assert roots(["%p1", "%p2"]) == roots(["%p2", "%p1"]) == {"addr": ("(%p1)|(%p2)", "7", "b32")}
     assert roots(["%p1", True, "%p2"])["addr"][0] == "always"
+
+
+# a program with cp.async (here a commit and a wait with nothing in flight) applies the tensor-core
+# module's rules, among them that a shared word stored over at another width is forgotten
+ASYNC = "cp.async.commit_group;\ncp.async.wait_group 0;\n"
+
+
+def _overwrite(byte_reg, read):
+    """b32 word at x, then one byte of it stored over (from byte_reg), then `read` of x."""
+    return kernel(HEAD + ASYNC + SMEM + "st.shared.b32 [%r11], %r2;\nbar.sync 0;\n"
+                  f"st.shared.b8 [%r11+1], {byte_reg};\nbar.sync 0;\n{read}")
+
+
+def test_a_word_stored_over_at_another_width_is_forgotten_not_kept_stale():
+    """A b32 word partly overwritten by a b8 store holds a mix of both: the walk must not read
+    the old word back (stale bits), nor let two programs that store different bytes look alike.
+    Outside programs with cp.async or wgmma such stores are refused (the test above)."""
+    read = "ld.shared.b32 %r12, [%r11];\nst.global.b32 [%rd5], %r12;"
+    a, b = _overwrite("%r3", read), _overwrite("%r2", read)
+    stale = kernel(HEAD + ASYNC + SMEM + "st.shared.b32 [%r11], %r2;\nbar.sync 0;\n" + read)
+    # the forgotten word reads as nothing: the walk declines rather than answer from stale bits
+    assert "never written" in check.level(a)
+    assert check.level(stale).startswith("v1")
+    assert not check.equivalent(a, stale) and not check.equivalent(a, b)
+    # the byte itself, read back, is the byte stored (the overwrite is walked, not refused)
+    byte = "ld.shared.b8 %r12, [%r11+1];\nst.global.b8 [%rd5], %r12;"
+    direct = kernel(HEAD + "st.global.b8 [%rd5], %r3;")
+    assert check.level(_overwrite("%r3", byte)).startswith("v1")
+    assert check.equivalent(_overwrite("%r3", byte), direct)
+
+
+def test_the_epilogue_over_the_fp8_transpose_ring_is_walked():
+    """gemm_e4m3's 8-warp 64-deep 2-stage configuration (the corpus launch, bound): its epilogue's
+    v4 stores land on the bytes the B transpose stored; the old words are forgotten and the walk
+    classes it (it was declined before, 2026-11-30e), with every output's tree the e4m3 chain."""
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks"))
+    from corpus import SPECS
+    from bitorder.check.prune import compile_config, launch_ints
+    spec = SPECS["gemm_e4m3"]
+    args0 = spec.make("cpu", 7)
+    cfg = next(c for c in spec.space if c.num_warps == 8 and c.num_stages == 2
+               and (c.kwargs["BLOCK_M"], c.kwargs["BLOCK_N"], c.kwargs["BLOCK_K"]) == (64, 128, 64))
+    ptx = compile_config(spec.fn, cfg, {**args0, **spec.fixed}, {}, "sm90")
+    ints = launch_ints(spec.fn, cfg, {**args0, **spec.fixed}, {})
+    assert check.level(ptx, ints).startswith("v1"), check.level(ptx, ints)
+    # and it is its 4-stage twin's class (classed before; the H200 gave both the same bytes)
+    twin = next(c for c in spec.space if c.num_warps == 8 and c.num_stages == 4 and c.kwargs == cfg.kwargs)
+    assert check.equivalent(ptx, compile_config(spec.fn, twin, {**args0, **spec.fixed}, {}, "sm90"), ints)

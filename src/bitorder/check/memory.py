@@ -213,10 +213,12 @@ class Memory:
             tc.fenced.pop(k, None)     # or what a plain store wrote and its thread fenced after it
             tc.unfenced.setdefault(t, set()).add(k)
         # shared words are keyed by where they start: a store overlapping a stored word of another
-        # start or width would leave part of it stale under the key, so it is refused
+        # start or width would leave part of it stale under the key. Refused in programs without
+        # cp.async or wgmma; in those (tile rings that the epilogue reuses at another width, the
+        # fp8 B transpose's byte stores under the output's v4 stores) the old word is forgotten
         same = self.smem.get(k)
         if same is not None and same[3] != width:
-            if at is None or tc is None or (not tc.cp_written and not tc.cp_groups):
+            if at is None or tc is None:
                 raise Unsupported("shared-memory stores of different widths overlap")
             self._forget_word(t, _symbolic_part(at), at if isinstance(at, int) else at.get((), 0), same[3])
         if at is not None:
@@ -224,7 +226,7 @@ class Memory:
             sym = _symbolic_part(at)
             for b in range(c, c + width):
                 if self.smem_bytes.setdefault((sym, b), (c, width)) != (c, width):
-                    if tc is None or (not tc.cp_written and not tc.cp_groups):   # no asynchronous copy ever: as before
+                    if tc is None:   # a program without cp.async or wgmma: refused, as before
                         raise Unsupported("shared-memory stores of different widths overlap")
                     self._forget_word(t, sym, *self.smem_bytes[(sym, b)])
                     self.smem_bytes[(sym, b)] = (c, width)
