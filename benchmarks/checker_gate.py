@@ -120,6 +120,7 @@ def classes_of(spec, records, gpu: bool):
         classes = list(by_sig.values())
         levels = [lv for _, _, lv, _ in members]
         row = {"kernel": spec.name, "family": spec.family, "grid": grid, "configs": len(members),
+               "source": _source(spec),
                "classes": len(classes), "v1": sum(lv.startswith("v1") for lv in levels),
                "v0_reasons": sorted({lv[4:] for lv in levels if lv.startswith("v0")})[:3],
                "members": [[_cfg(members[i][0]) for i in c] for c in classes]}
@@ -130,6 +131,13 @@ def classes_of(spec, records, gpu: bool):
             row["certified_pairs"] = sum(len(c) * (len(c) - 1) // 2 for c in classes)
         out.append(row)
     return out, skipped, classing_s
+
+
+def _source(spec) -> str:
+    """A hash of the kernel's source and the @jit functions it calls (Triton's cache key of the
+    function, which also counts the lines they start on: a kernel moved in its file reads as
+    changed, which only costs a re-measurement): a stored truth is only about the code it ran."""
+    return hashlib.sha256(spec.fn.cache_key.encode()).hexdigest()[:16]
 
 
 def gate_kernel(spec, gpu: bool, n_draws: int, sample: int | None, seed: int, bind: bool = False):

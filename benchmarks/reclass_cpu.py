@@ -79,11 +79,14 @@ def main():
     unstored = sorted(set(names) - {r["kernel"] for r in stored["grids"]})
     if unstored:   # e.g. kernels added to the corpus after the stored GPU run: no truth to judge against
         sys.exit(f"{a.stored} has no GPU rows for {unstored}; checker_gate.py (no --gpu) gives their partition")
-    rows, wrong, unverified, classing_s, t0 = [], 0, 0, 0.0, time.time()
+    rows, wrong, unverified, classing_s, t0, stale = [], 0, 0, 0.0, time.time(), set()
     for name, (new_rows, _, cs) in gate_all(names, False, 0, None, 7, None, a.jobs, a.bind):
         classing_s += cs
         for nr in new_rows:
             old = by_grid[(name, nr["grid"])]
+            if old.get("source", nr["source"]) != nr["source"]:
+                stale.add(name)   # the kernel changed since the GPU measured it: no truth to judge by
+                continue
             new_classes = [[_key(c) for c in cls] for cls in nr["members"]]
             w, u = judge(old, new_classes)
             wrong += len(w)
@@ -97,7 +100,7 @@ def main():
     summary = {"date": time.strftime("%Y-%m-%d"), "stored": a.stored, "bind": a.bind, "kernels": len(names), "grids": len(rows),
                "configs": n_cfg, "classes_before": sum(r["classes_before"] for r in rows),
                "classes": sum(r["classes"] for r in rows), "true_classes": sum(r["true_classes"] for r in rows),
-               "wrong_merges": wrong, "unverified_merges": unverified,
+               "wrong_merges": wrong, "unverified_merges": unverified, "stale_truth": sorted(stale),
                "checker_configs_per_s": round(n_cfg / max(classing_s, 1e-9), 1), "wall_s": round(time.time() - t0, 1)}
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, "reclass.json"), "w") as f:
