@@ -191,3 +191,19 @@ def test_planted_fault_a_step_that_forgets_its_b_operand_merges_a_wrong_pair(tmp
 def test_where_bitorder_came_from():
     """Prints where bitorder came from (the planted-fault test reads it from a run on a copy)."""
     print(f"bitorder from {os.path.dirname(bitorder.__file__)}")
+
+
+def test_fp16_halves_of_a_fenced_word_are_fenced():
+    """attention_fwd (benchmarks/corpus) stores its Q tile with st.shared.v4.b32 and fences it;
+    its first wgmma reads Q as fp16 elements, half of them inside a stored word rather than at
+    its start. They count as fenced (the word is): the walk now gets past that step and stops
+    at the softmax's mul feeding an add, which ptxas may contract (a real ambiguity)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks"))
+    from corpus import SPECS
+    from bitorder.check.prune import compile_config, launch_ints
+    spec = SPECS["attention_fwd"]
+    args0 = spec.make("cpu", 7)
+    cfg = spec.space[0]
+    text = compile_config(spec.fn, cfg, {**args0, **spec.fixed}, {}, "sm90")
+    why = check.level(text, launch_ints(spec.fn, cfg, {**args0, **spec.fixed}, {}))
+    assert "contract" in why, why
