@@ -7,7 +7,7 @@ set -u
 R=$OUT/r; mkdir -p $R
 pack() { tar czf $OUT/results.tgz -C $OUT r; }
 timeout -k 5 30 scripts/gpu-run $R report > /dev/null 2>&1
-CHECKER_ARGS="--jobs 14 --draws 5 --budget 110 --bind --sample 12 --kernels gemm_fp16,gemm_bf16,gemm_fp16_out_fp32,gemm_e4m3,gemm_bias_relu,gemm_split_k,bmm_fp16,pinned_gemm_colsum" \
+CHECKER_ARGS="--jobs 14 --draws 5 --budget 110 --bind --sample 12 --kernels gemm_fp16,gemm_bf16,gemm_fp16_out_fp32,gemm_e4m3,gemm_bias_relu,gemm_split_k,bmm_fp16,pinned_gemm_colsum,pinned_loop_sum,online_softmax" \
   timeout -k 10 150 scripts/gpu-run $R checker | tail -12; pack
 BITORDER_FP8_ROWWISE_EPILOGUE="nobias=(acc*sb)*sa;bias=(acc*sb)*sa+bias" FP8_GATE_ARGS="--jobs 12 --fuzz 1500 --budget 120 --seed 20261203" \
   timeout -k 10 150 scripts/gpu-run $R fp8gate | tail -8; pack
