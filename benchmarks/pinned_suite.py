@@ -1,18 +1,11 @@
 """Pinned reductions on the GPU: invariance over each kernel's autotune space, and speed.
 
-Twelve kernels, each with a PINNED switch, run over num_warps x num_stages x the block of
-the kept axis x aligned / unaligned pointers. A kernel passes when every configuration's
-pinned output is byte-identical and equal to its CPU reference (all twelve have one), while
-the free-order outputs are shown to differ. The references are exact models, never a
-tolerance: numpy in fp32 rounding each operation as the kernel does, which the kernels make
-possible by using only operations both sides round alike: fp32 adds and multiplies (no
-product feeds a contractible add: the pinned kernels' SASS is the same with fp-fusion on and
-off), the pinned tree (bitorder.emulate.pinned_sum), max (order-free), IEEE division and square
-root (tl.math.div_rn, tl.sqrt_rn: "/" and tl.sqrt are approximate on NVIDIA), bitorder.math's
-shared exp and log (tl.exp / tl.log are approximate), and for gemm_colsum an fp16 MMA chain
-(bitorder.emulate's tensor-core model; an fp32 dot would be TF32). The free variants use the
-same math but Triton's own sums. Speed: the best pinned time over the best free time, each mode
-tuned over the same space. Writes pinned.json and pinned.png.
+Twelve kernels (benchmarks/pinned_kernels.py), each with a PINNED switch, run over num_warps x
+num_stages x the block of the kept axis x aligned / unaligned pointers. A kernel passes when
+every configuration's pinned output is byte-identical and equal to its CPU reference (all
+twelve have one, exact), while the free-order outputs are shown to differ. Speed: the best
+pinned time over the best free time, each mode tuned over the same space. Writes pinned.json
+and pinned.png.
 
 Phase 1 runs every configuration of a case once, untimed (digests, CPU reference); phase 2
 times each configuration with do_bench and CUDA graphs, in the main process, as soon as the
@@ -41,276 +34,10 @@ import traceback
 import numpy as np
 import torch
 import triton
-import triton.language as tl
 
-import bitorder  # noqa: F401  (installs pinned=)
-from bitorder.desc import GEMMDesc
-from bitorder.emulate import accumulate, pinned_reduce, pinned_sum
-from bitorder.math import exp as np_exp, log as np_log, tl_exp, tl_log
-
-F32 = np.float32
-
-
-@triton.jit
-def row_sum(x_ptr, y_ptr, R, C: tl.constexpr, BR: tl.constexpr, PINNED: tl.constexpr):
-    r = tl.program_id(0) * BR + tl.arange(0, BR)
-    x = tl.load(x_ptr + r[:, None] * C + tl.arange(0, C)[None, :], mask=r[:, None] < R, other=0.0)
-    tl.store(y_ptr + r, tl.sum(x, axis=1, pinned=PINNED), mask=r < R)
-
-
-@triton.jit
-def col_sum(x_ptr, y_ptr, R: tl.constexpr, C, BC: tl.constexpr, PINNED: tl.constexpr):
-    c = tl.program_id(0) * BC + tl.arange(0, BC)
-    x = tl.load(x_ptr + tl.arange(0, R)[:, None] * C + c[None, :], mask=c[None, :] < C, other=0.0)
-    tl.store(y_ptr + c, tl.sum(x, axis=0, pinned=PINNED), mask=c < C)
-
-
-@triton.jit
-def mid_sum(x_ptr, y_ptr, A, B: tl.constexpr, C: tl.constexpr, BA: tl.constexpr, PINNED: tl.constexpr):
-    a = tl.program_id(0) * BA + tl.arange(0, BA)
-    i = a[:, None, None] * B * C + tl.arange(0, B)[None, :, None] * C + tl.arange(0, C)[None, None, :]
-    x = tl.load(x_ptr + i, mask=a[:, None, None] < A, other=0.0)
-    o = a[:, None] * C + tl.arange(0, C)[None, :]
-    tl.store(y_ptr + o, tl.sum(x, axis=1, pinned=PINNED), mask=a[:, None] < A)
-
-
-@triton.jit
-def dot_rows(x_ptr, w_ptr, y_ptr, R, C: tl.constexpr, BR: tl.constexpr, PINNED: tl.constexpr):
-    r = tl.program_id(0) * BR + tl.arange(0, BR)
-    x = tl.load(x_ptr + r[:, None] * C + tl.arange(0, C)[None, :], mask=r[:, None] < R, other=0.0)
-    w = tl.load(w_ptr + tl.arange(0, C))
-    tl.store(y_ptr + r, tl.sum(x * w[None, :], axis=1, pinned=PINNED), mask=r < R)
-
-
-@triton.jit
-def _max(a, b):
-    return tl.maximum(a, b)
-
-
-@triton.jit
-def _rows(x_ptr, R, C: tl.constexpr, BR: tl.constexpr):
-    """A block of BR rows: their indices, offsets and values."""
-    r = tl.program_id(0) * BR + tl.arange(0, BR)
-    off = r[:, None] * C + tl.arange(0, C)[None, :]
-    return r, off, tl.load(x_ptr + off, mask=r[:, None] < R, other=0.0)
-
-
-@triton.jit
-def _rows_and_max(x_ptr, R, C: tl.constexpr, BR: tl.constexpr, PINNED: tl.constexpr):
-    """_rows and the row maxima."""
-    r, off, x = _rows(x_ptr, R, C, BR)
-    return r, off, x, tl.reduce(x, 1, _max, pinned=PINNED)
-
-
-@triton.jit
-def softmax(x_ptr, y_ptr, R, C: tl.constexpr, BR: tl.constexpr, PINNED: tl.constexpr):
-    r, off, x, m = _rows_and_max(x_ptr, R, C, BR, PINNED)
-    e = tl_exp(x - m[:, None])
-    tl.store(y_ptr + off, tl.math.div_rn(e, tl.sum(e, axis=1, pinned=PINNED)[:, None]), mask=r[:, None] < R)
-
-
-@triton.jit
-def log_softmax(x_ptr, y_ptr, R, C: tl.constexpr, BR: tl.constexpr, PINNED: tl.constexpr):
-    r, off, x, m = _rows_and_max(x_ptr, R, C, BR, PINNED)
-    lse = tl_log(tl.sum(tl_exp(x - m[:, None]), axis=1, pinned=PINNED))
-    tl.store(y_ptr + off, x - m[:, None] - lse[:, None], mask=r[:, None] < R)
-
-
-@triton.jit
-def layernorm(x_ptr, y_ptr, R, C: tl.constexpr, BR: tl.constexpr, PINNED: tl.constexpr):
-    r, off, x = _rows(x_ptr, R, C, BR)
-    mean = tl.math.div_rn(tl.sum(x, axis=1, pinned=PINNED), C * 1.0)
-    d = x - mean[:, None]
-    var = tl.math.div_rn(tl.sum(d * d, axis=1, pinned=PINNED), C * 1.0)
-    tl.store(y_ptr + off, tl.math.div_rn(d, tl.sqrt_rn(var + 1e-5)[:, None]), mask=r[:, None] < R)
-
-
-@triton.jit
-def rmsnorm(x_ptr, y_ptr, R, C: tl.constexpr, BR: tl.constexpr, PINNED: tl.constexpr):
-    r, off, x = _rows(x_ptr, R, C, BR)
-    ms = tl.math.div_rn(tl.sum(x * x, axis=1, pinned=PINNED), C * 1.0)
-    tl.store(y_ptr + off, tl.math.div_rn(x, tl.sqrt_rn(ms + 1e-6)[:, None]), mask=r[:, None] < R)
-
-
-@triton.jit
-def ln_bwd_dw(dy_ptr, xh_ptr, dw_ptr, R: tl.constexpr, C, BC: tl.constexpr, PINNED: tl.constexpr):
-    c = tl.program_id(0) * BC + tl.arange(0, BC)
-    off = tl.arange(0, R)[:, None] * C + c[None, :]
-    dy = tl.load(dy_ptr + off, mask=c[None, :] < C, other=0.0)
-    xh = tl.load(xh_ptr + off, mask=c[None, :] < C, other=0.0)
-    tl.store(dw_ptr + c, tl.sum(dy * xh, axis=0, pinned=PINNED), mask=c < C)
-
-
-@triton.jit
-def cross_entropy(x_ptr, t_ptr, y_ptr, R, C: tl.constexpr, BR: tl.constexpr, PINNED: tl.constexpr):
-    r = tl.program_id(0) * BR + tl.arange(0, BR)
-    x = tl.load(x_ptr + r[:, None] * C + tl.arange(0, C)[None, :], mask=r[:, None] < R, other=0.0)
-    t = tl.load(t_ptr + r, mask=r < R, other=0)
-    m = tl.reduce(x, 1, _max, pinned=PINNED)
-    lse = m + tl_log(tl.sum(tl_exp(x - m[:, None]), axis=1, pinned=PINNED))
-    xt = tl.sum(tl.where(tl.arange(0, C)[None, :] == t[:, None], x, 0.0), axis=1, pinned=PINNED)
-    tl.store(y_ptr + r, lse - xt, mask=r < R)
-
-
-@triton.jit
-def gemm_colsum(a_ptr, b_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, BN: tl.constexpr,
-                PINNED: tl.constexpr):
-    """fp16 operands (a no-op cast for the suite's fp16 inputs; fp32 callers round to nearest here):
-    an fp16 MMA chain over K in steps of 16, which bitorder.emulate models exactly (an fp32 dot
-    would be TF32, which it does not)."""
-    n = tl.program_id(0) * BN + tl.arange(0, BN)
-    a = tl.load(a_ptr + tl.arange(0, M)[:, None] * K + tl.arange(0, K)[None, :]).to(tl.float16)
-    b = tl.load(b_ptr + tl.arange(0, K)[:, None] * N + n[None, :]).to(tl.float16)
-    acc = tl.dot(a, b)  # fp32 accumulator in an MMA layout
-    tl.store(y_ptr + n, tl.sum(acc, axis=0, pinned=PINNED))
-
-
-@triton.jit
-def loop_sum(x_ptr, y_ptr, R, C, BR: tl.constexpr, BC: tl.constexpr, PINNED: tl.constexpr):
-    """acc += tl.sum(chunk) over chunks of BC columns: the shape OptimizeThreadLocality rewrites
-    (it would carry per-thread partials across iterations). BC is part of what the program
-    computes; the kept block BR, warps, stages and alignment are not."""
-    r = tl.program_id(0) * BR + tl.arange(0, BR)
-    acc = tl.zeros((BR,), tl.float32)
-    for c0 in range(0, C, BC):
-        x = tl.load(x_ptr + r[:, None] * C + c0 + tl.arange(0, BC)[None, :], mask=r[:, None] < R, other=0.0)
-        acc += tl.sum(x, axis=1, pinned=PINNED)
-    tl.store(y_ptr + r, acc, mask=r < R)
-
-
-def loop_sum_reference(x, bc=256):
-    """The CPU's bits for loop_sum: pinned sums of each chunk, added in chunk order in fp32."""
-    acc = np.zeros(x.shape[0], np.float32)
-    for c0 in range(0, x.shape[1], bc):
-        acc = (acc + pinned_sum(x[:, c0:c0 + bc], 1).astype(np.float32)).astype(np.float32)
-    return acc
-
-
-# CPU references for the kernels built on exp, log, division and square roots: numpy in fp32,
-# each operation rounded once as the kernel rounds it (shared exp / log, div_rn, sqrt_rn; max
-# is order-free, so any tree gives its bits; pinned_reduce keeps the kernel's anyway).
-def _shifted(x):
-    """x minus its row maximum, in fp32."""
-    x = x.astype(F32)
-    return (x - pinned_reduce(x, 1, np.maximum)[:, None]).astype(F32)
-
-
-def softmax_reference(x):
-    """softmax's bits: shared exp of x - max, the pinned sum, one IEEE division."""
-    e = np_exp(_shifted(x))
-    return (e / pinned_sum(e, 1)[:, None]).astype(F32)
-
-
-def log_softmax_reference(x):
-    """log_softmax's bits: (x - max) - log(pinned sum of exp(x - max)), shared exp and log."""
-    xm = _shifted(x)
-    return (xm - np_log(pinned_sum(np_exp(xm), 1))[:, None]).astype(F32)
-
-
-def layernorm_reference(x, eps=1e-5):
-    """layernorm's bits (no affine): pinned sums, IEEE divisions, d / sqrt_rn(var + eps)."""
-    x, c = x.astype(F32), F32(x.shape[1])
-    mean = (pinned_sum(x, 1) / c).astype(F32)
-    d = (x - mean[:, None]).astype(F32)
-    var = (pinned_sum((d * d).astype(F32), 1) / c).astype(F32)
-    return (d / np.sqrt((var + F32(eps)).astype(F32))[:, None]).astype(F32)
-
-
-def rmsnorm_reference(x, eps=1e-6):
-    """rmsnorm's bits (no weight): x / sqrt_rn(pinned_sum(x * x) / C + eps)."""
-    x = x.astype(F32)
-    ms = (pinned_sum((x * x).astype(F32), 1) / F32(x.shape[1])).astype(F32)
-    return (x / np.sqrt((ms + F32(eps)).astype(F32))[:, None]).astype(F32)
-
-
-def cross_entropy_reference(x, t):
-    """cross_entropy's bits: max + log(pinned sum of exp(x - max)), minus the pinned sum of the
-    row with every column but t zeroed (how the kernel takes x[t])."""
-    x = x.astype(F32)
-    lse = (pinned_reduce(x, 1, np.maximum) + np_log(pinned_sum(np_exp(_shifted(x)), 1))).astype(F32)
-    xt = pinned_sum(np.where(np.arange(x.shape[1])[None, :] == t[:, None], x, F32(0)), 1)
-    return (lse - xt).astype(F32)
-
-
-def gemm_colsum_reference(a, b):
-    """gemm_colsum's bits: the fp32 accumulator of an fp16 MMA chain over K in steps of 16 from
-    zero (bitorder.emulate.accumulate of a plain descriptor, before any output rounding; Triton's
-    wgmma k16 at 4 and 8 warps and mma.sync m16n8k16 at 1 and 2 round alike, docs/h200-facts.md),
-    then the pinned column sum."""
-    a, b = np.asarray(a, np.float16), np.asarray(b, np.float16)
-    acc = accumulate(a.astype(np.float64), b.astype(np.float64), GEMMDesc("plain", "fp16", a.shape[1], "wgmma", 16))
-    return pinned_sum(acc, 0)
-
-
-def wide(shape, seed):
-    g = torch.Generator(device="cuda").manual_seed(seed)
-    x = torch.randn(shape, device="cuda", generator=g)
-    return x * torch.exp2(torch.randint(-8, 9, shape, device="cuda", generator=g).float())
-
-
-def narrow(shape, seed):
-    """Standard normal values: every exp term of a row's log-sum-exp counts (with wide() one term
-    dominates and the free orders gave one byte pattern over 72 cross-entropy configurations, 2026-11-30e)."""
-    g = torch.Generator(device="cuda").manual_seed(seed)
-    return torch.randn(shape, device="cuda", generator=g)
-
-
-def unaligned(x):
-    """The same values one element past a 16-byte boundary (Triton then specialises differently)."""
-    buf = torch.empty(x.numel() + 1, device=x.device, dtype=x.dtype)
-    v = buf[1:].view(x.shape)
-    v.copy_(x)
-    return v
-
-
-R, C = 4096, 1024
-CASES = {
-    # name: (kernel, inputs, output shape, grid from the kept block, kept block name, its values, CPU reference)
-    "row_sum": (row_sum, lambda s: [wide((R, C), s)], (R,), lambda b: (triton.cdiv(R, b),), "BR", (1, 2, 4, 8),
-                lambda x: pinned_sum(x, 1), dict(R=R, C=C)),
-    "col_sum": (col_sum, lambda s: [wide((256, 8192), s)], (8192,), lambda b: (triton.cdiv(8192, b),), "BC",
-                (16, 32, 64, 128), lambda x: pinned_sum(x, 0), dict(R=256, C=8192)),
-    "mid_sum": (mid_sum, lambda s: [wide((512, 128, 16), s)], (512, 16), lambda b: (triton.cdiv(512, b),), "BA",
-                (1, 2, 4), lambda x: pinned_sum(x, 1), dict(A=512, B=128, C=16)),
-    "dot_rows": (dot_rows, lambda s: [wide((R, C), s), wide((C,), s + 9)], (R,), lambda b: (triton.cdiv(R, b),),
-                 "BR", (1, 2, 4, 8), lambda x, w: pinned_sum(x * w[None, :], 1), dict(R=R, C=C)),
-    "softmax": (softmax, lambda s: [wide((R, C), s)], (R, C), lambda b: (triton.cdiv(R, b),), "BR", (1, 2, 4),
-                softmax_reference, dict(R=R, C=C)),
-    "log_softmax": (log_softmax, lambda s: [wide((R, C), s)], (R, C), lambda b: (triton.cdiv(R, b),), "BR",
-                    (1, 2, 4), log_softmax_reference, dict(R=R, C=C)),
-    "layernorm": (layernorm, lambda s: [wide((R, C), s)], (R, C), lambda b: (triton.cdiv(R, b),), "BR", (1, 2, 4),
-                  layernorm_reference, dict(R=R, C=C)),
-    "rmsnorm": (rmsnorm, lambda s: [wide((R, C), s)], (R, C), lambda b: (triton.cdiv(R, b),), "BR", (1, 2, 4),
-                rmsnorm_reference, dict(R=R, C=C)),
-    "ln_bwd_dw": (ln_bwd_dw, lambda s: [wide((256, 4096), s), wide((256, 4096), s + 5)], (4096,),
-                  lambda b: (triton.cdiv(4096, b),), "BC", (16, 32, 64), lambda dy, xh: pinned_sum(dy * xh, 0),
-                  dict(R=256, C=4096)),
-    "cross_entropy": (cross_entropy, lambda s: [narrow((R, C), s),
-                                                torch.randint(0, C, (R,), device="cuda", dtype=torch.int32)],
-                      (R,), lambda b: (triton.cdiv(R, b),), "BR", (1, 2, 4), cross_entropy_reference, dict(R=R, C=C)),
-    "gemm_colsum": (gemm_colsum, lambda s: [wide((128, 64), s).half(), wide((64, 1024), s + 3).half()], (1024,),
-                    lambda b: (1024 // b,), "BN", (32, 64, 128), gemm_colsum_reference, dict(M=128, N=1024, K=64)),
-    "loop_sum": (loop_sum, lambda s: [wide((R, 8192), s)], (R,), lambda b: (triton.cdiv(R, b),), "BR", (1, 2, 4, 8),
-                 loop_sum_reference, dict(R=R, C=8192, BC=256)),
-}
-
-
-_POINTER_TYPES = {"t_ptr": "*i32", "a_ptr": "*fp16", "b_ptr": "*fp16"}  # the rest are fp32
-
-
-def signature(name):
-    """(kernel, Triton signature, constexprs but the kept block and PINNED, the block's name) of a
-    suite kernel for compiling without a GPU: pointers fp32 (the cross-entropy targets i32,
-    gemm_colsum's operands fp16), sizes that are runtime arguments i32."""
-    kernel, _, _, _, block_name, _, _, shapes = CASES[name]
-    args = kernel.arg_names
-    sig = {a: _POINTER_TYPES.get(a, "*fp32") for a in args if a.endswith("_ptr")}
-    consts = dict(shapes)
-    for a in args:
-        if a in shapes and not kernel.params[args.index(a)].is_constexpr:
-            sig[a] = "i32"
-            consts.pop(a)
-    return kernel, sig, consts, block_name
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pinned_kernels import *  # noqa: E402,F401,F403  (the kernels, CASES, signature: ps.X as before)
+from pinned_kernels import CASES, unaligned  # noqa: E402
 
 
 def digest(t):
@@ -363,15 +90,15 @@ def _bench(fn, rep):
     return t, g
 
 
-def _walk(name, quick):
-    """Run every configuration of case `name`, pinned then free, once each. Returns the result
-    dict before _finish, and the inputs and last pinned output (for the CPU reference).
-    res["ran"] lists [w, s, block, aligned, pinned] of every launch that built, in order: what
-    time_case times."""
+def _walk(name, quick, part=(0, 1)):
+    """Run every configuration of case `name` in share part = (i, n) of its space (every n-th from
+    the i-th), pinned then free, once each. Returns the result dict before _finish, and the
+    inputs and last pinned output (for the CPU reference). res["ran"] lists [w, s, block,
+    aligned, pinned] of every launch that built, in order: what time_case times."""
     block_name = CASES[name][4]
-    inputs = CASES[name][1](1234)
+    inputs = CASES[name][1](1234)   # seeded: every part draws the same inputs
     variants = {al: _inputs(inputs, al) for al in (True, False)}
-    runs = [(cfg, pinned) for cfg in _space(name, quick) for pinned in (True, False)]
+    runs = [(cfg, pinned) for cfg in _space(name, quick)[part[0]::part[1]] for pinned in (True, False)]
     for cfg, pinned in runs:    # compile all first, without the GPU lock: it goes on while the main
         with contextlib.suppress(Exception):  # process times (a failure shows again below)
             _launcher(name, variants[cfg[3]], cfg, pinned)[2]()
@@ -430,22 +157,74 @@ def run_case(name, quick, rep=20):
     return set_times(r, *time_case(name, r.pop("ran"), rep))
 
 
-def check_case(name, quick):
-    """Phase 1 (any process): every configuration runs once, untimed, so Triton's on-disk cache
-    holds every kernel afterwards; res["ran"] says what to time."""
+def check_case(name, quick, part=(0, 1)):
+    """Phase 1 (any process): every configuration of share `part` (_walk's) runs once, untimed,
+    so Triton's on-disk cache holds every kernel afterwards; res["ran"] says what to time."""
     t0 = time.time()
-    res = _finish(*_walk(name, quick))
+    res = _finish(*_walk(name, quick, part))
     res["seconds"] = {"check": time.time() - t0}
     return res
 
 
 def _check_worker(task):
-    """Pool entry point (top level, for spawn): (name, check_case(name, quick)), or (name, None)
-    when the absolute deadline (time.time(); None: no budget) passed before the case started."""
-    name, quick, deadline = task
+    """Pool entry point (top level, for spawn): (name, check_case(name, quick, part)), or (name,
+    None) when the absolute deadline (time.time(); None: no budget) passed before it started."""
+    name, quick, deadline, part = task
     if deadline is not None and time.time() > deadline:
         return name, None
-    return name, check_case(name, quick)
+    return name, check_case(name, quick, part)
+
+
+def merge_parts(parts):
+    """One case's phase-1 result from its parts' (check_case's over shares of its space; None for
+    a part not reached), or None if none ran. A case is split so that its compilations run in
+    several workers (2026-11-30f: one worker per case compiled 144 kernels one after another)."""
+    rs = [r for r in parts if r is not None]
+    if not rs:
+        return None
+    pinned, free = sorted({d for r in rs for d in r["pinned"]}), sorted({d for r in rs for d in r["free"]})
+    m = {"name": rs[0]["name"], "configs": sum(r["configs"] for r in rs), "pinned": pinned, "free": free,
+         "pinned_invariant": len(pinned) == 1, "free_distinct": len(free),
+         "ran": [x for r in rs for x in r.get("ran", [])],
+         "seconds": {"check": max(r["seconds"]["check"] for r in rs)}}   # the parts ran side by side
+    refs = [r["equals_cpu_reference"] for r in rs if "equals_cpu_reference" in r]
+    if refs:
+        m["equals_cpu_reference"] = all(refs)
+    skipped = [x for r in rs for x in r.get("skipped", [])]
+    if skipped:
+        m["skipped"] = skipped
+    if len(rs) < len(parts):
+        m["parts_not_reached"] = len(parts) - len(rs)
+    return set_times(m, [], [])
+
+
+class Gather:
+    """(name, merged result) for each case from an iterator of (name, part result) in task order
+    (`parts` tasks a case, consecutive); next(timeout) as multiprocessing's imap iterator has it,
+    so that drain() can take what has arrived without waiting."""
+
+    def __init__(self, arrivals, parts):
+        self.arrivals, self.parts, self.got = arrivals, parts, []
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return self.next()
+
+    def next(self, timeout=None):
+        while True:
+            name, r = self.arrivals.next(timeout) if timeout is not None else next(self.arrivals)
+            self.got.append(r)
+            if len(self.got) == self.parts:
+                got, self.got = self.got, []
+                return name, merge_parts(got)
+
+    def partial(self):
+        """The case whose parts were arriving when the run stopped: what arrived, merged."""
+        got, self.got = self.got, []
+        merged = merge_parts(got + [None] * (self.parts - len(got))) if got else None
+        return None if merged is None else (merged["name"], merged)
 
 
 def time_case(name, ran, rep):
@@ -503,12 +282,16 @@ def time_as_checked(arrivals, book, time_fn, deadline=None, clock=time.time, sho
 
 
 def drain(arrivals, book):
-    """After an interruption: record the phase-1 results already arrived, never waiting."""
+    """After an interruption: record the phase-1 results already arrived, never waiting (and,
+    from a Gather, the case whose parts were still arriving)."""
     while True:
         try:
             name, r = arrivals.next(timeout=0)
         except (multiprocessing.TimeoutError, StopIteration):
-            return
+            last = arrivals.partial() if isinstance(arrivals, Gather) else None
+            if last is None:
+                return
+            name, r = last
         if r is not None:
             r.pop("ran", None)
             r.setdefault("not_timed", "interrupted before its timing")
@@ -592,7 +375,9 @@ def main():
     t_start = time.time()
     deadline = t_start + args.budget if args.budget else None
     meta = dict(device=torch.cuda.get_device_name(), pinned_layouts=layouts.enabled())
-    tasks = [(n, args.quick, deadline) for n in names]
+    # each case in `parts` shares of its space, so that its compilations spread over the workers
+    parts = 1 if args.jobs <= 1 else max(1, min(8, -(-2 * args.jobs // len(names))))
+    tasks = [(n, args.quick, deadline, (i, parts)) for n in names for i in range(parts)]
     book, pool, stopped = new_book(), None, None
 
     def timed(name, ran):
@@ -606,8 +391,8 @@ def main():
         if args.jobs > 1:
             ctx = multiprocessing.get_context("spawn")      # never fork: CUDA
             _GPU_LOCK = ctx.Lock()
-            pool = ctx.Pool(min(args.jobs, len(names)), initializer=_init_worker, initargs=(_GPU_LOCK,))
-            arrivals = pool.imap(_check_worker, tasks, chunksize=1)
+            pool = ctx.Pool(min(args.jobs, len(tasks)), initializer=_init_worker, initargs=(_GPU_LOCK,))
+            arrivals = Gather(pool.imap(_check_worker, tasks, chunksize=1), parts)
         else:
             arrivals = map(_check_worker, tasks)            # lazily, here: check, time, next case
         time_as_checked(arrivals, book, timed, deadline, show=lambda line: print(line, flush=True))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import torch
 
-import pinned_suite as ps
+import pinned_kernels as ps
 
 from . import Spec, space, wide
 

@@ -279,7 +279,8 @@ def test_pinned_cross_entropy_merges_over_num_warps_at_two_rows():
     cfgs = {(c.kwargs["PINNED"], c.num_warps): c for c in spec.space
             if c.kwargs["BR"] == 2 and c.num_stages == 1 and c.num_warps in (1, 2)}
     ptx = {k: compile_config(spec.fn, c, args, {}, "sm90") for k, c in cfgs.items()}
-    assert "selp.b16" in ptx[(True, 1)].ptx and "selp.b16" not in ptx[(True, 2)].ptx
+    # (the shared exp's range checks put selp.b16 in both since 2026-11-30f; the mask adds more at w1)
+    assert ptx[(True, 1)].ptx.count("selp.b16") > ptx[(True, 2)].ptx.count("selp.b16")
     assert check.equivalent(ptx[(True, 1)], ptx[(True, 2)])
     assert not check.equivalent(ptx[(True, 1)], ptx[(False, 1)])
 

@@ -16,7 +16,7 @@ import pinned_suite as ps  # noqa: E402
 CHECK_S, TIME_S = float(os.environ.get("CHECK_S", "0.05")), float(os.environ.get("TIME_S", "0.5"))
 
 
-def fake_check(name, quick):
+def fake_check(name, quick, part=(0, 1)):
     """What check_case returns, for two launches (one configuration, pinned and free)."""
     time.sleep(CHECK_S)
     r = {"name": name, "configs": 1, "pinned": ["p"], "free": ["f1", "f2"], "pinned_invariant": True,

@@ -27,7 +27,7 @@ import bitorder  # noqa: E402
 import pinned_suite as ps  # noqa: E402
 from bitorder.math import exp as np_exp, fma32, log as np_log, tl_exp, tl_log  # noqa: E402
 
-print("bitorder from", bitorder.__file__, "suite from", ps.__file__)
+print("bitorder from", bitorder.__file__, "suite from", sys.modules["pinned_kernels"].__file__)
 _plain_fma = _interp.InterpreterBuilder.create_fma
 
 

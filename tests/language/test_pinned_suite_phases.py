@@ -149,3 +149,28 @@ def test_jobs_1_keeps_the_budget(tmp_path):
     assert len(timed) + len(s["not_timed"]) + len(s["not_reached"]) == 12
     assert any(r.get("not_timed", "").startswith("budget: ") for r in s["results"]), s["results"]
     assert s["seconds"]["total"] < 2.5 + 0.5 and s["stopped"] is None
+
+
+def test_a_case_checked_in_parts_merges_to_one_verdict():
+    """Parts of one case (shares of its space, in several workers): configurations add up, digests
+    unite (two pinned patterns across parts are a failed invariance, as in one part), the CPU
+    reference holds only if it held in every part, and a part not reached is counted."""
+    a, b = checked("x", 4), checked("x", 6)
+    m = ps.merge_parts([a, b])
+    assert m["configs"] == 5 and m["pinned_invariant"] and m["free_distinct"] == 2 and len(m["ran"]) == 10
+    assert m["equals_cpu_reference"] is True and "parts_not_reached" not in m
+    b2 = dict(checked("x", 2), pinned=["q"], equals_cpu_reference=False)
+    m = ps.merge_parts([a, b2, None])
+    assert not m["pinned_invariant"] and m["equals_cpu_reference"] is False and m["parts_not_reached"] == 1
+    assert ps.merge_parts([None, None]) is None
+
+
+def test_gather_yields_each_case_once_its_parts_are_in_and_drain_keeps_a_half_arrived_case():
+    items = [("a", checked("a", 2)), ("a", checked("a", 2)), ("b", checked("b", 2)), ("b", checked("b", 2)),
+             ("c", checked("c", 2)), ("c", checked("c", 2))]
+    g = ps.Gather(Arrivals(items, ready=5), 2)
+    book = ps.new_book()
+    assert next(g)[0] == "a" and next(g)[0] == "b"
+    ps.drain(g, book)    # c's first part arrived, its second not: c is kept, one part short
+    assert list(book["checked"]) == ["c"] and book["checked"]["c"]["parts_not_reached"] == 1
+    assert book["checked"]["c"]["not_timed"] == "interrupted before its timing"

@@ -40,7 +40,7 @@ def test_softmax_gate_fails_on_a_copied_suite_whose_reference_uses_numpys_exp(tm
     exp instead of the shared one (at most 1 ulp apart). softmax's check fails, the others pass."""
     sys.path.insert(0, os.path.dirname(HERE))
     from mutants import run_on_mutant
-    p, _ = run_on_mutant(tmp_path, "benchmarks/pinned_suite.py", "    e = np_exp(_shifted(x))\n",
+    p, _ = run_on_mutant(tmp_path, "benchmarks/pinned_kernels.py", "    e = np_exp(_shifted(x))\n",
                          "    e = np.exp(_shifted(x))\n", ["tests/language/interpret_row_refs.py"],
                          env={"TRITON_INTERPRET": "1"})
     assert f"suite from {tmp_path}" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
