@@ -17,6 +17,8 @@ CPU reference(*inputs as numpy), the sizes passed to the kernel).
 """
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import torch
 import triton
@@ -221,23 +223,27 @@ def gemm_colsum_reference(a, b):
     return pinned_sum(acc, 0)
 
 
+# where the inputs live: the GPU, or the CPU for Triton's interpreter (tests/language's smoke run)
+DEVICE = os.environ.get("PINNED_DEVICE", "cuda")
+
+
 def wide(shape, seed):
-    g = torch.Generator(device="cuda").manual_seed(seed)
-    x = torch.randn(shape, device="cuda", generator=g)
-    return x * torch.exp2(torch.randint(-8, 9, shape, device="cuda", generator=g).float())
+    g = torch.Generator(device=DEVICE).manual_seed(seed)
+    x = torch.randn(shape, device=DEVICE, generator=g)
+    return x * torch.exp2(torch.randint(-8, 9, shape, device=DEVICE, generator=g).float())
 
 
 def narrow(shape, seed):
     """Standard normal values: every exp term of a row's log-sum-exp counts (with wide() one term
     dominates and the free orders gave one byte pattern over 72 cross-entropy configurations, 2026-11-30e)."""
-    g = torch.Generator(device="cuda").manual_seed(seed)
-    return torch.randn(shape, device="cuda", generator=g)
+    g = torch.Generator(device=DEVICE).manual_seed(seed)
+    return torch.randn(shape, device=DEVICE, generator=g)
 
 
 def targets(n, classes, seed):
     """n class indices in [0, classes), int32, seeded: every process draws the same ones."""
-    g = torch.Generator(device="cuda").manual_seed(seed)
-    return torch.randint(0, classes, (n,), device="cuda", dtype=torch.int32, generator=g)
+    g = torch.Generator(device=DEVICE).manual_seed(seed)
+    return torch.randint(0, classes, (n,), device=DEVICE, dtype=torch.int32, generator=g)
 
 
 def unaligned(x):

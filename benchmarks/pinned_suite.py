@@ -62,7 +62,7 @@ def _launcher(name, ins, cfg, pinned):
     a no-argument compile of that launch that runs nothing)."""
     kernel, _, out_shape, grid, block_name, _, _, shapes = CASES[name]
     w, s, b, _ = cfg
-    out = torch.empty(out_shape, device="cuda")
+    out = torch.empty(out_shape, device=ins[0].device)
     kw = dict(**shapes, **{block_name: b}, PINNED=pinned, num_warps=w, num_stages=s)
     return out, lambda: kernel[grid(b)](*ins, out, **kw), lambda: kernel.warmup(*ins, out, grid=grid(b), **kw)
 
@@ -111,7 +111,8 @@ def _walk(name, quick, part=(0, 1)):
         try:
             with _GPU_LOCK:
                 fn()
-                torch.cuda.synchronize()
+                if out.is_cuda:
+                    torch.cuda.synchronize()
         except Exception as e:  # a configuration Triton cannot build for this kernel
             w, s, b, _ = cfg
             res.setdefault("skipped", []).append(f"w{w} s{s} {block_name}{b}: {type(e).__name__}")

@@ -174,3 +174,13 @@ def test_gather_yields_each_case_once_its_parts_are_in_and_drain_keeps_a_half_ar
     ps.drain(g, book)    # c's first part arrived, its second not: c is kept, one part short
     assert list(book["checked"]) == ["c"] and book["checked"]["c"]["parts_not_reached"] == 1
     assert book["checked"]["c"]["not_timed"] == "interrupted before its timing"
+
+
+def test_phase_one_in_two_shares_under_the_interpreter_merges_to_one_pattern_equal_to_the_reference():
+    """check_case and merge_parts as the GPU run calls them (the inputs on the CPU, the kernels
+    under Triton's interpreter): mid_sum's quick space in two shares, 24 configurations, one pinned
+    byte pattern, equal to the CPU reference."""
+    p = subprocess.run([sys.executable, os.path.join(HERE, "interpret_suite_parts.py")], capture_output=True,
+                       text=True, timeout=600, env=dict(os.environ, TRITON_INTERPRET="1", PINNED_DEVICE="cpu"))
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    assert "parts [12, 12] configs 24 launches 48 invariant True reference True skipped 0" in p.stdout, p.stdout
