@@ -91,8 +91,9 @@ AUTO_TMA_BLOCK = (128, 128, 64, 8, 4)
 # cuBLAS's bytes: 0.95x cuBLAS on 128x15360x5120 against 0.92x for the 128x128 TMA tile; 96 KB of
 # ring lets two CTAs share an SM), and (4) a 64x64 waves tile loads by TMA (0.76/0.87/0.72x cuBLAS
 # against 0.73/0.73/0.65x by pointers at M = 128, N = 6144/8192/15360). (5) At M <= 32 neither
-# TMA route: the 2026-11-30f bench (130 shapes, CUDA graphs) had them at 0.67-0.77x the pointer
-# kernel's speed there (geometric means at M = 1, 2, 8, 32) and even at M = 128 (1.00x).
+# TMA route: the 2026-11-30f bench (130 shapes, CUDA graphs; geometric means at M = 1, 2, 8, 32)
+# had them at 0.67-0.77x cuBLAS where the pointer kernel ran at 0.87-0.93x; at M = 128 they gave
+# 0.79x against its 0.77x.
 AUTO_POINTER_M = 32
 AUTO_SKINNY_M = 128
 AUTO_SKINNY_BLOCK = (64, 128, 64, 4, 4)
