@@ -117,6 +117,10 @@ def test_persistent_tiles_only_where_they_fill_the_sms(monkeypatch):
     assert launch.persistent_block(2048, 12288, 132) == (128, 256, 64, 8, 3)
     assert launch.persistent_block(512, 10240, 132) == (128, 128, 64, 8, 4)
     assert launch.persistent_block(32, 10240, 132) is None
+    # one wave of 128x256 where 128x128 tiles would spill into a second (M >= 512 only)
+    assert launch.persistent_block(512, 4672, 132) == (128, 256, 64, 8, 3)
+    assert launch.persistent_block(128, 18176, 132) == (128, 128, 64, 8, 4)
+    assert launch.persistent_block(512, 4096, 132) is None
     monkeypatch.setattr(launch, "TILES", "persistent")
     used = []
     monkeypatch.setattr(launch, "_launch", lambda kernel, grid, args, warps, stages: used.append((kernel, grid, warps, stages)))

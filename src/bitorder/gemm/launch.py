@@ -69,13 +69,19 @@ def blocks(m: int, n: int, batch: int = 1, sms: int | None = None):
 
 
 def persistent_block(m: int, n: int, sms: int):
-    """The persistent kernel's tile for an unbatched (m, n) output, or None where its tiles would
-    not fill the SMs (speed only): 128x256 from four waves of them on, else 128x128 (4 stages)."""
-    if _cdiv(m, 128) * _cdiv(n, 256) >= 4 * sms:
+    """The persistent kernel's tile for an unbatched (m, n) output, or None where its 128x128 tiles
+    would not fill the SMs (speed only): 128x256 from four waves of them on, or (M >= 512) where
+    they fit one wave and 128x128 tiles would spill into a second; else 128x128 (4 stages)."""
+    big, small = _cdiv(m, 128) * _cdiv(n, 256), _cdiv(m, 128) * _cdiv(n, 128)
+    if small < sms:
+        return None
+    # the 2026-11-30e fp16 sweep (CUDA graphs): at 512x4672x4544, 76 tiles of 128x256 (one wave)
+    # 0.736x cuBLAS against 0.674x for 148 of 128x128 (a wave and 16 more); on the other 5 shapes
+    # with M >= 512, 128x128 won (0.71-0.98x against 0.52-0.74x); at M = 128, 128x256 persistent
+    # tiles ran at 0.39-0.79x, so the one-wave case is taken from M = 512 only
+    if big >= 4 * sms or (big <= sms and m >= 512):
         return (128, 256, 64, 8, 3)
-    if _cdiv(m, 128) * _cdiv(n, 128) >= sms:
-        return (128, 128, 64, 8, 4)
-    return None
+    return (128, 128, 64, 8, 4)
 
 
 # BITORDER_TILES=auto (the default; its kernels gated whole on the H200, 45,120 cases, 2026-11-30f):
