@@ -10,6 +10,8 @@ set -u
 R=$OUT/r; mkdir -p $R
 pack() { tar czf $OUT/results.tgz -C $OUT r; }
 timeout -k 5 40 scripts/gpu-run $R report > /dev/null 2>&1          # installs the wheel once
-BENCH_ARGS="--budget 120" timeout -k 10 150 scripts/gpu-run $R bench | tail -16; pack
+BENCH_ARGS="--budget 120" timeout -k 10 150 scripts/gpu-run $R bench | tail -16
+# against 2026-11-30f's waves run on the shapes both timed (a comparison only; the floor is bench.json's groups)
+python3 benchmarks/compare_bench.py benchmarks/results/2026-11-30f-bench/default/bench.json $R/bench.json --json $R/compare.json; pack
 BITORDER_PINNED_LAYOUTS=1 PINNED_ARGS="--jobs 14 --rep 3 --budget 320 --kernels row_sum,col_sum,mid_sum,dot_rows,softmax,log_softmax" \
   timeout -k 10 350 scripts/gpu-run $R pinned | tail -10; pack
