@@ -9,6 +9,7 @@ swizzle, descriptor field or fragment layout reads other elements and fails this
 exercised. Negative known answers and a planted fault show the step nodes' operands matter.
 """
 import os
+import re
 import sys
 
 import pytest
@@ -207,3 +208,85 @@ def test_fp16_halves_of_a_fenced_word_are_fenced():
     text = compile_config(spec.fn, cfg, {**args0, **spec.fixed}, {}, "sm90")
     why = check.level(text, launch_ints(spec.fn, cfg, {**args0, **spec.fixed}, {}))
     assert "contract" in why, why
+
+
+def _const(payload):
+    """The constant byte offset of a load or store address key ('[c*1+...]b32' or 'c*1+...')."""
+    m = re.match(r"\[?(\d+)\*1\+", payload)
+    return int(m.group(1)) if m else 0
+
+
+@pytest.mark.parametrize("warps", [4, 8])
+def test_a_wgmma_with_a_from_registers_reads_each_row_where_triton_put_it(warps):
+    """pinned_gemm_colsum (benchmarks/corpus) converts its A tile to fp16 in registers, so its
+    wgmma takes A from registers ({a0..a3}: the mma.m16n8k16 fragment, per warp 16 rows). Every
+    output y[n] must be the pinned sum over the 128 rows m of the chain of 4 k16 steps whose A
+    elements are cvt(A[m, k]) and B elements cvt(B[k, n]), k = 16 s .. 16 s + 15 in step order:
+    a wrong register-to-(row, k) map reads other elements and fails this."""
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks"))
+    from corpus import SPECS
+    from bitorder.check.prune import compile_config
+    from bitorder.check.signature import _entry
+    spec = SPECS["pinned_gemm_colsum"]
+    args0 = spec.make("cpu", 7)
+    cfg = next(c for c in spec.space if c.num_warps == warps and c.num_stages == 1 and c.kwargs["PINNED"])
+    k = compile_config(spec.fn, cfg, {**args0, **spec.fixed}, {}, "sm90")
+    assert check.level(k).startswith("v1"), check.level(k)
+    r, nodes = dataflow.walk(_entry(k), shapes=True, divisible=check.divisible_params(k))
+    shape = nodes.shape
+    K, N = 64, 1024
+
+    def first_load(node):
+        while node in shape and shape[node][0] != "load":
+            node = shape[node][1][0]
+        return shape[node][2]
+
+    def chains(node, out):
+        op, kids, _ = shape[node]
+        if op.startswith("wgmma."):
+            chain = []   # steps from the last back: ":acc" ones read an accumulator, the first is ":zero"
+            while shape[node][0].endswith(":acc"):
+                chain.append(shape[node][1][1:])
+                node = shape[node][1][0]
+            assert shape[node][0].endswith(":zero")
+            chain.append(shape[node][1])
+            out.append(chain[::-1])
+            return
+        for c in kids:
+            chains(c, out)
+
+    assert len(r) == cfg.kwargs["BN"]
+    for addr, (_guard, key, _width) in r.items():
+        n = _const(addr) // 4
+        rows = []
+        chains(key, rows)
+        assert len(rows) == 128
+        ms = set()
+        for chain in rows:
+            assert len(chain) == 4
+            m_of = set()
+            for s, (arow, bcol) in enumerate(chain):
+                a_idx = [_const(first_load(e)) // 4 for e in shape[arow][1]]
+                b_idx = [_const(first_load(e)) // 4 for e in shape[bcol][1]]
+                assert [i % K for i in a_idx] == list(range(16 * s, 16 * s + 16))
+                m_of |= {i // K for i in a_idx}
+                assert [i // N for i in b_idx] == list(range(16 * s, 16 * s + 16))
+                assert {i % N for i in b_idx} == {n}
+            assert len(m_of) == 1
+            ms |= m_of
+        assert ms == set(range(128))
+
+
+def test_planted_fault_a_register_fragment_read_with_rows_and_k_halves_swapped_is_caught(tmp_path):
+    """A copied tree whose A-from-registers map takes register i's row half from k and its k half
+    from the row (a plausible slip): the tree test above fails on the copy, which the run imported."""
+    sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
+    from mutants import run_on_mutant
+    p, copy = run_on_mutant(tmp_path, "src/bitorder/check/tensorcore.py",
+                            "v = self.val(t, a_regs[rr // 8 + 2 * (k // 8)])",
+                            "v = self.val(t, a_regs[2 * (rr // 8) + k // 8])",
+                            ["-m", "pytest", "-q", "-s", "-x", "-p", "no:cacheprovider",
+                             "tests/check/test_check_tensorcore.py::test_where_bitorder_came_from",
+                             "tests/check/test_check_tensorcore.py::test_a_wgmma_with_a_from_registers_reads_each_row_where_triton_put_it"])
+    assert copy in p.stdout and p.returncode != 0, p.stdout[-2000:] + p.stderr[-1000:]
+    assert "1 failed" in p.stdout

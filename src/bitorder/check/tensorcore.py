@@ -239,28 +239,36 @@ class TensorCore:
         ea, eb = _ELEM[ta_type], _ELEM[tb_type]
         if ins.guard is not None or self.n % 128 or len(d) != n_dim // 2 or k_dim * ea != 32 or ea != eb:
             raise Unsupported(f"wgmma form {ins.text()}")
+        # A from registers (the "RS" form: {a0..a3}, and imm-trans-b only) or from shared memory
+        a_regs = _reg_list(ops[1]) if ops[1].startswith("{") else None
         imm = [_operand(o) for o in ops[4:]]
-        if any(k != "value" or v.__class__ is not int for k, v in imm) or len(imm) not in (2, 4):
+        if any(k != "value" or v.__class__ is not int for k, v in imm) or \
+                len(imm) not in ((3,) if a_regs is not None else (2, 4)):
             raise Unsupported(f"wgmma form {ins.text()}")
         flags = [v for _, v in imm]
         if flags[:2] != [1, 1] or any(f not in (0, 1) for f in flags[2:]):
             raise Unsupported("a wgmma with negated operands")
-        trans_a, trans_b = (flags[2:] + [0, 0])[:2]
+        trans_a, trans_b = (0, flags[2]) if a_regs is not None else (flags[2:] + [0, 0])[:2]
         if (trans_a or trans_b) and ea != 2:
             raise Unsupported("a transposed 8-bit wgmma operand")
+        if a_regs is not None and (ea != 2 or len(a_regs) != 4):
+            raise Unsupported(f"wgmma form {ins.text()}")
         for g0 in range(0, self.n, 128):
             scale = {self.val(t, ops[3]) for t in range(g0, g0 + 128)}
-            descs = [{pkey(self.val(t, ops[j])) for t in range(g0, g0 + 128)} for j in (1, 2)]
+            descs = [{pkey(self.val(t, ops[j])) for t in range(g0, g0 + 128)} for j in ((2,) if a_regs else (1, 2))]
             if len(scale) != 1 or any(len(s) != 1 for s in descs):
                 raise Unsupported("wgmma operands that differ within a warpgroup")
             scale = scale.pop()
             if scale not in (True, False):
                 raise Unsupported("a wgmma whose scale-d is not a constant")
             reader = -1 - g0 // 128   # a pseudo thread: no thread's write is ordered with it by program order
-            a_addr = _descriptor(self.val(g0, ops[1]))
             b_addr = _descriptor(self.val(g0, ops[2]))
             read = []
-            rows = [self._operand_row(reader, a_addr, r, k_dim, ea, trans_a, "wgA", read) for r in range(64)]
+            if a_regs is not None:
+                rows = [self._register_row(g0, a_regs, r, k_dim) for r in range(64)]
+            else:
+                a_addr = _descriptor(self.val(g0, ops[1]))
+                rows = [self._operand_row(reader, a_addr, r, k_dim, ea, trans_a, "wgA", read) for r in range(64)]
             cols = [self._operand_row(reader, b_addr, c, k_dim, eb, trans_b, "wgB", read) for c in range(n_dim)]
             # the step named without its N: an output element's step reads its A row, its B
             # column and its accumulator only (the H200-verified step model has no N)
@@ -279,9 +287,23 @@ class TensorCore:
             self.uniform.difference_update(d)
             for b in read:
                 self.tc.wg_reading[b] = self.tc.wg_reading.get(b, 0) + 1
-            for r in d:
+            # d registers, and A's registers (the step reads them while it runs), are in flight
+            held = list(d) + list(a_regs or ())
+            for r in held:
                 self.tc.wg_regs[r] = self.tc.wg_regs.get(r, 0) + 1
-            self.tc.wg_open.append((read, list(d)))
+            self.tc.wg_open.append((read, held))
+
+    def _register_row(self, g0, a_regs, row, k_dim):
+        """The node of A row `row` of a step whose A comes from registers (16-bit elements): warp
+        row // 16 of the warpgroup holds rows 16w..16w+15 as mma.m16n8k16 holds A: register i of
+        lane 4g + c packs the elements (g + 8 (i % 2), 2c + 8 (i // 2) + {0, 1}), low half first."""
+        w, rr = divmod(row, 16)
+        kids = []
+        for k in range(k_dim):
+            t = g0 + 32 * w + 4 * (rr % 8) + (k % 8) // 2
+            v = self.val(t, a_regs[rr // 8 + 2 * (k // 8)])
+            kids.append(self.fnode(self.subword(v, k % 2, 2, 4)))
+        return self.nodes.make("wgA", kids)
 
     def _operand_row(self, reader, desc, row, k_dim, e, mn_major, tag, read):
         """The node of one A row or B column of a step: its k_dim elements, read from shared
