@@ -253,8 +253,7 @@ class Memory:
         """A store of another width over a stored word (a ring of cp.async tiles reused by the
         epilogue): the old word is forgotten (a later read of it sees a value equal to nothing),
         after the checks a store to it would make: no unordered read or write of another thread."""
-        at = padd(_poly(start), {m: c for m, c in self._sym_poly(sym).items()}) if sym != "0" else start
-        k = pkey(at)
+        k = self.word_key(sym, start)
         for r, e in self.smem_reads.pop(k, ()):
             if self.unordered(r, e, t):
                 raise Unsupported("a shared-memory store races a load of another thread (no barrier between)")
@@ -267,6 +266,11 @@ class Memory:
             if self.smem_bytes.get((sym, b)) == (start, width):
                 del self.smem_bytes[(sym, b)]
 
+    def word_key(self, sym, start):
+        """The key of the shared word that starts at byte `start` of symbolic part `sym`
+        (smem_bytes' coordinates), as stores and loads key it."""
+        return pkey(padd(_poly(start), self._sym_poly(sym)) if sym != "0" else start)
+
     def _sym_poly(self, sym):
         """The symbolic part's polynomial back from its text: only global_smem's ("1*smem")."""
         if sym != "1*smem":
@@ -278,8 +282,8 @@ class Memory:
         written: distinct pointer arguments do not overlap (claim_bytes assumes it; the checker's
         contract is outputs not overlapping inputs), so a load there reads the input as launched
         even after stores to other pointers (a softmax's second pass over its input)."""
-        bases = {m[0] for m in _poly(at) if len(m) == 1 and m[0].startswith("param:")}
-        return len(bases) == 1 and next(iter(bases)) not in self.bases
+        bases = _pointer_bases(at)
+        return len(bases) == 1 and bases[0] not in self.bases
 
     def claim_bytes(self, at, width):
         """Stores of one block may not overlap unless they are the same store: their order is
@@ -287,7 +291,7 @@ class Memory:
         (distinct pointer arguments are assumed not to overlap)."""
         const = at if isinstance(at, int) else at.get((), 0)
         sym = _symbolic_part(at)
-        base = sorted(m[0] for m in _poly(at) if len(m) == 1 and m[0].startswith("param:")) or ["?"]
+        base = _pointer_bases(at) or ["?"]
         if self.bases.setdefault(base[0], sym) != sym:
             raise Unsupported("two stores on one pointer whose addresses may alias (a symbolic difference)")
         key = (sym, const, width)
@@ -311,3 +315,8 @@ class Memory:
             self.root_guards[k] = guards
             entry = ("always" if "always" in guards else "|".join(f"({x})" for x in sorted(guards)),) + entry[1:]
         self.roots[k] = entry
+
+
+def _pointer_bases(at) -> list:
+    """The pointer arguments a global address is on (sorted): its parameters of degree one."""
+    return sorted(m[0] for m in _poly(at) if len(m) == 1 and m[0].startswith("param:"))

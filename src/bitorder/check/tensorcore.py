@@ -325,7 +325,7 @@ class TensorCore:
             # a plain store keys its word by where it starts: an element inside a wider stored word
             # (fp16 halves of a v4.b32 store of Q in attention) is fenced when that word is
             word = self.smem_bytes.get((_SMEM_PART, off))
-            k_word = pkey(padd({("smem",): 1}, word[0])) if word is not None else k_at
+            k_word = self.word_key(_SMEM_PART, word[0]) if word is not None else k_at
             fenced = self.tc.fenced.get(k_word)
             if k_at not in self.tc.cp_written and (fenced is None or fenced >= self.epoch[0]):
                 raise Unsupported("a wgmma operand not written by a completed cp.async (nor fenced to the async proxy "
