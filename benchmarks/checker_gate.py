@@ -28,6 +28,7 @@ import signal
 import random
 import sys
 import time
+from collections import Counter
 
 import triton
 import triton.language as tl
@@ -35,6 +36,7 @@ from rich.progress import track
 
 sys.path.insert(0, os.path.dirname(__file__))
 from corpus import SPECS  # noqa: E402
+from gather import Gather  # noqa: E402
 
 from bitorder import check  # noqa: E402
 from bitorder.check.prune import compile_config, launch_ints  # noqa: E402
@@ -195,10 +197,10 @@ def plot(rows, path):
 
 
 def _chunk_worker(task):
-    """Pool entry point (top level, so that spawn can find it): config_records on one task tuple.
-    The worker builds its own tensors (CUDA with --gpu); records are plain data."""
+    """Pool entry point (top level, so that spawn can find it): (name, config_records) for one task
+    tuple. The worker builds its own tensors (CUDA with --gpu); records are plain data."""
     name, indices, gpu, n_draws, sample, seed, deadline, bind = task
-    return config_records(SPECS[name], indices, gpu, n_draws, sample, seed, bind, deadline)
+    return name, config_records(SPECS[name], indices, gpu, n_draws, sample, seed, bind, deadline)
 
 
 def gate_all(names, gpu, n_draws, sample, seed, deadline, jobs, bind=False, chunk=4):
@@ -220,14 +222,10 @@ def gate_all(names, gpu, n_draws, sample, seed, deadline, jobs, bind=False, chun
     else:
         pool = multiprocessing.get_context("spawn").Pool(min(jobs, len(tasks)))
         results = pool.imap(_chunk_worker, tasks, chunksize=1)
-    records, left = {}, {n: sum(t[0] == n for t in tasks) for n in names}
-    for task, recs in zip(tasks, results):
-        name = task[0]
-        records.setdefault(name, []).extend(recs)
-        left[name] -= 1
-        if left[name] == 0:
-            got = records.pop(name)
-            yield name, (classes_of(SPECS[name], got, gpu) if got else None)
+    def merge(name, chunks):
+        got = [r for c in chunks for r in c]
+        return classes_of(SPECS[name], got, gpu) if got else None
+    yield from Gather(results, Counter(t[0] for t in tasks), merge)
     if jobs > 1:
         pool.close()
         pool.join()

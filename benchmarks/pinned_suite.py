@@ -38,6 +38,7 @@ import triton
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pinned_kernels import *  # noqa: E402,F401,F403  (the kernels, CASES, signature: ps.X as before)
 from pinned_kernels import CASES, unaligned  # noqa: E402
+from gather import Gather  # noqa: E402
 
 
 def digest(t):
@@ -199,33 +200,9 @@ def merge_parts(parts):
     return set_times(m, [], [])
 
 
-class Gather:
-    """(name, merged result) for each case from an iterator of (name, part result) in task order
-    (`parts` tasks a case, consecutive); next(timeout) as multiprocessing's imap iterator has it,
-    so that drain() can take what has arrived without waiting."""
-
-    def __init__(self, arrivals, parts):
-        self.arrivals, self.parts, self.got = arrivals, parts, []
-
-    def __iter__(self):
-        return self
-
-    def __next__(self):
-        return self.next()
-
-    def next(self, timeout=None):
-        while True:
-            name, r = self.arrivals.next(timeout) if timeout is not None else next(self.arrivals)
-            self.got.append(r)
-            if len(self.got) == self.parts:
-                got, self.got = self.got, []
-                return name, merge_parts(got)
-
-    def partial(self):
-        """The case whose parts were arriving when the run stopped: what arrived, merged."""
-        got, self.got = self.got, []
-        merged = merge_parts(got + [None] * (self.parts - len(got))) if got else None
-        return None if merged is None else (merged["name"], merged)
+def gather_cases(arrivals, names, parts):
+    """Each case's merged phase-1 result as its `parts` shares arrive (arrivals: (name, share result))."""
+    return Gather(arrivals, dict.fromkeys(names, parts), lambda _, got: merge_parts(got))
 
 
 def time_case(name, ran, rep):
@@ -292,7 +269,7 @@ def drain(arrivals, book):
             last = arrivals.partial() if isinstance(arrivals, Gather) else None
             if last is None:
                 return
-            name, r = last
+            name, r = last   # (r is None if none of its parts had started)
         if r is not None:
             r.pop("ran", None)
             r.setdefault("not_timed", "interrupted before its timing")
@@ -393,7 +370,7 @@ def main():
             ctx = multiprocessing.get_context("spawn")      # never fork: CUDA
             _GPU_LOCK = ctx.Lock()
             pool = ctx.Pool(min(args.jobs, len(tasks)), initializer=_init_worker, initargs=(_GPU_LOCK,))
-            arrivals = Gather(pool.imap(_check_worker, tasks, chunksize=1), parts)
+            arrivals = gather_cases(pool.imap(_check_worker, tasks, chunksize=1), names, parts)
         else:
             arrivals = map(_check_worker, tasks)            # lazily, here: check, time, next case
         time_as_checked(arrivals, book, timed, deadline, show=lambda line: print(line, flush=True))

@@ -168,7 +168,7 @@ def test_a_case_checked_in_parts_merges_to_one_verdict():
 def test_gather_yields_each_case_once_its_parts_are_in_and_drain_keeps_a_half_arrived_case():
     items = [("a", checked("a", 2)), ("a", checked("a", 2)), ("b", checked("b", 2)), ("b", checked("b", 2)),
              ("c", checked("c", 2)), ("c", checked("c", 2))]
-    g = ps.Gather(Arrivals(items, ready=5), 2)
+    g = ps.gather_cases(Arrivals(items, ready=5), "abc", 2)
     book = ps.new_book()
     assert next(g)[0] == "a" and next(g)[0] == "b"
     ps.drain(g, book)    # c's first part arrived, its second not: c is kept, one part short
