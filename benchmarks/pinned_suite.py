@@ -4,8 +4,10 @@ Twelve kernels (benchmarks/pinned_kernels.py), each with a PINNED switch, run ov
 num_stages x the block of the kept axis x aligned / unaligned pointers. A kernel passes when
 every configuration's pinned output is byte-identical and equal to its CPU reference (all
 twelve have one, exact), while the free-order outputs are shown to differ. Speed: the best
-pinned time over the best free time, each mode tuned over the same space. Writes pinned.json
-and pinned.png.
+pinned time over the best free time, each mode tuned over the same space, at larger runtime
+sizes than the check's (pinned_kernels.TIMING: the same binaries, the pinned outputs' agreement
+there recorded too); the CUDA-graph ratio is the kernels' time, do_bench's adds the launch.
+Writes pinned.json and pinned.png.
 
 Phase 1 runs every configuration of a case once, untimed (digests, CPU reference); phase 2
 times each configuration with do_bench and CUDA graphs, in the main process, as soon as the
@@ -58,10 +60,12 @@ def _inputs(inputs, aligned):
     return inputs if aligned else [unaligned(x) if x.is_floating_point() else x for x in inputs]
 
 
-def _launcher(name, ins, cfg, pinned):
+def _launcher(name, ins, cfg, pinned, timing=False):
     """(output tensor, a no-argument launch of case `name` on `ins` under cfg and PINNED=pinned,
-    a no-argument compile of that launch that runs nothing)."""
+    a no-argument compile of that launch that runs nothing). timing: at TIMING's sizes."""
     kernel, _, out_shape, grid, block_name, _, _, shapes = CASES[name]
+    if timing:
+        _, out_shape, grid, shapes = TIMING[name]
     w, s, b, _ = cfg
     out = torch.empty(out_shape, device=ins[0].device)
     kw = dict(**shapes, **{block_name: b}, PINNED=pinned, num_warps=w, num_stages=s)
@@ -100,9 +104,12 @@ def _walk(name, quick, part=(0, 1)):
     inputs = CASES[name][1](1234)   # seeded: every part draws the same inputs
     variants = {al: _inputs(inputs, al) for al in (True, False)}
     runs = [(cfg, pinned) for cfg in _space(name, quick)[part[0]::part[1]] for pinned in (True, False)]
+    timing = [_inputs(TIMING[name][0](1234), al) for al in (True, False)] if name in TIMING_RECOMPILED else None
     for cfg, pinned in runs:    # compile all first, without the GPU lock: it goes on while the main
         with contextlib.suppress(Exception):  # process times (a failure shows again below)
             _launcher(name, variants[cfg[3]], cfg, pinned)[2]()
+            if timing:          # binaries of their own at the timing sizes: built here, not while timing
+                _launcher(name, timing[0 if cfg[3] else 1], cfg, pinned, timing=True)[2]()
     res = {"name": name, "configs": 0, "pinned": set(), "free": set(), "ran": []}
     last, failed = None, set()
     for cfg, pinned in runs:
@@ -142,14 +149,26 @@ def _finish(res, inputs, last):
     return res
 
 
-def set_times(res, t_pinned, t_free, g_pinned=(), g_free=()):
+def set_times(res, t_pinned, t_free, g_pinned=(), g_free=(), configs=None, digests=None):
     """Put the pinned and free times (ms, one per configuration that ran; do_bench, and CUDA-graph
-    times where captured) and their best ratios in res."""
+    times where captured) and their best ratios in res; with `configs` ({True: pinned, False:
+    free} lists of [w, s, block, aligned] in the times' order) and `digests` (the outputs at the
+    timing sizes), also which configuration was best and whether the pinned outputs agree there.
+    The CUDA-graph ratio is the kernels' own time (do_bench adds the launch: 2026-11-30g)."""
     res["t_pinned"], res["t_free"] = list(t_pinned), list(t_free)
     res["speed_pinned_over_free"] = min(t_pinned) / min(t_free) if t_pinned and t_free else None
     gp, gf = [g for g in g_pinned if g], [g for g in g_free if g]
     res["g_pinned"], res["g_free"] = list(g_pinned), list(g_free)
     res["speed_graph"] = min(gp) / min(gf) if gp and gf else None
+    if configs:
+        res["timed_configs"] = {"pinned": configs[True], "free": configs[False]}
+        for mode, g in (("pinned", g_pinned), ("free", g_free)):
+            ok = [(x, c) for x, c in zip(g, res["timed_configs"][mode]) if x]
+            if ok:
+                res[f"best_graph_{mode}"] = min(ok)[1]
+    if digests:
+        res["timing_pinned_invariant"] = len(digests[True]) == 1
+        res["timing_free_distinct"] = len(digests[False])
     return res
 
 
@@ -206,17 +225,36 @@ def gather_cases(arrivals, names, parts):
 
 
 def time_case(name, ran, rep):
-    """Phase 2 (the main process): time every configuration in `ran` (check_case's list) with
-    do_bench and CUDA graphs; the kernels load from Triton's caches. Returns (pinned times,
-    free times, pinned graph times, free graph times)."""
-    inputs = CASES[name][1](1234)
-    times = {True: [], False: []}
+    """Phase 2 (the main process): time every configuration in `ran` (check_case's list) at
+    TIMING's sizes with do_bench and CUDA graphs; the kernels load from Triton's caches (the
+    sizes that grow are runtime arguments). Returns set_times' arguments: (pinned times, free
+    times, pinned graph times, free graph times, the timed configurations in that order, and the
+    digests of the outputs at the timing sizes, pinned and free)."""
+    inputs = TIMING[name][0](1234)
+    variants = {al: _inputs(inputs, al) for al in (True, False)}
+    times, configs, digests = {True: [], False: []}, {True: [], False: []}, {True: set(), False: set()}
+    seen = {}   # a configuration whose binary, grid and inputs another had: the same kernel, its times
     for w, s, b, al, pinned in ran:
-        _, fn, _ = _launcher(name, _inputs(inputs, al), (w, s, b, al), pinned)
-        fn()
-        times[pinned].append(_bench(fn, rep))
+        out, fn, build = _launcher(name, variants[al], (w, s, b, al), pinned, timing=True)
+        key = (_binary(build()), TIMING[name][2](b), al, pinned)
+        if key not in seen:     # (num_stages builds the same code for kernels without a loop)
+            fn()
+            digests[pinned].add(digest(out))
+            seen[key] = _bench(fn, rep)
+        times[pinned].append(seen[key])
+        configs[pinned].append([w, s, b, al])
     return ([t for t, _ in times[True]], [t for t, _ in times[False]],
-            [g for _, g in times[True]], [g for _, g in times[False]])
+            [g for _, g in times[True]], [g for _, g in times[False]], configs, digests)
+
+
+def _binary(compiled):
+    """A digest of a compiled kernel's machine code (the cubin, or the AMD code object); a fresh
+    object when there is none (Triton's interpreter), so that nothing is taken for the same."""
+    asm = getattr(compiled, "asm", None) or {}
+    code = asm.get("cubin") or asm.get("hsaco")
+    if code is None:
+        return object()
+    return hashlib.sha256(code if isinstance(code, bytes) else code.encode()).hexdigest()[:16]
 
 
 # -- bookkeeping: pure, so that tests/language/test_pinned_suite_phases.py checks it on the CPU ---
@@ -290,7 +328,9 @@ def summarize(names, book, seconds, **meta):
     ratios = [r["speed_pinned_over_free"] for r in results if r.get("speed_pinned_over_free")]
     graph = [r["speed_graph"] for r in results if r.get("speed_graph")]
     refs = [r["equals_cpu_reference"] for r in results if "equals_cpu_reference" in r]
+    at_timing = [r["timing_pinned_invariant"] for r in results if "timing_pinned_invariant" in r]
     return {**meta, "kernels": len(results), "all_invariant": all(r["pinned_invariant"] for r in results),
+            "all_invariant_at_timing_sizes": all(at_timing) if at_timing else None,
             "all_equal_cpu_reference": all(refs) if refs else None,
             "median_time_ratio": float(np.median(ratios)) if ratios else None,
             "max_time_ratio": max(ratios) if ratios else None,
@@ -303,7 +343,8 @@ def _line(r):
     f = lambda x: "-" if x is None else f"{x:.3f}"  # noqa: E731
     return (f"{r['name']:14s} configs {r['configs']:3d}  pinned invariant {r['pinned_invariant']}  "
             f"free patterns {r['free_distinct']}  cpu ref {r.get('equals_cpu_reference', '-')}  "
-            f"pinned/free time {f(r.get('speed_pinned_over_free'))} (graph {f(r.get('speed_graph'))})"
+            f"pinned/free graph {f(r.get('speed_graph'))} (do_bench {f(r.get('speed_pinned_over_free'))})"
+            + (f"  timing sizes invariant {r['timing_pinned_invariant']}" if "timing_pinned_invariant" in r else "")
             + (f"  not timed: {r['not_timed']}" if r.get("not_timed") else ""))
 
 
@@ -316,13 +357,16 @@ def write_summary(out, summary):
 
 
 def _plot(out, results):
-    ok = [r for r in results if r.get("speed_pinned_over_free")]
+    ok = [r for r in results if r.get("speed_graph") or r.get("speed_pinned_over_free")]
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
         fig, ax = plt.subplots(figsize=(9, 4))
-        ax.bar([r["name"] for r in ok], [r["speed_pinned_over_free"] for r in ok])
+        x = np.arange(len(ok))
+        ax.bar(x - 0.2, [r.get("speed_graph") or 0 for r in ok], 0.4, label="CUDA graph (kernel time)")
+        ax.bar(x + 0.2, [r.get("speed_pinned_over_free") or 0 for r in ok], 0.4, label="do_bench (with launch)")
+        ax.set_xticks(x, [r["name"] for r in ok])
         ax.axhline(1.0, color="k", lw=0.8)
         ax.axhline(1.1, color="r", ls="--", lw=0.8, label="target 1.10")
         ax.set_ylabel("pinned time / free time (each tuned)")
@@ -398,7 +442,8 @@ def main():
         pool.close()
         pool.join()
     _plot(args.out, summary["results"])
-    return 0 if summary["all_invariant"] and summary["all_equal_cpu_reference"] is not False else 1
+    return 0 if summary["all_invariant"] and summary["all_equal_cpu_reference"] is not False \
+        and summary["all_invariant_at_timing_sizes"] is not False else 1
 
 
 if __name__ == "__main__":

@@ -69,3 +69,34 @@ def test_times_give_both_ratios_and_skip_uncaptured_graphs():
     r = ps.set_times({}, [2.0, 1.5], [1.0, 1.2], [1.4, None], [0.7, 0.9])
     assert r["speed_pinned_over_free"] == 1.5 and r["speed_graph"] == 2.0
     assert ps.set_times({}, [1.0], [1.0])["speed_graph"] is None
+
+
+def test_times_name_the_best_configurations_and_the_outputs_agreement_at_timing_sizes():
+    """With the timed configurations and the output digests at the timing sizes, the result says
+    which configuration each mode's best graph time came from and whether the pinned outputs
+    agree there (a second invariance check at other sizes, for free)."""
+    cfg = {True: [[4, 1, 1, True], [2, 1, 1, True]], False: [[4, 1, 1, True], [8, 1, 1, False]]}
+    r = ps.set_times({}, [2.0, 1.5], [1.0, 1.2], [1.4, 1.3], [0.7, 0.9], cfg, {True: {"a"}, False: {"a", "b"}})
+    assert r["best_graph_pinned"] == [2, 1, 1, True] and r["best_graph_free"] == [4, 1, 1, True]
+    assert r["timing_pinned_invariant"] is True and r["timing_free_distinct"] == 2
+    r = ps.set_times({}, [1.0], [1.0], [1.0], [1.0], {True: [[1, 1, 1, True]], False: [[1, 1, 1, True]]},
+                     {True: {"a", "b"}, False: {"a"}})
+    assert r["timing_pinned_invariant"] is False
+
+
+def test_timing_sizes_grow_only_runtime_arguments():
+    """Every case has timing sizes; the sizes that differ from the check's are runtime arguments
+    (not constexpr), multiples of 16 like the check's, so the timed binaries are the checked ones
+    (Triton specialises integers on divisibility by 16 and on 1); the cases that recompile at
+    their timing sizes (gemm_colsum) are named."""
+    assert set(ps.TIMING) == set(ps.CASES)
+    for name, case in ps.CASES.items():
+        kernel, shapes, timing = case[0], case[7], ps.TIMING[name][3]
+        assert set(timing) == set(shapes), name
+        constexpr_grown = False
+        for arg, value in timing.items():
+            if value != shapes[arg]:
+                constexpr_grown |= kernel.params[kernel.arg_names.index(arg)].is_constexpr
+                assert value % 16 == 0 and shapes[arg] % 16 == 0, (name, arg)
+        assert constexpr_grown == (name in ps.TIMING_RECOMPILED), name
+        assert any(timing[a] > shapes[a] for a in timing), name

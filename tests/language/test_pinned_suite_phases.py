@@ -114,7 +114,7 @@ def test_sigterm_to_the_process_group_writes_what_was_checked_and_exits_at_once(
     p = _run(tmp_path, ["--jobs", "3"], {"CHECK_S": "0.05", "TIME_S": "1.0"})
     timed = 0
     for line in p.stdout:
-        timed += "pinned/free time 1.000" in line
+        timed += "(do_bench 1.000)" in line
         if timed == 2:
             break
     assert timed == 2, p.stderr.read()[-2000:]
@@ -184,3 +184,14 @@ def test_phase_one_in_two_shares_under_the_interpreter_merges_to_one_pattern_equ
                        text=True, timeout=600, env=dict(os.environ, TRITON_INTERPRET="1", PINNED_DEVICE="cpu"))
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
     assert "parts [12, 12] configs 24 launches 48 invariant True reference True skipped 0" in p.stdout, p.stdout
+
+
+def test_time_case_under_the_interpreter_names_its_configurations_and_digests_its_outputs():
+    """time_case (shrunk timing sizes, do_bench faked) returns each mode's configurations in its
+    times' order and the pinned outputs' agreement at the timing sizes; with no machine code to
+    compare (the interpreter) every configuration is timed on its own."""
+    p = subprocess.run([sys.executable, os.path.join(HERE, "interpret_time_case.py")], capture_output=True,
+                       text=True, timeout=600, env=dict(os.environ, TRITON_INTERPRET="1", PINNED_DEVICE="cpu"))
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    assert "configs [[1, 1, 1, True], [1, 1, 1, False]] [[1, 1, 1, True], [1, 1, 1, False]]" in p.stdout, p.stdout
+    assert "invariant True free 1 benched 4" in p.stdout, p.stdout
