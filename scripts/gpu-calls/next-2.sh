@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Next session, call 2 (~9.5 min; issue 3): the whole GEMM gate (45,120 cases) on the default tiles
-# (auto, M <= 32 on pointers), then the rerun of what the budget left, in the same call.
+# Next session, call 2 (~9 min): call 1's pinned kernels not timed, if any (issue 4); the pinned planted
+# fault on this tree (issue 4); the checker gate of launch-bound classes on the kernels 2026-11-30g's
+# budget did not reach, and on the six pinned kernels rewritten on shared math (issue 5).
 set -u
-R=$OUT/r; mkdir -p $R /tmp/keep
+R=$OUT/r; mkdir -p $R
 pack() { tar czf $OUT/results.tgz -C $OUT r; }
 timeout -k 5 30 scripts/gpu-run $R report > /dev/null 2>&1
-GATE_ARGS="--jobs 14 --budget 430 --retry-oom 35" timeout -k 10 475 scripts/gpu-run $R gate | tail -8; pack
-[ -f $R/gate.json ] && GATE_ARGS="--rerun $R/gate.json --jobs 14 --budget 50 --name gate-rerun" \
-  timeout -k 10 70 scripts/gpu-run $R gate | tail -6; pack
-cp $R/gate*.json /tmp/keep/ 2>/dev/null   # call 3 reruns what is still not reached, if the machine stays warm
+MUTANT_ARGS="" timeout -k 10 150 scripts/gpu-run $R mutant-pinned | tail -4; pack
+CHECKER_ARGS="--jobs 14 --draws 5 --budget 200 --bind --sample 12 --kernels gemm_split_k,bmm_fp16,pinned_gemm_colsum,pinned_loop_sum,online_softmax" \
+  timeout -k 10 240 scripts/gpu-run $R checker | tail -8; pack
+CHECKER_ARGS="--jobs 14 --draws 5 --budget 90 --kernels pinned_softmax,pinned_log_softmax,pinned_layernorm,pinned_rmsnorm,pinned_cross_entropy,pinned_gemm_colsum" \
+  timeout -k 10 120 scripts/gpu-run $R/pinned-checker checker | tail -8; pack
