@@ -11,29 +11,14 @@ from __future__ import annotations
 import collections
 import os
 import re
-import subprocess
 import sys
-import tempfile
 
 os.environ.setdefault("PINNED_DEVICE", "cpu")
 import pinned_kernels as pk  # noqa: E402
 
-from bitorder.compiler import harness, layouts  # noqa: E402
+from bitorder.compiler import harness, layouts, ptxas  # noqa: E402
 
 OPS = ("SHFL", "BAR", "STS", "LDS", "LDG", "STG", "MUFU", "FADD", "FFMA")
-
-
-def sass(ptx: str) -> str:
-    """cuobjdump's SASS of `ptx` assembled for sm_90a by the ptxas Triton ships."""
-    from triton import knobs
-    ptxas = knobs.nvidia.ptxas.path
-    with tempfile.TemporaryDirectory() as d:
-        with open(os.path.join(d, "k.ptx"), "w") as f:
-            f.write(ptx)
-        subprocess.run([ptxas, "-arch=sm_90a", os.path.join(d, "k.ptx"), "-o", os.path.join(d, "k.cubin")],
-                       check=True, capture_output=True)
-        return subprocess.run([os.path.join(os.path.dirname(ptxas), "cuobjdump"), "-sass",
-                               os.path.join(d, "k.cubin")], check=True, capture_output=True, text=True).stdout
 
 
 def counts(text: str) -> collections.Counter:
@@ -56,7 +41,7 @@ def main(name: str, blocks):
             for pinned in (True, False):
                 c = harness.compile(kernel, "sm90", signature=sig, constexprs={**consts, block_name: b, "PINNED": pinned},
                                     aligned=[a for a in sig if a.endswith("_ptr")], num_warps=w, num_stages=1)
-                o = counts(sass(c.asm))
+                o = counts(ptxas.sass(c.asm))
                 print(f"| {w} | {b} | {'pinned' if pinned else 'free'} | {sum(o.values())} | "
                       + " | ".join(str(o[k]) for k in OPS) + f" | {c.metadata.get('shared')} |")
 

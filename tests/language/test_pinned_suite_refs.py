@@ -5,7 +5,6 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 
 import numpy as np
 import pytest
@@ -49,33 +48,21 @@ def test_softmax_gate_fails_on_a_copied_suite_whose_reference_uses_numpys_exp(tm
                                 **{n: "patterns 1 equal True" for n in ROW_KERNELS[1:]}}, p.stdout
 
 
-def _sass(ptx, fmad):
-    """cuobjdump's SASS of `ptx` assembled by Triton's ptxas for sm_90a, contraction on or off."""
-    from triton import knobs
-    ptxas = knobs.nvidia.ptxas.path
-    cuobjdump = os.path.join(os.path.dirname(ptxas), "cuobjdump")
-    if not os.path.exists(cuobjdump):
-        pytest.skip("no cuobjdump beside Triton's ptxas")
-    with tempfile.TemporaryDirectory() as d:
-        with open(os.path.join(d, "k.ptx"), "w") as f:
-            f.write(ptx)
-        subprocess.run([ptxas, "-arch=sm_90a", *([] if fmad else ["--fmad=false"]), os.path.join(d, "k.ptx"),
-                        "-o", os.path.join(d, "k.cubin")], check=True, capture_output=True)
-        return subprocess.run([cuobjdump, "-sass", os.path.join(d, "k.cubin")], check=True, capture_output=True,
-                              text=True).stdout
-
-
 @pytest.mark.parametrize("name", [*ROW_KERNELS, "gemm_colsum"])
 def test_pinned_kernels_machine_code_is_the_same_with_fp_fusion_on_and_off(name):
     """The suite launches with Triton's default enable_fp_fusion=True. The references round every
     product and add apart, so nothing may be contracted into an fma: the pinned kernel's SASS
     (LLVM, then ptxas) is the same with fusion on as off. (The free variants contract products
     into their sums, as Triton's own tl.sum lets them.)"""
+    from bitorder.compiler import ptxas
+    if ptxas.cuobjdump() is None:
+        pytest.skip("no cuobjdump beside Triton's ptxas")
     kernel, sig, consts, block_name = ps.signature(name)
     for warps in (1, 4):
-        sass = [_sass(bitorder.compile(kernel, "sm90", signature=sig, num_warps=warps, enable_fp_fusion=fuse,
-                                       constexprs={**consts, block_name: ps.CASES[name][5][0], "PINNED": True}).asm,
-                      fuse) for fuse in (True, False)]
+        sass = [ptxas.sass(bitorder.compile(kernel, "sm90", signature=sig, num_warps=warps, enable_fp_fusion=fuse,
+                                            constexprs={**consts, block_name: ps.CASES[name][5][0],
+                                                        "PINNED": True}).asm,
+                           fmad=fuse) for fuse in (True, False)]
         assert "FADD" in sass[0] and sass[0] == sass[1], (name, warps)
 
 

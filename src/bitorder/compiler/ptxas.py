@@ -34,19 +34,44 @@ class Report:
         return any(c in SERIALIZED for c in self.codes)
 
 
-def report(ptx: str, arch: str = "sm_90a") -> Report:
-    """Assemble `ptx` with Triton's ptxas (-v) and read its resource report."""
+def _assemble(ptx: str, folder: str, arch: str, *flags: str):
+    """Assemble `ptx` in `folder` with the ptxas Triton ships: (the cubin's path, ptxas's result)."""
     from triton import knobs
 
-    with tempfile.TemporaryDirectory() as tmp:
-        src = os.path.join(tmp, "kernel.ptx")
-        with open(src, "w") as f:
-            f.write(ptx)
-        r = subprocess.run([knobs.nvidia.ptxas.path, f"-arch={arch}", "-v", src, "-o", os.path.join(tmp, "k.cubin")],
-                           capture_output=True, text=True)
+    src, cubin = os.path.join(folder, "kernel.ptx"), os.path.join(folder, "k.cubin")
+    with open(src, "w") as f:
+        f.write(ptx)
+    r = subprocess.run([knobs.nvidia.ptxas.path, f"-arch={arch}", *flags, src, "-o", cubin],
+                       capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError(f"ptxas failed: {r.stderr[-500:]}")
+    return cubin, r
+
+
+def report(ptx: str, arch: str = "sm_90a") -> Report:
+    """Assemble `ptx` with Triton's ptxas (-v) and read its resource report."""
+    with tempfile.TemporaryDirectory() as tmp:
+        _, r = _assemble(ptx, tmp, arch, "-v")
     num = lambda pat: int((re.findall(pat, r.stderr) or ["0"])[-1])  # noqa: E731
     return Report(registers=num(r"Used (\d+) registers"), spill_stores=num(r"(\d+) bytes spill stores"),
                   spill_loads=num(r"(\d+) bytes spill loads"),
                   codes=tuple(sorted(set(re.findall(r"\((C\d+)\)", r.stderr)))), text=r.stderr)
+
+
+def cuobjdump() -> str | None:
+    """The cuobjdump beside Triton's ptxas, or None where the wheel has none."""
+    from triton import knobs
+
+    path = os.path.join(os.path.dirname(knobs.nvidia.ptxas.path), "cuobjdump")
+    return path if os.path.exists(path) else None
+
+
+def sass(ptx: str, arch: str = "sm_90a", fmad: bool = True) -> str:
+    """The SASS listing (cuobjdump -sass) of `ptx` assembled by Triton's ptxas; fmad=False
+    forbids ptxas to contract multiplies and adds into fmas."""
+    tool = cuobjdump()
+    if tool is None:
+        raise FileNotFoundError("no cuobjdump beside Triton's ptxas")
+    with tempfile.TemporaryDirectory() as tmp:
+        cubin, _ = _assemble(ptx, tmp, arch, *([] if fmad else ["--fmad=false"]))
+        return subprocess.run([tool, "-sass", cubin], check=True, capture_output=True, text=True).stdout
