@@ -254,64 +254,59 @@ def unaligned(x):
     return v
 
 
-R, C = 4096, 1024
-CASES = {
-    # name: (kernel, inputs, output shape, grid from the kept block, kept block name, its values, CPU reference)
-    "row_sum": (row_sum, lambda s: [wide((R, C), s)], (R,), lambda b: (triton.cdiv(R, b),), "BR", (1, 2, 4, 8),
-                lambda x: pinned_sum(x, 1), dict(R=R, C=C)),
-    "col_sum": (col_sum, lambda s: [wide((256, 8192), s)], (8192,), lambda b: (triton.cdiv(8192, b),), "BC",
-                (16, 32, 64, 128), lambda x: pinned_sum(x, 0), dict(R=256, C=8192)),
-    "mid_sum": (mid_sum, lambda s: [wide((512, 128, 16), s)], (512, 16), lambda b: (triton.cdiv(512, b),), "BA",
-                (1, 2, 4), lambda x: pinned_sum(x, 1), dict(A=512, B=128, C=16)),
-    "dot_rows": (dot_rows, lambda s: [wide((R, C), s), wide((C,), s + 9)], (R,), lambda b: (triton.cdiv(R, b),),
-                 "BR", (1, 2, 4, 8), lambda x, w: pinned_sum(x * w[None, :], 1), dict(R=R, C=C)),
-    "softmax": (softmax, lambda s: [wide((R, C), s)], (R, C), lambda b: (triton.cdiv(R, b),), "BR", (1, 2, 4),
-                softmax_reference, dict(R=R, C=C)),
-    "log_softmax": (log_softmax, lambda s: [wide((R, C), s)], (R, C), lambda b: (triton.cdiv(R, b),), "BR",
-                    (1, 2, 4), log_softmax_reference, dict(R=R, C=C)),
-    "layernorm": (layernorm, lambda s: [wide((R, C), s)], (R, C), lambda b: (triton.cdiv(R, b),), "BR", (1, 2, 4),
-                  layernorm_reference, dict(R=R, C=C)),
-    "rmsnorm": (rmsnorm, lambda s: [wide((R, C), s)], (R, C), lambda b: (triton.cdiv(R, b),), "BR", (1, 2, 4),
-                rmsnorm_reference, dict(R=R, C=C)),
-    "ln_bwd_dw": (ln_bwd_dw, lambda s: [wide((256, 4096), s), wide((256, 4096), s + 5)], (4096,),
-                  lambda b: (triton.cdiv(4096, b),), "BC", (16, 32, 64), lambda dy, xh: pinned_sum(dy * xh, 0),
-                  dict(R=256, C=4096)),
-    "cross_entropy": (cross_entropy, lambda s: [narrow((R, C), s), targets(R, C, s + 1)],
-                      (R,), lambda b: (triton.cdiv(R, b),), "BR", (1, 2, 4), cross_entropy_reference, dict(R=R, C=C)),
-    "gemm_colsum": (gemm_colsum, lambda s: [wide((128, 64), s).half(), wide((64, 1024), s + 3).half()], (1024,),
-                    lambda b: (1024 // b,), "BN", (32, 64, 128), gemm_colsum_reference, dict(M=128, N=1024, K=64)),
-    "loop_sum": (loop_sum, lambda s: [wide((R, 8192), s)], (R,), lambda b: (triton.cdiv(R, b),), "BR", (1, 2, 4, 8),
-                 loop_sum_reference, dict(R=R, C=8192, BC=256)),
-}
-
-
-# Timing sizes. At the check sizes every kernel's do_bench minimum sat on the launch floor (5-14 us;
-# 2026-11-30g), so the suite times at larger sizes. Only runtime arguments grow, each a multiple of
-# 16 (Triton specialises integers on that), so the timed binaries are the checked ones; except
-# gemm_colsum's N, a constexpr (its wgmma operand addresses are constants the checker reads): its
-# timed binaries are built for N = 65536, and their pinned outputs' agreement over the whole space
-# is checked at that size (timing_pinned_invariant). name: (inputs(seed), output shape,
-# grid(kept block), sizes).
-TIMING_RECOMPILED = ("gemm_colsum",)
-RT, CT = 32768, 131072
-TIMING = {
-    **{n: (lambda s, n=n: [wide((RT, C), s)], (RT, C) if n in ("softmax", "log_softmax", "layernorm", "rmsnorm")
-           else (RT,), lambda b: (triton.cdiv(RT, b),), dict(R=RT, C=C))
-       for n in ("row_sum", "softmax", "log_softmax", "layernorm", "rmsnorm")},
-    "dot_rows": (lambda s: [wide((RT, C), s), wide((C,), s + 9)], (RT,), lambda b: (triton.cdiv(RT, b),),
-                 dict(R=RT, C=C)),
-    "cross_entropy": (lambda s: [narrow((RT, C), s), targets(RT, C, s + 1)], (RT,), lambda b: (triton.cdiv(RT, b),),
+R, C = 4096, 1024       # the row kernels' check sizes
+RT, CT = 32768, 131072  # timing sizes (below)
+_r = lambda z: (z["R"], z["C"])  # noqa: E731  (a row kernel's input shape)
+# Each case once: name: (kernel, inputs(seed, sizes), output shape(sizes), the size the grid runs
+# over, the kept block's name, its values, CPU reference, the check's sizes, the timing's sizes).
+# Timing sizes: at the check sizes every kernel's do_bench minimum sat on the launch floor (5-14
+# us; 2026-11-30g), so the suite times at larger sizes. Only runtime arguments grow, each a
+# multiple of 16 (Triton specialises integers on that), so the timed binaries are the checked ones;
+# except gemm_colsum's N, a constexpr (its wgmma operand addresses are constants the checker
+# reads): its timed binaries are built for N = 65536, and their pinned outputs' agreement over the
+# whole space is checked at that size (timing_pinned_invariant).
+_TABLE = {
+    "row_sum": (row_sum, lambda s, z: [wide(_r(z), s)], lambda z: (z["R"],), "R", "BR", (1, 2, 4, 8),
+                lambda x: pinned_sum(x, 1), dict(R=R, C=C), dict(R=RT, C=C)),
+    "col_sum": (col_sum, lambda s, z: [wide(_r(z), s)], lambda z: (z["C"],), "C", "BC", (16, 32, 64, 128),
+                lambda x: pinned_sum(x, 0), dict(R=256, C=8192), dict(R=256, C=CT)),
+    "mid_sum": (mid_sum, lambda s, z: [wide((z["A"], z["B"], z["C"]), s)], lambda z: (z["A"], z["C"]), "A", "BA",
+                (1, 2, 4), lambda x: pinned_sum(x, 1), dict(A=512, B=128, C=16), dict(A=8192, B=128, C=16)),
+    "dot_rows": (dot_rows, lambda s, z: [wide(_r(z), s), wide((z["C"],), s + 9)], lambda z: (z["R"],), "R", "BR",
+                 (1, 2, 4, 8), lambda x, w: pinned_sum(x * w[None, :], 1), dict(R=R, C=C), dict(R=RT, C=C)),
+    "softmax": (softmax, lambda s, z: [wide(_r(z), s)], _r, "R", "BR", (1, 2, 4), softmax_reference,
+                dict(R=R, C=C), dict(R=RT, C=C)),
+    "log_softmax": (log_softmax, lambda s, z: [wide(_r(z), s)], _r, "R", "BR", (1, 2, 4), log_softmax_reference,
+                    dict(R=R, C=C), dict(R=RT, C=C)),
+    "layernorm": (layernorm, lambda s, z: [wide(_r(z), s)], _r, "R", "BR", (1, 2, 4), layernorm_reference,
+                  dict(R=R, C=C), dict(R=RT, C=C)),
+    "rmsnorm": (rmsnorm, lambda s, z: [wide(_r(z), s)], _r, "R", "BR", (1, 2, 4), rmsnorm_reference,
+                dict(R=R, C=C), dict(R=RT, C=C)),
+    "ln_bwd_dw": (ln_bwd_dw, lambda s, z: [wide(_r(z), s), wide(_r(z), s + 5)], lambda z: (z["C"],), "C", "BC",
+                  (16, 32, 64), lambda dy, xh: pinned_sum(dy * xh, 0), dict(R=256, C=4096), dict(R=256, C=65536)),
+    "cross_entropy": (cross_entropy, lambda s, z: [narrow(_r(z), s), targets(z["R"], z["C"], s + 1)],
+                      lambda z: (z["R"],), "R", "BR", (1, 2, 4), cross_entropy_reference, dict(R=R, C=C),
                       dict(R=RT, C=C)),
-    "col_sum": (lambda s: [wide((256, CT), s)], (CT,), lambda b: (triton.cdiv(CT, b),), dict(R=256, C=CT)),
-    "mid_sum": (lambda s: [wide((8192, 128, 16), s)], (8192, 16), lambda b: (triton.cdiv(8192, b),),
-                dict(A=8192, B=128, C=16)),
-    "ln_bwd_dw": (lambda s: [wide((256, 65536), s), wide((256, 65536), s + 5)], (65536,),
-                  lambda b: (triton.cdiv(65536, b),), dict(R=256, C=65536)),
-    "gemm_colsum": (lambda s: [wide((128, 64), s).half(), wide((64, 65536), s + 3).half()], (65536,),
-                    lambda b: (65536 // b,), dict(M=128, N=65536, K=64)),
-    "loop_sum": (lambda s: [wide((8192, 8192), s)], (8192,), lambda b: (triton.cdiv(8192, b),),
-                 dict(R=8192, C=8192, BC=256)),
+    "gemm_colsum": (gemm_colsum, lambda s, z: [wide((z["M"], z["K"]), s).half(), wide((z["K"], z["N"]), s + 3).half()],
+                    lambda z: (z["N"],), "N", "BN", (32, 64, 128), gemm_colsum_reference, dict(M=128, N=1024, K=64),
+                    dict(M=128, N=65536, K=64)),
+    "loop_sum": (loop_sum, lambda s, z: [wide(_r(z), s)], lambda z: (z["R"],), "R", "BR", (1, 2, 4, 8),
+                 loop_sum_reference, dict(R=R, C=8192, BC=256), dict(R=8192, C=8192, BC=256)),
 }
+TIMING_RECOMPILED = ("gemm_colsum",)
+
+
+def _at(name, sizes):
+    """(inputs(seed), output shape, grid(kept block)) of case `name` at `sizes`."""
+    _, inputs, out_shape, over = _TABLE[name][:4]
+    return (lambda s: inputs(s, sizes)), out_shape(sizes), (lambda b: (triton.cdiv(sizes[over], b),))
+
+
+# name: (kernel, inputs(seed), output shape, grid from the kept block, kept block name, its values,
+# CPU reference, the sizes passed to the kernel): what the suite checks
+CASES = {n: (t[0], *_at(n, t[7]), t[4], t[5], t[6], t[7]) for n, t in _TABLE.items()}
+# name: (inputs(seed), output shape, grid(kept block), sizes): what it times
+TIMING = {n: (*_at(n, t[8]), t[8]) for n, t in _TABLE.items()}
 
 
 _POINTER_TYPES = {"t_ptr": "*i32", "a_ptr": "*fp16", "b_ptr": "*fp16"}  # the rest are fp32
