@@ -6,6 +6,8 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# argv to run named tests on the copy (then argv's tests/ paths are the copy's), stopping at the first failure
+PYTEST = ["-m", "pytest", "-q", "-s", "-x", "-p", "no:cacheprovider"]
 
 
 def run_on_mutant(tmp_path, rel_file: str, old, new, argv: list, env=None):

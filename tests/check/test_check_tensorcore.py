@@ -178,11 +178,11 @@ def test_planted_fault_a_step_that_forgets_its_b_operand_merges_a_wrong_pair(tmp
     becomes 'equivalent', and the known-answer test fails on the copy. The run proves it
     imported the copy."""
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    from mutants import run_on_mutant
+    from mutants import PYTEST, run_on_mutant
     p, copy = run_on_mutant(tmp_path, "src/bitorder/check/tensorcore.py",
                             "nid = self.nodes.make(key, kids + [rows[row], cols[col]])",
                             "nid = self.nodes.make(key, kids + [rows[row]])",
-                            ["-m", "pytest", "-q", "-s", "-x", "-p", "no:cacheprovider",
+                            [*PYTEST,
                              "tests/check/test_check_tensorcore.py::test_where_bitorder_came_from",
                              "tests/check/test_check_tensorcore.py::test_a_changed_swizzle_or_stride_is_not_the_same_gemm"])
     assert copy in p.stdout and p.returncode != 0, p.stdout[-2000:] + p.stderr[-1000:]
@@ -281,11 +281,11 @@ def test_planted_fault_a_register_fragment_read_with_rows_and_k_halves_swapped_i
     """A copied tree whose A-from-registers map takes register i's row half from k and its k half
     from the row (a plausible slip): the tree test above fails on the copy, which the run imported."""
     sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
-    from mutants import run_on_mutant
+    from mutants import PYTEST, run_on_mutant
     p, copy = run_on_mutant(tmp_path, "src/bitorder/check/tensorcore.py",
                             "v = self.val(t, a_regs[rr // 8 + 2 * (k // 8)])",
                             "v = self.val(t, a_regs[2 * (rr // 8) + k // 8])",
-                            ["-m", "pytest", "-q", "-s", "-x", "-p", "no:cacheprovider",
+                            [*PYTEST,
                              "tests/check/test_check_tensorcore.py::test_where_bitorder_came_from",
                              "tests/check/test_check_tensorcore.py::test_a_wgmma_with_a_from_registers_reads_each_row_where_triton_put_it"])
     assert copy in p.stdout and p.returncode != 0, p.stdout[-2000:] + p.stderr[-1000:]
