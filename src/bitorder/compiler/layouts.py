@@ -24,6 +24,9 @@ mid_sum, ln_bwd_dw), shuffles equal to the free sum's and all 18 proven equivale
 (benchmarks/results/2026-11-30b-pinned/cpu-layouts.md). Enable it with BITORDER_PINNED_LAYOUTS=1
 (read at import) or enable(); compiled kernels go to their own Triton cache directory, since the
 hook is not in Triton's cache key.
+
+After make_ttgir it also converts a pinned chain's MMA accumulator once (bitorder.compiler.convert:
+the chain's levels then run in registers instead of shuffling every accumulator register).
 """
 from __future__ import annotations
 
@@ -32,6 +35,8 @@ import os
 import re
 import tempfile
 import threading
+
+from . import convert
 
 _PATCH_LOCK = threading.Lock()
 _REAL: dict = {}   # Triton's own convert-to-TTGIR and coalesce pass builders, saved before any stand-in
@@ -131,13 +136,7 @@ def _hook(backend, stages, options, language, capability):
         _REAL["coalesce"](pm)
         pm.run(src, "bitorder_pinned_layouts")
         new, changes = rewrite(str(src))
-        mod = src
-        if changes:
-            with tempfile.NamedTemporaryFile("w", suffix=".ttgir", delete=False) as f:
-                f.write(new)
-            mod = ir.parse_mlir_module(f.name, src.context)
-            mod.context = src.context      # (Triton sets this on the modules it makes; make_ttgir reads it)
-            os.unlink(f.name)
+        mod = _reparsed(src, new, changes)
         # the rest of make_ttgir: its first two passes have run (the lock: threads compiling at
         # once must not see each other's stand-ins)
         with _PATCH_LOCK:
@@ -145,20 +144,43 @@ def _hook(backend, stages, options, language, capability):
             passes.ttir.add_convert_to_ttgpuir = lambda *a, **k: None
             passes.ttgpuir.add_coalesce = lambda *a, **k: None
             try:
-                return backend.make_ttgir(mod, metadata, options) if amd else \
+                mod = backend.make_ttgir(mod, metadata, options) if amd else \
                     backend.make_ttgir(mod, metadata, options, capability)
             finally:
                 passes.ttir.add_convert_to_ttgpuir, passes.ttgpuir.add_coalesce = saved
+        # after the last RemoveLayoutConversions: pinned chains over an MMA accumulator
+        return _reparsed(mod, *convert.rewrite(str(mod)))
     stages["ttgir"] = ttgir
+
+
+def _reparsed(mod, text: str, changes: list):
+    """`text` parsed into a module in `mod`'s context, or `mod` when there is no change or the
+    text does not parse (the kernel then compiles as Triton left it: same bits, stock speed)."""
+    if not changes:
+        return mod
+    from triton._C.libtriton import ir
+    with tempfile.NamedTemporaryFile("w", suffix=".ttgir", delete=False) as f:
+        f.write(text)
+    try:
+        new = ir.parse_mlir_module(f.name, mod.context)
+    except Exception:      # (Triton raises RuntimeError; a verifier message is printed to stderr)
+        return mod
+    finally:
+        os.unlink(f.name)
+    new.context = mod.context      # (Triton sets this on the modules it makes; make_ttgir reads it)
+    return new
 
 
 def _source_hash() -> str:
     import hashlib
-    with open(__file__, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()[:12]
+    h = hashlib.sha256()
+    for path in (__file__, convert.__file__):
+        with open(path, "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()[:12]
 
 
-# Neither Triton's cache key nor bitorder's sees what the hook does: both key on this file's text.
+# Neither Triton's cache key nor bitorder's sees what the hook does: both key on these files' text.
 _SOURCE = _source_hash()
 _hook.bitorder_identity = f"bitorder.compiler.layouts:{_SOURCE}"
 

@@ -1,5 +1,6 @@
-"""Kernels the lit tests compile: the report's own row sum (one copy of the source) and a column
-sum over a 256-row tile (the layout pass's case)."""
+"""Kernels the lit tests compile: the report's own row sum (one copy of the source), a column
+sum over a 256-row tile (the layout pass's load case) and a column sum of an MMA accumulator
+(its convert case)."""
 import triton
 import triton.language as tl
 
@@ -11,3 +12,12 @@ def col_sum(x_ptr, y_ptr, C, R: tl.constexpr, BC: tl.constexpr, PINNED: tl.const
     c = tl.program_id(0) * BC + tl.arange(0, BC)
     x = tl.load(x_ptr + tl.arange(0, R)[:, None] * C + c[None, :], mask=c[None, :] < C, other=0.0)
     tl.store(y_ptr + c, tl.sum(x, axis=0, pinned=PINNED), mask=c < C)
+
+
+@triton.jit
+def gemm_col_sum(a_ptr, b_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, BN: tl.constexpr,
+                 PINNED: tl.constexpr):
+    n = tl.program_id(0) * BN + tl.arange(0, BN)
+    a = tl.load(a_ptr + tl.arange(0, M)[:, None] * K + tl.arange(0, K)[None, :])
+    b = tl.load(b_ptr + tl.arange(0, K)[:, None] * N + n[None, :])
+    tl.store(y_ptr + n, tl.sum(tl.dot(a, b), axis=0, pinned=PINNED))

@@ -1,0 +1,172 @@
+"""A pinned chain over a tensor-core accumulator: one convert_layout first (paper Algorithm 1,
+"a convert_layout only where it is worth it").
+
+RemoveLayoutConversions carries a dot's MMA layout (NVIDIA mma / wgmma, AMD mfma / wmma) into
+whatever reduces the accumulator. In it the reduced axis' low bits sit in lanes (rows 0-7 of an
+NVIDIA fragment are lanes / 4) and its next bits in registers and warps, so the pinned tree,
+which must pair rows 0 and 1 first, shuffles every register of the accumulator at every lane
+level: for a 128 x 32 column sum at 4 warps, 99 shuffles and 47 shared stores against the free
+sum's 26 and 21, 1.9x the free kernel's time on the H200 (benchmarks/results/2026-11-30h-pinned).
+
+This rewrite runs on the finished TTGIR (after the last RemoveLayoutConversions, so nothing
+moves the layout back). It converts the chain's input once to a layout with the reduced axis'
+low bits in registers, then lanes, warps on the kept axes first, and gives every step of the
+chain the layout that follows from it. The tree is the same (a pinned chain's bits do not
+depend on the layout); only where its levels run changes: in registers, then a few shuffles,
+with one shared-memory round trip for the conversion. The chain's layouts are written as
+linear layouts, computed the way a reshape and a reduction derive them: a reshape of
+power-of-two extents is a permutation of the flat index's bits, a reduction drops its axis.
+"""
+from __future__ import annotations
+
+import re
+
+_ALIAS_LINE = re.compile(r"^(#[\w.]+) = (#[^\n]*)$", re.M)
+_ACCUMULATOR = ("#ttg.nvidia_mma<", "#ttg.amd_mfma<", "#ttg.amd_wmma<")
+_RESHAPE = re.compile(r"^(\s*)(%[\w.]+) = tt\.reshape (%[\w.]+) : tensor<([0-9x]+)x(\w+), "
+                      r"(#ttg\.slice<\{[^}]*\}>|#[\w.]+)> -> "
+                      r"tensor<([0-9x]+)x\w+, (#[\w.]+)>(.*)$", re.M)
+_REDUCE_OF = r'^\s*(%[\w.]+) = "tt\.reduce"\({}\) <\{{axis = (\d+) : i32\}}>'
+
+
+def _dims(shape: str) -> list[int]:
+    return [int(d) for d in shape.split("x")]
+
+
+def _bits(n: int) -> int:
+    return n.bit_length() - 1
+
+
+def chain_layout(shape, axis: int, warps: int, lanes: int) -> dict:
+    """Linear-layout bases (register, lane, warp) of a tensor of `shape` that covers it exactly,
+    with `axis`' low bits in registers, then lanes, then warps: warps take the kept axes first
+    (a level across warps costs a shared-memory round trip), then lanes the kept axes (from the
+    last), and what is left of each goes to the reduced axis; registers hold the rest."""
+    left = list(shape)
+    wpc, tpw = [1] * len(shape), [1] * len(shape)
+    kept = [d for d in reversed(range(len(shape))) if d != axis]
+    for counts, total in ((wpc, warps), (tpw, lanes)):
+        for d in kept + [axis]:
+            take = min(total, left[d])
+            counts[d] *= take
+            left[d] //= take
+            total //= take
+        if total > 1:
+            raise ValueError(f"shape {shape} has fewer elements than {warps} warps of {lanes} lanes")
+    spt = left
+
+    def unit(d, v):
+        return [v if i == d else 0 for i in range(len(shape))]
+
+    order = [axis] + kept          # registers: the reduced axis' low bits first
+    return {"register": [unit(d, 1 << b) for d in order for b in range(_bits(spt[d]))],
+            "lane": [unit(d, spt[d] << b) for d in order for b in range(_bits(tpw[d]))],
+            "warp": [unit(d, spt[d] * tpw[d] << b) for d in order for b in range(_bits(wpc[d]))]}
+
+
+def split(layout: dict, axis: int) -> dict:
+    """The layout of reshape(x, [..., S/2, 2, ...]) at `axis`: bit 0 of the axis' coordinate
+    becomes the new size-2 axis, the rest the halved one (row-major flat order unchanged)."""
+    return {k: [v[:axis] + [v[axis] >> 1, v[axis] & 1] + v[axis + 1:] for v in vs] for k, vs in layout.items()}
+
+
+def drop(layout: dict, axis: int) -> dict:
+    """The layout once `axis` is reduced away (tt.reduce's slice, or a reshape dropping an axis of
+    1): lanes and warps keep their bases (now broadcasting), registers lose theirs."""
+    out = {k: [v[:axis] + v[axis + 1:] for v in vs] for k, vs in layout.items()}
+    out["register"] = [v for v in out["register"] if any(v)]
+    return out
+
+
+def text(layout: dict) -> str:
+    def vs(k):
+        return "[" + ", ".join("[" + ", ".join(map(str, v)) + "]" for v in layout[k]) + "]"
+    return f"#ttg.linear<{{register = {vs('register')}, lane = {vs('lane')}, warp = {vs('warp')}, block = []}}>"
+
+
+def _chain(lines: list, first: int):
+    """The pinned chain whose first reshape is lines[first]: (reduced axis, [(reshape line, its
+    match), (the reduction's type line, None), ...] up to the reshape that drops the axis), or
+    None when the ops after it are not a pinned chain."""
+    m = _RESHAPE.match(lines[first])
+    axis = next((i for i, (a, b) in enumerate(zip(_dims(m.group(4)), _dims(m.group(7)))) if a != b), None)
+    if axis is None:
+        return None
+    steps, value = [(first, m)], m.group(2)
+    while True:
+        red = next((i for i, ln in enumerate(lines) if re.match(_REDUCE_OF.format(re.escape(value)), ln)), None)
+        if red is None or int(re.match(_REDUCE_OF.format(re.escape(value)), lines[red]).group(2)) != axis + 1:
+            return None
+        close = next(i for i in range(red, len(lines)) if lines[i].lstrip().startswith("}) : (tensor<"))
+        out = re.match(r'\s*(%[\w.]+) = ', lines[red]).group(1)
+        nxt = next((i for i, ln in enumerate(lines) if (r := _RESHAPE.match(ln)) and r.group(3) == out), None)
+        if nxt is None:
+            return None
+        r = _RESHAPE.match(lines[nxt])
+        steps += [(close, None), (nxt, r)]
+        if len(_dims(r.group(7))) <= len(_dims(r.group(4))):     # the reshape dropping the axis
+            return axis, steps
+        value = r.group(2)
+
+
+def rewrite(src: str) -> tuple[str, list[str]]:
+    """(finished TTGIR with each pinned chain over an accumulator layout converted first, what
+    changed). A chain qualifies when its first reshape splits an axis of a tensor in an MMA
+    layout. Its steps get layouts of their own (#bitorder_chain<n>_<k>), so nothing else in the
+    module changes; the result goes back to the layout its users expect with one more
+    convert_layout, unless its only users were conversions already (then they take it as is)."""
+    defs = dict(_ALIAS_LINE.findall(src))
+    warps = int(re.search(r'"ttg\.num-warps" = (\d+)', src).group(1))
+    lanes = int(re.search(r'"ttg\.threads-per-warp" = (\d+)', src).group(1))
+    lines, new_defs, changes = src.split("\n"), [], []
+    firsts = [i for i, ln in enumerate(lines) if (m := _RESHAPE.match(ln)) and defs.get(m.group(6), "").startswith(_ACCUMULATOR)]
+    for n, first in enumerate(firsts):
+        found = _chain(lines, first)
+        if found is None:
+            continue
+        axis, steps = found
+        m0 = steps[0][1]
+        shape, dtype = _dims(m0.group(4)), m0.group(5)
+        try:
+            layout = chain_layout(shape, axis, warps, lanes)
+        except ValueError:
+            continue
+        name = f"#bitorder_chain{n}"
+        new_defs.append(f"{name} = {text(layout)}")
+        cur, k, renamed = layout, 0, {}
+        for i, m in steps[:-1]:
+            if m is None:
+                continue
+            cur = split(cur, axis)
+            renamed[m.group(8)] = f"{name}_{k}"
+            new_defs.append(f"{name}_{k} = {text(cur)}")
+            cur, k = drop(cur, axis + 1), k + 1
+        new_defs.append(f"{name}_out = {text(drop(cur, axis))}")
+        ty = f"tensor<{m0.group(4)}x{dtype}"
+        lines[first] = (f"{m0.group(1)}{m0.group(2)}_in = ttg.convert_layout {m0.group(3)} : {ty}, {m0.group(6)}> -> "
+                        f"{ty}, {name}>\n{m0.group(1)}{m0.group(2)} = tt.reshape {m0.group(2)}_in : {ty}, {name}> -> "
+                        f"tensor<{m0.group(7)}x{dtype}, {renamed[m0.group(8)]}>{m0.group(9)}")
+        for i, m in steps[1:-1]:
+            for old, new in renamed.items():
+                lines[i] = re.sub(re.escape(old) + r"(?=[>}])", new, lines[i])
+        i, m = steps[-1]
+        for old, new in renamed.items():
+            lines[i] = re.sub(re.escape(old) + r"(?=[>}])", new, lines[i])
+        out_ty = f"tensor<{m.group(7)}x{dtype}"
+        lines[i] = lines[i].replace(f"-> {out_ty}, {m.group(8)}>", f"-> {out_ty}, {name}_out>")
+        users = [ln for ln in lines if re.search(re.escape(m.group(2)) + r"\b", ln) and ln is not lines[i]]
+        if users and all(" = ttg.convert_layout " + m.group(2) + " :" in ln for ln in users):
+            for j, ln in enumerate(lines):
+                if " = ttg.convert_layout " + m.group(2) + " :" in ln:
+                    lines[j] = ln.replace(f"{out_ty}, {m.group(8)}> ->", f"{out_ty}, {name}_out> ->")
+        else:     # back to the layout the rest of the kernel was compiled for
+            lines[i] = lines[i].replace(f"{m.group(2)} = tt.reshape", f"{m.group(2)}_out = tt.reshape", 1)
+            lines[i] += (f"\n{m.group(1)}{m.group(2)} = ttg.convert_layout {m.group(2)}_out : {out_ty}, {name}_out> -> "
+                         f"{out_ty}, {m.group(8)}>")
+        changes.append(f"{m0.group(2)}: {m0.group(4)} {m0.group(6)} -> registers on axis {axis} "
+                       f"({len(renamed)} levels)")
+    if not changes:
+        return src, []
+    out = "\n".join(lines)
+    head = out.index("\nmodule") if "\nmodule" in out else out.index("module")
+    return out[:head] + "\n" + "\n".join(new_defs) + out[head:], changes

@@ -1,0 +1,140 @@
+"""The accumulator conversion of the layout pass (bitorder.compiler.convert): the chain layout
+covers its tensor exactly with the reduced axis' low bits in registers, reshape and reduction
+layouts follow the flat index, and on sm90 and gfx942 a pinned column sum of an MMA accumulator
+is converted once, shuffles no more than the free sum, and leaves free sums alone."""
+import os
+import re
+import sys
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from bitorder.compiler import convert
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lit", "kernels"))
+
+
+def _coords(layout, shape):
+    """{(register, lane, warp) index: logical coordinates}: each coordinate is the XOR of the
+    bases of the index's set bits (a linear layout)."""
+    out = {}
+    sizes = {k: 1 << len(layout[k]) for k in ("register", "lane", "warp")}
+    for r in range(sizes["register"]):
+        for ln in range(sizes["lane"]):
+            for w in range(sizes["warp"]):
+                c = [0] * len(shape)
+                for k, idx in (("register", r), ("lane", ln), ("warp", w)):
+                    for b, v in enumerate(layout[k]):
+                        if idx >> b & 1:
+                            c = [x ^ y for x, y in zip(c, v)]
+                out[(r, ln, w)] = tuple(c)
+    return out
+
+
+shapes = st.lists(st.integers(0, 7), min_size=2, max_size=3).map(lambda bits: [1 << b for b in bits])
+
+
+@settings(max_examples=60, deadline=None)
+@given(shapes, st.data(), st.sampled_from([1, 2, 4, 8]), st.sampled_from([32, 64]))
+def test_chain_layout_covers_the_tensor_once_with_the_axis_low_bits_in_registers(shape, data, warps, lanes):
+    axis = data.draw(st.integers(0, len(shape) - 1))
+    n = 1
+    for d in shape:
+        n *= d
+    if n < warps * lanes:
+        with pytest.raises(ValueError):
+            convert.chain_layout(shape, axis, warps, lanes)
+        return
+    lay = convert.chain_layout(shape, axis, warps, lanes)
+    coords = _coords(lay, shape)
+    assert len(set(coords.values())) == n == len(coords)          # every element once
+    regs = [v[axis] for v in lay["register"] if v[axis]]
+    assert regs == [1 << i for i in range(len(regs))]              # the axis' lowest bits, in order
+    lane_bits = [v[axis] for v in lay["lane"] if v[axis]]
+    warp_bits = [v[axis] for v in lay["warp"] if v[axis]]
+    bits = regs + lane_bits + warp_bits
+    assert bits == [1 << i for i in range(len(bits))]              # registers, then lanes, then warps
+
+
+@settings(max_examples=40, deadline=None)
+@given(shapes, st.data(), st.sampled_from([1, 4]))
+def test_split_and_drop_follow_the_flat_index(shape, data, warps):
+    axis = data.draw(st.integers(0, len(shape) - 1))
+    if shape[axis] < 2 or shape[0] * shape[1] * (shape[2] if len(shape) > 2 else 1) < warps * 32:
+        return
+    lay = convert.chain_layout(shape, axis, warps, 32)
+    halved = shape[:axis] + [shape[axis] // 2, 2] + shape[axis + 1:]
+    before, after = _coords(lay, shape), _coords(convert.split(lay, axis), halved)
+    for key, c in before.items():    # the reshape keeps the row-major flat index
+        assert after[key] == c[:axis] + (c[axis] >> 1, c[axis] & 1) + c[axis + 1:]
+    dropped = convert.drop(convert.split(lay, axis), axis + 1)
+    assert all(any(v) for v in dropped["register"])                 # registers of the reduced pair go
+    assert len(dropped["lane"]) == len(lay["lane"]) and len(dropped["warp"]) == len(lay["warp"])
+
+
+def test_text_is_a_linear_layout_attribute():
+    assert convert.text({"register": [[1, 0]], "lane": [[0, 1]], "warp": []}) == \
+        "#ttg.linear<{register = [[1, 0]], lane = [[0, 1]], warp = [], block = []}>"
+
+
+def test_rewrite_leaves_text_without_an_accumulator_chain_alone():
+    src = '#blocked = #ttg.blocked<{sizePerThread = [1]}>\nmodule attributes {"ttg.num-warps" = 4 : i32, ' \
+          '"ttg.threads-per-warp" = 32 : i32} {\n}'
+    assert convert.rewrite(src) == (src, [])
+
+
+# -- compiled on the CPU ---------------------------------------------------------------------------
+
+SIG = {"a_ptr": "*fp16", "b_ptr": "*fp16", "y_ptr": "*fp32"}
+
+
+def build(on, pinned=True, warps=4, target="sm90", bn=32):
+    pytest.importorskip("torch")
+    import bitorder
+    from bitorder.compiler import layouts
+    from reductions import gemm_col_sum
+    with layouts.applied(on):
+        return bitorder.compile(gemm_col_sum, target, signature=SIG,
+                                constexprs={"M": 128, "N": 1024, "K": 64, "BN": bn, "PINNED": pinned},
+                                aligned=list(SIG), num_warps=warps, num_stages=1)
+
+
+def _from_accumulator(ttgir):
+    return re.findall(r"ttg\.convert_layout %\w+ : tensor<128x\d+xf32, #(?:mma|mfma)\w*>", ttgir)
+
+
+@pytest.mark.parametrize("warps", [4, 8])
+def test_sm90_accumulator_is_converted_once_and_shuffles_like_the_free_sum(warps):
+    laid, stock, free = build(True, warps=warps), build(False, warps=warps), build(True, pinned=False, warps=warps)
+    assert len(_from_accumulator(laid.ttgir)) == 1 and not _from_accumulator(stock.ttgir)
+    shfl = [c.ptx.count("shfl.sync") for c in (laid, stock, free)]
+    assert shfl[0] <= shfl[2] < shfl[1]
+
+
+def test_free_sum_of_an_accumulator_is_left_alone():
+    assert build(True, pinned=False).ttgir == build(False, pinned=False).ttgir
+
+
+def test_gfx942_mfma_accumulator_is_converted():
+    laid = build(True, target="gfx942")
+    assert len(_from_accumulator(laid.ttgir)) == 1
+    assert "#ttg.amd_mfma" in laid.ttgir
+
+
+def test_a_rewrite_that_does_not_parse_compiles_as_stock(monkeypatch, tmp_path):
+    """If the rewritten text does not verify, the kernel compiles as Triton left it (compiled
+    afresh: neither cache may answer)."""
+    pytest.importorskip("torch")
+    import triton
+    from bitorder.compiler import harness, layouts
+    from reductions import gemm_col_sum
+    monkeypatch.setattr(convert, "rewrite", lambda text: (text.replace("tt.reshape", "tt.reshape_nonsense", 1), ["x"]))
+    with layouts.applied(True):
+        before, triton.knobs.cache.dir = triton.knobs.cache.dir, str(tmp_path)
+        try:
+            got = harness.compile(gemm_col_sum, "sm90", signature=SIG, cache=False, aligned=list(SIG),
+                                  constexprs={"M": 128, "N": 1024, "K": 64, "BN": 64, "PINNED": True}, num_stages=1)
+        finally:
+            triton.knobs.cache.dir = before
+    assert "tt.reshape_nonsense" not in got.ttgir and not _from_accumulator(got.ttgir)
+    assert got.ttgir == build(False, bn=64).ttgir
