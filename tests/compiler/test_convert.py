@@ -128,7 +128,7 @@ def test_a_rewrite_that_does_not_parse_compiles_as_stock(monkeypatch, tmp_path):
     import triton
     from bitorder.compiler import harness, layouts
     from reductions import gemm_col_sum
-    monkeypatch.setattr(convert, "rewrite", lambda text: (text.replace("tt.reshape", "tt.reshape_nonsense", 1), ["x"]))
+    monkeypatch.setattr(convert, "rewrite", lambda text, rows=False: (text.replace("tt.reshape", "tt.reshape_nonsense", 1), ["x"]))
     with layouts.applied(True):
         before, triton.knobs.cache.dir = triton.knobs.cache.dir, str(tmp_path)
         try:
@@ -138,3 +138,54 @@ def test_a_rewrite_that_does_not_parse_compiles_as_stock(monkeypatch, tmp_path):
             triton.knobs.cache.dir = before
     assert "tt.reshape_nonsense" not in got.ttgir and not _from_accumulator(got.ttgir)
     assert got.ttgir == build(False, bn=64).ttgir
+
+
+def test_blocked_bases_are_tritons_blocked_to_linear():
+    """A 1x1024 fp32 row over 2 warps ([1, 4] x [1, 32] x [1, 2]): elements 0-3 in registers,
+    4-127 in lanes, 128 in the warps, 256 and 512 register repetitions; a 1x64 row over the same
+    layout broadcasts its lanes past 64 and its warp."""
+    body = "sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [1, 2], order = [1, 0]"
+    got = convert.blocked_bases(body, [1, 1024])
+    assert [v[1] for v in got["register"]] == [1, 2, 256, 512]
+    assert [v[1] for v in got["lane"]] == [4, 8, 16, 32, 64] and [v[1] for v in got["warp"]] == [128]
+    small = convert.blocked_bases(body, [1, 64])
+    assert [v[1] for v in small["lane"]] == [4, 8, 16, 32, 0] and [v[1] for v in small["warp"]] == [0]
+    assert not convert._in_order(got, 1) and convert._in_order(small, 1)
+
+
+def test_rows_mode_converts_each_row_chain_and_triton_verifies_the_layouts():
+    """rows=True (BITORDER_PINNED_CONVERT_ROWS=1): cross_entropy's three pinned chains over a
+    1x1024 row each get a conversion; Triton's parser verifies every reshape's layout against
+    the one it infers (a wrong basis is rejected), so the edited module is well formed."""
+    pytest.importorskip("torch")
+    import bitorder
+    from triton._C.libtriton import ir
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler.compiler import make_backend
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks"))
+    os.environ.setdefault("PINNED_DEVICE", "cpu")
+    import pinned_kernels as pk
+    kernel, sig, consts, block = pk.signature("cross_entropy")
+    stock = bitorder.compile(kernel, "sm90", signature=sig, constexprs={**consts, block: 1, "PINNED": True},
+                             aligned=[a for a in sig if a.endswith("_ptr")], num_warps=2, num_stages=1)
+    assert convert.rewrite(stock.ttgir) == (stock.ttgir, [])          # rows off: a row is left alone
+    text, changes = convert.rewrite(stock.ttgir, rows=True)
+    assert len(changes) == 3
+    ctx = ir.context()
+    ir.load_dialects(ctx)
+    make_backend(GPUTarget("cuda", 90, 32)).load_dialects(ctx)
+
+    def parses(t, path):
+        path.write_text(t)
+        try:
+            ir.parse_mlir_module(str(path), ctx)
+            return True
+        except RuntimeError:
+            return False
+    import tempfile
+    from pathlib import Path
+    with tempfile.TemporaryDirectory() as d:
+        assert parses(text, Path(d) / "ok.ttgir")
+        first = next(ln for ln in text.splitlines() if ln.startswith("#bitorder_chain0_0 "))
+        wrong = first.replace("register = [[0, 0, 1]", "register = [[0, 0, 0]", 1)
+        assert wrong != first and not parses(text.replace(first, wrong), Path(d) / "bad.ttgir")

@@ -16,6 +16,12 @@ depend on the layout); only where its levels run changes: in registers, then a f
 with one shared-memory round trip for the conversion. The chain's layouts are written as
 linear layouts, computed the way a reshape and a reduction derive them: a reshape of
 power-of-two extents is a permutation of the flat index's bits, a reduction drops its axis.
+
+With rows=True (BITORDER_PINNED_CONVERT_ROWS=1, an experiment, off by default) a chain over a
+blocked tensor is converted the same way when its axis does not already run registers, lanes,
+warps in order: rows reduced along their contiguous axis (softmax, cross_entropy), where the tree
+shuffles once per lane level per register repetition. Fewer shuffles, one more shared-memory
+round trip per chain; the H200 decides.
 """
 from __future__ import annotations
 
@@ -64,6 +70,28 @@ def chain_layout(shape, axis: int, warps: int, lanes: int) -> dict:
             "warp": [unit(d, spt[d] * tpw[d] << b) for d in order for b in range(_bits(wpc[d]))]}
 
 
+def blocked_bases(body: str, shape) -> dict:
+    """The linear-layout bases of a #ttg.blocked layout (its attribute body) over `shape`: per
+    dimension in `order`, sizePerThread in registers, threadsPerWarp in lanes, warpsPerCTA in
+    warps, bases past the shape broadcasting (zero), and the shape's rest as register
+    repetitions; Triton's blocked-to-linear conversion, up to the order of the registers."""
+    f = {k: [int(x) for x in v.split(",")] for k, v in re.findall(r"(\w+) = \[([0-9, ]+)\]", body)}
+    spt, tpw, wpc, order = f["sizePerThread"], f["threadsPerWarp"], f["warpsPerCTA"], f["order"]
+    out = {"register": [], "lane": [], "warp": []}
+    covered = [1] * len(shape)
+    for kind, counts in (("register", spt), ("lane", tpw), ("warp", wpc)):
+        for d in order:
+            for _ in range(_bits(counts[d])):
+                v = covered[d] if covered[d] < shape[d] else 0
+                out[kind].append([v if i == d else 0 for i in range(len(shape))])
+                covered[d] *= 2
+    for d in order:
+        while covered[d] < shape[d]:
+            out["register"].append([covered[d] if i == d else 0 for i in range(len(shape))])
+            covered[d] *= 2
+    return out
+
+
 def split(layout: dict, axis: int) -> dict:
     """The layout of reshape(x, [..., S/2, 2, ...]) at `axis`: bit 0 of the axis' coordinate
     becomes the new size-2 axis, the rest the halved one (row-major flat order unchanged)."""
@@ -109,17 +137,24 @@ def _chain(lines: list, first: int):
         value = r.group(2)
 
 
-def rewrite(src: str) -> tuple[str, list[str]]:
+def _in_order(bases: dict, axis: int) -> bool:
+    """Whether the axis' bits already run registers, then lanes, then warps, low to high."""
+    bits = [v[axis] for k in ("register", "lane", "warp") for v in bases[k] if v[axis]]
+    return bits == sorted(bits)
+
+
+def rewrite(src: str, rows: bool = False) -> tuple[str, list[str]]:
     """(finished TTGIR with each pinned chain over an accumulator layout converted first, what
     changed). A chain qualifies when its first reshape splits an axis of a tensor in an MMA
-    layout. Its steps get layouts of their own (#bitorder_chain<n>_<k>), so nothing else in the
+    layout (or, with rows, a blocked layout out of order along the axis). Its steps get layouts of their own (#bitorder_chain<n>_<k>), so nothing else in the
     module changes; the result goes back to the layout its users expect with one more
     convert_layout, unless its only users were conversions already (then they take it as is)."""
     defs = dict(_ALIAS_LINE.findall(src))
     warps = int(re.search(r'"ttg\.num-warps" = (\d+)', src).group(1))
     lanes = int(re.search(r'"ttg\.threads-per-warp" = (\d+)', src).group(1))
     lines, new_defs, changes = src.split("\n"), [], []
-    firsts = [i for i, ln in enumerate(lines) if (m := _RESHAPE.match(ln)) and defs.get(m.group(6), "").startswith(_ACCUMULATOR)]
+    firsts = [i for i, ln in enumerate(lines) if (m := _RESHAPE.match(ln)) and
+              defs.get(m.group(6), "").startswith(_ACCUMULATOR + (("#ttg.blocked<",) if rows else ()))]
     for n, first in enumerate(firsts):
         found = _chain(lines, first)
         if found is None:
@@ -127,6 +162,9 @@ def rewrite(src: str) -> tuple[str, list[str]]:
         axis, steps = found
         m0 = steps[0][1]
         shape, dtype = _dims(m0.group(4)), m0.group(5)
+        source = defs[m0.group(6)]
+        if source.startswith("#ttg.blocked<") and _in_order(blocked_bases(source[len("#ttg.blocked<{"):-2], shape), axis):
+            continue    # a blocked input whose axis already runs registers, lanes, warps in order
         try:
             layout = chain_layout(shape, axis, warps, lanes)
         except ValueError:
@@ -154,7 +192,7 @@ def rewrite(src: str) -> tuple[str, list[str]]:
             lines[i] = re.sub(re.escape(old) + r"(?=[>}])", new, lines[i])
         out_ty = f"tensor<{m.group(7)}x{dtype}"
         lines[i] = lines[i].replace(f"-> {out_ty}, {m.group(8)}>", f"-> {out_ty}, {name}_out>")
-        users = [ln for ln in lines if re.search(re.escape(m.group(2)) + r"\b", ln) and ln is not lines[i]]
+        users = [ln for j, ln in enumerate(lines) if j != i and re.search(re.escape(m.group(2)) + r"\b", ln)]
         if users and all(" = ttg.convert_layout " + m.group(2) + " :" in ln for ln in users):
             for j, ln in enumerate(lines):
                 if " = ttg.convert_layout " + m.group(2) + " :" in ln:
