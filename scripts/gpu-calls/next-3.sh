@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Next session, call 3 (~4 min; issue 6): the fp8 gate with the row-wise epilogues the 2026-11-30e
-# probe found exact, on fresh draws.
+# Next session, call 3 (~8 min; issue 4): the rows experiment, BITORDER_PINNED_CONVERT_ROWS=1, on the
+# row kernels calls 1-2 timed stock (cross_entropy first: 1.111x in 2026-11-30h), same space.
 set -u
-R=$OUT/r; mkdir -p $R
-pack() { tar czf $OUT/results.tgz -C $OUT r; }
+R=$OUT/r3; mkdir -p $R
+pack() { tar czf $OUT/results.tgz -C $OUT r3; }
 timeout -k 5 30 scripts/gpu-run $R report > /dev/null 2>&1
-BITORDER_FP8_ROWWISE_EPILOGUE="nobias=(acc*sb)*sa;bias=(acc*sb)*sa+bias" FP8_GATE_ARGS="--jobs 12 --fuzz 1500 --budget 180 --seed 20261203" \
-  timeout -k 10 210 scripts/gpu-run $R fp8gate | tail -8; pack
+BITORDER_PINNED_LAYOUTS=1 BITORDER_PINNED_CONVERT_ROWS=1 PINNED_ARGS="--jobs 14 --rep 3 --budget 450 --kernels cross_entropy,softmax,layernorm,log_softmax" \
+  timeout -k 10 480 scripts/gpu-run $R pinned | tail -8; pack
