@@ -1,0 +1,86 @@
+"""A Triton kernel for cuBLAS's SIMT gemv family (algorithm 13): scalar fp32 chains per lane, a
+lane fold, parts merged in K order, one rounding.
+
+It computes what bitorder.emulate.simt's GemvOrder says, step for step: for each output, K cut
+into parts of SPAN; inside a part LANES lanes, local index u in chunk u // CHUNK (CHUNK 0: the
+contiguous layout, ceil(part / LANES)), chunk q on lane q % LANES; each lane one fma.rn.f32 chain
+in increasing K from +0; the lanes folded by FOLD; the parts added in K order in fp32; the bias
+(beta = 1) added in fp32 before the rounding (BIAS_OUT False) or to the rounded output (True).
+fp16 and bf16 products are exact in fp32, so tl.fma's single rounding is the chain's only one.
+
+The fold's adds never see a product, so no FMA contraction can reach them; a size-2 reduction is
+one add whatever the layout (h200-facts.md). Speed is not this kernel's aim yet: each step loads
+one element per lane and row.
+"""
+from __future__ import annotations
+
+import triton
+import triton.language as tl
+from triton.runtime.jit import constexpr_function
+
+FOLD_CODES = {"down": 0, "up": 1, "seq": 2}
+
+
+@constexpr_function
+def _log2(n):
+    return int(n).bit_length() - 1
+
+
+@constexpr_function
+def _split(rows, n, axis):
+    """(rows, 2, n/2): lane t and t + n/2 side by side; (rows, n/2, 2): lanes 2j and 2j + 1."""
+    return [int(rows), 2, int(n) // 2] if axis == 1 else [int(rows), int(n) // 2, 2]
+
+
+@triton.jit
+def _fold(acc, BLOCK_R: tl.constexpr, LANES: tl.constexpr, FOLD: tl.constexpr):
+    """acc (BLOCK_R, LANES) -> (BLOCK_R,): the lanes' fp32 values folded in FOLD's order."""
+    if FOLD == 2:      # seq: lane 0 + lane 1, then + lane 2, ...; a lane taken out exactly (x + -0 = x)
+        cols = tl.arange(0, LANES)[None, :]
+        out = tl.sum(tl.where(cols == 0, acc, -0.0), axis=1)
+        for t in tl.static_range(1, LANES):
+            out = out + tl.sum(tl.where(cols == t, acc, -0.0), axis=1)
+        return out
+    else:
+        y = acc
+        for lvl in tl.static_range(_log2(LANES)):
+            if FOLD == 0:  # down: lane t takes lane t + half
+                y = tl.sum(tl.reshape(y, _split(BLOCK_R, LANES >> lvl, 1), can_reorder=False), axis=1)
+            else:          # up: neighbours first (t takes t + 1, then t + 2, ...)
+                y = tl.sum(tl.reshape(y, _split(BLOCK_R, LANES >> lvl, 2), can_reorder=False), axis=2)
+        return tl.reshape(y, [BLOCK_R], can_reorder=False)
+
+
+@triton.jit
+def gemv_kernel(a_ptr, v_ptr, out_ptr, bias_ptr, R, K, stride_ar, stride_ak, stride_v, stride_o, stride_bias, SPAN, CHUNK,
+                LANES: tl.constexpr, FOLD: tl.constexpr, HAS_BIAS: tl.constexpr, BIAS_OUT: tl.constexpr,
+                BLOCK_R: tl.constexpr):
+    """out[r] = epilogue(sum over k of a[r, k] * v[k]) for BLOCK_R rows r; grid (cdiv(R, BLOCK_R),).
+    Returns the bytes bitorder.emulate.simt.matmul gives for the same GemvOrder (merge
+    sequential, product fma)."""
+    rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
+    lanes = tl.arange(0, LANES)
+    r_ok = rows < R
+    a_rows = a_ptr + rows[:, None].to(tl.int64) * stride_ar
+    total = tl.zeros([BLOCK_R], tl.float32)
+    for p in range(0, tl.cdiv(K, SPAN)):
+        start = p * SPAN
+        length = tl.minimum(SPAN, K - start)
+        chunk = tl.cdiv(length, LANES) if CHUNK == 0 else CHUNK
+        acc = tl.zeros([BLOCK_R, LANES], tl.float32)
+        for j in range(0, tl.cdiv(length, chunk * LANES) * chunk):
+            u = (lanes + LANES * (j // chunk)) * chunk + j % chunk
+            ok = u < length
+            k = (start + u).to(tl.int64)
+            a = tl.load(a_rows + k[None, :] * stride_ak, mask=r_ok[:, None] & ok[None, :], other=0.0)
+            x = tl.load(v_ptr + k * stride_v, mask=ok, other=0.0)
+            acc = tl.where(ok[None, :], tl.fma(a.to(tl.float32), x.to(tl.float32)[None, :], acc), acc)
+        part = _fold(acc, BLOCK_R, LANES, FOLD)
+        total = tl.where(p == 0, part, total + part)      # parts in K order (the first taken as is)
+    if HAS_BIAS:
+        bias = tl.load(bias_ptr + rows * stride_bias, mask=r_ok, other=0.0).to(tl.float32)
+        if BIAS_OUT:
+            total = total.to(out_ptr.dtype.element_ty).to(tl.float32) + bias
+        else:
+            total = total + bias
+    tl.store(out_ptr + rows.to(tl.int64) * stride_o, total.to(out_ptr.dtype.element_ty), mask=r_ok)

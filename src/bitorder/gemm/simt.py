@@ -1,0 +1,53 @@
+"""Launching the SIMT gemv kernel (kernels_simt.gemv_kernel) for a torch call under a GemvOrder.
+
+Not yet planned by bitorder.matmul: which order each cuBLAS gemv kernel runs is only partly
+pinned (benchmarks/results/2026-11-30b-gemv-fit: "down vs seq" and more stay open), so gemv
+calls still run cuBLAS itself. This runner is what a GPU probe of candidate orders calls.
+"""
+from __future__ import annotations
+
+import torch
+import triton
+
+from ..emulate.simt import GemvOrder
+from .kernels_simt import FOLD_CODES, gemv_kernel
+
+
+def supported(order: GemvOrder) -> str:
+    """Why the kernel cannot run `order`, or "" when it can."""
+    if order.merge != "sequential":
+        return "only parts merged in K order"
+    if order.product != "fma":
+        return "only fma chains (mul_add would need contraction off)"
+    if order.lanes & (order.lanes - 1) or order.lanes > 128:
+        return "lanes a power of two up to 128 (a Triton tensor's extent)"
+    return ""
+
+
+def gemv(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out_dtype=None, block_r: int = 16):
+    """a (M, K) @ b (K, N) with M == 1 or N == 1 (+ bias: (N,), added with beta = 1 as torch's
+    F.linear does), computed in `order`: returns bitorder.emulate.simt.matmul's exact bytes for the
+    same order (fp16 or bf16 operands; out_dtype defaults to a's)."""
+    if a.dim() != 2 or b.dim() != 2 or a.shape[1] != b.shape[0]:
+        raise ValueError(f"gemv takes a (M, K) @ b (K, N); got {tuple(a.shape)} @ {tuple(b.shape)}")
+    (M, K), N = a.shape, b.shape[1]
+    if M != 1 and N != 1:
+        raise ValueError(f"gemv needs M == 1 or N == 1; got M={M}, N={N}")
+    why = supported(order)
+    if why:
+        raise NotImplementedError(f"{order}: {why}")
+    out = torch.empty((M, N), dtype=out_dtype or a.dtype, device=a.device)
+    if N == 1:      # rows of a against the column b
+        mat, (sr, sk), vec, sv, R, so = a, a.stride(), b, b.stride(0), M, out.stride(0)
+    else:           # M == 1: columns of b against the row a
+        mat, (sk, sr), vec, sv, R, so = b, b.stride(), a, a.stride(1), N, out.stride(1)
+    if bias is not None and bias.shape != (N,):
+        raise ValueError(f"bias must have shape ({N},); got {tuple(bias.shape)}")
+    sb = 0 if bias is None or N == 1 else bias.stride(0)
+    span = order.span or max(K, 1)
+    block_r = min(block_r, triton.next_power_of_2(R))
+    gemv_kernel[(triton.cdiv(R, block_r),)](
+        mat, vec, out, bias if bias is not None else out, R, K, sr, sk, sv, so, sb, span, order.chunk or 0,
+        LANES=order.lanes, FOLD=FOLD_CODES[order.fold], HAS_BIAS=bias is not None, BIAS_OUT=order.bias == "out",
+        BLOCK_R=block_r)
+    return out

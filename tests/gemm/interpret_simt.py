@@ -1,0 +1,62 @@
+"""Run the SIMT gemv kernel under Triton's CPU interpreter (TRITON_INTERPRET=1) against the CPU
+twin (bitorder.emulate.simt.matmul), byte for byte, on wide-range fp16 draws: every GemvOrder the
+kernel takes (lanes, chunk, fold, span, bias placement), both operand sides (M == 1 and N == 1)
+both layouts of the matrix, fp16 and fp32 outputs (fp32 shows the order: a rounding to fp16 hides
+most of it). fp16 products are exact in fp32, so the interpreter's fma (a
+product, then an add) rounds as the GPU's fma.rn.f32 does. Prints one line per failure and
+exits nonzero if any."""
+import itertools
+import os
+import sys
+
+assert os.environ.get("TRITON_INTERPRET") == "1", "run with TRITON_INTERPRET=1"
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import interpret_shim  # noqa: E402,F401
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+import bitorder  # noqa: E402
+from bitorder.emulate import simt  # noqa: E402
+from bitorder.gemm.simt import gemv  # noqa: E402
+
+print(f"bitorder from {bitorder.__file__}")
+rng = np.random.default_rng(20261130)
+
+
+def draw(shape):
+    """fp16 values over many binades, signs mixed: sums that depend on their order."""
+    x = rng.standard_normal(shape) * 2.0 ** rng.integers(-10, 4, shape)
+    return x.astype(np.float16)
+
+
+QUICK = os.environ.get("SIMT_QUICK") == "1"     # (the planted-fault run: fewer orders, same checks)
+ORDERS = [simt.GemvOrder(lanes=l, chunk=c, fold=f, span=s, bias=bb)
+          for l, c, f, s, bb in itertools.product((1, 4, 32), (None, 1, 8), ("down", "up", "seq"), (None, 37),
+                                                 ("acc", "out"))
+          if not (l == 1 and (c is not None or f != "down")) and not (QUICK and (c == 8 or bb == "out"))]
+failures = cases = 0
+seen = {}      # (case, draw) -> the twin's byte patterns over the orders: the draws must tell orders apart
+OUT = {"fp16": (torch.float16, np.uint16), "fp32": (torch.float32, np.uint32)}
+for (m, k, n), trans, out, order in itertools.product(((1, 150, 9), (7, 150, 1), (1, 64, 3), (5, 33, 1)), (False, True),
+                                                      OUT, ORDERS):
+    rng = np.random.default_rng(k * 1000 + m * 10 + n)       # one draw per shape: orders compared on it
+    a, b = draw((m, k)), draw((k, n))
+    for with_bias in (False, True):
+        bias = draw((n,)) if with_bias else None
+        want = simt.matmul(a, b, order, bias=bias, out_dtype=out)
+        if out == "fp32":
+            seen.setdefault(((m, k, n), trans, with_bias), set()).add(want.tobytes())
+        ta = torch.from_numpy(a.T.copy()).t() if trans and m > 1 else torch.from_numpy(a)
+        tb = torch.from_numpy(b.T.copy()).t() if trans and n > 1 else torch.from_numpy(b)
+        got = gemv(ta, tb, order, bias=None if bias is None else torch.from_numpy(bias), out_dtype=OUT[out][0]).numpy()
+        cases += 1
+        g, w = got.view(OUT[out][1]), want.view(OUT[out][1])
+        if not np.array_equal(g, w):
+            failures += 1
+            print(f"FAIL {(m, k, n)} trans={trans} {out} bias={with_bias} {order}: {int((g != w).sum())} of {g.size} differ")
+distinct = min(len(v) for v in seen.values())
+print(f"{cases} cases, {failures} failures; the twin's orders gave at least {distinct} byte patterns per draw")
+if distinct < 4:
+    print("FAIL the draws do not tell the orders apart")
+    failures += 1
+sys.exit(1 if failures else 0)

@@ -1,0 +1,45 @@
+"""The SIMT gemv kernel (bitorder.gemm.kernels_simt) under Triton's CPU interpreter, byte for byte
+against the CPU twin's GemvOrder (tests/gemm/interpret_simt.py), and its planted fault."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("torch")
+HERE = os.path.dirname(__file__)
+
+
+def test_every_order_gives_the_twins_bytes():
+    env = dict(os.environ, TRITON_INTERPRET="1")
+    p = subprocess.run([sys.executable, "-W", "ignore", os.path.join(HERE, "interpret_simt.py")], env=env,
+                       capture_output=True, text=True, timeout=1200)
+    assert p.returncode == 0 and " 0 failures" in p.stdout, p.stdout[-3000:] + p.stderr[-3000:]
+
+
+def test_planted_fault_folding_down_as_up_fails(tmp_path):
+    """A copied tree whose "down" fold pairs neighbours first: the byte comparison must fail."""
+    sys.path.insert(0, os.path.dirname(HERE))
+    from mutants import run_on_mutant
+
+    p, copy = run_on_mutant(tmp_path, "src/bitorder/gemm/kernels_simt.py",
+                            "_split(BLOCK_R, LANES >> lvl, 1), can_reorder=False), axis=1)",
+                            "_split(BLOCK_R, LANES >> lvl, 2), can_reorder=False), axis=2)",
+                            ["-W", "ignore", "tests/gemm/interpret_simt.py"],
+                            env={"TRITON_INTERPRET": "1", "SIMT_QUICK": "1"})
+    assert f"bitorder from {copy}" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
+    assert p.returncode != 0 and "FAIL" in p.stdout and "fold=down" in p.stdout
+
+
+@pytest.mark.parametrize("lanes, fold", [(1, 0), (32, 0), (16, 1), (8, 2)])
+def test_compiles_for_sm90_with_single_rounding_chains(lanes, fold):
+    """On sm90 every chain step is one fma.rn.f32 and the fold's adds are plain add.f32: no
+    multiply is left for ptxas to fuse into them."""
+    import bitorder
+    from bitorder.gemm.kernels_simt import gemv_kernel
+    sig = {"a_ptr": "*fp16", "v_ptr": "*fp16", "out_ptr": "*fp16", "bias_ptr": "*fp16", "R": "i32", "K": "i32",
+           "stride_ar": "i32", "stride_ak": "i32", "stride_v": "i32", "stride_o": "i32", "stride_bias": "i32",
+           "SPAN": "i32", "CHUNK": "i32"}
+    c = bitorder.compile(gemv_kernel, "sm90", signature=sig, num_warps=4, num_stages=1,
+                         constexprs={"LANES": lanes, "FOLD": fold, "HAS_BIAS": True, "BIAS_OUT": False, "BLOCK_R": 16})
+    assert "fma.rn.f32" in c.ptx and "mul.f32" not in c.ptx and "mul.rn.f32" not in c.ptx
