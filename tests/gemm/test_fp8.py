@@ -72,8 +72,8 @@ def test_row_wise_scales_fall_back_before_any_query(monkeypatch):
 
 
 def test_a_probed_row_wise_order_plans_only_as_a_candidate(monkeypatch):
-    """BITORDER_FP8_ROWWISE_EPILOGUE (written from probe_rowwise.py's answer) lets row-wise calls plan
-    with that order in place of the tensor-wise epilogue, and only under BITORDER_UNVERIFIED=1."""
+    """Row-wise calls plan with fp8.ROW_WISE_DEFAULT (the order the 2026-11-30h gate reproduced) or
+    the one BITORDER_FP8_ROWWISE_EPILOGUE names, and only under BITORDER_UNVERIFIED=1."""
     import functools
     monkeypatch.setattr(fp8, "_check", functools.partial(fp8._check, devices=("meta",)))
     monkeypatch.setattr(fp8, "lt_query", lambda *a, **k: None)
@@ -88,6 +88,12 @@ def test_a_probed_row_wise_order_plans_only_as_a_candidate(monkeypatch):
     assert p.path == "triton" and p.desc.epilogue == ("scale_a", "scale_b", "round")
     monkeypatch.setenv("BITORDER_FP8_ROWWISE_EPILOGUE", "nobias=fma(acc*sa,sb,bias)")   # no kernel for it
     assert fp8.plan(a, b, sa, sb, out_dtype=torch.bfloat16).path == "cublas"
+    monkeypatch.setenv("BITORDER_FP8_ROWWISE_EPILOGUE", "none")                         # row-wise planning off
+    assert fp8.plan(a, b, sa, sb, out_dtype=torch.bfloat16).path == "cublas"
+    monkeypatch.delenv("BITORDER_FP8_ROWWISE_EPILOGUE")     # the gated default: scale_b, then scale_a
+    p = fp8.plan(a, b, sa, sb, out_dtype=torch.bfloat16)
+    assert p.path == "triton" and p.desc.epilogue == ("scale_b", "scale_a", "round")
+    assert fp8.row_wise_epilogue(True) == ("scale_b", "scale_a", "bias_acc")
 
 
 @pytest.mark.parametrize("promote", [0, 128])

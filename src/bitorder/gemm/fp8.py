@@ -37,9 +37,12 @@ ROW_SCALE_STANDIN = 1 << 16
 # Row-wise calls therefore plan only with an order named below and run torch._scaled_mm
 # otherwise, until benchmarks/probe_rowwise.py has pinned the epilogue and a gate verified it.
 # The orders the probe tests, as GEMMDesc steps (before the one rounding). With
-# BITORDER_UNVERIFIED=1, BITORDER_FP8_ROWWISE_EPILOGUE="nobias=NAME;bias=NAME" (what the probe
-# found exact, written by the session's call script) lets row-wise calls plan as a candidate, so
-# a gate can check it in the session that probed it.
+# BITORDER_UNVERIFIED=1 row-wise calls plan as candidates with ROW_WISE_DEFAULT: what the
+# 2026-11-30e probe found exact, and what the fp8 gate then reproduced on every row-wise case it
+# ran (2026-11-30h: 1,722 of 1,722 on two fresh seeds; benchmarks/results/2026-11-30h-fp8).
+# BITORDER_FP8_ROWWISE_EPILOGUE="nobias=NAME;bias=NAME" names another order (a probe's next
+# candidate); "none" turns row-wise planning off.
+ROW_WISE_DEFAULT = "nobias=(acc*sb)*sa;bias=(acc*sb)*sa+bias"
 ROW_WISE_ORDERS = {"acc*(sa*sb)": ("scale",), "(acc*sa)*sb": ("scale_a", "scale_b"),
                    "(acc*sb)*sa": ("scale_b", "scale_a"), "acc*(sa*sb)+bias": ("scale", "bias_acc"),
                    "(acc*sa)*sb+bias": ("scale_a", "scale_b", "bias_acc"),
@@ -86,14 +89,15 @@ def split_gap(desc: GEMMDesc, scaling: str = "tensor") -> str:
 
 
 def row_wise_epilogue(bias: bool):
-    """The candidate row-wise epilogue steps (before "round") named by BITORDER_FP8_ROWWISE_EPILOGUE
-    for calls with or without a bias, or None (no candidate: the call falls back)."""
+    """The candidate row-wise epilogue steps (before "round") for calls with or without a bias:
+    ROW_WISE_DEFAULT, or the order BITORDER_FP8_ROWWISE_EPILOGUE names; None (no candidate: the
+    call falls back) outside BITORDER_UNVERIFIED=1 or for a name with no kernel."""
     from ..cublas.profile import candidates_allowed
 
     if not candidates_allowed():
         return None
-    named = dict(part.split("=", 1) for part in os.environ.get("BITORDER_FP8_ROWWISE_EPILOGUE", "").split(";")
-                 if "=" in part)
+    spec = os.environ.get("BITORDER_FP8_ROWWISE_EPILOGUE") or ROW_WISE_DEFAULT
+    named = dict(part.split("=", 1) for part in spec.split(";") if "=" in part)
     return ROW_WISE_ORDERS.get(named.get("bias" if bias else "nobias", ""))
 
 
