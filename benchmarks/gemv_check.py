@@ -8,7 +8,12 @@ byte-identical on all three (int16 view, no tolerance). This is the evidence a p
 gemv needs before it may route a call to the kernel; nothing here plans.
 
     python benchmarks/gemv_check.py --out DIR [--seed S]      (GPU; scripts/gpu-run OUT gemv-check)
+    python benchmarks/gemv_check.py --out DIR --rule N        (GPU: the rule table on N fresh shapes)
     python benchmarks/gemv_check.py --list                     (CPU: the calls and orders it would check)
+
+With --rule, the order comes from bitorder.cublas.gemv_rule (the heuristic's custom option and
+split_k) instead of the probe's fit, on shapes the rule was not read from: the test a planner
+rule must pass before gemv calls may leave cuBLAS.
 """
 from __future__ import annotations
 
@@ -36,7 +41,7 @@ def parse_order(text: str) -> GemvOrder:
     product = "mul_add" if " mul_add" in f" {body}" else "fma"
     return GemvOrder(lanes=int(f["lanes"]), chunk=int(f["chunk"]) if "chunk" in f else None, fold=f["fold"],
                      span=int(f["span"]) if "span" in f else None, merge=f.get("merge", "sequential"),
-                     product=product, bias=f.get("bias", "acc"))
+                     product=product, bias=f.get("bias", "acc"), cap=int(f["cap"]) if "cap" in f else None)
 
 
 def checks(fit_path: str = FIT) -> list:
@@ -77,13 +82,78 @@ def run(out_dir: str, seed: int, fit_path: str) -> int:
     return 0 if summary["identical"] == summary["calls"] else 1
 
 
+def fuzz_cases(count: int, seed: int) -> list:
+    """torch.matmul gemv calls on fresh shapes: M = 1 or N = 1, the other output side and K
+    log-uniform (1-16384, 1-65536), fp16 and bf16, all four layouts."""
+    import math
+    import random
+    rng = random.Random(seed)
+
+    def lu(hi):
+        return max(1, int(math.exp(rng.uniform(0, math.log(hi + 1)))))
+    out = []
+    for _ in range(count):
+        other, k = lu(16384), lu(65536)
+        m, n = (1, other) if rng.random() < 0.5 else (other, 1)
+        out.append(Case("mm", rng.choice(("fp16", "bf16")), m, n, k, 1, rng.choice(("nn", "nt", "tn", "tt")), "gemv-rule"))
+    return out
+
+
+def run_rule(out_dir: str, seed: int, count: int, budget: float) -> int:
+    """The rule table (bitorder.cublas.gemv_rule) on fresh shapes: each call's cuBLASLt answer
+    (bitorder's plan) picks the order; calls whose answer has a rule run the kernel against
+    torch on three draws; per option, how many were identical."""
+    import collections
+
+    import torch
+
+    from bitorder.cublas.gemv_rule import order_for
+    from bitorder.gemm.api import plan
+    from bitorder.gemm.simt import gemv
+    from gate_gemm import draw
+    per, rows, t0 = collections.defaultdict(collections.Counter), [], time.time()
+    for case in fuzz_cases(count, seed):
+        if time.time() - t0 > budget:
+            per["not reached"]["calls"] += 1
+            continue
+        a, b, _ = draw(case, seed, "wide")
+        ans = plan(a, b).answer
+        algo = None if ans is None else int(ans.get("algo_id", -1))
+        order = order_for(ans, case.k, case.dtype)
+        key = f"algo {algo}" if algo != 13 else f"option {ans.get('custom_option')} {case.dtype}"
+        if order is None:
+            per[key]["no rule"] += 1
+            continue
+        same = {}
+        for d, how in enumerate(("narrow", "wide", "cancel")):
+            a, b, _ = draw(case, seed + 17 * d, how)
+            same[how] = bool(torch.equal(gemv(a, b, order).view(torch.int16), torch.matmul(a, b).view(torch.int16)))
+        ok = all(same.values())
+        per[key]["identical" if ok else "differs"] += 1
+        rows.append({"case": case.to_dict(), "answer": ans, "order": str(order), "draws": same, "identical": ok})
+    summary = {"device": torch.cuda.get_device_name(), "seed": seed, "calls": count,
+               "per_option": {k: dict(v) for k, v in sorted(per.items())}, "seconds": round(time.time() - t0, 1)}
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, "gemv_rule.json"), "w") as f:
+        json.dump({"summary": summary, "rows": rows}, f, indent=1)
+    for k, v in sorted(per.items()):
+        print(f"{k:<22} {dict(v)}")
+    print(json.dumps({k: v for k, v in summary.items() if k != "per_option"}))
+    return 0 if not any(v["differs"] for v in per.values()) else 1
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", help="GPU: write gemv_check.json here")
     ap.add_argument("--list", action="store_true", help="CPU: print the calls and orders it would check")
     ap.add_argument("--fit", default=FIT)
     ap.add_argument("--seed", type=int, default=20261201)
+    ap.add_argument("--rule", type=int, default=0, metavar="N",
+                    help="GPU: instead, N fresh gemv shapes planned by the rule table (bitorder.cublas.gemv_rule)")
+    ap.add_argument("--budget", type=float, default=240, help="seconds for --rule")
     a = ap.parse_args()
+    if a.rule and a.out:
+        return run_rule(a.out, a.seed, a.rule, a.budget)
     if a.list or not a.out:
         for i, case, order, kind in checks(a.fit):
             print(f"#{i:<3} {case.op:<12} {case.dtype} {case.m}x{case.n}x{case.k} {case.layout}  {order}  {kind}")

@@ -11,9 +11,10 @@ from bitorder.emulate.simt import GemvOrder  # noqa: E402
 
 
 def test_parse_order_reads_back_every_str():
-    for lanes, chunk, fold, span, product, bias in itertools.product(
-            (1, 4, 32), (None, 1, 64), ("down", "up", "seq"), (None, 1021), ("fma", "mul_add"), ("acc", "out")):
-        o = GemvOrder(lanes=lanes, chunk=chunk, fold=fold, span=span, product=product, bias=bias)
+    for lanes, (chunk, cap), fold, span, product, bias in itertools.product(
+            (1, 4, 32), ((None, None), (1, None), (64, None), (None, 64)), ("down", "up", "seq"), (None, 1021),
+            ("fma", "mul_add"), ("acc", "out")):
+        o = GemvOrder(lanes=lanes, chunk=chunk, fold=fold, span=span, product=product, bias=bias, cap=cap)
         assert gemv_check.parse_order(str(o)) == o
 
 

@@ -7,7 +7,8 @@ The bits contract of one gemv call is a `GemvOrder`. For every output element:
   2. Inside a part, `lanes` threads share the element. Local index u (0 at the part's start)
      belongs to chunk u // chunk, and chunk q to lane q % lanes (round robin): chunk == 1 is the
      lane-strided layout, chunk >= ceil(part / lanes) the contiguous one (chunk=None means
-     exactly ceil(part / lanes)). Each lane folds its elements in increasing K into one fp32
+     exactly ceil(part / lanes), or min(cap, ceil(part / lanes)) with a cap: contiguous slices
+     up to `cap` elements, then round robin, what the gemvx kernels that load 64 at a time do). Each lane folds its elements in increasing K into one fp32
      accumulator started at +0: product "fma" is fma.rn.f32(a, b, acc) (one rounding),
      "mul_add" is add.rn(mul.rn(a, b), acc) (two). fp16 and bf16 products are exact in fp32
      (11 + 11 and 8 + 8 significant bits), so the two differ only where a product leaves fp32's
@@ -53,10 +54,12 @@ class GemvOrder:
     merge: str = "sequential"
     product: str = "fma"
     bias: str = "acc"
+    cap: Optional[int] = None
 
     def __post_init__(self):
         ok = (self.lanes >= 1 and (self.fold == "seq" or self.lanes & (self.lanes - 1) == 0)
               and (self.chunk is None or self.chunk >= 1) and (self.span is None or self.span >= 1)
+              and (self.cap is None or (self.cap >= 1 and self.chunk is None))
               and self.fold in FOLDS and self.merge in MERGES and self.product in PRODUCTS and self.bias in BIASES)
         if not ok:
             raise ValueError(f"inconsistent GemvOrder: {self}")
@@ -69,14 +72,20 @@ class GemvOrder:
         span = self.span or k
         return [(s, min(s + span, k)) for s in range(0, k, span)]
 
+    def chunk_of(self, n: int) -> int:
+        """The chunk length in a part of n elements."""
+        if self.chunk:
+            return self.chunk
+        c = -(-n // self.lanes)
+        return c if self.cap is None else max(1, min(self.cap, c))
+
     def lane_of(self, n: int) -> np.ndarray:
         """The lane of each local index 0..n-1 of a part of n elements."""
-        c = self.chunk or -(-n // self.lanes)
-        return (np.arange(n) // c) % self.lanes
+        return (np.arange(n) // self.chunk_of(n)) % self.lanes
 
     def __str__(self):
         span = "" if self.span is None else f" span={self.span} merge={self.merge}"
-        chunk = "contiguous" if self.chunk is None else f"chunk={self.chunk}"
+        chunk = f"chunk={self.chunk}" if self.chunk else "contiguous" if self.cap is None else f"contiguous cap={self.cap}"
         return f"GemvOrder(lanes={self.lanes} {chunk} fold={self.fold}{span} {self.product} bias={self.bias})"
 
 
@@ -193,7 +202,7 @@ def walk_codes(order: GemvOrder, k: int, positions) -> np.ndarray:
     parts = order.parts(k)
     starts = np.array([s for s, _ in parts])
 
-    chunks = np.array([order.chunk or -(-(e - s) // order.lanes) for s, e in parts])
+    chunks = np.array([order.chunk_of(e - s) for s, e in parts])
 
     def where(x):
         p = np.searchsorted(starts, x, side="right") - 1

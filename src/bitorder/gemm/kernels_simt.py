@@ -52,7 +52,7 @@ def _fold(acc, BLOCK_R: tl.constexpr, LANES: tl.constexpr, FOLD: tl.constexpr):
 
 
 @triton.jit
-def gemv_kernel(a_ptr, v_ptr, out_ptr, bias_ptr, R, K, stride_ar, stride_ak, stride_v, stride_o, stride_bias, SPAN, CHUNK,
+def gemv_kernel(a_ptr, v_ptr, out_ptr, bias_ptr, R, K, stride_ar, stride_ak, stride_v, stride_o, stride_bias, SPAN, CHUNK, CAP,
                 LANES: tl.constexpr, FOLD: tl.constexpr, HAS_BIAS: tl.constexpr, BIAS_OUT: tl.constexpr,
                 BLOCK_R: tl.constexpr):
     """out[r] = epilogue(sum over k of a[r, k] * v[k]) for BLOCK_R rows r; grid (cdiv(R, BLOCK_R),).
@@ -67,6 +67,8 @@ def gemv_kernel(a_ptr, v_ptr, out_ptr, bias_ptr, R, K, stride_ar, stride_ak, str
         start = p * SPAN
         length = tl.minimum(SPAN, K - start)
         chunk = tl.cdiv(length, LANES) if CHUNK == 0 else CHUNK
+        if CAP > 0:        # (CHUNK 0 only) contiguous slices of at most CAP, then round robin
+            chunk = tl.minimum(chunk, CAP)
         acc = tl.zeros([BLOCK_R, LANES], tl.float32)
         for j in range(0, tl.cdiv(length, chunk * LANES) * chunk):
             u = (lanes + LANES * (j // chunk)) * chunk + j % chunk

@@ -47,7 +47,7 @@ def gemv(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out_dtyp
     span = order.span or max(K, 1)
     block_r = min(block_r, triton.next_power_of_2(R))
     gemv_kernel[(triton.cdiv(R, block_r),)](
-        mat, vec, out, bias if bias is not None else out, R, K, sr, sk, sv, so, sb, span, order.chunk or 0,
+        mat, vec, out, bias if bias is not None else out, R, K, sr, sk, sv, so, sb, span, order.chunk or 0, order.cap or 0,
         LANES=order.lanes, FOLD=FOLD_CODES[order.fold], HAS_BIAS=bias is not None, BIAS_OUT=order.bias == "out",
         BLOCK_R=block_r)
     return out

@@ -1,0 +1,56 @@
+"""Which summation order cuBLAS 13.1's gemv kernels (algorithm 13) run, read off the heuristic's answer.
+
+The answer names the kernel through its custom option, and its split_k gives the parts: every
+split gemv of the 2026-11-30d probe cut K into parts of ceil(K / split_k) (six of six: 1021, 1388,
+518, 1963, 517, 1724). Within a part, the lanes and their chunks per custom option are what the
+probe's fit kept (benchmarks/results/2026-11-30d-components/probe_gemv_fit.json, joined with the
+2026-11-29 survey's answers by call); every lane folded count-down. This is a hypothesis table
+from 1-3 calls per option, not a verified profile entry: nothing plans with it until a GPU gate
+has compared it with cuBLAS on fresh shapes (benchmarks/gemv_check.py --rule).
+
+Options left out: 11 (gemv2T_kernel_val: the probe could not read its lanes or chunks), 72 (one
+call, not pinned), and any option the survey never met. "cap" 64: contiguous slices of at most
+64 elements (lanes holding min(64, ceil(part / lanes)), then round robin): what the bf16 calls
+of option 92 need (contiguous at K = 781, 64-chunks at K = 2769) and every other 64-chunk or
+contiguous observation allows.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..emulate.simt import GemvOrder
+
+# (custom option, dtype) -> (kernel, lanes, chunk, cap, the probe-fit records it rests on). The
+# dtype is part of the key: option 75 ran a lane-strided fp16 kernel (records 13, 31) and, for a
+# bf16 call with a bias and 132 parts, a kernel none of the model's orders fits (record 11).
+RULES = {
+    (7, "fp16"): ("gemv2N_kernel", 1, None, None, (0, 10, 16, 25)),     # K <= 44 only: any order fit there
+    (7, "bf16"): ("gemv2N_kernel", 1, None, None, (6,)),
+    (10, "fp16"): ("gemvNSP_kernel", 32, 4, None, (26,)),
+    (51, "fp16"): ("gemvx<h,f,f,f,true,...,7>", 4, 1, None, (5,)),
+    (56, "fp16"): ("gemvx<true,...> (A as the vector)", 2, None, None, (30,)),
+    (56, "bf16"): ("gemvx<true,...> (A as the vector)", 2, None, None, (19, 29)),
+    (57, "fp16"): ("gemvx<h,f,f,f,true,...,7>", 2, 1, None, (21,)),
+    (66, "fp16"): ("gemvx<long,h,f,f,f,...,9>", 8, None, 64, (7,)),
+    (68, "fp16"): ("gemvx<long,h,f,f,f,...,9>", 4, None, 64, (4,)),
+    (74, "fp16"): ("gemvx<h,h,h,f,false,true,true,false,7>", 32, None, 64, (14,)),
+    (74, "bf16"): ("gemvx<bf,bf,bf,f,false,true,true,false,7>", 32, None, 64, (1, 12)),
+    (75, "fp16"): ("gemvx<h,h,h,f,false,true,false,false,7>", 32, 1, None, (13, 31)),
+    (92, "bf16"): ("gemvx<bf,bf,bf,f,false,true,false,false,9>", 32, None, 64, (22, 23)),
+    (93, "fp16"): ("gemvx<h,f,f,f,false,true,false,false,9>", 32, 1, None, (27,)),
+    (100, "bf16"): ("gemvx<bf,...,9>", 16, None, 64, (8, 17)),
+}
+
+
+def order_for(answer: dict, k: int, dtype: str) -> Optional[GemvOrder]:
+    """The GemvOrder the table predicts for an algorithm-13 answer on a K-long fp16 or bf16
+    product, or None (not algorithm 13, or an option the table does not hold for the dtype)."""
+    if answer is None or int(answer.get("algo_id", -1)) != 13:
+        return None
+    rule = RULES.get((int(answer.get("custom_option", -1)), dtype))
+    if rule is None:
+        return None
+    _, lanes, chunk, cap, _ = rule
+    split = int(answer.get("split_k") or 1)
+    span = -(-k // split) if split > 1 else None
+    return GemvOrder(lanes=lanes, chunk=chunk, cap=cap, fold="down", span=span)
