@@ -43,12 +43,13 @@ def fingerprint() -> dict:
     root = os.path.dirname(bitorder.__file__)
     h = {}
     for rel in ("cublas/profiles/sm90-cublas13.1.json", "gemm/kernels.py", "gemm/launch.py", "cublas/profile.py",
-                "gemm/kernels_fp8.py", "gemm/fp8.py"):
+                "gemm/kernels_fp8.py", "gemm/fp8.py", "gemm/kernels_simt.py", "cublas/gemv_rule.py"):
         with open(os.path.join(root, rel), "rb") as f:
             h[rel] = hashlib.sha256(f.read()).hexdigest()[:16]
     from bitorder.gemm import fp8, launch
     return {"bitorder_file": bitorder.__file__, "sha": h, "fast_launch": launch.FAST, "tiles": launch.TILES, "tma": launch.TMA,
-            "fp8_tma": fp8.FP8_TMA, "fp8_rowwise_epilogue": os.environ.get("BITORDER_FP8_ROWWISE_EPILOGUE", "")}
+            "fp8_tma": fp8.FP8_TMA, "fp8_rowwise_epilogue": os.environ.get("BITORDER_FP8_ROWWISE_EPILOGUE", ""),
+            "gemv_rule": os.environ.get("BITORDER_GEMV_RULE", ""), "unverified": os.environ.get("BITORDER_UNVERIFIED", "")}
 
 
 def operand(case, rows, cols, trans, seed, tid, kind):

@@ -38,3 +38,34 @@ def test_unaligned_operand_addresses_fall_back():
     bias = torch.zeros(33, dtype=torch.float16)[1:]
     p = api._plan2(torch.zeros(8, 64, dtype=torch.float16), b, bias, "gemm_and_bias")
     assert p.path == "cublas" and "not 16-byte aligned" in p.reason
+
+
+def test_a_gemv_answer_plans_the_rule_only_as_a_gated_candidate(monkeypatch):
+    """An algorithm-13 answer with a rule (bitorder.cublas.gemv_rule) plans the SIMT gemv kernel
+    only under BITORDER_UNVERIFIED=1 and BITORDER_GEMV_RULE=1, and only for a bias-free M = 1 or
+    N = 1 product; otherwise cuBLAS runs it, as before."""
+    import dataclasses
+
+    import torch
+    from bitorder.cublas import torch_call
+    from bitorder.gemm import api
+    ans = {"algo_id": 13, "tile": "UNDEFINED", "stages": "UNDEFINED", "split_k": 33, "reduction_scheme": 2,
+           "custom_option": 93}
+
+    @dataclasses.dataclass
+    class Q:
+        bias_ptr: int = 0
+    monkeypatch.setattr(torch_call, "lt_query", lambda *a, **k: Q())
+    monkeypatch.setattr(api, "_describe", lambda q, dtype, bias: (ans, None))
+    a, b = torch.zeros(1, 56886, dtype=torch.float16), torch.zeros(56886, 61, dtype=torch.float16)
+    assert api._plan2(a, b, None, "gemm").path == "cublas"
+    monkeypatch.setenv("BITORDER_GEMV_RULE", "1")
+    assert api._plan2(a, b, None, "gemm").path == "cublas"          # not without BITORDER_UNVERIFIED
+    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    p = api._plan2(a, b, None, "gemm")
+    assert p.path == "simt" and (p.order.lanes, p.order.chunk, p.order.span) == (32, 1, 1724)
+    assert "GemvOrder" in str(p) and '"order": "GemvOrder' in p.to_json()
+    wide = torch.zeros(2, 56886, dtype=torch.float16)                # M = 2, N = 61: not a gemv shape
+    assert api._plan2(wide, b, None, "gemm").path == "cublas"
+    ans["custom_option"] = 11                                         # gemv2T: no rule
+    assert api._plan2(a, b, None, "gemm").path == "cublas"

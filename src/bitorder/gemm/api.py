@@ -44,15 +44,18 @@ class Plan:
     call: str
     reason: str = ""
     plan_us: float = 0.0
+    order: object = None     # path "simt": the GemvOrder bitorder.gemm.simt runs (a candidate only)
 
     def to_json(self) -> str:
         """The plan as JSON, for bitorder.emulate.replay on a machine without a GPU."""
         import json
         return json.dumps({"path": self.path, "desc": self.desc.to_dict() if self.desc else None,
-                           "answer": self.answer, "call": self.call, "reason": self.reason}, sort_keys=True)
+                           "answer": self.answer, "call": self.call, "reason": self.reason,
+                           "order": None if self.order is None else str(self.order)}, sort_keys=True)
 
     def __str__(self):
-        what = str(self.desc) if self.desc else f"cuBLAS fallback ({self.reason})"
+        what = str(self.desc) if self.desc else str(self.order) if self.order is not None else \
+            f"cuBLAS fallback ({self.reason})"
         ans = "" if not self.answer else (f" <- algo {self.answer['algo_id']} tile {self.answer['tile']} "
                                            f"stages {self.answer['stages']} split {self.answer['split_k']} "
                                            f"scheme {self.answer['reduction_scheme']}")
@@ -130,11 +133,31 @@ def _plan2(a, b, bias, call: str) -> Plan:
     if desc is None:
         from ..cublas.profile import cublas_defect
 
+        order = _gemv_candidate(ans, a, b, bias, dtype)
+        if order is not None:
+            return Plan("simt", None, ans, call, "gemv rule candidate (BITORDER_GEMV_RULE)", us, order)
         defect = cublas_defect(ans, K)
         reason = f"{defect}; torch's bytes are returned as they are" if defect else \
             f"algo {ans['algo_id']} answer outside the arch profile's verified entries"
         return Plan("cublas", None, ans, call, reason, us)
     return Plan("triton", desc, ans, call, "", us)
+
+
+def _gemv_candidate(ans, a, b, bias, dtype):
+    """The GemvOrder bitorder.cublas.gemv_rule predicts for an algorithm-13 answer, for a 2-D
+    product without a bias with M == 1 or N == 1, only while a gate that checks it runs
+    (BITORDER_UNVERIFIED=1 and BITORDER_GEMV_RULE=1); None otherwise."""
+    import os
+
+    from ..cublas.profile import candidates_allowed
+    if os.environ.get("BITORDER_GEMV_RULE") != "1" or not candidates_allowed():
+        return None
+    if bias is not None or a.dim() != 2 or (a.shape[0] != 1 and b.shape[1] != 1):
+        return None
+    from ..cublas.gemv_rule import order_for
+    from .simt import supported
+    order = order_for(ans, a.shape[1], dtype)
+    return order if order is not None and not supported(order) else None
 
 
 def unaligned(*tensors) -> bool:
@@ -187,13 +210,19 @@ def _route(a, b, bias):
 _ROUTES: dict = {}
 
 
+def _candidate_env():
+    import os
+    return os.environ.get("BITORDER_UNVERIFIED"), os.environ.get("BITORDER_GEMV_RULE")
+
+
 def _route_cached(a, b, bias):
     """_route, memoised on what decides it: shapes, strides, dtype and pointer alignments."""
     from ..cublas.torch_call import alignment
 
     key = (a.shape, a.stride(), b.shape, b.stride(), a.dtype, a.device.index,
            alignment(a.data_ptr()), alignment(b.data_ptr()),
-           None if bias is None else (bias.shape, bias.stride(), bias.dtype, alignment(bias.data_ptr())))
+           None if bias is None else (bias.shape, bias.stride(), bias.dtype, alignment(bias.data_ptr())),
+           _candidate_env())   # (a gate turning candidates on or off mid-process gets fresh plans)
     hit = _ROUTES.get(key)
     if hit is None:
         plan_, _, _, how = _route(a, b, bias)
@@ -223,7 +252,11 @@ def _run(a, b, bias, torch_fn):
         return torch_fn()
     a2, b2 = _views(a, b, how)
     bias_after = how.startswith("bias_after:")
-    out = launch.run(a2, b2, p.desc, None if bias_after else bias)
+    if p.path == "simt":          # (a gemv candidate: bias-free 2-D products only, _gemv_candidate)
+        from .simt import gemv
+        out = gemv(a2, b2, p.order)
+    else:
+        out = launch.run(a2, b2, p.desc, None if bias_after else bias)
     base = how.removeprefix("bias_after:")
     if base == "fold":
         out = out.view(*a.shape[:-1], b.shape[-1])
