@@ -102,7 +102,10 @@ def build(on, pinned=True, warps=4, target="sm90", bn=32):
 
 
 def _from_accumulator(ttgir):
-    return re.findall(r"ttg\.convert_layout %\w+ : tensor<128x\d+xf32, #(?:mma|mfma)\w*>", ttgir)
+    """The conversions from an MMA/mfma accumulator that a pinned chain's first reshape reads
+    (a store of the accumulator has its own conversion, which is not one of these)."""
+    return re.findall(r"(%\w+) = ttg\.convert_layout %[\w#]+ : tensor<128x\d+xf32, #(?:mma|mfma)\w*>[^\n]*\n"
+                      r"\s*%\w+ = tt\.reshape \1 ", ttgir)
 
 
 @pytest.mark.parametrize("warps", [4, 8])
@@ -191,3 +194,18 @@ def test_rows_mode_converts_each_row_chain_and_triton_verifies_the_layouts():
         first = next(ln for ln in text.splitlines() if ln.startswith("#bitorder_chain0_0 "))
         wrong = first.replace("register = [[0, 0, 1]", "register = [[0, 0, 0]", 1)
         assert wrong != first and not parses(text.replace(first, wrong), Path(d) / "bad.ttgir")
+
+
+@pytest.mark.parametrize("target, warps", [("sm90", 4), ("sm90", 8), ("sm80", 4), ("gfx942", 4)])
+def test_a_k_loop_accumulator_with_another_user_is_converted_for_the_chain_only(target, warps):
+    """A K loop's accumulator that is also stored: the chain reads the converted copy, the store
+    the accumulator as the loop left it."""
+    pytest.importorskip("torch")
+    import bitorder
+    from bitorder.compiler import layouts
+    from reductions import gemm_loop_col_sum
+    sig = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32", "y_ptr": "*fp32", "K": "i32"}
+    with layouts.applied(True):
+        c = bitorder.compile(gemm_loop_col_sum, target, signature=sig, aligned=list(sig), num_warps=warps,
+                             constexprs={"M": 128, "N": 1024, "BK": 32, "BN": 64, "PINNED": True})
+    assert len(_from_accumulator(c.ttgir)) == 1

@@ -29,7 +29,7 @@ import re
 
 _ALIAS_LINE = re.compile(r"^(#[\w.]+) = (#[^\n]*)$", re.M)
 _ACCUMULATOR = ("#ttg.nvidia_mma<", "#ttg.amd_mfma<", "#ttg.amd_wmma<")
-_RESHAPE = re.compile(r"^(\s*)(%[\w.]+) = tt\.reshape (%[\w.]+) : tensor<([0-9x]+)x(\w+), "
+_RESHAPE = re.compile(r"^(\s*)(%[\w.]+) = tt\.reshape (%[\w.]+(?:#\d+)?) : tensor<([0-9x]+)x(\w+), "
                       r"(#ttg\.slice<\{[^}]*\}>|#[\w.]+)> -> "
                       r"tensor<([0-9x]+)x\w+, (#[\w.]+)>(.*)$", re.M)
 _REDUCE_OF = r'^\s*(%[\w.]+) = "tt\.reduce"\({}\) <\{{axis = (\d+) : i32\}}>'

@@ -21,3 +21,18 @@ def gemm_col_sum(a_ptr, b_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.co
     a = tl.load(a_ptr + tl.arange(0, M)[:, None] * K + tl.arange(0, K)[None, :])
     b = tl.load(b_ptr + tl.arange(0, K)[:, None] * N + n[None, :])
     tl.store(y_ptr + n, tl.sum(tl.dot(a, b), axis=0, pinned=PINNED))
+
+
+@triton.jit
+def gemm_loop_col_sum(a_ptr, b_ptr, c_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr, K, BK: tl.constexpr,
+                      BN: tl.constexpr, PINNED: tl.constexpr):
+    """A K loop into the accumulator, its tile stored, and its pinned column sum: the epilogue
+    shape a fused GEMM has (the accumulator has a user besides the chain)."""
+    n = tl.program_id(0) * BN + tl.arange(0, BN)
+    acc = tl.zeros((M, BN), tl.float32)
+    for k0 in range(0, K, BK):
+        a = tl.load(a_ptr + tl.arange(0, M)[:, None] * K + k0 + tl.arange(0, BK)[None, :])
+        b = tl.load(b_ptr + (k0 + tl.arange(0, BK))[:, None] * N + n[None, :])
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + tl.arange(0, M)[:, None] * N + n[None, :], acc)
+    tl.store(y_ptr + n, tl.sum(acc, axis=0, pinned=PINNED))
