@@ -107,6 +107,7 @@ def drop(layout: dict, axis: int) -> dict:
 
 
 def text(layout: dict) -> str:
+    """The #ttg.linear attribute of a layout's bases, as the TTGIR parser reads it."""
     def vs(k):
         return "[" + ", ".join("[" + ", ".join(map(str, v)) + "]" for v in layout[k]) + "]"
     return f"#ttg.linear<{{register = {vs('register')}, lane = {vs('lane')}, warp = {vs('warp')}, block = []}}>"
