@@ -147,8 +147,8 @@ def _in_order(bases: dict, axis: int) -> bool:
 def rewrite(src: str, rows: bool = False) -> tuple[str, list[str]]:
     """(finished TTGIR with each pinned chain over an accumulator layout converted first, what
     changed). A chain qualifies when its first reshape splits an axis of a tensor in an MMA
-    layout (or, with rows, a blocked layout out of order along the axis). Its steps get layouts of their own (#bitorder_chain<n>_<k>), so nothing else in the
-    module changes; the result goes back to the layout its users expect with one more
+    layout (or, with rows, a blocked layout out of order along the axis). Its steps get layouts
+    of their own (#bitorder_chain<n>_<k>), so nothing else in the module changes; the result goes back to the layout its users expect with one more
     convert_layout, unless its only users were conversions already (then they take it as is)."""
     defs = dict(_ALIAS_LINE.findall(src))
     warps = int(re.search(r'"ttg\.num-warps" = (\d+)', src).group(1))
@@ -185,19 +185,16 @@ def rewrite(src: str, rows: bool = False) -> tuple[str, list[str]]:
         lines[first] = (f"{m0.group(1)}{m0.group(2)}_in = ttg.convert_layout {m0.group(3)} : {ty}, {m0.group(6)}> -> "
                         f"{ty}, {name}>\n{m0.group(1)}{m0.group(2)} = tt.reshape {m0.group(2)}_in : {ty}, {name}> -> "
                         f"tensor<{m0.group(7)}x{dtype}, {renamed[m0.group(8)]}>{m0.group(9)}")
-        for i, m in steps[1:-1]:
+        for i, _ in steps[1:]:      # the reductions and the later reshapes read the new layouts
             for old, new in renamed.items():
                 lines[i] = re.sub(re.escape(old) + r"(?=[>}])", new, lines[i])
         i, m = steps[-1]
-        for old, new in renamed.items():
-            lines[i] = re.sub(re.escape(old) + r"(?=[>}])", new, lines[i])
         out_ty = f"tensor<{m.group(7)}x{dtype}"
         lines[i] = lines[i].replace(f"-> {out_ty}, {m.group(8)}>", f"-> {out_ty}, {name}_out>")
-        users = [ln for j, ln in enumerate(lines) if j != i and re.search(re.escape(m.group(2)) + r"\b", ln)]
-        if users and all(" = ttg.convert_layout " + m.group(2) + " :" in ln for ln in users):
-            for j, ln in enumerate(lines):
-                if " = ttg.convert_layout " + m.group(2) + " :" in ln:
-                    lines[j] = ln.replace(f"{out_ty}, {m.group(8)}> ->", f"{out_ty}, {name}_out> ->")
+        users = [j for j, ln in enumerate(lines) if j != i and re.search(re.escape(m.group(2)) + r"\b", ln)]
+        if users and all(" = ttg.convert_layout " + m.group(2) + " :" in lines[j] for j in users):
+            for j in users:
+                lines[j] = lines[j].replace(f"{out_ty}, {m.group(8)}> ->", f"{out_ty}, {name}_out> ->")
         else:     # back to the layout the rest of the kernel was compiled for
             lines[i] = lines[i].replace(f"{m.group(2)} = tt.reshape", f"{m.group(2)}_out = tt.reshape", 1)
             lines[i] += (f"\n{m.group(1)}{m.group(2)} = ttg.convert_layout {m.group(2)}_out : {out_ty}, {name}_out> -> "

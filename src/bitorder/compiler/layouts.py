@@ -181,8 +181,9 @@ def _source_hash() -> str:
     return h.hexdigest()[:12]
 
 
-# Rows reduced along their contiguous axis get a warp-local conversion too (convert.rewrite's
-# rows=): an experiment for the H200 to time against the stock pinned rows; off by default.
+# Rows reduced along their contiguous axis get the same conversion too (convert.rewrite's rows=)
+# where their axis runs out of order: an experiment for the H200 to time against the stock pinned
+# rows; off by default.
 CONVERT_ROWS = os.environ.get("BITORDER_PINNED_CONVERT_ROWS", "") not in ("", "0")
 
 

@@ -8,8 +8,8 @@ The bits contract of one gemv call is a `GemvOrder`. For every output element:
      belongs to chunk u // chunk, and chunk q to lane q % lanes (round robin): chunk == 1 is the
      lane-strided layout, chunk >= ceil(part / lanes) the contiguous one (chunk=None means
      exactly ceil(part / lanes), or min(cap, ceil(part / lanes)) with a cap: contiguous slices
-     up to `cap` elements, then round robin, what the gemvx kernels that load 64 at a time do). Each lane folds its elements in increasing K into one fp32
-     accumulator started at +0: product "fma" is fma.rn.f32(a, b, acc) (one rounding),
+     up to `cap` elements, then round robin, what the gemvx kernels that load 64 at a time do).
+     Each lane folds its elements in increasing K into one fp32 accumulator started at +0: product "fma" is fma.rn.f32(a, b, acc) (one rounding),
      "mul_add" is add.rn(mul.rn(a, b), acc) (two). fp16 and bf16 products are exact in fp32
      (11 + 11 and 8 + 8 significant bits), so the two differ only where a product leaves fp32's
      range: the survey's draws cannot tell them apart.

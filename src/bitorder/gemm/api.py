@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
 import threading
 import time
 import warnings
@@ -147,8 +148,6 @@ def _gemv_candidate(ans, a, b, bias, dtype):
     """The GemvOrder bitorder.cublas.gemv_rule predicts for an algorithm-13 answer, for a 2-D
     product without a bias with M == 1 or N == 1, only while a gate that checks it runs
     (BITORDER_UNVERIFIED=1 and BITORDER_GEMV_RULE=1); None otherwise."""
-    import os
-
     from ..cublas.profile import candidates_allowed
     if os.environ.get("BITORDER_GEMV_RULE") != "1" or not candidates_allowed():
         return None
@@ -211,7 +210,6 @@ _ROUTES: dict = {}
 
 
 def _candidate_env():
-    import os
     return os.environ.get("BITORDER_UNVERIFIED"), os.environ.get("BITORDER_GEMV_RULE")
 
 

@@ -1,8 +1,9 @@
 """Launching the SIMT gemv kernel (kernels_simt.gemv_kernel) for a torch call under a GemvOrder.
 
-Not yet planned by bitorder.matmul: which order each cuBLAS gemv kernel runs is only partly
-pinned (benchmarks/results/2026-11-30b-gemv-fit: "down vs seq" and more stay open), so gemv
-calls still run cuBLAS itself. This runner is what a GPU probe of candidate orders calls.
+bitorder.matmul plans it only as a gated candidate (BITORDER_UNVERIFIED=1 and BITORDER_GEMV_RULE=1,
+with bitorder.cublas.gemv_rule's order): the rule is read from 23 probed calls and not yet checked
+on a GPU, so by default gemv calls still run cuBLAS itself. benchmarks/gemv_check.py calls this
+runner to compare it with cuBLAS.
 """
 from __future__ import annotations
 
