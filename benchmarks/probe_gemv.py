@@ -169,17 +169,51 @@ def probe_case(case: Case, device="cuda") -> dict:
     return rec
 
 
-def run_gpu(out_dir: str, budget: float, limit=None) -> int:
+def answer_key(ans: dict, dtype: str) -> str:
+    """How --want names a call's cuBLASLt answer: "o<custom option>[s]-<dtype>" for algorithm 13
+    ("s" when split_k > 1), "a<algo>-<dtype>" otherwise."""
+    if ans is None:
+        return "none"
+    algo = int(ans.get("algo_id", -1))
+    if algo != 13:
+        return f"a{algo}-{dtype}"
+    return f"o{int(ans.get('custom_option', -1))}{'s' if int(ans.get('split_k') or 1) > 1 else ''}-{dtype}"
+
+
+def select_cases(want: list, per_key: int, draws: int, seed: int, max_work: float = 4e7) -> list:
+    """[(case, answer)]: fresh gemv shapes (gemv_check.fuzz_cases) whose cuBLASLt answer (bitorder's
+    plan, as torch asks it) is one of `want`, at most per_key of each, cheapest (K x outputs) first. GPU."""
+    import gemv_check
+    from bitorder.gemm.api import plan
+    from gate_gemm import draw
+    found = {}
+    for case in gemv_check.fuzz_cases(draws, seed):
+        if case.k * max(case.m, case.n) > max_work:
+            continue
+        a, b, _ = draw(case, seed, "narrow")
+        ans = plan(a, b).answer
+        key = answer_key(ans, case.dtype)
+        if key in want:
+            found.setdefault(key, []).append((case, ans))
+    out = []
+    for key in want:
+        cs = sorted(found.get(key, []), key=lambda ca: ca[0].k * max(ca[0].m, ca[0].n))[:per_key]
+        print(f"[gemv-probe] {key}: {len(found.get(key, []))} fresh shapes, probing {len(cs)}", flush=True)
+        out += cs
+    return out
+
+
+def run_gpu(out_dir: str, budget: float, limit=None, cases=None) -> int:
     require_cuda()
     import torch
     os.makedirs(out_dir, exist_ok=True)
     t0, recs = time.time(), []
-    for i, case in enumerate(CASES[:limit]):
+    for i, (case, answer) in enumerate((cases or [(c, None) for c in CASES])[:limit]):
         if time.time() - t0 > budget:
             recs.append({"case": case.to_dict(), "error": "not reached (budget)"})
             continue
         try:
-            recs.append(probe_case(case))
+            recs.append(dict(probe_case(case), answer=answer))
         except Exception as e:  # noqa: BLE001  (one failing case must not lose the others)
             recs.append({"case": case.to_dict(), "error": f"{type(e).__name__}: {e}"[:400]})
         torch.cuda.empty_cache()
@@ -332,6 +366,11 @@ def main(argv=None):
     ap.add_argument("--fit", help="CPU: fit a recorded probe_gemv.json (writes probe_gemv_fit.json beside it)")
     ap.add_argument("--budget", type=float, default=240, help="GPU seconds before the remaining cases are skipped")
     ap.add_argument("--limit", type=int, default=None, help="only the first N cases")
+    ap.add_argument("--want", default="", help="GPU: instead of the survey's calls, fresh shapes whose answer is one "
+                    "of these comma-separated keys (answer_key: o56s-bf16, o11-fp16, a14-fp16, ...)")
+    ap.add_argument("--per-key", type=int, default=3, help="with --want: shapes per key")
+    ap.add_argument("--draws", type=int, default=1500, help="with --want: fresh shapes planned to find them")
+    ap.add_argument("--seed", type=int, default=20261205)
     args = ap.parse_args(argv)
     if args.fit:
         with open(args.fit) as f:
@@ -341,7 +380,11 @@ def main(argv=None):
         return 0
     if not args.out:
         ap.error("--out DIR (GPU run) or --fit FILE (CPU fit)")
-    return run_gpu(args.out, args.budget, args.limit)
+    cases = None
+    if args.want:
+        require_cuda()
+        cases = select_cases([w for w in args.want.split(",") if w], args.per_key, args.draws, args.seed)
+    return run_gpu(args.out, args.budget, args.limit, cases)
 
 
 if __name__ == "__main__":

@@ -52,3 +52,10 @@ def test_no_rule_no_order():
     assert gemv_rule.order_for({"algo_id": 13, "custom_option": 75, "split_k": 132}, 5050, "bf16") is None
     o = gemv_rule.order_for({"algo_id": 13, "custom_option": 93, "split_k": 33}, 56886, "fp16")
     assert (o.lanes, o.chunk, o.span) == (32, 1, 1724)
+
+
+def test_option_56_plans_only_unsplit_calls():
+    # 2026-11-30i gemv-check --rule: option 56 differed on 14 of 14 split calls, identical on 34 unsplit
+    assert gemv_rule.order_for({"algo_id": 13, "custom_option": 56, "split_k": 33}, 23273, "bf16") is None
+    o = gemv_rule.order_for({"algo_id": 13, "custom_option": 56, "split_k": 1}, 52, "bf16")
+    assert (o.lanes, o.chunk, o.span) == (2, None, None)
