@@ -119,7 +119,7 @@ def run_rule(out_dir: str, seed: int, count: int, budget: float) -> int:
         a, b, _ = draw(case, seed, "wide")
         ans = plan(a, b).answer
         algo = None if ans is None else int(ans.get("algo_id", -1))
-        order = order_for(ans, case.k, case.dtype)
+        order = order_for(ans, case.k, case.dtype, outputs=max(case.m, case.n))
         key = f"algo {algo}" if algo != 13 else f"option {ans.get('custom_option')} {case.dtype}"
         if order is None:
             per[key]["no rule"] += 1

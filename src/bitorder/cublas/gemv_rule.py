@@ -20,44 +20,62 @@ from typing import Optional
 
 from ..emulate.simt import GemvOrder
 
-# (custom option, dtype) -> (kernel, lanes, chunk, cap, the probe-fit records it rests on). The
-# dtype is part of the key: option 75 ran a lane-strided fp16 kernel (records 13, 31) and, for a
-# bf16 call with a bias and 132 parts, a kernel none of the model's orders fits (record 11).
+# (custom option, dtype) -> (kernel, lanes, chunk, cap, the probe-fit records it rests on: numbers
+# are the 2026-11-30d fit's records, "i<n>" the 2026-11-30i probe's, benchmarks/results/
+# 2026-11-30i-gemv/probe). The dtype is part of the key: option 75 ran a lane-strided fp16 kernel
+# (records 13, 31) and, for a bf16 call with a bias and 132 parts, a kernel none of the model's
+# orders fits (record 11); the bias-free bf16 calls of i10-i12 are lane-strided too.
+# Contiguous lanes hold at most 64 elements (cap 64) wherever a record could tell (options 56, 66,
+# 68, 74, 92 bf16, 100); options 58, 72 and 92 fp16 were only seen with parts under 64 per lane, where
+# the cap changes nothing: they take the cap their family showed, and the GPU rule check decides.
 RULES = {
     (7, "fp16"): ("gemv2N_kernel", 1, None, None, (0, 10, 16, 25)),     # K <= 44 only: any order fit there
     (7, "bf16"): ("gemv2N_kernel", 1, None, None, (6,)),
     (10, "fp16"): ("gemvNSP_kernel", 32, 4, None, (26,)),
+    (10, "bf16"): ("gemvNSP_kernel", 32, 4, None, ("i22", "i23", "i24")),
     (51, "fp16"): ("gemvx<h,f,f,f,true,...,7>", 4, 1, None, (5,)),
-    (56, "fp16"): ("gemvx<true,...> (A as the vector)", 2, None, None, (30,)),
-    (56, "bf16"): ("gemvx<true,...> (A as the vector)", 2, None, None, (19, 29)),
+    # split calls: chunks of 64 in parts of ceil(K / split_k) (i0-i3); unsplit calls: contiguous
+    # under 64 per lane (30, 19, 29): one rule, cap 64
+    (56, "fp16"): ("gemvx<true,...> (A as the vector)", 2, None, 64, (30, "i0")),
+    (56, "bf16"): ("gemvx<true,...> (A as the vector)", 2, None, 64, (19, 29, "i1", "i2", "i3")),
     (57, "fp16"): ("gemvx<h,f,f,f,true,...,7>", 2, 1, None, (21,)),
+    (58, "fp16"): ("gemvx<h,h,h,f,true,true,true,false,8>", 4, None, 64, ("i19", "i20", "i21")),
     (66, "fp16"): ("gemvx<long,h,f,f,f,...,9>", 8, None, 64, (7,)),
     (68, "fp16"): ("gemvx<long,h,f,f,f,...,9>", 4, None, 64, (4,)),
+    (72, "fp16"): ("gemvx<h,h,h,f,false,true,true,false,6>", 16, None, 64, ("i25", "i26", "i27")),
     (74, "fp16"): ("gemvx<h,h,h,f,false,true,true,false,7>", 32, None, 64, (14,)),
     (74, "bf16"): ("gemvx<bf,bf,bf,f,false,true,true,false,7>", 32, None, 64, (1, 12)),
     (75, "fp16"): ("gemvx<h,h,h,f,false,true,false,false,7>", 32, 1, None, (13, 31)),
+    (75, "bf16"): ("gemvx<bf,bf,bf,f,false,true,false,false,7>", 32, 1, None, ("i10", "i11", "i12")),
+    (92, "fp16"): ("gemvx<h,h,h,f,false,true,false,false,9>", 32, None, 64, ("i13", "i14", "i15")),
     (92, "bf16"): ("gemvx<bf,bf,bf,f,false,true,false,false,9>", 32, None, 64, (22, 23)),
     (93, "fp16"): ("gemvx<h,f,f,f,false,true,false,false,9>", 32, 1, None, (27,)),
+    (93, "bf16"): ("gemvx<bf,bf,bf,f,false,true,true,false,9>", 32, 1, None, ("i16", "i17", "i18")),
     (100, "bf16"): ("gemvx<bf,...,9>", 16, None, 64, (8, 17)),
 }
 
-# Options whose split calls the span rule does not give: option 56 (both dtypes) with split_k > 1
-# differed from cuBLAS on 14 of 14 fresh shapes (2026-11-30i, gemv-check --rule), its unsplit calls
-# were identical on 34 of 34. The split form goes to cuBLAS (counted) until a probe pins it.
-UNSPLIT_ONLY = frozenset({56})
+# The most outputs (M or N) a rule is known to hold for, where more broke it: option 10 fp16 was
+# identical on 16 fresh shapes up to 5,681 outputs and differed on both calls with 10,675 and
+# 14,030 (2026-11-30i, gemv-check --rule, seed 20261206); larger calls go to cuBLAS, counted.
+MAX_OUTPUTS = {(10, "fp16"): 5681}
+# Rules read from unsplit calls only, where a split call of the same option ran a kernel none of
+# the model's orders fits (option 75 bf16: 2026-11-30d record 11, 132 parts): split calls go to cuBLAS.
+UNSPLIT_ONLY = frozenset({(75, "bf16")})
 
 
-def order_for(answer: dict, k: int, dtype: str) -> Optional[GemvOrder]:
+def order_for(answer: dict, k: int, dtype: str, outputs: int = 1) -> Optional[GemvOrder]:
     """The GemvOrder the table predicts for an algorithm-13 answer on a K-long fp16 or bf16
-    product, or None (not algorithm 13, or an option the table does not hold for the dtype)."""
+    product with `outputs` outputs (M or N), or None (not algorithm 13, an option the table does
+    not hold for the dtype, or more outputs than MAX_OUTPUTS allows)."""
     if answer is None or int(answer.get("algo_id", -1)) != 13:
         return None
-    rule = RULES.get((int(answer.get("custom_option", -1)), dtype))
-    if rule is None:
+    key = (int(answer.get("custom_option", -1)), dtype)
+    rule = RULES.get(key)
+    if rule is None or outputs > MAX_OUTPUTS.get(key, outputs):
         return None
     _, lanes, chunk, cap, _ = rule
     split = int(answer.get("split_k") or 1)
-    if split > 1 and int(answer["custom_option"]) in UNSPLIT_ONLY:
+    if split > 1 and key in UNSPLIT_ONLY:
         return None
     span = -(-k // split) if split > 1 else None
     return GemvOrder(lanes=lanes, chunk=chunk, cap=cap, fold="down", span=span)

@@ -155,7 +155,7 @@ def _gemv_candidate(ans, a, b, bias, dtype):
         return None
     from ..cublas.gemv_rule import order_for
     from .simt import supported
-    order = order_for(ans, a.shape[1], dtype)
+    order = order_for(ans, a.shape[1], dtype, outputs=max(a.shape[0], b.shape[1]))
     return order if order is not None and not supported(order) else None
 
 
