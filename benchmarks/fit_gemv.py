@@ -29,6 +29,7 @@ LANES = (1, 2, 4, 8, 16, 32, 64)
 CHUNKS = (None, 1, 2, 4, 8, 16, 32, 64, 128)
 SPLITS = range(2, 257)
 GRANULES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
+BLOCKS = (256, 512, 1024)
 
 
 def gemv_records(path: str = SURVEY) -> list:
@@ -60,11 +61,13 @@ def spans(k: int) -> list:
 
 
 def structures(k: int, split: bool):
-    """Every order considered for one call: split spans only where a reduce kernel ran after the gemv."""
+    """Every order considered for one call: split spans only where a reduce kernel ran after the gemv;
+    lane chains banked every BLOCKS elements where a part is longer than the block (gemv2T: 512)."""
     for span in (spans(k)[1:] if split else [None]):
         for lanes, chunk, fold in itertools.product(LANES, CHUNKS, simt.FOLDS):
             for merge in (simt.MERGES if span else ("sequential",)):
-                yield simt.GemvOrder(lanes=lanes, chunk=chunk, fold=fold, span=span, merge=merge)
+                for block in (None,) + tuple(b for b in BLOCKS if b < (span or k)):
+                    yield simt.GemvOrder(lanes=lanes, chunk=chunk, fold=fold, span=span, merge=merge, block=block)
 
 
 def recorded_walk(rec: dict) -> dict:
@@ -139,7 +142,7 @@ def hypothesis(o: simt.GemvOrder) -> tuple:
 def settled(orders: list, k: int) -> dict:
     """For each field, the values the surviving orders take (a single value: settled)."""
     out = {}
-    for f in ("span", "lanes", "chunk", "fold", "merge", "product", "bias"):
+    for f in ("span", "lanes", "chunk", "block", "fold", "merge", "product", "bias"):
         out[f] = sorted({str(getattr(o, f)) for o in orders})
     out["distinct_trees"] = len({signature(o, k) for o in orders})
     return out

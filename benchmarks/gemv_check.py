@@ -41,7 +41,8 @@ def parse_order(text: str) -> GemvOrder:
     product = "mul_add" if " mul_add" in f" {body}" else "fma"
     return GemvOrder(lanes=int(f["lanes"]), chunk=int(f["chunk"]) if "chunk" in f else None, fold=f["fold"],
                      span=int(f["span"]) if "span" in f else None, merge=f.get("merge", "sequential"),
-                     product=product, bias=f.get("bias", "acc"), cap=int(f["cap"]) if "cap" in f else None)
+                     product=product, bias=f.get("bias", "acc"), cap=int(f["cap"]) if "cap" in f else None,
+                     block=int(f["block"]) if "block" in f else None)
 
 
 def checks(fit_path: str = FIT) -> list:

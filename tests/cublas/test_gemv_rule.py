@@ -6,6 +6,7 @@ import json
 import os
 import sys
 
+from bitorder.cublas import gemv_design as G
 from bitorder.cublas import gemv_rule
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
@@ -28,12 +29,15 @@ def _answers():
 
 
 def test_the_rule_keeps_to_what_the_probe_fit_kept():
-    answers, checked = _answers(), 0
+    answers, checked, gemv2t = _answers(), 0, []
     for r in json.load(open(gemv_check.FIT))["records"]:
         a = answers.get((r["op"], r["dtype"], r["m"], r["n"], r["k"], r["layout"]))
         order = gemv_rule.order_for(a, r["k"], r["dtype"]) if a else None
         if order is None or (r["op"] == "linear_bias" and not r["survivors"]):
             continue          # a bias call no order x bias placement fit: the rule plans bias-free calls only
+        if order.block:
+            gemv2t.append(r["i"])   # outside the fit's candidates: replayed bytewise below
+            continue
         s = r["settled"]
         first = order.span or r["k"]
         chunk = order.chunk_of(first)
@@ -43,7 +47,35 @@ def test_the_rule_keeps_to_what_the_probe_fit_kept():
             kept = gemv_check.parse_order(r["examples"][0])
             assert (kept.lanes, kept.span, kept.chunk_of(first)) == (order.lanes, order.span, chunk), r["i"]
         checked += 1
-    assert checked == 23          # the calls the probe pinned; gemv2T (option 11) and option 72 have no rule
+    assert checked == 23          # the calls the probe pinned
+    assert gemv2t                 # gemv2T calls the 2026-11-30d fit could not read: the replay test covers them
+    recs = json.load(open(os.path.join(RESULTS, "2026-11-30d-components", "probe_gemv.json")))["records"]
+    for i in gemv2t:
+        c = recs[i]["case"]
+        order = gemv_rule.order_for(answers[(c["op"], c["dtype"], c["m"], c["n"], c["k"], c["layout"])], c["k"], c["dtype"])
+        assert _replays(recs[i], order), i
+
+
+def _replays(rec, order):
+    """Whether the twin under `order` gives the probe record's bytes on its designed rows (and its
+    bias call's, either placement)."""
+    import probe_gemv
+    pairs, tracers = probe_gemv.design_for(rec["case"]["k"], rec["case"]["dtype"])
+    return bool(probe_gemv.confirm(rec, [order], pairs, tracers))
+
+
+def test_gemv2t_rule_replays_every_probed_gemv2t_call():
+    """Option 11 (gemv2T): lanes 16 strided, chains banked every 512, lanes summed in order: the
+    twin gives the recorded bytes of all six 2026-11-30i calls (K 366 to 1026, either dtype);
+    without the banking, the four with K > 512 differ."""
+    recs = json.load(open(os.path.join(RESULTS, "2026-11-30i-gemv", "probe", "probe_gemv.json")))["records"]
+    gemv2t = [r for r in recs if r.get("answer") and r["answer"]["custom_option"] == 11]
+    assert len(gemv2t) == 6
+    for rec in gemv2t:
+        c = rec["case"]
+        order = gemv_rule.order_for(rec["answer"], c["k"], c["dtype"], outputs=max(c["m"], c["n"]))
+        assert order.block == 512 and _replays(rec, order), c
+        assert _replays(rec, order.replace(block=None)) == (c["k"] <= 512), c
 
 
 def test_no_rule_no_order():
@@ -56,10 +88,13 @@ def test_no_rule_no_order():
 
 def test_option_56_chunks_of_64_in_parts():
     # 2026-11-30i: the split calls differed under "contiguous" on 14 of 14 fresh shapes; the probe
-    # read lanes 2, chunks of 64, parts of ceil(K / split_k) (records i0-i3); cap 64 keeps the unsplit
-    # calls (contiguous under 64 per lane) as they were
+    # read lanes 2, chunks of 64 in every part (the last too), parts of ceil(K / split_k) (records
+    # i0-i3); cap 64 keeps the unsplit calls (contiguous under 64 per lane) as they were
     o = gemv_rule.order_for({"algo_id": 13, "custom_option": 56, "split_k": 33}, 13341, "fp16")
     assert (o.lanes, o.chunk_of(o.span), o.span) == (2, 64, 405)
+    o = gemv_rule.order_for({"algo_id": 13, "custom_option": 56, "split_k": 33}, 4990, "bf16")
+    assert (o.span, o.chunk_of(4990 - 32 * 152)) == (152, 64)
+    assert gemv_rule.order_for({"algo_id": 13, "custom_option": 56, "split_k": 33}, 3000, "bf16") is None
     o = gemv_rule.order_for({"algo_id": 13, "custom_option": 56, "split_k": 1}, 52, "bf16")
     assert (o.lanes, o.chunk_of(52), o.span) == (2, 26, None)
 
@@ -81,7 +116,7 @@ def test_the_rule_keeps_to_what_the_2026_11_30i_probe_read():
         if order is None or not r.get("pinned"):
             continue
         kept = gemv_check.parse_order(r["examples"][0])
-        first = order.span or c["k"]
-        assert (kept.lanes, kept.span, kept.chunk_of(first)) == (order.lanes, order.span, order.chunk_of(first)), r["i"]
+        intern = {}                 # the same summation tree as the order the fit kept
+        assert G.tree_key(kept, c["k"], intern) == G.tree_key(order, c["k"], intern), r["i"]
         checked += 1
     assert checked >= 20

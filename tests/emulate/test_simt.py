@@ -27,9 +27,9 @@ def gemv_records():
 def test_walks_read_off_the_order_equal_walks_through_the_arithmetic():
     for k in (7, 33, 130):
         pos = list(range(1, k - 1))
-        for lanes, chunk, fold, span, merge in itertools.product((1, 2, 8), (None, 1, 4), simt.FOLDS, (None, 20),
-                                                                 simt.MERGES):
-            o = GemvOrder(lanes=lanes, chunk=chunk, fold=fold, span=span, merge=merge)
+        for lanes, chunk, fold, span, merge, block in itertools.product((1, 2, 8), (None, 1, 4), simt.FOLDS,
+                                                                        (None, 20), simt.MERGES, (None, 3)):
+            o = GemvOrder(lanes=lanes, chunk=chunk, fold=fold, span=span, merge=merge, block=block)
             for r in (W.R_SMALL, W.R_EDGE):
                 out = simt.epilogue(simt.accumulate(W.pair_rows(k, pos, r), np.ones((k, 1)), o), o, "fp16")
                 assert np.array_equal(W.code(out[:, 0].astype(np.float64), r), simt.walk_codes(o, k, pos)), (k, o)
@@ -81,3 +81,18 @@ def test_planted_fault_one_chain_fails_the_bits(gemv_records):
     rec = gemv_records[("fp16", 1, 10099, 731)]
     bits, walked = prober.gemv_mismatches(rec, GemvOrder(lanes=1))
     assert bits > 0 and walked == 0
+
+
+def test_block_banks_each_lanes_chain():
+    """block=2 on one lane: (x0 + x1) + (x2 + x3) in fp32, not ((x0 + x1) + x2) + x3; block >= K is
+    the plain chain (walk codes with a block: test_walks_read_off_the_order_...)."""
+    x = np.array([[1.0, 2.0 ** -24, 2.0 ** -24, 2.0 ** -24]])
+    one = np.ones((4, 1))
+    f32 = np.float32
+    banked = (f32(1.0) + f32(2.0 ** -24)) + (f32(2.0 ** -24) + f32(2.0 ** -24))
+    assert simt.accumulate(x, one, GemvOrder(block=2))[0, 0] == banked == f32(1.0 + 2.0 ** -23)
+    assert simt.accumulate(x, one, GemvOrder())[0, 0] == f32(1.0)
+    rng = np.random.default_rng(7)
+    a, b = rng.standard_normal((3, 50)) * 2.0 ** rng.integers(-12, 12, (3, 50)), rng.standard_normal((50, 1))
+    for o in (GemvOrder(lanes=4, chunk=1, fold="seq"), GemvOrder(lanes=2, span=20)):
+        assert np.array_equal(simt.accumulate(a, b, o), simt.accumulate(a, b, o.replace(block=64)))

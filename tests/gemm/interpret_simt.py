@@ -35,6 +35,9 @@ ORDERS = [simt.GemvOrder(lanes=l, chunk=c, fold=f, span=s, bias=bb)
                                                  ("acc", "out"))
           if not (l == 1 and (c is not None or f != "down")) and not (QUICK and (c == 8 or bb == "out"))]
 ORDERS += [simt.GemvOrder(lanes=l, fold="down", span=s, cap=8) for l, s in ((4, None), (4, 37), (32, None))]   # capped
+ORDERS += [simt.GemvOrder(lanes=l, chunk=c, fold=f, span=s, block=bk)            # chains restarted every block
+           for l, c, f, s, bk in ((16, 1, "seq", None, 64), (4, 1, "seq", None, 16), (4, 8, "down", 37, 20),
+                                  (4, None, "up", None, 24), (1, None, "down", None, 7))]
 failures = cases = 0
 seen = {}      # (case, draw) -> the twin's byte patterns over the orders: the draws must tell orders apart
 OUT = {"fp16": (torch.float16, np.uint16), "fp32": (torch.float32, np.uint32)}

@@ -169,7 +169,11 @@ def locate(order: simt.GemvOrder, k: int) -> tuple[np.ndarray, np.ndarray]:
     pos = np.arange(k)
     part = pos // span
     n_part = np.minimum(span, k - part * span)
-    chunk = order.chunk or -(-n_part // order.lanes)
+    chunk = -(-n_part // order.lanes)
+    if order.chunk:
+        chunk = order.chunk
+    elif order.cap:                       # contiguous slices of at most cap (simt.GemvOrder.chunk_of)
+        chunk = np.maximum(1, np.minimum(order.cap, chunk))
     return part, ((pos - part * span) // chunk) % order.lanes
 
 
@@ -190,7 +194,14 @@ def tracer_bits(order: simt.GemvOrder, k: int, pairs: np.ndarray, tracers: np.nd
         la, lb, lt = lane[a], lane[b], lane[t]
         lmeet, lmem = _first_meet(order.fold, order.lanes)
         lost_fold = in_part & lmem[lmeet[la, lb][:, None], lt]
-        lost_chain = in_part & (lt == la[:, None]) & (t <= np.maximum(a, b)[:, None])
+        hi = np.maximum(a, b)[:, None]
+        lost_chain = in_part & (lt == la[:, None]) & (t <= hi)
+        if order.block:                   # chains banked per block: the later one's whole block joins
+            blk = (np.arange(k) - part * (order.span or k)) // order.block
+            ba, bb, bt = blk[a][:, None], blk[b][:, None], blk[t]
+            one = ba == bb
+            lost_chain = in_part & (lt == la[:, None]) & np.where(one, (bt == ba) & (t <= hi),
+                                                                   bt <= np.maximum(ba, bb))
         lost = np.where(cross, lost_cross, np.where((la == lb)[:, None], lost_chain, lost_fold))
         known = np.ones_like(valid)
     else:
@@ -222,9 +233,12 @@ def tree_key(order: simt.GemvOrder, k: int, intern: dict) -> int:
     parts = []
     for s, e in order.parts(k):
         lane = order.lane_of(e - s)
-        accs = [None] * order.lanes
+        accs, bank, last = [None] * order.lanes, [None] * order.lanes, [0] * order.lanes
         for i, t in enumerate(lane.tolist()):
+            if order.block and i // order.block != last[t]:  # the lane opens a block: its chain is banked
+                bank[t], accs[t], last[t] = node(bank[t], accs[t]), None, i // order.block
             accs[t] = node(accs[t], s + i)
+        accs = [node(x, y) for x, y in zip(bank, accs)]
         for dst, src in simt.schedule(order.fold, order.lanes):
             accs[dst] = node(accs[dst], accs[src])
         parts.append(accs[0])

@@ -8,8 +8,10 @@ probe's fit kept (benchmarks/results/2026-11-30d-components/probe_gemv_fit.json,
 from 1-3 calls per option, not a verified profile entry: nothing plans with it until a GPU gate
 has compared it with cuBLAS on fresh shapes (benchmarks/gemv_check.py --rule).
 
-Options left out: 11 (gemv2T_kernel_val: the probe could not read its lanes or chunks), 72 (one
-call, not pinned), and any option the survey never met. "cap" 64: contiguous slices of at most
+The 2026-11-30i probe (fresh shapes chosen by their answer) added options 10 bf16, 11 (gemv2T:
+chains banked every 512 elements, lanes summed in order), 58, 72, 75 bf16, 92 fp16 and 93 bf16,
+and showed option 56's split calls cut into chunks of 64. Options left out: any option no probe
+has read (96, 100 fp16, 106, ...). "cap" 64: contiguous slices of at most
 64 elements (lanes holding min(64, ceil(part / lanes)), then round robin): what the bf16 calls
 of option 92 need (contiguous at K = 781, 64-chunks at K = 2769) and every other 64-chunk or
 contiguous observation allows.
@@ -34,8 +36,7 @@ RULES = {
     (10, "fp16"): ("gemvNSP_kernel", 32, 4, None, (26,)),
     (10, "bf16"): ("gemvNSP_kernel", 32, 4, None, ("i22", "i23", "i24")),
     (51, "fp16"): ("gemvx<h,f,f,f,true,...,7>", 4, 1, None, (5,)),
-    # split calls: chunks of 64 in parts of ceil(K / split_k) (i0-i3); unsplit calls: contiguous
-    # under 64 per lane (30, 19, 29): one rule, cap 64
+    # unsplit calls: contiguous under 64 per lane (30, 19, 29), cap 64; split calls: SPLIT_CHUNK
     (56, "fp16"): ("gemvx<true,...> (A as the vector)", 2, None, 64, (30, "i0")),
     (56, "bf16"): ("gemvx<true,...> (A as the vector)", 2, None, 64, (19, 29, "i1", "i2", "i3")),
     (57, "fp16"): ("gemvx<h,f,f,f,true,...,7>", 2, 1, None, (21,)),
@@ -52,7 +53,14 @@ RULES = {
     (93, "fp16"): ("gemvx<h,f,f,f,false,true,false,false,9>", 32, 1, None, (27,)),
     (93, "bf16"): ("gemvx<bf,bf,bf,f,false,true,true,false,9>", 32, 1, None, ("i16", "i17", "i18")),
     (100, "bf16"): ("gemvx<bf,...,9>", 16, None, 64, (8, 17)),
+    # gemv2T_kernel_val<...,128,16,4,4>: 16 lanes strided, each chain banked every 512 elements,
+    # the lanes summed in order by one thread (records i4-i9, K 366-1026, read bytewise by the twin)
+    (11, "fp16"): ("gemv2T_kernel_val<h,h,h,f,128,16,4,4>", 16, 1, None, ("i4", "i5", "i6")),
+    (11, "bf16"): ("gemv2T_kernel_val<bf,bf,bf,f,128,16,4,4>", 16, 1, None, ("i7", "i8", "i9")),
 }
+# Fields other than the lanes and chunks where a kernel family differs from the gemvx default
+# (lanes folded by a count-down butterfly, one chain per lane).
+EXTRA = {(11, "fp16"): dict(fold="seq", block=512), (11, "bf16"): dict(fold="seq", block=512)}
 
 # The most outputs (M or N) a rule is known to hold for, where more broke it: option 10 fp16 was
 # identical on 16 fresh shapes up to 5,681 outputs and differed on both calls with 10,675 and
@@ -60,7 +68,13 @@ RULES = {
 MAX_OUTPUTS = {(10, "fp16"): 5681}
 # Rules read from unsplit calls only, where a split call of the same option ran a kernel none of
 # the model's orders fits (option 75 bf16: 2026-11-30d record 11, 132 parts): split calls go to cuBLAS.
-UNSPLIT_ONLY = frozenset({(75, "bf16")})
+# Split calls whose every part, the shorter last one too, is cut into chunks of a fixed length
+# (the cap applied to the span, not to each part): option 56's four split records i0-i3 need 64
+# (i2's last part of 126 elements splits 64 + 62, not 63 + 63). Only spans of at least two chunks
+# per lane were seen; shorter spans have no rule.
+SPLIT_CHUNK = {56: 64}
+# gemv2T (option 11) was only read on unsplit calls.
+UNSPLIT_ONLY = frozenset({(75, "bf16"), (11, "fp16"), (11, "bf16")})
 
 
 def order_for(answer: dict, k: int, dtype: str, outputs: int = 1) -> Optional[GemvOrder]:
@@ -78,4 +92,9 @@ def order_for(answer: dict, k: int, dtype: str, outputs: int = 1) -> Optional[Ge
     if split > 1 and key in UNSPLIT_ONLY:
         return None
     span = -(-k // split) if split > 1 else None
-    return GemvOrder(lanes=lanes, chunk=chunk, cap=cap, fold="down", span=span)
+    fixed = SPLIT_CHUNK.get(key[0]) if span else None
+    if fixed:
+        if span < 2 * fixed:
+            return None
+        chunk, cap = fixed, None
+    return GemvOrder(lanes=lanes, chunk=chunk, cap=cap, span=span, **{"fold": "down", **EXTRA.get(key, {})})

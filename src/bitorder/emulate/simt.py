@@ -10,7 +10,10 @@ The bits contract of one gemv call is a `GemvOrder`. For every output element:
      exactly ceil(part / lanes), or min(cap, ceil(part / lanes)) with a cap: contiguous slices
      up to `cap` elements, then round robin, what the gemvx kernels that load 64 at a time do).
      Each lane folds its elements in increasing K into one fp32 accumulator started at +0: product "fma" is fma.rn.f32(a, b, acc) (one rounding),
-     "mul_add" is add.rn(mul.rn(a, b), acc) (two). fp16 and bf16 products are exact in fp32
+     "mul_add" is add.rn(mul.rn(a, b), acc) (two). With `block`, the chain restarts at +0 every
+     `block` local indices and each block's total is added (add.rn.f32, in K order) to the lane's
+     total, what gemv2T_kernel_val does past 512 elements (2026-11-30i probe, records i4-i9).
+     fp16 and bf16 products are exact in fp32
      (11 + 11 and 8 + 8 significant bits), so the two differ only where a product leaves fp32's
      range: the survey's draws cannot tell them apart.
   3. The lanes' accumulators meet in `fold`, every combine one add.rn.f32:
@@ -55,11 +58,13 @@ class GemvOrder:
     product: str = "fma"
     bias: str = "acc"
     cap: Optional[int] = None
+    block: Optional[int] = None
 
     def __post_init__(self):
         ok = (self.lanes >= 1 and (self.fold == "seq" or self.lanes & (self.lanes - 1) == 0)
               and (self.chunk is None or self.chunk >= 1) and (self.span is None or self.span >= 1)
               and (self.cap is None or (self.cap >= 1 and self.chunk is None))
+              and (self.block is None or self.block >= 1)
               and self.fold in FOLDS and self.merge in MERGES and self.product in PRODUCTS and self.bias in BIASES)
         if not ok:
             raise ValueError(f"inconsistent GemvOrder: {self}")
@@ -86,7 +91,8 @@ class GemvOrder:
     def __str__(self):
         span = "" if self.span is None else f" span={self.span} merge={self.merge}"
         chunk = f"chunk={self.chunk}" if self.chunk else "contiguous" if self.cap is None else f"contiguous cap={self.cap}"
-        return f"GemvOrder(lanes={self.lanes} {chunk} fold={self.fold}{span} {self.product} bias={self.bias})"
+        block = "" if self.block is None else f" block={self.block}"
+        return f"GemvOrder(lanes={self.lanes} {chunk}{block} fold={self.fold}{span} {self.product} bias={self.bias})"
 
 
 def schedule(fold: str, n: int) -> list:
@@ -142,13 +148,20 @@ def _part(a: np.ndarray, b: np.ndarray, order: GemvOrder, start: int, stop: int)
     steps = max(len(i) for i in idx)
     R, C = a.shape[0], b.shape[1]
     acc = np.zeros((order.lanes, R, C), np.float32)
+    total = np.zeros((order.lanes, R, C), np.float32)
     for j in range(steps):
         live = [t for t in range(order.lanes) if j < len(idx[t])]
         ks = np.array([idx[t][j] for t in live])
+        if order.block and j:                # a lane whose element opens a new block banks its chain
+            new = [t for t in live if (idx[t][j] - start) // order.block != (idx[t][j - 1] - start) // order.block]
+            total[new] = _add(total[new], acc[new])
+            acc[new] = 0
         p = a[:, ks].T[:, :, None] * b[ks, :][:, None, :]          # (lanes, R, C), exact
         if order.product == "mul_add":
             p = p.astype(np.float32).astype(np.float64)            # mul.rn.f32 first
         acc[live] = _fma(p, acc[live])
+    if order.block:
+        acc = _add(total, acc)               # the last block (total + 0 = total where it had none)
     return _fold([acc[t] for t in range(order.lanes)], order.fold)
 
 
@@ -214,6 +227,10 @@ def walk_codes(order: GemvOrder, k: int, positions) -> np.ndarray:
     lane_meet = _meets_r(order.fold, order.lanes, 0)
     part_meet = _meets_r(order.merge, len(parts), 0)
     in_r_part = p1 == 0
+    # on r's lane the pair meets with r unless both sit in one later block (a chain restarted at +0)
+    b1 = (m - starts[p1]) // order.block if order.block else 0
+    b2 = (m + 1 - starts[p2]) // order.block if order.block else 0
+    with_r = (b1 == 0) | (b1 != b2)
     lost = np.where(p1 != p2, part_meet[p1, p2],
-                    np.where(same_lane, in_r_part & (l1 == 0), in_r_part & lane_meet[l1, l2]))
+                    np.where(same_lane, in_r_part & (l1 == 0) & with_r, in_r_part & lane_meet[l1, l2]))
     return np.where(lost, 0, 1)

@@ -4,7 +4,8 @@ lane fold, parts merged in K order, one rounding.
 It computes what bitorder.emulate.simt's GemvOrder says, step for step: for each output, K cut
 into parts of SPAN; inside a part LANES lanes, local index u in chunk u // CHUNK (CHUNK 0: the
 contiguous layout, ceil(part / LANES)), chunk q on lane q % LANES; each lane one fma.rn.f32 chain
-in increasing K from +0; the lanes folded by FOLD; the parts added in K order in fp32; the bias
+in increasing K from +0 (restarted every BLOCKLEN local indices, the blocks' totals added in K
+order: gemv2T's 512); the lanes folded by FOLD; the parts added in K order in fp32; the bias
 (beta = 1) added in fp32 before the rounding (BIAS_OUT False) or to the rounded output (True).
 fp16 and bf16 products are exact in fp32, so tl.fma's single rounding is the chain's only one.
 
@@ -52,7 +53,7 @@ def _fold(acc, BLOCK_R: tl.constexpr, LANES: tl.constexpr, FOLD: tl.constexpr):
 
 
 @triton.jit
-def gemv_kernel(a_ptr, v_ptr, out_ptr, bias_ptr, R, K, stride_ar, stride_ak, stride_v, stride_o, stride_bias, SPAN, CHUNK, CAP,
+def gemv_kernel(a_ptr, v_ptr, out_ptr, bias_ptr, R, K, stride_ar, stride_ak, stride_v, stride_o, stride_bias, SPAN, CHUNK, CAP, BLOCKLEN,
                 LANES: tl.constexpr, FOLD: tl.constexpr, HAS_BIAS: tl.constexpr, BIAS_OUT: tl.constexpr,
                 BLOCK_R: tl.constexpr):
     """out[r] = epilogue(sum over k of a[r, k] * v[k]) for BLOCK_R rows r; grid (cdiv(R, BLOCK_R),).
@@ -70,13 +71,22 @@ def gemv_kernel(a_ptr, v_ptr, out_ptr, bias_ptr, R, K, stride_ar, stride_ak, str
         if CAP > 0:        # (CHUNK 0 only) contiguous slices of at most CAP, then round robin
             chunk = tl.minimum(chunk, CAP)
         acc = tl.zeros([BLOCK_R, LANES], tl.float32)
+        bank = tl.zeros([BLOCK_R, LANES], tl.float32)
         for j in range(0, tl.cdiv(length, chunk * LANES) * chunk):
             u = (lanes + LANES * (j // chunk)) * chunk + j % chunk
             ok = u < length
+            if BLOCKLEN > 0:   # a lane whose element opens a new block banks its chain and restarts at +0
+                i = tl.maximum(j - 1, 0)
+                before = (lanes + LANES * (i // chunk)) * chunk + i % chunk
+                new = ok & (j > 0) & (u // BLOCKLEN != before // BLOCKLEN)
+                bank = tl.where(new[None, :], bank + acc, bank)
+                acc = tl.where(new[None, :], 0.0, acc)
             k = (start + u).to(tl.int64)
             a = tl.load(a_rows + k[None, :] * stride_ak, mask=r_ok[:, None] & ok[None, :], other=0.0)
             x = tl.load(v_ptr + k * stride_v, mask=ok, other=0.0)
             acc = tl.where(ok[None, :], tl.fma(a.to(tl.float32), x.to(tl.float32)[None, :], acc), acc)
+        if BLOCKLEN > 0:
+            acc = bank + acc
         part = _fold(acc, BLOCK_R, LANES, FOLD)
         total = tl.where(p == 0, part, total + part)      # parts in K order (the first taken as is)
     if HAS_BIAS:

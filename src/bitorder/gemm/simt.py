@@ -1,8 +1,9 @@
 """Launching the SIMT gemv kernel (kernels_simt.gemv_kernel) for a torch call under a GemvOrder.
 
 bitorder.matmul plans it only as a gated candidate (BITORDER_UNVERIFIED=1 and BITORDER_GEMV_RULE=1,
-with bitorder.cublas.gemv_rule's order): the rule is read from 23 probed calls and not yet checked
-on a GPU, so by default gemv calls still run cuBLAS itself. benchmarks/gemv_check.py calls this
+with bitorder.cublas.gemv_rule's order): the rule is read from probed calls (2026-11-30d and 30i)
+and checked against cuBLAS on fresh shapes per option (2026-11-30i), not yet by the GEMM gate, so by
+default gemv calls still run cuBLAS itself. benchmarks/gemv_check.py calls this
 runner to compare it with cuBLAS.
 """
 from __future__ import annotations
@@ -49,6 +50,7 @@ def gemv(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out_dtyp
     block_r = min(block_r, triton.next_power_of_2(R))
     gemv_kernel[(triton.cdiv(R, block_r),)](
         mat, vec, out, bias if bias is not None else out, R, K, sr, sk, sv, so, sb, span, order.chunk or 0, order.cap or 0,
+        order.block or 0,
         LANES=order.lanes, FOLD=FOLD_CODES[order.fold], HAS_BIAS=bias is not None, BIAS_OUT=order.bias == "out",
         BLOCK_R=block_r)
     return out
