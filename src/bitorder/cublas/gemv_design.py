@@ -168,12 +168,7 @@ def locate(order: simt.GemvOrder, k: int) -> tuple[np.ndarray, np.ndarray]:
     span = order.span or k
     pos = np.arange(k)
     part = pos // span
-    n_part = np.minimum(span, k - part * span)
-    chunk = -(-n_part // order.lanes)
-    if order.chunk:
-        chunk = order.chunk
-    elif order.cap:                       # contiguous slices of at most cap (simt.GemvOrder.chunk_of)
-        chunk = np.maximum(1, np.minimum(order.cap, chunk))
+    chunk = np.array([order.chunk_of(e - s) for s, e in order.parts(k)])[part]
     return part, ((pos - part * span) // chunk) % order.lanes
 
 
@@ -194,14 +189,12 @@ def tracer_bits(order: simt.GemvOrder, k: int, pairs: np.ndarray, tracers: np.nd
         la, lb, lt = lane[a], lane[b], lane[t]
         lmeet, lmem = _first_meet(order.fold, order.lanes)
         lost_fold = in_part & lmem[lmeet[la, lb][:, None], lt]
-        hi = np.maximum(a, b)[:, None]
-        lost_chain = in_part & (lt == la[:, None]) & (t <= hi)
+        before = t <= np.maximum(a, b)[:, None]
         if order.block:                   # chains banked per block: the later one's whole block joins
             blk = (np.arange(k) - part * (order.span or k)) // order.block
             ba, bb, bt = blk[a][:, None], blk[b][:, None], blk[t]
-            one = ba == bb
-            lost_chain = in_part & (lt == la[:, None]) & np.where(one, (bt == ba) & (t <= hi),
-                                                                   bt <= np.maximum(ba, bb))
+            before = np.where(ba == bb, (bt == ba) & before, bt <= np.maximum(ba, bb))
+        lost_chain = in_part & (lt == la[:, None]) & before
         lost = np.where(cross, lost_cross, np.where((la == lb)[:, None], lost_chain, lost_fold))
         known = np.ones_like(valid)
     else:
