@@ -180,15 +180,18 @@ def answer_key(ans: dict, dtype: str) -> str:
     return f"o{int(ans.get('custom_option', -1))}{'s' if int(ans.get('split_k') or 1) > 1 else ''}-{dtype}"
 
 
-def select_cases(want: list, per_key: int, draws: int, seed: int, max_work: float = 4e7) -> list:
-    """[(case, answer)]: fresh gemv shapes (gemv_check.fuzz_cases) whose cuBLASLt answer (bitorder's
-    plan, as torch asks it) is one of `want`, at most per_key of each, cheapest (K x outputs) first. GPU."""
+def select_cases(want: list, per_key: int, draws: int, seed: int, max_work: float = 4e7, min_k: int = 16,
+                 min_outputs: int = 1) -> list:
+    """[(case, answer)]: fresh gemv shapes (gemv_check.fuzz_cases) with K >= min_k (the design needs
+    3; the cheapest of 2026-11-30j's algorithm-14 calls had K = 1) and at least min_outputs outputs
+    whose cuBLASLt answer (bitorder's plan, as torch asks it) is one of `want`, at most per_key of
+    each, cheapest (K x outputs) first. GPU."""
     import gemv_check
     from bitorder.gemm.api import plan
     from gate_gemm import draw
     found = {}
     for case in gemv_check.fuzz_cases(draws, seed):
-        if case.k * max(case.m, case.n) > max_work:
+        if case.k * max(case.m, case.n) > max_work or case.k < min_k or max(case.m, case.n) < min_outputs:
             continue
         a, b, _ = draw(case, seed, "narrow")
         ans = plan(a, b).answer
@@ -371,6 +374,8 @@ def main(argv=None):
     ap.add_argument("--per-key", type=int, default=3, help="with --want: shapes per key")
     ap.add_argument("--draws", type=int, default=1500, help="with --want: fresh shapes planned to find them")
     ap.add_argument("--seed", type=int, default=20261205)
+    ap.add_argument("--min-k", type=int, default=16, help="with --want: only shapes with K at least this")
+    ap.add_argument("--min-outputs", type=int, default=1, help="with --want: only shapes with this many outputs or more")
     args = ap.parse_args(argv)
     if args.fit:
         with open(args.fit) as f:
@@ -383,7 +388,8 @@ def main(argv=None):
     cases = None
     if args.want:
         require_cuda()
-        cases = select_cases([w for w in args.want.split(",") if w], args.per_key, args.draws, args.seed)
+        cases = select_cases([w for w in args.want.split(",") if w], args.per_key, args.draws, args.seed,
+                             min_k=args.min_k, min_outputs=args.min_outputs)
     return run_gpu(args.out, args.budget, args.limit, cases)
 
 

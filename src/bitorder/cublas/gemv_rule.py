@@ -10,11 +10,12 @@ has compared it with cuBLAS on fresh shapes (benchmarks/gemv_check.py --rule).
 
 The 2026-11-30i probe (fresh shapes chosen by their answer) added options 10 bf16, 11 (gemv2T:
 chains banked every 512 elements, lanes summed in order), 58, 72, 75 bf16, 92 fp16 and 93 bf16,
-and showed option 56's split calls cut into chunks of 64. Options left out: any option no probe
-has read (96, 100 fp16, 106, ...). "cap" 64: contiguous slices of at most
-64 elements (lanes holding min(64, ceil(part / lanes)), then round robin): what the bf16 calls
-of option 92 need (contiguous at K = 781, 64-chunks at K = 2769) and every other 64-chunk or
-contiguous observation allows.
+and showed option 56's split calls cut into chunks of 64 (the cap from the span, below); the
+2026-11-30j probe added options 96, 100 and 106 fp16. Options left out: any option no probe has
+read (96 and 106 bf16, 101, 73, 12, 13, ...). "cap" 64: contiguous slices of at most 64 elements
+(lanes holding min(64, ceil(span / lanes)), then round robin): what the bf16 calls of option 92
+need (contiguous at K = 781, 64-chunks at K = 2769) and every other 64-chunk or contiguous
+observation allows.
 """
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ RULES = {
     (10, "fp16"): ("gemvNSP_kernel", 32, 4, None, (26,)),
     (10, "bf16"): ("gemvNSP_kernel", 32, 4, None, ("i22", "i23", "i24")),
     (51, "fp16"): ("gemvx<h,f,f,f,true,...,7>", 4, 1, None, (5,)),
-    # unsplit calls: contiguous under 64 per lane (30, 19, 29), cap 64; split calls: SPLIT_CHUNK
+    # unsplit calls: contiguous under 64 per lane (30, 19, 29); split calls 64-chunks (i0-i3): cap 64
     (56, "fp16"): ("gemvx<true,...> (A as the vector)", 2, None, 64, (30, "i0")),
     (56, "bf16"): ("gemvx<true,...> (A as the vector)", 2, None, 64, (19, 29, "i1", "i2", "i3")),
     (57, "fp16"): ("gemvx<h,f,f,f,true,...,7>", 2, 1, None, (21,)),
@@ -53,6 +54,12 @@ RULES = {
     (93, "fp16"): ("gemvx<h,f,f,f,false,true,false,false,9>", 32, 1, None, (27,)),
     (93, "bf16"): ("gemvx<bf,bf,bf,f,false,true,true,false,9>", 32, 1, None, ("i16", "i17", "i18")),
     (100, "bf16"): ("gemvx<bf,...,9>", 16, None, 64, (8, 17)),
+    # 2026-11-30j probe (records j8-j13, benchmarks/results/2026-11-30j-gemv/probe): each pinned to
+    # lanes of 64-chunks at K 456-2467, where chunk 64 and contiguous cap 64 agree; the family's cap
+    # 64 is taken, the GPU rule check decides shorter K
+    (96, "fp16"): ("gemvx<h,h,h,f,false,true,false,false,7> (block 32x4)", 4, None, 64, ("j8", "j9")),
+    (100, "fp16"): ("gemvx<h,h,h,f,false,true,false,false,9> (block 32x16)", 16, None, 64, ("j10", "j11")),
+    (106, "fp16"): ("gemvx<h,h,h,f,false,true,false,false,9> (block 64x8)", 8, None, 64, ("j12", "j13")),
     # gemv2T_kernel_val<...,128,16,4,4>: 16 lanes strided, each chain banked every 512 elements,
     # the lanes summed in order by one thread (records i4-i9, K 366-1026, read bytewise by the twin)
     (11, "fp16"): ("gemv2T_kernel_val<h,h,h,f,128,16,4,4>", 16, 1, None, ("i4", "i5", "i6")),
@@ -64,15 +71,17 @@ EXTRA = {(11, "fp16"): dict(fold="seq", block=512), (11, "bf16"): dict(fold="seq
 
 # The most outputs (M or N) a rule is known to hold for, where more broke it: option 10 fp16 was
 # identical on 16 fresh shapes up to 5,681 outputs and differed on both calls with 10,675 and
-# 14,030 (2026-11-30i, gemv-check --rule, seed 20261206); larger calls go to cuBLAS, counted.
-MAX_OUTPUTS = {(10, "fp16"): 5681}
+# 14,030 (2026-11-30i, gemv-check --rule, seed 20261206), identical at 8,106 and 10,136
+# (2026-11-30j, seed 20261207); option 10 bf16 identical up to 6,535 and differed at 14,533
+# (2026-11-30j). Larger calls go to cuBLAS, counted.
+MAX_OUTPUTS = {(10, "fp16"): 10136, (10, "bf16"): 6535}
 # Rules read from unsplit calls only, where a split call of the same option ran a kernel none of
 # the model's orders fits (option 75 bf16: 2026-11-30d record 11, 132 parts): split calls go to cuBLAS.
-# Split calls whose every part, the shorter last one too, is cut into chunks of a fixed length
-# (the cap applied to the span, not to each part): option 56's four split records i0-i3 need 64
-# (i2's last part of 126 elements splits 64 + 62, not 63 + 63). Only spans of at least two chunks
-# per lane were seen; shorter spans have no rule.
-SPLIT_CHUNK = {56: 64}
+# Option 56's split calls cut every part, the shorter last one too, into chunks of 64 (records
+# i0-i3: i2's last part of 126 splits 64 + 62): the cap applied to the span, as GemvOrder.chunk_of
+# does for every contiguous order (2026-11-30j: option 92's split call K = 23597 / 16 needs the
+# span's 47 in its last part). Option 56 is listed contiguous with cap 64, so spans of at least
+# 128 give chunks of 64; shorter spans give ceil(span / 2), a reading no probe has made yet.
 # gemv2T (option 11) was only read on unsplit calls.
 UNSPLIT_ONLY = frozenset({(75, "bf16"), (11, "fp16"), (11, "bf16")})
 
@@ -92,9 +101,4 @@ def order_for(answer: dict, k: int, dtype: str, outputs: int = 1) -> Optional[Ge
     if split > 1 and key in UNSPLIT_ONLY:
         return None
     span = -(-k // split) if split > 1 else None
-    fixed = SPLIT_CHUNK.get(key[0]) if span else None
-    if fixed:
-        if span < 2 * fixed:
-            return None
-        chunk, cap = fixed, None
     return GemvOrder(lanes=lanes, chunk=chunk, cap=cap, span=span, **{"fold": "down", **EXTRA.get(key, {})})

@@ -7,8 +7,9 @@ The bits contract of one gemv call is a `GemvOrder`. For every output element:
   2. Inside a part, `lanes` threads share the element. Local index u (0 at the part's start)
      belongs to chunk u // chunk, and chunk q to lane q % lanes (round robin): chunk == 1 is the
      lane-strided layout, chunk >= ceil(part / lanes) the contiguous one (chunk=None means
-     exactly ceil(part / lanes), or min(cap, ceil(part / lanes)) with a cap: contiguous slices
-     up to `cap` elements, then round robin, what the gemvx kernels that load 64 at a time do).
+     exactly ceil(span / lanes), or min(cap, ceil(span / lanes)) with a cap: contiguous slices
+     up to `cap` elements, then round robin, what the gemvx kernels that load 64 at a time do;
+     span is K when there is one part, and the shorter last part keeps the span's chunk).
      Each lane folds its elements in increasing K into one fp32 accumulator started at +0: product "fma" is fma.rn.f32(a, b, acc) (one rounding),
      "mul_add" is add.rn(mul.rn(a, b), acc) (two). With `block`, the chain restarts at +0 every
      `block` local indices and each block's total is added (add.rn.f32, in K order) to the lane's
@@ -78,10 +79,13 @@ class GemvOrder:
         return [(s, min(s + span, k)) for s in range(0, k, span)]
 
     def chunk_of(self, n: int) -> int:
-        """The chunk length in a part of n elements."""
+        """The chunk length in a part of n elements. A contiguous layout sizes its chunk from the
+        span (the nominal part), so a shorter last part keeps its siblings' chunk: option 56's
+        split records (2026-11-30i: a last part of 126 cut 64 + 62) and option 92's split call
+        K = 23597 / 16 (2026-11-30j: chunks of 47 in the last part of 1472, not 46)."""
         if self.chunk:
             return self.chunk
-        c = -(-n // self.lanes)
+        c = -(-(self.span or n) // self.lanes)
         return c if self.cap is None else max(1, min(self.cap, c))
 
     def lane_of(self, n: int) -> np.ndarray:

@@ -3,10 +3,11 @@ lane fold, parts merged in K order, one rounding.
 
 It computes what bitorder.emulate.simt's GemvOrder says, step for step: for each output, K cut
 into parts of SPAN; inside a part LANES lanes, local index u in chunk u // CHUNK (CHUNK 0: the
-contiguous layout, ceil(part / LANES)), chunk q on lane q % LANES; each lane one fma.rn.f32 chain
-in increasing K from +0 (restarted every BLOCKLEN local indices, the blocks' totals added in K
-order: gemv2T's 512); the lanes folded by FOLD; the parts added in K order in fp32; the bias
-(beta = 1) added in fp32 before the rounding (BIAS_OUT False) or to the rounded output (True).
+contiguous layout, ceil(SPAN / LANES), the last part too, at most CAP), chunk q on lane q % LANES;
+each lane one fma.rn.f32 chain in increasing K from +0 (restarted every BLOCKLEN local indices,
+the blocks' totals added in K order: gemv2T's 512); the lanes folded by FOLD; the parts added in K
+order in fp32; the bias (beta = 1) added in fp32 before the rounding (BIAS_OUT False) or to the
+rounded output (True).
 fp16 and bf16 products are exact in fp32, so tl.fma's single rounding is the chain's only one.
 
 The fold's adds never see a product, so no FMA contraction can reach them; a size-2 reduction is
@@ -67,7 +68,7 @@ def gemv_kernel(a_ptr, v_ptr, out_ptr, bias_ptr, R, K, stride_ar, stride_ak, str
     for p in range(0, tl.cdiv(K, SPAN)):
         start = p * SPAN
         length = tl.minimum(SPAN, K - start)
-        chunk = tl.cdiv(length, LANES) if CHUNK == 0 else CHUNK
+        chunk = tl.cdiv(SPAN, LANES) if CHUNK == 0 else CHUNK    # the last part keeps the span's chunk
         if CAP > 0:        # (CHUNK 0 only) contiguous slices of at most CAP, then round robin
             chunk = tl.minimum(chunk, CAP)
         acc = tl.zeros([BLOCK_R, LANES], tl.float32)
