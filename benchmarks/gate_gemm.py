@@ -274,6 +274,8 @@ def main():
     ap.add_argument("--retry-oom", type=float, default=60.0,
                     help="seconds after the budget to rerun, alone, cases that ran out of GPU memory among workers")
     ap.add_argument("--slice", default="", help="START:STOP of the shuffled case list (split a gate over calls)")
+    ap.add_argument("--only", choices=("gemv",), help="gemv: only the cases with M == 1 or N == 1 (the gemv "
+                                                      "rule's ground, BITORDER_GEMV_RULE=1), from the same shuffled list")
     ap.add_argument("--rerun", help="a gate JSON: check its errored, mismatched and not reached cases again "
                                     "(fresh draws), each counted under its own set")
     args = ap.parse_args()
@@ -288,6 +290,8 @@ def main():
     random.Random(args.seed).shuffle(cases)
     if args.quick:
         cases = cases[:600]
+    if args.only == "gemv":
+        cases = [(s, c) for s, c in cases if min(c.m, c.n) == 1]
     first = 0
     if args.slice:
         a, b = (int(x) if x else None for x in args.slice.split(":"))
@@ -317,7 +321,7 @@ def main():
         s["identical"] += r["ok"]
         s[f"path:{r['path']}"] += 1
     report = gate_report(
-        args.name, t0, len(cases), results, errors, summary, slice=args.slice,
+        args.name, t0, len(cases), results, errors, summary, slice=args.slice, only=args.only,
         n_not_reached=len(left), not_reached_cases=[c.to_dict() for c in left],
         specials=sp, stats=merge_counts([case_stats, api.stats()]),
         fuzz_shape_stats={
