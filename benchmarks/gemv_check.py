@@ -103,10 +103,13 @@ def fuzz_cases(count: int, seed: int) -> list:
 def run_rule(out_dir: str, seed: int, count: int, budget: float) -> int:
     """The rule table (bitorder.cublas.gemv_rule) on fresh shapes: each call's cuBLASLt answer
     (bitorder's plan) picks the order; calls whose answer has a rule run the kernel against
-    torch on three draws; per option, how many were identical."""
+    torch on three draws; per option, how many were identical. Calls with N == 1 also run as
+    F.linear with a bias (torch's addmm, beta = 1; one wide draw) against the order with the bias
+    added in fp32 before the rounding, planned from the bias-free answer (bitorder.gemm.api._addmm)."""
     import collections
 
     import torch
+    import torch.nn.functional as F
 
     from bitorder.cublas.gemv_rule import order_for
     from bitorder.gemm.api import plan
@@ -131,7 +134,14 @@ def run_rule(out_dir: str, seed: int, count: int, budget: float) -> int:
             same[how] = bool(torch.equal(gemv(a, b, order).view(torch.int16), torch.matmul(a, b).view(torch.int16)))
         ok = all(same.values())
         per[key]["identical" if ok else "differs"] += 1
-        rows.append({"case": case.to_dict(), "answer": ans, "order": str(order), "draws": same, "identical": ok})
+        row = {"case": case.to_dict(), "answer": ans, "order": str(order), "draws": same, "identical": ok}
+        if case.n == 1:   # F.linear with a bias: torch's addmm (beta = 1), the bias in fp32 before the rounding
+            a, b, bias = draw(Case("linear_bias", case.dtype, case.m, 1, case.k, 1, case.layout, "gemv-rule"), seed + 51, "wide")
+            ref = F.linear(a, b.t(), bias)
+            row["bias_identical"] = bool(torch.equal(gemv(a, b, order.replace(bias="acc"), bias=bias).view(torch.int16),
+                                                     ref.view(torch.int16)))
+            per[key]["bias identical" if row["bias_identical"] else "bias differs"] += 1
+        rows.append(row)
     summary = {"device": torch.cuda.get_device_name(), "seed": seed, "calls": count,
                "per_option": {k: dict(v) for k, v in sorted(per.items())}, "seconds": round(time.time() - t0, 1)}
     os.makedirs(out_dir, exist_ok=True)
@@ -140,7 +150,7 @@ def run_rule(out_dir: str, seed: int, count: int, budget: float) -> int:
     for k, v in sorted(per.items()):
         print(f"{k:<22} {dict(v)}")
     print(json.dumps({k: v for k, v in summary.items() if k != "per_option"}))
-    return 0 if not any(v["differs"] for v in per.values()) else 1
+    return 0 if not any(v["differs"] or v["bias differs"] for v in per.values()) else 1
 
 
 def main():

@@ -104,8 +104,8 @@ def test_option_56_chunks_of_64_in_parts():
 
 def test_option_10_bounded_by_outputs():
     ans = {"algo_id": 13, "custom_option": 10, "split_k": 1}
-    assert gemv_rule.order_for(ans, 145, "fp16", outputs=10136) is not None
-    assert gemv_rule.order_for(ans, 145, "fp16", outputs=10675) is None
+    assert gemv_rule.order_for(ans, 145, "fp16", outputs=8106) is not None
+    assert gemv_rule.order_for(ans, 264, "fp16", outputs=8566) is None
     assert gemv_rule.order_for(ans, 145, "bf16", outputs=6535) is not None
     assert gemv_rule.order_for(ans, 72, "bf16", outputs=14533) is None
 
@@ -119,12 +119,13 @@ def test_the_last_part_keeps_the_spans_chunk():
     assert lanes[46] == 0 and lanes[47] == 1
 
 
-@pytest.mark.parametrize("run,least", [("2026-11-30i-gemv", 20), ("2026-11-30j-gemv", 6)])
+@pytest.mark.parametrize("run,least", [("2026-11-30i-gemv/probe", 20), ("2026-11-30j-gemv/probe", 6),
+                                       ("2026-11-30j-gemv/probe-2", 6)])
 def test_the_rule_keeps_to_what_a_probe_read(run, least):
     """Every pinned call of a probe by answer (2026-11-30i, 30j): the rule's order has the summation
     tree the fit kept."""
-    fit = json.load(open(os.path.join(RESULTS, run, "probe", "probe_gemv_fit.json")))["records"]
-    recs = json.load(open(os.path.join(RESULTS, run, "probe", "probe_gemv.json")))["records"]
+    fit = json.load(open(os.path.join(RESULTS, run, "probe_gemv_fit.json")))["records"]
+    recs = json.load(open(os.path.join(RESULTS, run, "probe_gemv.json")))["records"]
     checked = 0
     for r, rec in zip(fit, recs):
         c = rec["case"]

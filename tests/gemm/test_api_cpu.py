@@ -69,3 +69,35 @@ def test_a_gemv_answer_plans_the_rule_only_as_a_gated_candidate(monkeypatch):
     assert api._plan2(wide, b, None, "gemm").path == "cublas"
     ans["custom_option"] = 11                                         # gemv2T: no rule
     assert api._plan2(a, b, None, "gemm").path == "cublas"
+
+
+def test_an_addmm_gemv_plans_the_rule_with_the_bias_before_the_rounding(monkeypatch):
+    """F.linear with one output feature (N = 1) takes torch's addmm (beta = 1), not the
+    cuBLASLt bias path: under the gate's switches it plans the rule's order from the bias-free
+    answer with the bias added in fp32 before the rounding (bias "acc"); without them, cuBLAS."""
+    import dataclasses
+
+    import torch
+    from bitorder.cublas import torch_call
+    from bitorder.gemm import api
+    ans = {"algo_id": 13, "split_k": 1, "custom_option": 75}
+
+    @dataclasses.dataclass
+    class Q:
+        bias_ptr: int = 0
+    monkeypatch.setattr(torch_call, "lt_query", lambda *a, **k: Q())
+    monkeypatch.setattr(api, "_describe", lambda q, dtype, bias: (ans, None))
+    monkeypatch.setattr(api, "_check", lambda *t: "fp16")             # CPU tensors stand in for CUDA ones
+    x, w, bias = torch.zeros(40, 300, dtype=torch.float16), torch.zeros(1, 300, dtype=torch.float16), \
+        torch.zeros(1, dtype=torch.float16)
+    p = api.plan(x, w.t(), bias)
+    assert p.path == "cublas" and p.reason == "addmm without the cuBLASLt bias path"
+    monkeypatch.setenv("BITORDER_GEMV_RULE", "1")
+    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    p = api.plan(x, w.t(), bias)
+    assert p.path == "simt" and p.order.bias == "acc" and (p.order.lanes, p.order.chunk) == (32, 1)
+    assert "beta = 1" in p.reason
+    x3 = torch.zeros(2, 20, 300, dtype=torch.float16)                 # folded 3-D input: the same plan
+    assert api.plan(x3, w.t(), bias).path == "simt"
+    ans["custom_option"] = 101                                         # no rule: cuBLAS, as before
+    assert api.plan(x, w.t(), bias).reason == "addmm without the cuBLASLt bias path"

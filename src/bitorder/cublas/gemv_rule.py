@@ -11,8 +11,8 @@ has compared it with cuBLAS on fresh shapes (benchmarks/gemv_check.py --rule).
 The 2026-11-30i probe (fresh shapes chosen by their answer) added options 10 bf16, 11 (gemv2T:
 chains banked every 512 elements, lanes summed in order), 58, 72, 75 bf16, 92 fp16 and 93 bf16,
 and showed option 56's split calls cut into chunks of 64 (the cap from the span, below); the
-2026-11-30j probe added options 96, 100 and 106 fp16. Options left out: any option no probe has
-read (96 and 106 bf16, 101, 73, 12, 13, ...). "cap" 64: contiguous slices of at most 64 elements
+2026-11-30j probes added options 96, 100 and 106 and 73 bf16. Options left out: any option no probe has
+read (101, 73 fp16, 12, 13, ...). "cap" 64: contiguous slices of at most 64 elements
 (lanes holding min(64, ceil(span / lanes)), then round robin): what the bf16 calls of option 92
 need (contiguous at K = 781, 64-chunks at K = 2769) and every other 64-chunk or contiguous
 observation allows.
@@ -60,6 +60,10 @@ RULES = {
     (96, "fp16"): ("gemvx<h,h,h,f,false,true,false,false,7> (block 32x4)", 4, None, 64, ("j8", "j9")),
     (100, "fp16"): ("gemvx<h,h,h,f,false,true,false,false,9> (block 32x16)", 16, None, 64, ("j10", "j11")),
     (106, "fp16"): ("gemvx<h,h,h,f,false,true,false,false,9> (block 64x8)", 8, None, 64, ("j12", "j13")),
+    # 2026-11-30j call 2's probe (records 4-9 "p2-<n>", benchmarks/results/2026-11-30j-gemv/probe-2)
+    (96, "bf16"): ("gemvx<bf,bf,bf,f,false,true,false,false,7> (block 32x4)", 4, None, 64, ("p2-4", "p2-5")),
+    (106, "bf16"): ("gemvx<bf,bf,bf,f,false,true,false,false,9> (block 64x8)", 8, None, 64, ("p2-6", "p2-7")),
+    (73, "bf16"): ("gemvx<bf,bf,bf,f,false,true,true,false,6> (block 16x4)", 16, 1, None, ("p2-8", "p2-9")),
     # gemv2T_kernel_val<...,128,16,4,4>: 16 lanes strided, each chain banked every 512 elements,
     # the lanes summed in order by one thread (records i4-i9, K 366-1026, read bytewise by the twin)
     (11, "fp16"): ("gemv2T_kernel_val<h,h,h,f,128,16,4,4>", 16, 1, None, ("i4", "i5", "i6")),
@@ -72,9 +76,13 @@ EXTRA = {(11, "fp16"): dict(fold="seq", block=512), (11, "bf16"): dict(fold="seq
 # The most outputs (M or N) a rule is known to hold for, where more broke it: option 10 fp16 was
 # identical on 16 fresh shapes up to 5,681 outputs and differed on both calls with 10,675 and
 # 14,030 (2026-11-30i, gemv-check --rule, seed 20261206), identical at 8,106 and 10,136
-# (2026-11-30j, seed 20261207); option 10 bf16 identical up to 6,535 and differed at 14,533
-# (2026-11-30j). Larger calls go to cuBLAS, counted.
-MAX_OUTPUTS = {(10, "fp16"): 10136, (10, "bf16"): 6535}
+# (2026-11-30j, seed 20261207) but differed at 8,566 (K = 264; seed 20261209): the bound is the
+# largest identical call below the smallest differing one. Option 10 bf16 identical up to 6,535
+# and differed at 14,533. Past some output count cuBLAS launches other gemvNSP_kernel instances
+# (template <1, 16, 4, 1024> and <1, 8, 4, 1024> where <1, 32, 4, 1024> ran below: the 2026-11-30j
+# probe of option 10 past 7,000 outputs, benchmarks/results/2026-11-30j-gemv/probe-10); the twin
+# has no order for all of them yet. Larger calls go to cuBLAS, counted.
+MAX_OUTPUTS = {(10, "fp16"): 8106, (10, "bf16"): 6535}
 # Rules read from unsplit calls only, where a split call of the same option ran a kernel none of
 # the model's orders fits (option 75 bf16: 2026-11-30d record 11, 132 parts): split calls go to cuBLAS.
 # Option 56's split calls cut every part, the shorter last one too, into chunks of 64 (records

@@ -172,6 +172,19 @@ def _lt_bias_path(x, w, bias) -> bool:
     return (bias.dim() == 1 and bias.is_contiguous() and bias.shape[0] == N and K > 1 and N > 1)
 
 
+def _addmm(a, b, bias) -> Plan:
+    """F.linear with a bias off the cuBLASLt bias path: torch copies the bias into the output and
+    runs the product with beta = 1 (cublasGemmEx). An output column (N == 1) is a gemv whose bias
+    meets the fp32 sum before the one rounding (GemvOrder bias "acc"): a gated candidate, planned
+    from the bias-free call's answer (BITORDER_GEMV_RULE, _gemv_candidate). Otherwise cuBLAS."""
+    if a.dim() == 2 and b.shape[1] == 1 and bias.dim() == 1:
+        p = _plan2(a, b, None, "gemm")
+        if p.path == "simt":
+            return dataclasses.replace(p, reason="gemv rule candidate, beta = 1 bias (addmm; BITORDER_GEMV_RULE)",
+                                       order=p.order.replace(bias="acc"))
+    return Plan("cublas", None, None, "gemm", "addmm without the cuBLASLt bias path")
+
+
 def plan(a, b, bias=None) -> Plan:
     """The plan for bitorder.matmul(a, b), or bitorder.linear(a, b.T, bias) when a bias is given."""
     return _route(a, b, bias)[0]
@@ -183,14 +196,15 @@ def _route(a, b, bias):
     _check(*tensors)
     if a.dim() == 2 and b.dim() == 2:
         if bias is not None and not _lt_bias_path(a, b.t(), bias):
-            return Plan("cublas", None, None, "gemm", "addmm without the cuBLASLt bias path"), a, b, "torch"
+            return _addmm(a, b, bias), a, b, "2d"
         return _plan2(a, b, bias, "gemm_and_bias" if bias is not None else "gemm"), a, b, "2d"
     if a.dim() == 3 and b.dim() == 2:
         folded = a.stride(0) == a.stride(1) * a.shape[1] or a.shape[0] == 1
         if folded and (bias is None or a.is_contiguous()):
             a2 = a.reshape(a.shape[0] * a.shape[1], a.shape[2])
             if bias is not None and not _lt_bias_path(a2, b.t(), bias):
-                return Plan("cublas", None, None, "gemm", "addmm without the cuBLASLt bias path"), a, b, "torch"
+                p = _addmm(a2, b, bias)
+                return (p, a2, b, "fold") if p.path == "simt" else (p, a, b, "torch")
             return _plan2(a2, b, bias, "gemm_and_bias" if bias is not None else "gemm"), a2, b, "fold"
         if bias is not None:  # torch: matmul then a separate add_ of the bias
             p, a3, b3, inner = _route(a, b, None)
@@ -250,9 +264,9 @@ def _run(a, b, bias, torch_fn):
         return torch_fn()
     a2, b2 = _views(a, b, how)
     bias_after = how.startswith("bias_after:")
-    if p.path == "simt":          # (a gemv candidate: bias-free 2-D products only, _gemv_candidate)
+    if p.path == "simt":          # a gemv candidate (_gemv_candidate; a bias only through _addmm)
         from .simt import gemv
-        out = gemv(a2, b2, p.order)
+        out = gemv(a2, b2, p.order, bias=None if bias_after else bias)
     else:
         out = launch.run(a2, b2, p.desc, None if bias_after else bias)
     base = how.removeprefix("bias_after:")
