@@ -71,6 +71,21 @@ def run(out_dir: str, seed: int, fit_path: str) -> int:
             ours = gemv(a, b, order, bias=bias)
             row["draws"][how] = bool(torch.equal(ours.contiguous().view(torch.int16), ref.contiguous().view(torch.int16)))
         row["identical"] = all(row["draws"].values())
+        if case.m == 1 and case.n > 1:   # F.linear with a bias on cuBLASLt's bias path: which placement, if any
+            a, b, bias = draw(Case("linear_bias", case.dtype, 1, case.n, case.k, 1, case.layout, "gemv-rule"), seed + 53, "wide")
+            lt = order_for(plan(a, b, bias).answer, case.k, case.dtype, outputs=case.n)
+            ref = F.linear(a, b.t(), bias).view(torch.int16)
+            fits = [pl for pl in ("acc", "out") if lt is not None and not supported(lt) and
+                    torch.equal(gemv(a, b, lt.replace(bias=pl), bias=bias).view(torch.int16), ref)]
+            row["lt_bias"] = "no rule" if lt is None else ",".join(fits) or "neither"
+            per[key]["lt bias " + row["lt_bias"]] += 1
+        if len(rows) % 3 == 0:           # a batch of 3 (bmm): the batched call's own answer
+            bc = Case("bmm", case.dtype, case.m, case.n, case.k, 3, case.layout, "gemv-rule")
+            a, b, _ = draw(bc, seed + 54, "wide")
+            bo = order_for(plan(a, b).answer, case.k, case.dtype, outputs=max(case.m, case.n))
+            row["batch_identical"] = None if bo is None else bool(torch.equal(
+                gemv(a, b, bo).view(torch.int16), torch.matmul(a, b).view(torch.int16)))
+            per[key]["batch " + {None: "no rule", True: "identical", False: "differs"}[row["batch_identical"]]] += 1
         rows.append(row)
         print(f"#{i:<3} {case.op:<12} {case.dtype} {case.m}x{case.n}x{case.k} {case.layout}  {order}  "
               f"{'identical' if row['identical'] else 'DIFFERS ' + str(row['draws'])}", flush=True)
@@ -105,7 +120,10 @@ def run_rule(out_dir: str, seed: int, count: int, budget: float) -> int:
     (bitorder's plan) picks the order; calls whose answer has a rule run the kernel against
     torch on three draws; per option, how many were identical. Calls with N == 1 also run as
     F.linear with a bias (torch's addmm, beta = 1; one wide draw) against the order with the bias
-    added in fp32 before the rounding, planned from the bias-free answer (bitorder.gemm.api._addmm)."""
+    added in fp32 before the rounding, planned from the bias-free answer (bitorder.gemm.api._addmm).
+    Calls with M == 1 and N > 1 also run F.linear with a bias on cuBLASLt's bias path (its own
+    answer): which bias placement gives torch's bytes, if either (evidence only: nothing plans it).
+    Every third call also runs as a batch of 3 (bmm, its own answer)."""
     import collections
 
     import torch
@@ -113,7 +131,7 @@ def run_rule(out_dir: str, seed: int, count: int, budget: float) -> int:
 
     from bitorder.cublas.gemv_rule import order_for
     from bitorder.gemm.api import plan
-    from bitorder.gemm.simt import gemv
+    from bitorder.gemm.simt import gemv, supported
     from gate_gemm import draw
     per, rows, t0 = collections.defaultdict(collections.Counter), [], time.time()
     for case in fuzz_cases(count, seed):
@@ -141,6 +159,21 @@ def run_rule(out_dir: str, seed: int, count: int, budget: float) -> int:
             row["bias_identical"] = bool(torch.equal(gemv(a, b, order.replace(bias="acc"), bias=bias).view(torch.int16),
                                                      ref.view(torch.int16)))
             per[key]["bias identical" if row["bias_identical"] else "bias differs"] += 1
+        if case.m == 1 and case.n > 1:   # F.linear with a bias on cuBLASLt's bias path: which placement, if any
+            a, b, bias = draw(Case("linear_bias", case.dtype, 1, case.n, case.k, 1, case.layout, "gemv-rule"), seed + 53, "wide")
+            lt = order_for(plan(a, b, bias).answer, case.k, case.dtype, outputs=case.n)
+            ref = F.linear(a, b.t(), bias).view(torch.int16)
+            fits = [pl for pl in ("acc", "out") if lt is not None and not supported(lt) and
+                    torch.equal(gemv(a, b, lt.replace(bias=pl), bias=bias).view(torch.int16), ref)]
+            row["lt_bias"] = "no rule" if lt is None else ",".join(fits) or "neither"
+            per[key]["lt bias " + row["lt_bias"]] += 1
+        if len(rows) % 3 == 0:           # a batch of 3 (bmm): the batched call's own answer
+            bc = Case("bmm", case.dtype, case.m, case.n, case.k, 3, case.layout, "gemv-rule")
+            a, b, _ = draw(bc, seed + 54, "wide")
+            bo = order_for(plan(a, b).answer, case.k, case.dtype, outputs=max(case.m, case.n))
+            row["batch_identical"] = None if bo is None else bool(torch.equal(
+                gemv(a, b, bo).view(torch.int16), torch.matmul(a, b).view(torch.int16)))
+            per[key]["batch " + {None: "no rule", True: "identical", False: "differs"}[row["batch_identical"]]] += 1
         rows.append(row)
     summary = {"device": torch.cuda.get_device_name(), "seed": seed, "calls": count,
                "per_option": {k: dict(v) for k, v in sorted(per.items())}, "seconds": round(time.time() - t0, 1)}
@@ -150,7 +183,7 @@ def run_rule(out_dir: str, seed: int, count: int, budget: float) -> int:
     for k, v in sorted(per.items()):
         print(f"{k:<22} {dict(v)}")
     print(json.dumps({k: v for k, v in summary.items() if k != "per_option"}))
-    return 0 if not any(v["differs"] or v["bias differs"] for v in per.values()) else 1
+    return 0 if not any(v["differs"] or v["bias differs"] or v["batch differs"] for v in per.values()) else 1
 
 
 def main():

@@ -58,6 +58,18 @@ for (m, k, n), trans, out, order in itertools.product(((1, 150, 9), (7, 150, 1),
         if not np.array_equal(g, w):
             failures += 1
             print(f"FAIL {(m, k, n)} trans={trans} {out} bias={with_bias} {order}: {int((g != w).sum())} of {g.size} differ")
+# batches (bmm's gemv): each entry the twin's bytes for its own operands, the vector side's batch
+# stride 0 too (torch's 3-D @ 2-D expands the 2-D operand)
+for (m, k, n), order in itertools.product(((1, 150, 9), (7, 150, 1)), ORDERS[:12:3]):
+    a, b = draw((3, m, k)), draw((3, k, n))
+    for shared in (False, True):
+        tb = torch.from_numpy(b[:1]).expand(3, k, n) if shared else torch.from_numpy(b)
+        got = gemv(torch.from_numpy(a), tb, order, out_dtype=torch.float32).numpy().view(np.uint32)
+        want = np.stack([simt.matmul(a[i], b[0 if shared else i], order, out_dtype="fp32") for i in range(3)]).view(np.uint32)
+        cases += 1
+        if not np.array_equal(got, want):
+            failures += 1
+            print(f"FAIL batch {(3, m, k, n)} shared={shared} {order}: {int((got != want).sum())} of {got.size} differ")
 distinct = min(len(v) for v in seen.values())
 print(f"{cases} cases, {failures} failures; the twin's orders gave at least {distinct} byte patterns per draw")
 if distinct < 4:

@@ -145,17 +145,17 @@ def _plan2(a, b, bias, call: str) -> Plan:
 
 
 def _gemv_candidate(ans, a, b, bias, dtype):
-    """The GemvOrder bitorder.cublas.gemv_rule predicts for an algorithm-13 answer, for a 2-D
-    product without a bias with M == 1 or N == 1, only while a gate that checks it runs
+    """The GemvOrder bitorder.cublas.gemv_rule predicts for an algorithm-13 answer, for a 2-D or
+    batched product without a bias with M == 1 or N == 1, only while a gate that checks it runs
     (BITORDER_UNVERIFIED=1 and BITORDER_GEMV_RULE=1); None otherwise."""
     from ..cublas.profile import candidates_allowed
     if os.environ.get("BITORDER_GEMV_RULE") != "1" or not candidates_allowed():
         return None
-    if bias is not None or a.dim() != 2 or (a.shape[0] != 1 and b.shape[1] != 1):
+    if bias is not None or a.dim() != b.dim() or (a.shape[-2] != 1 and b.shape[-1] != 1):
         return None
     from ..cublas.gemv_rule import order_for
     from .simt import supported
-    order = order_for(ans, a.shape[1], dtype, outputs=max(a.shape[0], b.shape[1]))
+    order = order_for(ans, a.shape[-1], dtype, outputs=max(a.shape[-2], b.shape[-1]))
     return order if order is not None and not supported(order) else None
 
 

@@ -55,11 +55,17 @@ def _fold(acc, BLOCK_R: tl.constexpr, LANES: tl.constexpr, FOLD: tl.constexpr):
 
 @triton.jit
 def gemv_kernel(a_ptr, v_ptr, out_ptr, bias_ptr, R, K, stride_ar, stride_ak, stride_v, stride_o, stride_bias, SPAN, CHUNK, CAP, BLOCKLEN,
+                stride_ab, stride_vb, stride_ob,
                 LANES: tl.constexpr, FOLD: tl.constexpr, HAS_BIAS: tl.constexpr, BIAS_OUT: tl.constexpr,
                 BLOCK_R: tl.constexpr):
-    """out[r] = epilogue(sum over k of a[r, k] * v[k]) for BLOCK_R rows r; grid (cdiv(R, BLOCK_R),).
+    """out[r] = epilogue(sum over k of a[r, k] * v[k]) for BLOCK_R rows r of batch entry
+    program_id(1) (batch strides stride_ab, stride_vb, stride_ob); grid (cdiv(R, BLOCK_R), batch).
     Returns the bytes bitorder.emulate.simt.matmul gives for the same GemvOrder (merge
-    sequential, product fma)."""
+    sequential, product fma), entry by entry."""
+    z = tl.program_id(1).to(tl.int64)
+    a_ptr += z * stride_ab
+    v_ptr += z * stride_vb
+    out_ptr += z * stride_ob
     rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
     lanes = tl.arange(0, LANES)
     r_ok = rows < R

@@ -28,29 +28,33 @@ def supported(order: GemvOrder) -> str:
 
 def gemv(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out_dtype=None, block_r: int = 16):
     """a (M, K) @ b (K, N) with M == 1 or N == 1 (+ bias: (N,), added with beta = 1 as torch's
-    F.linear does), computed in `order`: returns bitorder.emulate.simt.matmul's exact bytes for the
-    same order (fp16 or bf16 operands; out_dtype defaults to a's)."""
-    if a.dim() != 2 or b.dim() != 2 or a.shape[1] != b.shape[0]:
-        raise ValueError(f"gemv takes a (M, K) @ b (K, N); got {tuple(a.shape)} @ {tuple(b.shape)}")
-    (M, K), N = a.shape, b.shape[1]
+    F.linear does), or a batch of them (a (B, M, K) @ b (B, K, N), each entry on its own),
+    computed in `order`: returns bitorder.emulate.simt.matmul's exact bytes for the same order,
+    entry by entry (fp16 or bf16 operands; out_dtype defaults to a's)."""
+    batched = a.dim() == 3 and b.dim() == 3 and a.shape[0] == b.shape[0] and bias is None
+    if not (batched or (a.dim() == 2 and b.dim() == 2)) or a.shape[-1] != b.shape[-2]:
+        raise ValueError(f"gemv takes a (M, K) @ b (K, N), or a batch of them without a bias; got "
+                         f"{tuple(a.shape)} @ {tuple(b.shape)}{'' if bias is None else ' + bias'}")
+    (M, K), N = a.shape[-2:], b.shape[-1]
     if M != 1 and N != 1:
         raise ValueError(f"gemv needs M == 1 or N == 1; got M={M}, N={N}")
     why = supported(order)
     if why:
         raise NotImplementedError(f"{order}: {why}")
-    out = torch.empty((M, N), dtype=out_dtype or a.dtype, device=a.device)
+    out = torch.empty((*a.shape[:-2], M, N), dtype=out_dtype or a.dtype, device=a.device)
     if N == 1:      # rows of a against the column b
-        mat, (sr, sk), vec, sv, R, so = a, a.stride(), b, b.stride(0), M, out.stride(0)
+        mat, (sr, sk), vec, sv, R, so = a, a.stride()[-2:], b, b.stride(-2), M, out.stride(-2)
     else:           # M == 1: columns of b against the row a
-        mat, (sk, sr), vec, sv, R, so = b, b.stride(), a, a.stride(1), N, out.stride(1)
+        mat, (sk, sr), vec, sv, R, so = b, b.stride()[-2:], a, a.stride(-1), N, out.stride(-1)
+    batch, (sab, svb, sob) = (a.shape[0], (mat.stride(0), vec.stride(0), out.stride(0))) if batched else (1, (0, 0, 0))
     if bias is not None and bias.shape != (N,):
         raise ValueError(f"bias must have shape ({N},); got {tuple(bias.shape)}")
     sb = 0 if bias is None or N == 1 else bias.stride(0)
     span = order.span or max(K, 1)
     block_r = min(block_r, triton.next_power_of_2(R))
-    gemv_kernel[(triton.cdiv(R, block_r),)](
+    gemv_kernel[(triton.cdiv(R, block_r), batch)](
         mat, vec, out, bias if bias is not None else out, R, K, sr, sk, sv, so, sb, span, order.chunk or 0, order.cap or 0,
-        order.block or 0,
+        order.block or 0, sab, svb, sob,
         LANES=order.lanes, FOLD=FOLD_CODES[order.fold], HAS_BIAS=bias is not None, BIAS_OUT=order.bias == "out",
         BLOCK_R=block_r)
     return out
