@@ -71,21 +71,6 @@ def run(out_dir: str, seed: int, fit_path: str) -> int:
             ours = gemv(a, b, order, bias=bias)
             row["draws"][how] = bool(torch.equal(ours.contiguous().view(torch.int16), ref.contiguous().view(torch.int16)))
         row["identical"] = all(row["draws"].values())
-        if case.m == 1 and case.n > 1:   # F.linear with a bias on cuBLASLt's bias path: which placement, if any
-            a, b, bias = draw(Case("linear_bias", case.dtype, 1, case.n, case.k, 1, case.layout, "gemv-rule"), seed + 53, "wide")
-            lt = order_for(plan(a, b, bias).answer, case.k, case.dtype, outputs=case.n)
-            ref = F.linear(a, b.t(), bias).view(torch.int16)
-            fits = [pl for pl in ("acc", "out") if lt is not None and not supported(lt) and
-                    torch.equal(gemv(a, b, lt.replace(bias=pl), bias=bias).view(torch.int16), ref)]
-            row["lt_bias"] = "no rule" if lt is None else ",".join(fits) or "neither"
-            per[key]["lt bias " + row["lt_bias"]] += 1
-        if len(rows) % 3 == 0:           # a batch of 3 (bmm): the batched call's own answer
-            bc = Case("bmm", case.dtype, case.m, case.n, case.k, 3, case.layout, "gemv-rule")
-            a, b, _ = draw(bc, seed + 54, "wide")
-            bo = order_for(plan(a, b).answer, case.k, case.dtype, outputs=max(case.m, case.n))
-            row["batch_identical"] = None if bo is None else bool(torch.equal(
-                gemv(a, b, bo).view(torch.int16), torch.matmul(a, b).view(torch.int16)))
-            per[key]["batch " + {None: "no rule", True: "identical", False: "differs"}[row["batch_identical"]]] += 1
         rows.append(row)
         print(f"#{i:<3} {case.op:<12} {case.dtype} {case.m}x{case.n}x{case.k} {case.layout}  {order}  "
               f"{'identical' if row['identical'] else 'DIFFERS ' + str(row['draws'])}", flush=True)
