@@ -101,3 +101,27 @@ def test_an_addmm_gemv_plans_the_rule_with_the_bias_before_the_rounding(monkeypa
     assert api.plan(x3, w.t(), bias).path == "simt"
     ans["custom_option"] = 101                                         # no rule: cuBLAS, as before
     assert api.plan(x, w.t(), bias).reason == "addmm without the cuBLASLt bias path"
+
+
+def test_a_k1_addmm_is_one_fp32_add_and_one_rounding(monkeypatch):
+    """F.linear with K = 1 and a bias (torch's addmm, off the cuBLASLt bias path): under
+    BITORDER_UNVERIFIED=1 an elementwise candidate, the exact fp32 product plus the bias rounded
+    once to fp32 and once to the output type; 2-D and folded 3-D inputs; cuBLAS otherwise."""
+    import ml_dtypes
+    import numpy as np
+    import torch
+    from bitorder.gemm import api
+    monkeypatch.setattr(api, "_check", lambda *t: "fp16")             # CPU tensors stand in for CUDA ones
+    g = torch.Generator().manual_seed(5)
+    for dtype, npt in ((torch.float16, np.float16), (torch.bfloat16, ml_dtypes.bfloat16)):
+        x, w = torch.randn(7, 1, generator=g).to(dtype) * 300, torch.randn(5, 1, generator=g).to(dtype) * 300
+        bias = torch.randn(5, generator=g).to(dtype)
+        assert api.plan(x, w.t(), bias).path == "cublas"
+        monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+        assert api.plan(x, w.t(), bias).path == "k1"
+        got = api.linear(x, w, bias)
+        f = lambda t: t.float().numpy()                                    # noqa: E731
+        want = (f(x) * f(w).T + f(bias)).astype(np.float32).astype(npt)
+        assert np.array_equal(got.float().numpy().astype(npt).view(np.uint16), want.view(np.uint16))
+        assert api.linear(x.reshape(1, 7, 1), w, bias).shape == (1, 7, 5)
+        monkeypatch.delenv("BITORDER_UNVERIFIED")

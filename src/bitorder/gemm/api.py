@@ -34,7 +34,8 @@ _LOCK = threading.Lock()
 class Plan:
     """What a call runs and why its bits are what they are.
 
-    path: "triton" (desc is computed by bitorder's kernels) or "cublas" (the
+    path: "triton" (desc is computed by bitorder's kernels), "simt" (the gemv kernel
+    under `order`), "k1" (a K = 1 product with a bias, elementwise) or "cublas" (the
     fallback: torch itself runs it). call: the cuBLAS entry torch uses ("gemm",
     "bgemm", "gemm_and_bias"). answer: cuBLASLt's heuristic answer (a dict) or None.
     """
@@ -177,6 +178,11 @@ def _addmm(a, b, bias) -> Plan:
     runs the product with beta = 1 (cublasGemmEx). An output column (N == 1) is a gemv whose bias
     meets the fp32 sum before the one rounding (GemvOrder bias "acc"): a gated candidate, planned
     from the bias-free call's answer (BITORDER_GEMV_RULE, _gemv_candidate). Otherwise cuBLAS."""
+    from ..cublas.profile import candidates_allowed
+    if a.shape[-1] == 1 and bias.dim() == 1 and a.dim() == 2 and candidates_allowed():
+        # K == 1: one exact product per output (fp16/bf16 products fit fp32), the bias added in
+        # fp32, one rounding: no order left to choose; a candidate until a gate has compared it
+        return Plan("k1", None, None, "gemm", "K = 1 addmm: fp32 product + bias, one rounding (BITORDER_UNVERIFIED)")
     if a.dim() == 2 and b.shape[1] == 1 and bias.dim() == 1:
         p = _plan2(a, b, None, "gemm")
         if p.path == "simt":
@@ -204,7 +210,7 @@ def _route(a, b, bias):
             a2 = a.reshape(a.shape[0] * a.shape[1], a.shape[2])
             if bias is not None and not _lt_bias_path(a2, b.t(), bias):
                 p = _addmm(a2, b, bias)
-                return (p, a2, b, "fold") if p.path == "simt" else (p, a, b, "torch")
+                return (p, a2, b, "fold") if p.path in ("simt", "k1") else (p, a, b, "torch")
             return _plan2(a2, b, bias, "gemm_and_bias" if bias is not None else "gemm"), a2, b, "fold"
         if bias is not None:  # torch: matmul then a separate add_ of the bias
             p, a3, b3, inner = _route(a, b, None)
@@ -264,7 +270,9 @@ def _run(a, b, bias, torch_fn):
         return torch_fn()
     a2, b2 = _views(a, b, how)
     bias_after = how.startswith("bias_after:")
-    if p.path == "simt":          # a gemv candidate (_gemv_candidate; a bias only through _addmm)
+    if p.path == "k1":            # K == 1 with a bias (_addmm): exact products, one fp32 add, one rounding
+        out = (a2.float() * b2.float() + bias.float()).to(a.dtype)
+    elif p.path == "simt":          # a gemv candidate (_gemv_candidate; a bias only through _addmm)
         from .simt import gemv
         out = gemv(a2, b2, p.order, bias=None if bias_after else bias)
     else:
