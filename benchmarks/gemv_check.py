@@ -148,7 +148,8 @@ def run_rule(out_dir: str, seed: int, count: int, budget: float) -> int:
             a, b, bias = draw(Case("linear_bias", case.dtype, 1, case.n, case.k, 1, case.layout, "gemv-rule"), seed + 53, "wide")
             lt = order_for(plan(a, b, bias).answer, case.k, case.dtype, outputs=case.n)
             ref = F.linear(a, b.t(), bias).view(torch.int16)
-            fits = [pl for pl in ("acc", "out") if lt is not None and not supported(lt) and
+            runnable = lt is not None and not supported(lt)
+            fits = [pl for pl in ("acc", "out") if runnable and
                     torch.equal(gemv(a, b, lt.replace(bias=pl), bias=bias).view(torch.int16), ref)]
             row["lt_bias"] = "no rule" if lt is None else ",".join(fits) or "neither"
             per[key]["lt bias " + row["lt_bias"]] += 1

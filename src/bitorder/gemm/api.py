@@ -174,16 +174,16 @@ def _lt_bias_path(x, w, bias) -> bool:
 
 
 def _addmm(a, b, bias) -> Plan:
-    """F.linear with a bias off the cuBLASLt bias path: torch copies the bias into the output and
+    """F.linear with a bias off the cuBLASLt bias path (a 2-D, folded if it came 3-D): torch copies the bias into the output and
     runs the product with beta = 1 (cublasGemmEx). An output column (N == 1) is a gemv whose bias
     meets the fp32 sum before the one rounding (GemvOrder bias "acc"): a gated candidate, planned
     from the bias-free call's answer (BITORDER_GEMV_RULE, _gemv_candidate). Otherwise cuBLAS."""
     from ..cublas.profile import candidates_allowed
-    if a.shape[-1] == 1 and bias.dim() == 1 and a.dim() == 2 and candidates_allowed():
+    if a.shape[1] == 1 and bias.dim() == 1 and candidates_allowed():
         # K == 1: one exact product per output (fp16/bf16 products fit fp32), the bias added in
         # fp32, one rounding: no order left to choose; a candidate until a gate has compared it
         return Plan("k1", None, None, "gemm", "K = 1 addmm: fp32 product + bias, one rounding (BITORDER_UNVERIFIED)")
-    if a.dim() == 2 and b.shape[1] == 1 and bias.dim() == 1:
+    if b.shape[1] == 1 and bias.dim() == 1:
         p = _plan2(a, b, None, "gemm")
         if p.path == "simt":
             return dataclasses.replace(p, reason="gemv rule candidate, beta = 1 bias (addmm; BITORDER_GEMV_RULE)",
