@@ -51,15 +51,19 @@ def reference(case, a, b, bias):
     return torch.matmul(a, b) if case.op in ("mm", "bmm") else F.linear(a, b.transpose(-1, -2), bias)
 
 
-def dot_records(dtype: str, deadline: float) -> list:
+def _ints(text: str) -> tuple:
+    return tuple(int(x) for x in text.split(",") if x.strip())
+
+
+def dot_records(dtype: str, deadline: float, ks=DOT_K, design_k=DESIGN_K, ops=("mm", "linear_bias")) -> list:
     import torch
     from probe_gemv import kernels_and_launch, probe_case
     from gate_gemm import draw
     from bitorder.gemm import api
     from bitorder.gemm.shapes import Case
     recs = []
-    for op in ("mm", "linear_bias"):
-        for k in DOT_K:
+    for op in ops:
+        for k in ks:
             if time.time() > deadline:
                 recs.append({"case": [op, dtype, k], "error": "not reached (budget)"})
                 continue
@@ -76,7 +80,7 @@ def dot_records(dtype: str, deadline: float) -> list:
                         a, b, bias = draw(case, s, kind)
                         ref = reference(case, a, b, bias)
                         rec["draws"][f"{s}:{kind}"] = _bits(ref)
-                if op == "mm" and k in DESIGN_K:
+                if op == "mm" and k in design_k:
                     d = probe_case(case)
                     rec["design"], rec["bits"] = d["design"], d["bits"]
             except Exception as e:  # noqa: BLE001  (one failing case must not lose the others)
@@ -189,6 +193,10 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--budget", type=float, default=240)
     ap.add_argument("--per-algo", type=int, default=6)
+    ap.add_argument("--dot-k", default="", help="comma-separated K ladder of the dot records (default DOT_K)")
+    ap.add_argument("--design-k", default="", help="comma-separated K of the dot records that also run the design")
+    ap.add_argument("--dot-ops", default="mm,linear_bias")
+    ap.add_argument("--no-simt", action="store_true", help="only the dot records")
     args = ap.parse_args()
     from probe_gemv import require_cuda
     require_cuda()
@@ -196,8 +204,10 @@ def main():
     t0 = time.time()
     out = {"env": {"device": torch.cuda.get_device_name(), "torch": torch.__version__}, "dot": [], "found": [], "simt": []}
     for dt in ("fp16", "bf16"):
-        out["dot"] += dot_records(dt, t0 + args.budget * (0.25 if dt == "fp16" else 0.5))
-    for dt in ("fp16", "bf16"):
+        out["dot"] += dot_records(dt, t0 + args.budget * (0.25 if dt == "fp16" else 0.5) * (2 if args.no_simt else 1),
+                                  ks=_ints(args.dot_k) or DOT_K, design_k=_ints(args.design_k) or DESIGN_K,
+                                  ops=tuple(args.dot_ops.split(",")))
+    for dt in (() if args.no_simt else ("fp16", "bf16")):
         try:
             listed, recs = simt_records(dt, args.per_algo, t0 + args.budget * (0.75 if dt == "fp16" else 1.0))
         except Exception as e:  # noqa: BLE001  (the dot records must still be written)
