@@ -40,10 +40,10 @@ def test_unaligned_operand_addresses_fall_back():
     assert p.path == "cublas" and "not 16-byte aligned" in p.reason
 
 
-def test_a_gemv_answer_plans_the_rule_only_as_a_gated_candidate(monkeypatch):
+def test_a_gemv_answer_plans_the_rule_by_default(monkeypatch):
     """An algorithm-13 answer with a rule (bitorder.cublas.gemv_rule) plans the SIMT gemv kernel
-    only under BITORDER_UNVERIFIED=1 and BITORDER_GEMV_RULE=1, and only for a bias-free M = 1 or
-    N = 1 product; otherwise cuBLAS runs it, as before."""
+    by default (the whole gate passed with it, 2026-12-01) for a bias-free M = 1 or N = 1
+    product; BITORDER_GEMV_RULE=0 sends it back to cuBLAS; no rule or no gemv shape: cuBLAS."""
     import dataclasses
 
     import torch
@@ -58,10 +58,9 @@ def test_a_gemv_answer_plans_the_rule_only_as_a_gated_candidate(monkeypatch):
     monkeypatch.setattr(torch_call, "lt_query", lambda *a, **k: Q())
     monkeypatch.setattr(api, "_describe", lambda q, dtype, bias: (ans, None))
     a, b = torch.zeros(1, 56886, dtype=torch.float16), torch.zeros(56886, 61, dtype=torch.float16)
-    assert api._plan2(a, b, None, "gemm").path == "cublas"
-    monkeypatch.setenv("BITORDER_GEMV_RULE", "1")
-    assert api._plan2(a, b, None, "gemm").path == "cublas"          # not without BITORDER_UNVERIFIED
-    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    monkeypatch.setenv("BITORDER_GEMV_RULE", "0")
+    assert api._plan2(a, b, None, "gemm").path == "cublas"          # the escape hatch
+    monkeypatch.delenv("BITORDER_GEMV_RULE")
     p = api._plan2(a, b, None, "gemm")
     assert p.path == "simt" and (p.order.lanes, p.order.chunk, p.order.span) == (32, 1, 1724)
     assert "GemvOrder" in str(p) and '"order": "GemvOrder' in p.to_json()
@@ -73,8 +72,8 @@ def test_a_gemv_answer_plans_the_rule_only_as_a_gated_candidate(monkeypatch):
 
 def test_an_addmm_gemv_plans_the_rule_with_the_bias_before_the_rounding(monkeypatch):
     """F.linear with one output feature (N = 1) takes torch's addmm (beta = 1), not the
-    cuBLASLt bias path: under the gate's switches it plans the rule's order from the bias-free
-    answer with the bias added in fp32 before the rounding (bias "acc"); without them, cuBLAS."""
+    cuBLASLt bias path: it plans the rule's order from the bias-free answer with the bias added
+    in fp32 before the rounding (bias "acc"); under BITORDER_GEMV_RULE=0, cuBLAS."""
     import dataclasses
 
     import torch
@@ -90,10 +89,10 @@ def test_an_addmm_gemv_plans_the_rule_with_the_bias_before_the_rounding(monkeypa
     monkeypatch.setattr(api, "_check", lambda *t: "fp16")             # CPU tensors stand in for CUDA ones
     x, w, bias = torch.zeros(40, 300, dtype=torch.float16), torch.zeros(1, 300, dtype=torch.float16), \
         torch.zeros(1, dtype=torch.float16)
+    monkeypatch.setenv("BITORDER_GEMV_RULE", "0")
     p = api.plan(x, w.t(), bias)
     assert p.path == "cublas" and p.reason == "addmm without the cuBLASLt bias path"
-    monkeypatch.setenv("BITORDER_GEMV_RULE", "1")
-    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    monkeypatch.delenv("BITORDER_GEMV_RULE")
     p = api.plan(x, w.t(), bias)
     assert p.path == "simt" and p.order.bias == "acc" and (p.order.lanes, p.order.chunk) == (32, 1)
     assert "beta = 1" in p.reason
@@ -104,9 +103,9 @@ def test_an_addmm_gemv_plans_the_rule_with_the_bias_before_the_rounding(monkeypa
 
 
 def test_a_k1_addmm_is_one_fp32_add_and_one_rounding(monkeypatch):
-    """F.linear with K = 1 and a bias (torch's addmm, off the cuBLASLt bias path): under
-    BITORDER_UNVERIFIED=1 an elementwise candidate, the exact fp32 product plus the bias rounded
-    once to fp32 and once to the output type; 2-D and folded 3-D inputs; cuBLAS otherwise."""
+    """F.linear with K = 1 and a bias (torch's addmm, off the cuBLASLt bias path): elementwise,
+    the exact fp32 product plus the bias rounded once to fp32 and once to the output type; 2-D
+    and folded 3-D inputs (the default since the 2026-12-01 whole gate)."""
     import ml_dtypes
     import numpy as np
     import torch
@@ -116,12 +115,40 @@ def test_a_k1_addmm_is_one_fp32_add_and_one_rounding(monkeypatch):
     for dtype, npt in ((torch.float16, np.float16), (torch.bfloat16, ml_dtypes.bfloat16)):
         x, w = torch.randn(7, 1, generator=g).to(dtype) * 300, torch.randn(5, 1, generator=g).to(dtype) * 300
         bias = torch.randn(5, generator=g).to(dtype)
-        assert api.plan(x, w.t(), bias).path == "cublas"
-        monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
         assert api.plan(x, w.t(), bias).path == "k1"
         got = api.linear(x, w, bias)
         f = lambda t: t.float().numpy()                                    # noqa: E731
         want = (f(x) * f(w).T + f(bias)).astype(np.float32).astype(npt)
         assert np.array_equal(got.float().numpy().astype(npt).view(np.uint16), want.view(np.uint16))
         assert api.linear(x.reshape(1, 7, 1), w, bias).shape == (1, 7, 5)
-        monkeypatch.delenv("BITORDER_UNVERIFIED")
+
+
+def test_a_dot_answer_plans_the_dot_kernels_only_as_a_gated_candidate(monkeypatch):
+    """An algorithm-14 answer (M = N = 1) plans the dot kernels under a DotOrder whose grid is
+    the answer's split_k, only under BITORDER_UNVERIFIED=1, only for vectors contiguous along K;
+    F.linear with one output and a bias (addmm) carries its bias to them; otherwise cuBLAS."""
+    import dataclasses
+
+    import torch
+    from bitorder.cublas import torch_call
+    from bitorder.gemm import api
+    ans = {"algo_id": 14, "tile": "UNDEFINED", "stages": "UNDEFINED", "split_k": 496, "reduction_scheme": 2,
+           "custom_option": 0}
+
+    @dataclasses.dataclass
+    class Q:
+        bias_ptr: int = 0
+    monkeypatch.setattr(torch_call, "lt_query", lambda *a, **k: Q())
+    monkeypatch.setattr(api, "_describe", lambda q, dtype, bias: (ans, None))
+    monkeypatch.setattr(api, "_check", lambda *t: "fp16")
+    a, b = torch.zeros(1, 5000, dtype=torch.float16), torch.zeros(5000, 1, dtype=torch.float16)
+    monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
+    assert api._plan2(a, b, None, "gemm").path == "cublas"
+    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    p = api._plan2(a, b, None, "gemm")
+    assert p.path == "dot" and p.order.grid == 496 and "DotOrder" in str(p)
+    strided = torch.zeros(5000, 2, dtype=torch.float16)[:, :1]        # incy = 2: other loads, not modelled
+    assert api._plan2(a, strided, None, "gemm").path == "cublas"
+    bias = torch.zeros(1, dtype=torch.float16)
+    p = api.plan(a, b, bias)
+    assert p.path == "dot" and "beta = 1" in p.reason

@@ -35,7 +35,8 @@ class Plan:
     """What a call runs and why its bits are what they are.
 
     path: "triton" (desc is computed by bitorder's kernels), "simt" (the gemv kernel
-    under `order`), "k1" (a K = 1 product with a bias, elementwise) or "cublas" (the
+    under `order`), "dot" (the dot kernels under a DotOrder, a candidate), "k1" (a K = 1
+    product with a bias, elementwise) or "cublas" (the
     fallback: torch itself runs it). call: the cuBLAS entry torch uses ("gemm",
     "bgemm", "gemm_and_bias"). answer: cuBLASLt's heuristic answer (a dict) or None.
     """
@@ -46,7 +47,7 @@ class Plan:
     call: str
     reason: str = ""
     plan_us: float = 0.0
-    order: object = None     # path "simt": the GemvOrder bitorder.gemm.simt runs (a candidate only)
+    order: object = None     # path "simt": the GemvOrder bitorder.gemm.simt.gemv runs; "dot": the DotOrder of simt.dot
 
     def to_json(self) -> str:
         """The plan as JSON, for bitorder.emulate.replay on a machine without a GPU."""
@@ -137,7 +138,10 @@ def _plan2(a, b, bias, call: str) -> Plan:
 
         order = _gemv_candidate(ans, a, b, bias, dtype)
         if order is not None:
-            return Plan("simt", None, ans, call, "gemv rule candidate (BITORDER_GEMV_RULE)", us, order)
+            return Plan("simt", None, ans, call, "gemv rule (bitorder.cublas.gemv_rule)", us, order)
+        order = _dot_candidate(ans, a, b) if bias is None else None
+        if order is not None:
+            return Plan("dot", None, ans, call, "dot candidate (BITORDER_UNVERIFIED)", us, order)
         defect = cublas_defect(ans, K)
         reason = f"{defect}; torch's bytes are returned as they are" if defect else \
             f"algo {ans['algo_id']} answer outside the arch profile's verified entries"
@@ -147,10 +151,10 @@ def _plan2(a, b, bias, call: str) -> Plan:
 
 def _gemv_candidate(ans, a, b, bias, dtype):
     """The GemvOrder bitorder.cublas.gemv_rule predicts for an algorithm-13 answer, for a 2-D or
-    batched product without a bias with M == 1 or N == 1, only while a gate that checks it runs
-    (BITORDER_UNVERIFIED=1 and BITORDER_GEMV_RULE=1); None otherwise."""
-    from ..cublas.profile import candidates_allowed
-    if os.environ.get("BITORDER_GEMV_RULE") != "1" or not candidates_allowed():
+    batched product without a bias with M == 1 or N == 1; None otherwise, or under
+    BITORDER_GEMV_RULE=0 (the escape hatch: those calls then run cuBLAS). The default since the
+    whole fp16/bf16 gate with the rule on returned 45,120 of 45,120 identical (2026-12-01)."""
+    if os.environ.get("BITORDER_GEMV_RULE") == "0":
         return None
     if bias is not None or a.dim() != b.dim() or (a.shape[-2] != 1 and b.shape[-1] != 1):
         return None
@@ -158,6 +162,20 @@ def _gemv_candidate(ans, a, b, bias, dtype):
     from .simt import supported
     order = order_for(ans, a.shape[-1], dtype, outputs=max(a.shape[-2], b.shape[-1]))
     return order if order is not None and not supported(order) else None
+
+
+def _dot_candidate(ans, a, b):
+    """The DotOrder (bitorder.emulate.dot) of an algorithm-14 answer for a 2-D (1, K) @ (K, 1) whose
+    vectors are contiguous along K, only while a gate that checks it runs (BITORDER_UNVERIFIED=1);
+    None otherwise."""
+    from ..cublas.profile import candidates_allowed
+    if not candidates_allowed() or int(ans.get("algo_id", -1)) != 14 or a.dim() != 2 or b.dim() != 2:
+        return None
+    K = a.shape[1]
+    if a.shape[0] != 1 or b.shape[1] != 1 or K < 1 or (K > 1 and (a.stride(1) != 1 or b.stride(0) != 1)):
+        return None
+    from ..emulate.dot import DotOrder
+    return DotOrder(int(ans.get("split_k") or 0)) if int(ans.get("split_k") or 0) >= 1 else None
 
 
 def unaligned(*tensors) -> bool:
@@ -175,19 +193,19 @@ def _lt_bias_path(x, w, bias) -> bool:
 
 def _addmm(a, b, bias) -> Plan:
     """F.linear with a bias off the cuBLASLt bias path (a 2-D, folded if it came 3-D): torch copies the bias into the output and
-    runs the product with beta = 1 (cublasGemmEx). An output column (N == 1) is a gemv whose bias
-    meets the fp32 sum before the one rounding (GemvOrder bias "acc"): a gated candidate, planned
-    from the bias-free call's answer (BITORDER_GEMV_RULE, _gemv_candidate). Otherwise cuBLAS."""
-    from ..cublas.profile import candidates_allowed
-    if a.shape[1] == 1 and bias.dim() == 1 and candidates_allowed():
+    runs the product with beta = 1 (cublasGemmEx). K == 1: path "k1"; an output column (N == 1) is
+    a gemv (or, M == N == 1, a dot) whose bias meets the fp32 sum before the one rounding (GemvOrder
+    bias "acc"), planned from the bias-free call's answer. Otherwise cuBLAS."""
+    if a.shape[1] == 1 and bias.dim() == 1:
         # K == 1: one exact product per output (fp16/bf16 products fit fp32), the bias added in
-        # fp32, one rounding: no order left to choose; a candidate until a gate has compared it
-        return Plan("k1", None, None, "gemm", "K = 1 addmm: fp32 product + bias, one rounding (BITORDER_UNVERIFIED)")
+        # fp32, one rounding: no order left to choose (the whole gate, 2026-12-01: 248 such cases)
+        return Plan("k1", None, None, "gemm", "K = 1 addmm: fp32 product + bias, one rounding")
     if b.shape[1] == 1 and bias.dim() == 1:
         p = _plan2(a, b, None, "gemm")
         if p.path == "simt":
-            return dataclasses.replace(p, reason="gemv rule candidate, beta = 1 bias (addmm; BITORDER_GEMV_RULE)",
-                                       order=p.order.replace(bias="acc"))
+            return dataclasses.replace(p, reason="gemv rule, beta = 1 bias (addmm)", order=p.order.replace(bias="acc"))
+        if p.path == "dot":
+            return dataclasses.replace(p, reason="dot candidate, beta = 1 bias in fp32 (addmm; BITORDER_UNVERIFIED)")
     return Plan("cublas", None, None, "gemm", "addmm without the cuBLASLt bias path")
 
 
@@ -210,7 +228,7 @@ def _route(a, b, bias):
             a2 = a.reshape(a.shape[0] * a.shape[1], a.shape[2])
             if bias is not None and not _lt_bias_path(a2, b.t(), bias):
                 p = _addmm(a2, b, bias)
-                return (p, a2, b, "fold") if p.path in ("simt", "k1") else (p, a, b, "torch")
+                return (p, a2, b, "fold") if p.path in ("simt", "k1", "dot") else (p, a, b, "torch")
             return _plan2(a2, b, bias, "gemm_and_bias" if bias is not None else "gemm"), a2, b, "fold"
         if bias is not None:  # torch: matmul then a separate add_ of the bias
             p, a3, b3, inner = _route(a, b, None)
@@ -272,9 +290,12 @@ def _run(a, b, bias, torch_fn):
     bias_after = how.startswith("bias_after:")
     if p.path == "k1":            # K == 1 with a bias (_addmm): exact products, one fp32 add, one rounding
         out = (a2.float() * b2.float() + bias.float()).to(a.dtype)
-    elif p.path == "simt":          # a gemv candidate (_gemv_candidate; a bias only through _addmm)
+    elif p.path == "simt":          # a gemv under its rule (_gemv_candidate; a bias only through _addmm)
         from .simt import gemv
         out = gemv(a2, b2, p.order, bias=None if bias_after else bias)
+    elif p.path == "dot":           # cuBLAS's dot path (_dot_candidate; a bias only through _addmm)
+        from .simt import dot
+        out = dot(a2, b2, p.order, bias=None if bias_after else bias)
     else:
         out = launch.run(a2, b2, p.desc, None if bias_after else bias)
     base = how.removeprefix("bias_after:")

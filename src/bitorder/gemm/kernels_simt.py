@@ -1,5 +1,5 @@
-"""A Triton kernel for cuBLAS's SIMT gemv family (algorithm 13): scalar fp32 chains per lane, a
-lane fold, parts merged in K order, one rounding.
+"""Triton kernels for cuBLAS's SIMT gemv family (algorithm 13): scalar fp32 chains per lane, a
+lane fold, parts merged in K order, one rounding; and for its dot path (algorithm 14, at the end).
 
 It computes what bitorder.emulate.simt's GemvOrder says, step for step: for each output, K cut
 into parts of SPAN; inside a part LANES lanes, local index u in chunk u // CHUNK (CHUNK 0: the
@@ -103,3 +103,51 @@ def gemv_kernel(a_ptr, v_ptr, out_ptr, bias_ptr, R, K, stride_ar, stride_ak, str
         else:
             total = total + bias
     tl.store(out_ptr + rows.to(tl.int64) * stride_o, total.to(out_ptr.dtype.element_ty), mask=r_ok)
+
+
+# -- cuBLAS's dot path (algorithm 14): bitorder.emulate.dot's DotOrder, step for step ---------------
+
+@triton.jit
+def dot_partials_kernel(a_ptr, b_ptr, part_ptr, K, stride_a, stride_b, SPLIT_XY: tl.constexpr):
+    """Block program_id(0) of dot_kernel<float, 128, 0>: its 128 threads' pair chains (x and y apart
+    when SPLIT_XY), x + y, the block's butterfly "down"; writes the fp32 partial."""
+    P = tl.num_programs(0) * 128
+    t = tl.program_id(0) * 128 + tl.arange(0, 128)
+    x = tl.zeros([128], tl.float32)
+    y = tl.zeros([128], tl.float32)
+    for j in range(0, tl.cdiv(tl.cdiv(K, 2), P)):
+        i0 = (t + j * P).to(tl.int64) * 2
+        ok0, ok1 = i0 < K, i0 + 1 < K
+        a0 = tl.load(a_ptr + i0 * stride_a, mask=ok0, other=0.0).to(tl.float32)
+        b0 = tl.load(b_ptr + i0 * stride_b, mask=ok0, other=0.0).to(tl.float32)
+        a1 = tl.load(a_ptr + (i0 + 1) * stride_a, mask=ok1, other=0.0).to(tl.float32)
+        b1 = tl.load(b_ptr + (i0 + 1) * stride_b, mask=ok1, other=0.0).to(tl.float32)
+        x = tl.where(ok0, tl.fma(a0, b0, x), x)
+        if SPLIT_XY:
+            y = tl.where(ok1, tl.fma(a1, b1, y), y)
+        else:
+            x = tl.where(ok1, tl.fma(a1, b1, x), x)
+    part = _fold((x + y)[None, :], 1, 128, 0) if SPLIT_XY else _fold(x[None, :], 1, 128, 0)
+    tl.store(part_ptr + tl.program_id(0) + tl.arange(0, 1), part)
+
+
+@triton.jit
+def dot_reduce_kernel(part_ptr, out_ptr, bias_ptr, G, HAS_BIAS: tl.constexpr):
+    """reduce_1Block_kernel<float, 128, 7>: thread t chains partials t, t + 128, ...; t takes t + 64,
+    then t + 32; lanes 0..3 chain l, l + 4, ..., l + 28; lane 0 adds 1, 2, 3; + bias; one rounding."""
+    lanes = tl.arange(0, 128)
+    v = tl.zeros([128], tl.float32)
+    for j in range(0, tl.cdiv(G, 128)):
+        g = lanes + j * 128
+        v = tl.where(g < G, v + tl.load(part_ptr + g, mask=g < G, other=0.0), v)
+    v = tl.sum(tl.reshape(v, [1, 2, 64], can_reorder=False), axis=1)          # t + (t + 64)
+    v = tl.sum(tl.reshape(v, [1, 2, 32], can_reorder=False), axis=1)          # t + (t + 32)
+    rows = tl.reshape(v, [8, 4], can_reorder=False)                           # rows[r, l] = value 4r + l
+    r = tl.arange(0, 8)[:, None]
+    chain = tl.sum(tl.where(r == 0, rows, -0.0), axis=0)                      # one value, the rest -0: exact
+    for k in tl.static_range(1, 8):
+        chain = chain + tl.sum(tl.where(r == k, rows, -0.0), axis=0)
+    out = _fold(chain[None, :], 1, 4, 2)
+    if HAS_BIAS:
+        out = out + tl.load(bias_ptr + tl.arange(0, 1)).to(tl.float32)
+    tl.store(out_ptr + tl.arange(0, 1), out.to(out_ptr.dtype.element_ty))

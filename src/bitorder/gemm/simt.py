@@ -58,3 +58,21 @@ def gemv(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out_dtyp
         LANES=order.lanes, FOLD=FOLD_CODES[order.fold], HAS_BIAS=bias is not None, BIAS_OUT=order.bias == "out",
         BLOCK_R=block_r)
     return out
+
+
+def dot(a: torch.Tensor, b: torch.Tensor, order, bias=None, out_dtype=None):
+    """a (1, K) @ b (K, 1) (+ bias (1,), beta = 1 as torch's addmm) run as cuBLAS's dot path
+    (algorithm 14) under a bitorder.emulate.dot.DotOrder: returns bitorder.emulate.dot.matmul's
+    exact bytes for the same order (fp16 or bf16 operands; out_dtype defaults to a's)."""
+    from .kernels_simt import dot_partials_kernel, dot_reduce_kernel
+    if a.dim() != 2 or b.dim() != 2 or a.shape[0] != 1 or b.shape[1] != 1 or a.shape[1] != b.shape[0]:
+        raise ValueError(f"dot takes a (1, K) @ b (K, 1); got {tuple(a.shape)} @ {tuple(b.shape)}")
+    if bias is not None and bias.numel() != 1:
+        raise ValueError(f"a dot's bias has one element; got shape {tuple(bias.shape)}")
+    part = torch.empty(order.grid, dtype=torch.float32, device=a.device)
+    out = torch.empty((1, 1), dtype=out_dtype or a.dtype, device=a.device)
+    dot_partials_kernel[(order.grid,)](a, b, part, a.shape[1], a.stride(1), b.stride(0), SPLIT_XY=order.split_xy,
+                                       num_warps=4)
+    dot_reduce_kernel[(1,)](part, out, bias if bias is not None else out, order.grid, HAS_BIAS=bias is not None,
+                            num_warps=4)
+    return out

@@ -1,0 +1,50 @@
+"""Run the dot kernels (bitorder.gemm.kernels_simt: dot_partials_kernel + dot_reduce_kernel) under
+Triton's CPU interpreter (TRITON_INTERPRET=1) against the CPU twin (bitorder.emulate.dot.matmul),
+byte for byte, on wide-range and cancelling draws: grids 1, 3 and 5 blocks (more than 128 pairs per
+block, several steps per thread, partials past 128 with grid 130), odd and even K, x / y split on
+and off, with and without a bias, fp16 and fp32 outputs. Prints one line per failure, exits
+nonzero if any."""
+import itertools
+import os
+import sys
+
+assert os.environ.get("TRITON_INTERPRET") == "1", "run with TRITON_INTERPRET=1"
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import interpret_shim  # noqa: E402,F401
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+import bitorder  # noqa: E402
+from bitorder.emulate import dot as twin  # noqa: E402
+from bitorder.gemm.simt import dot  # noqa: E402
+
+print(f"bitorder from {bitorder.__file__}")
+QUICK = os.environ.get("SIMT_QUICK") == "1"
+OUT = {"fp16": (torch.float16, np.uint16), "fp32": (torch.float32, np.uint32)}
+failures = cases = 0
+seen = {}
+for (grid, k), split, out in itertools.product(((1, 3), (1, 255), (3, 256), (3, 1000), (5, 3001), (130, 33333)),
+                                               (True, False), OUT):
+    if QUICK and (k > 5000 or out == "fp16"):
+        continue
+    rng = np.random.default_rng(grid * 100003 + k)
+    a = (rng.standard_normal((1, k)) * 2.0 ** rng.integers(-10, 6, (1, k))).astype(np.float16)
+    b = (rng.standard_normal((k, 1)) * 2.0 ** rng.integers(-10, 6, (k, 1))).astype(np.float16)
+    if k > 8:                                     # half of K cancels the other: every rounding shows
+        h = k // 2
+        a[0, h:2 * h], b[h:2 * h, 0] = -a[0, :h], b[:h, 0]
+    order = twin.DotOrder(grid, split)
+    for with_bias in (False, True):
+        bias = np.array([0.375], np.float16) if with_bias else None
+        want = twin.matmul(a, b, order, bias=bias, out_dtype=out)
+        got = dot(torch.from_numpy(a), torch.from_numpy(b), order, None if bias is None else torch.from_numpy(bias),
+                  out_dtype=OUT[out][0]).numpy()
+        cases += 1
+        if out == "fp32":
+            seen.setdefault((grid, k, with_bias), set()).add(want.tobytes())
+        if not np.array_equal(got.view(OUT[out][1]), want.view(OUT[out][1])):
+            failures += 1
+            print(f"FAIL grid={grid} K={k} {order} {out} bias={with_bias}: {got.ravel()} != {want.ravel()}")
+distinct = max(len(v) for v in seen.values())
+print(f"{cases} cases, {failures} failures; the split on and off gave up to {distinct} byte patterns per draw")
+sys.exit(1 if failures else 0)
