@@ -66,6 +66,8 @@ def test_a_gemv_answer_plans_the_rule_by_default(monkeypatch):
     assert "GemvOrder" in str(p) and '"order": "GemvOrder' in p.to_json()
     wide = torch.zeros(2, 56886, dtype=torch.float16)                # M = 2, N = 61: not a gemv shape
     assert api._plan2(wide, b, None, "gemm").path == "cublas"
+    dots = torch.zeros(4, 1, 102, dtype=torch.float16), torch.zeros(4, 102, 1, dtype=torch.float16)
+    assert api._plan2(*dots, None, "bgemm").path == "cublas"         # a batch of dots: 2 gate cases differed
     ans["custom_option"] = 11                                         # gemv2T: no rule
     assert api._plan2(a, b, None, "gemm").path == "cublas"
 
@@ -123,10 +125,10 @@ def test_a_k1_addmm_is_one_fp32_add_and_one_rounding(monkeypatch):
         assert api.linear(x.reshape(1, 7, 1), w, bias).shape == (1, 7, 5)
 
 
-def test_a_dot_answer_plans_the_dot_kernels_only_as_a_gated_candidate(monkeypatch):
+def test_a_dot_answer_plans_the_dot_kernels(monkeypatch):
     """An algorithm-14 answer (M = N = 1) plans the dot kernels under a DotOrder whose grid is
-    the answer's split_k, only under BITORDER_UNVERIFIED=1, only for vectors contiguous along K;
-    F.linear with one output and a bias (addmm) carries its bias to them; otherwise cuBLAS."""
+    the answer's split_k, for vectors contiguous along K; F.linear with one output and a bias
+    (addmm) carries its bias to them; BITORDER_DOT=0 or strided vectors: cuBLAS."""
     import dataclasses
 
     import torch
@@ -142,9 +144,9 @@ def test_a_dot_answer_plans_the_dot_kernels_only_as_a_gated_candidate(monkeypatc
     monkeypatch.setattr(api, "_describe", lambda q, dtype, bias: (ans, None))
     monkeypatch.setattr(api, "_check", lambda *t: "fp16")
     a, b = torch.zeros(1, 5000, dtype=torch.float16), torch.zeros(5000, 1, dtype=torch.float16)
-    monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
+    monkeypatch.setenv("BITORDER_DOT", "0")
     assert api._plan2(a, b, None, "gemm").path == "cublas"
-    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    monkeypatch.delenv("BITORDER_DOT")
     p = api._plan2(a, b, None, "gemm")
     assert p.path == "dot" and p.order.grid == 496 and "DotOrder" in str(p)
     strided = torch.zeros(5000, 2, dtype=torch.float16)[:, :1]        # incy = 2: other loads, not modelled

@@ -35,7 +35,7 @@ class Plan:
     """What a call runs and why its bits are what they are.
 
     path: "triton" (desc is computed by bitorder's kernels), "simt" (the gemv kernel
-    under `order`), "dot" (the dot kernels under a DotOrder, a candidate), "k1" (a K = 1
+    under `order`), "dot" (the dot kernels under a DotOrder), "k1" (a K = 1
     product with a bias, elementwise) or "cublas" (the
     fallback: torch itself runs it). call: the cuBLAS entry torch uses ("gemm",
     "bgemm", "gemm_and_bias"). answer: cuBLASLt's heuristic answer (a dict) or None.
@@ -141,7 +141,7 @@ def _plan2(a, b, bias, call: str) -> Plan:
             return Plan("simt", None, ans, call, "gemv rule (bitorder.cublas.gemv_rule)", us, order)
         order = _dot_candidate(ans, a, b) if bias is None else None
         if order is not None:
-            return Plan("dot", None, ans, call, "dot candidate (BITORDER_UNVERIFIED)", us, order)
+            return Plan("dot", None, ans, call, "dot path (bitorder.emulate.dot)", us, order)
         defect = cublas_defect(ans, K)
         reason = f"{defect}; torch's bytes are returned as they are" if defect else \
             f"algo {ans['algo_id']} answer outside the arch profile's verified entries"
@@ -158,6 +158,8 @@ def _gemv_candidate(ans, a, b, bias, dtype):
         return None
     if bias is not None or a.dim() != b.dim() or (a.shape[-2] != 1 and b.shape[-1] != 1):
         return None
+    if a.dim() == 3 and a.shape[-2] == 1 and b.shape[-1] == 1:
+        return None    # a batch of dots (M = N = 1) answered as gemv: 2 of 61 such gate cases differed (2026-12-01)
     from ..cublas.gemv_rule import order_for
     from .simt import supported
     order = order_for(ans, a.shape[-1], dtype, outputs=max(a.shape[-2], b.shape[-1]))
@@ -166,10 +168,10 @@ def _gemv_candidate(ans, a, b, bias, dtype):
 
 def _dot_candidate(ans, a, b):
     """The DotOrder (bitorder.emulate.dot) of an algorithm-14 answer for a 2-D (1, K) @ (K, 1) whose
-    vectors are contiguous along K, only while a gate that checks it runs (BITORDER_UNVERIFIED=1);
-    None otherwise."""
-    from ..cublas.profile import candidates_allowed
-    if not candidates_allowed() or int(ans.get("algo_id", -1)) != 14 or a.dim() != 2 or b.dim() != 2:
+    vectors are contiguous along K; None otherwise, or under BITORDER_DOT=0 (then cuBLAS runs it).
+    On the H200 (2026-12-01): 540 ladder and random-K calls and 46 gate cases, three draws each,
+    identical; a planted fault fails."""
+    if os.environ.get("BITORDER_DOT") == "0" or int(ans.get("algo_id", -1)) != 14 or a.dim() != 2 or b.dim() != 2:
         return None
     K = a.shape[1]
     if a.shape[0] != 1 or b.shape[1] != 1 or K < 1 or (K > 1 and (a.stride(1) != 1 or b.stride(0) != 1)):
@@ -205,7 +207,7 @@ def _addmm(a, b, bias) -> Plan:
         if p.path == "simt":
             return dataclasses.replace(p, reason="gemv rule, beta = 1 bias (addmm)", order=p.order.replace(bias="acc"))
         if p.path == "dot":
-            return dataclasses.replace(p, reason="dot candidate, beta = 1 bias in fp32 (addmm; BITORDER_UNVERIFIED)")
+            return dataclasses.replace(p, reason="dot path, beta = 1 bias in fp32 (addmm)")
     return Plan("cublas", None, None, "gemm", "addmm without the cuBLASLt bias path")
 
 
@@ -248,7 +250,7 @@ _ROUTES: dict = {}
 
 
 def _candidate_env():
-    return os.environ.get("BITORDER_UNVERIFIED"), os.environ.get("BITORDER_GEMV_RULE")
+    return os.environ.get("BITORDER_UNVERIFIED"), os.environ.get("BITORDER_GEMV_RULE"), os.environ.get("BITORDER_DOT")
 
 
 def _route_cached(a, b, bias):
