@@ -154,3 +154,30 @@ def test_a_dot_answer_plans_the_dot_kernels(monkeypatch):
     bias = torch.zeros(1, dtype=torch.float16)
     p = api.plan(a, b, bias)
     assert p.path == "dot" and "beta = 1" in p.reason
+
+
+def test_a_gemmsn_tn_answer_plans_a_gemv_per_row_only_as_a_gated_candidate(monkeypatch):
+    """An algorithm-11 answer on torch's A row-major and B a transposed view (gemmSN's TN kernel,
+    M 2..16) plans one gemv per row in the probed order (16 lanes round robin, banked every 256,
+    added in order), only under BITORDER_UNVERIFIED=1; other layouts or a bias: cuBLAS."""
+    import dataclasses
+
+    import torch
+    from bitorder.cublas import torch_call
+    from bitorder.gemm import api
+    ans = {"algo_id": 11, "tile": "UNDEFINED", "stages": "UNDEFINED", "split_k": 1, "reduction_scheme": 0,
+           "custom_option": 0}
+
+    @dataclasses.dataclass
+    class Q:
+        bias_ptr: int = 0
+    monkeypatch.setattr(torch_call, "lt_query", lambda *a, **k: Q())
+    monkeypatch.setattr(api, "_describe", lambda q, dtype, bias: (ans, None))
+    a, w = torch.zeros(7, 250, dtype=torch.float16), torch.zeros(31, 250, dtype=torch.float16)
+    monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
+    assert api._plan2(a, w.t(), None, "gemm").path == "cublas"
+    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    p = api._plan2(a, w.t(), None, "gemm")
+    assert p.path == "rows" and (p.order.lanes, p.order.chunk, p.order.fold, p.order.block) == (16, 1, "seq", 256)
+    assert api._plan2(a, w.t().contiguous(), None, "gemm").path == "cublas"      # NN kernel: not pinned
+    assert api._plan2(a, w.t(), torch.zeros(31, dtype=torch.float16), "gemm_and_bias").path == "cublas"

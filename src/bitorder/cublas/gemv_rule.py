@@ -110,3 +110,19 @@ def order_for(answer: dict, k: int, dtype: str, outputs: int = 1) -> Optional[Ge
         return None
     span = -(-k // split) if split > 1 else None
     return GemvOrder(lanes=lanes, chunk=chunk, cap=cap, span=span, **{"fold": "down", **EXTRA.get(key, {})})
+
+
+# gemmSN_TN_kernel<float, 128, 16, 2, 4, ...> (algorithm 11 with torch's B a transposed view, A
+# row-major; M from 2 to 16): every output is 16 lanes round robin over K (chunk 1), each lane's
+# chain banked every 256 elements, the lanes added in order. Read off designed experiments on the
+# H200 (2026-12-01 probe: 10x16x39, 7x31x250, 2x2388x21245 each left exactly this order of 189 /
+# 189 / 756 candidates; every output row gave the same bits).
+GEMMSN_TN = GemvOrder(lanes=16, chunk=1, fold="seq", block=256)
+
+
+def gemmsn_order_for(answer: dict, a_row_major: bool, b_transposed: bool, m: int) -> Optional[GemvOrder]:
+    """The GemvOrder every output of an algorithm-11 (gemmSN) call runs, where the probes pinned it:
+    the TN kernel (torch A row-major, B a transposed view, M <= 16); None otherwise."""
+    if answer is None or int(answer.get("algo_id", -1)) != 11:
+        return None
+    return GEMMSN_TN if a_row_major and b_transposed and 2 <= m <= 16 else None

@@ -35,7 +35,8 @@ class Plan:
     """What a call runs and why its bits are what they are.
 
     path: "triton" (desc is computed by bitorder's kernels), "simt" (the gemv kernel
-    under `order`), "dot" (the dot kernels under a DotOrder), "k1" (a K = 1
+    under `order`; "rows": one gemv per row of a, gemmSN's TN kernel), "dot" (the dot kernels
+    under a DotOrder), "k1" (a K = 1
     product with a bias, elementwise) or "cublas" (the
     fallback: torch itself runs it). call: the cuBLAS entry torch uses ("gemm",
     "bgemm", "gemm_and_bias"). answer: cuBLASLt's heuristic answer (a dict) or None.
@@ -142,6 +143,9 @@ def _plan2(a, b, bias, call: str) -> Plan:
         order = _dot_candidate(ans, a, b) if bias is None else None
         if order is not None:
             return Plan("dot", None, ans, call, "dot path (bitorder.emulate.dot)", us, order)
+        order = _gemmsn_candidate(ans, a, b) if bias is None else None
+        if order is not None:
+            return Plan("rows", None, ans, call, "gemmSN TN candidate: a gemv per row (BITORDER_UNVERIFIED)", us, order)
         defect = cublas_defect(ans, K)
         reason = f"{defect}; torch's bytes are returned as they are" if defect else \
             f"algo {ans['algo_id']} answer outside the arch profile's verified entries"
@@ -178,6 +182,17 @@ def _dot_candidate(ans, a, b):
         return None
     from ..emulate.dot import DotOrder
     return DotOrder(int(ans.get("split_k") or 0)) if int(ans.get("split_k") or 0) >= 1 else None
+
+
+def _gemmsn_candidate(ans, a, b):
+    """The GemvOrder of an algorithm-11 answer where bitorder.cublas.gemv_rule pinned it (the TN
+    kernel: 2-D, A row-major, B a transposed view), only while a gate that checks it runs
+    (BITORDER_UNVERIFIED=1); None otherwise."""
+    from ..cublas.profile import candidates_allowed
+    if not candidates_allowed() or a.dim() != 2 or b.dim() != 2:
+        return None
+    from ..cublas.gemv_rule import gemmsn_order_for
+    return gemmsn_order_for(ans, a.stride(1) == 1, b.stride(0) == 1 and b.shape[1] > 1, a.shape[0])
 
 
 def unaligned(*tensors) -> bool:
@@ -295,6 +310,9 @@ def _run(a, b, bias, torch_fn):
     elif p.path == "simt":          # a gemv under its rule (_gemv_candidate; a bias only through _addmm)
         from .simt import gemv
         out = gemv(a2, b2, p.order, bias=None if bias_after else bias)
+    elif p.path == "rows":          # gemmSN TN (_gemmsn_candidate): every row of a its own gemv, same order
+        from .simt import gemv
+        out = torch.cat([gemv(a2[i:i + 1], b2, p.order) for i in range(a2.shape[0])])
     elif p.path == "dot":           # cuBLAS's dot path (_dot_candidate; a bias only through _addmm)
         from .simt import dot
         out = dot(a2, b2, p.order, bias=None if bias_after else bias)
