@@ -1,5 +1,6 @@
-"""The SIMT gemv kernel (bitorder.gemm.kernels_simt) under Triton's CPU interpreter, byte for byte
-against the CPU twin's GemvOrder (tests/gemm/interpret_simt.py), and its planted fault."""
+"""The SIMT gemv kernel and the dot kernels (bitorder.gemm.kernels_simt) under Triton's CPU
+interpreter, byte for byte against the CPU twin (tests/gemm/interpret_simt.py, interpret_dot.py),
+their planted faults, and their sm90 code."""
 import os
 import subprocess
 import sys
@@ -44,3 +45,37 @@ def test_compiles_for_sm90_with_single_rounding_chains(lanes, fold):
     c = bitorder.compile(gemv_kernel, "sm90", signature=sig, num_warps=4, num_stages=1,
                          constexprs={"LANES": lanes, "FOLD": fold, "HAS_BIAS": True, "BIAS_OUT": False, "BLOCK_R": 16})
     assert "fma.rn.f32" in c.ptx and "mul.f32" not in c.ptx and "mul.rn.f32" not in c.ptx
+
+
+def test_the_dot_kernels_give_the_twins_bytes():
+    env = dict(os.environ, TRITON_INTERPRET="1")
+    p = subprocess.run([sys.executable, "-W", "ignore", os.path.join(HERE, "interpret_dot.py")], env=env,
+                       capture_output=True, text=True, timeout=1200)
+    assert p.returncode == 0 and " 0 failures" in p.stdout, p.stdout[-3000:] + p.stderr[-3000:]
+
+
+def test_planted_fault_dot_block_fold_as_neighbours_fails(tmp_path):
+    """A copied tree whose dot block fold pairs neighbours first: the byte comparison must fail."""
+    sys.path.insert(0, os.path.dirname(HERE))
+    from mutants import run_on_mutant
+
+    p, copy = run_on_mutant(tmp_path, "src/bitorder/gemm/kernels_simt.py",
+                            "part = _fold((x + y)[None, :], 1, 128, 0)", "part = _fold((x + y)[None, :], 1, 128, 1)",
+                            ["-W", "ignore", "tests/gemm/interpret_dot.py"],
+                            env={"TRITON_INTERPRET": "1", "SIMT_QUICK": "1"})
+    assert f"bitorder from {copy}" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
+    assert p.returncode != 0 and "FAIL" in p.stdout
+
+
+def test_the_dot_kernels_compile_for_sm90_with_single_rounding_chains():
+    """Every chain step is one fma.rn.f32; the folds and the reduce are plain adds (no multiply left
+    for ptxas to fuse into them)."""
+    import bitorder
+    from bitorder.gemm.kernels_simt import dot_partials_kernel, dot_reduce_kernel
+    c = bitorder.compile(dot_partials_kernel, "sm90", signature={"a_ptr": "*fp16", "b_ptr": "*fp16", "part_ptr": "*fp32",
+                         "K": "i32", "stride_a": "i32", "stride_b": "i32"}, num_warps=4, num_stages=1,
+                         constexprs={"SPLIT_XY": True})
+    assert c.ptx.count("fma.rn.f32") >= 2 and "mul.f32" not in c.ptx and "mul.rn.f32" not in c.ptx
+    r = bitorder.compile(dot_reduce_kernel, "sm90", signature={"part_ptr": "*fp32", "out_ptr": "*bf16",
+                         "bias_ptr": "*bf16", "G": "i32"}, num_warps=4, num_stages=1, constexprs={"HAS_BIAS": True})
+    assert "fma" not in r.ptx and "mul.f32" not in r.ptx
