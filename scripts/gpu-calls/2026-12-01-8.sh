@@ -5,4 +5,4 @@ set -u
 R=$OUT/r; mkdir -p $R
 pack() { tar czf $OUT/results.tgz -C $OUT r; }
 timeout -k 5 40 scripts/gpu-run $R report > /dev/null 2>&1          # installs the wheel once
-SN_ARGS="--shapes 20000 --budget 95 --seed 20261203" timeout -k 5 125 scripts/gpu-run $R sn-check | grep -v UserWarning | tail -8; pack
+SN_ARGS="--shapes 20000 --budget 70 --seed 20261203" timeout -k 5 100 scripts/gpu-run $R sn-check | grep -v UserWarning | tail -8; pack
