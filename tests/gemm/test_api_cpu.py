@@ -5,6 +5,20 @@ torch = pytest.importorskip("torch")
 import bitorder  # noqa: E402
 
 
+def answer_is(monkeypatch, ans):
+    """Every heuristic query answers `ans` with no profile entry (no GPU, no nvmath needed)."""
+    import dataclasses
+
+    from bitorder.cublas import torch_call
+    from bitorder.gemm import api
+
+    @dataclasses.dataclass
+    class Q:
+        bias_ptr: int = 0
+    monkeypatch.setattr(torch_call, "lt_query", lambda *a, **k: Q())
+    monkeypatch.setattr(api, "_describe", lambda q, dtype, bias: (ans, None))
+
+
 def test_cpu_tensors_are_refused():
     a = torch.zeros(4, 4, dtype=torch.float16)
     with pytest.raises(ValueError, match="CUDA tensors"):
@@ -44,19 +58,12 @@ def test_a_gemv_answer_plans_the_rule_by_default(monkeypatch):
     """An algorithm-13 answer with a rule (bitorder.cublas.gemv_rule) plans the SIMT gemv kernel
     by default (the whole gate passed with it, 2026-12-01) for a bias-free M = 1 or N = 1
     product; BITORDER_GEMV_RULE=0 sends it back to cuBLAS; no rule or no gemv shape: cuBLAS."""
-    import dataclasses
-
     import torch
-    from bitorder.cublas import torch_call
     from bitorder.gemm import api
     ans = {"algo_id": 13, "tile": "UNDEFINED", "stages": "UNDEFINED", "split_k": 33, "reduction_scheme": 2,
            "custom_option": 93}
 
-    @dataclasses.dataclass
-    class Q:
-        bias_ptr: int = 0
-    monkeypatch.setattr(torch_call, "lt_query", lambda *a, **k: Q())
-    monkeypatch.setattr(api, "_describe", lambda q, dtype, bias: (ans, None))
+    answer_is(monkeypatch, ans)
     a, b = torch.zeros(1, 56886, dtype=torch.float16), torch.zeros(56886, 61, dtype=torch.float16)
     monkeypatch.setenv("BITORDER_GEMV_RULE", "0")
     assert api._plan2(a, b, None, "gemm").path == "cublas"          # the escape hatch
@@ -76,18 +83,11 @@ def test_an_addmm_gemv_plans_the_rule_with_the_bias_before_the_rounding(monkeypa
     """F.linear with one output feature (N = 1) takes torch's addmm (beta = 1), not the
     cuBLASLt bias path: it plans the rule's order from the bias-free answer with the bias added
     in fp32 before the rounding (bias "acc"); under BITORDER_GEMV_RULE=0, cuBLAS."""
-    import dataclasses
-
     import torch
-    from bitorder.cublas import torch_call
     from bitorder.gemm import api
     ans = {"algo_id": 13, "split_k": 1, "custom_option": 75}
 
-    @dataclasses.dataclass
-    class Q:
-        bias_ptr: int = 0
-    monkeypatch.setattr(torch_call, "lt_query", lambda *a, **k: Q())
-    monkeypatch.setattr(api, "_describe", lambda q, dtype, bias: (ans, None))
+    answer_is(monkeypatch, ans)
     monkeypatch.setattr(api, "_check", lambda *t: "fp16")             # CPU tensors stand in for CUDA ones
     x, w, bias = torch.zeros(40, 300, dtype=torch.float16), torch.zeros(1, 300, dtype=torch.float16), \
         torch.zeros(1, dtype=torch.float16)
@@ -129,19 +129,12 @@ def test_a_dot_answer_plans_the_dot_kernels(monkeypatch):
     """An algorithm-14 answer (M = N = 1) plans the dot kernels under a DotOrder whose grid is
     the answer's split_k, for vectors contiguous along K; F.linear with one output and a bias
     (addmm) carries its bias to them; BITORDER_DOT=0 or strided vectors: cuBLAS."""
-    import dataclasses
-
     import torch
-    from bitorder.cublas import torch_call
     from bitorder.gemm import api
     ans = {"algo_id": 14, "tile": "UNDEFINED", "stages": "UNDEFINED", "split_k": 496, "reduction_scheme": 2,
            "custom_option": 0}
 
-    @dataclasses.dataclass
-    class Q:
-        bias_ptr: int = 0
-    monkeypatch.setattr(torch_call, "lt_query", lambda *a, **k: Q())
-    monkeypatch.setattr(api, "_describe", lambda q, dtype, bias: (ans, None))
+    answer_is(monkeypatch, ans)
     monkeypatch.setattr(api, "_check", lambda *t: "fp16")
     a, b = torch.zeros(1, 5000, dtype=torch.float16), torch.zeros(5000, 1, dtype=torch.float16)
     monkeypatch.setenv("BITORDER_DOT", "0")
@@ -160,19 +153,12 @@ def test_a_gemmsn_tn_answer_plans_a_gemv_per_row_only_as_a_gated_candidate(monke
     """An algorithm-11 answer on torch's A row-major and B a transposed view (gemmSN's TN kernel,
     M 2..16) plans one gemv per row in the probed order (16 lanes round robin, banked every 256,
     added in order), only under BITORDER_UNVERIFIED=1; other layouts or a bias: cuBLAS."""
-    import dataclasses
-
     import torch
-    from bitorder.cublas import torch_call
     from bitorder.gemm import api
     ans = {"algo_id": 11, "tile": "UNDEFINED", "stages": "UNDEFINED", "split_k": 1, "reduction_scheme": 0,
            "custom_option": 0}
 
-    @dataclasses.dataclass
-    class Q:
-        bias_ptr: int = 0
-    monkeypatch.setattr(torch_call, "lt_query", lambda *a, **k: Q())
-    monkeypatch.setattr(api, "_describe", lambda q, dtype, bias: (ans, None))
+    answer_is(monkeypatch, ans)
     a, w = torch.zeros(7, 250, dtype=torch.float16), torch.zeros(31, 250, dtype=torch.float16)
     monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
     assert api._plan2(a, w.t(), None, "gemm").path == "cublas"

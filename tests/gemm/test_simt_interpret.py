@@ -11,25 +11,36 @@ pytest.importorskip("torch")
 HERE = os.path.dirname(__file__)
 
 
-def test_every_order_gives_the_twins_bytes():
+def _interpret(script: str):
+    """Run tests/gemm/<script> under the interpreter; it must report 0 failures."""
     env = dict(os.environ, TRITON_INTERPRET="1")
-    p = subprocess.run([sys.executable, "-W", "ignore", os.path.join(HERE, "interpret_simt.py")], env=env,
+    p = subprocess.run([sys.executable, "-W", "ignore", os.path.join(HERE, script)], env=env,
                        capture_output=True, text=True, timeout=1200)
     assert p.returncode == 0 and " 0 failures" in p.stdout, p.stdout[-3000:] + p.stderr[-3000:]
 
 
-def test_planted_fault_folding_down_as_up_fails(tmp_path):
-    """A copied tree whose "down" fold pairs neighbours first: the byte comparison must fail."""
+def _mutant_fails(tmp_path, old: str, new: str, script: str):
+    """Run tests/gemm/<script> (quick set) on a copied tree with kernels_simt.py's `old` made `new`:
+    the copy must be what ran, and the byte comparison must fail. Returns its stdout."""
     sys.path.insert(0, os.path.dirname(HERE))
     from mutants import run_on_mutant
 
-    p, copy = run_on_mutant(tmp_path, "src/bitorder/gemm/kernels_simt.py",
-                            "_split(BLOCK_R, LANES >> lvl, 1), can_reorder=False), axis=1)",
-                            "_split(BLOCK_R, LANES >> lvl, 2), can_reorder=False), axis=2)",
-                            ["-W", "ignore", "tests/gemm/interpret_simt.py"],
-                            env={"TRITON_INTERPRET": "1", "SIMT_QUICK": "1"})
+    p, copy = run_on_mutant(tmp_path, "src/bitorder/gemm/kernels_simt.py", old, new,
+                            ["-W", "ignore", f"tests/gemm/{script}"], env={"TRITON_INTERPRET": "1", "SIMT_QUICK": "1"})
     assert f"bitorder from {copy}" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
-    assert p.returncode != 0 and "FAIL" in p.stdout and "fold=down" in p.stdout
+    assert p.returncode != 0 and "FAIL" in p.stdout
+    return p.stdout
+
+
+def test_every_order_gives_the_twins_bytes():
+    _interpret("interpret_simt.py")
+
+
+def test_planted_fault_folding_down_as_up_fails(tmp_path):
+    """A copied tree whose "down" fold pairs neighbours first: the byte comparison must fail."""
+    out = _mutant_fails(tmp_path, "_split(BLOCK_R, LANES >> lvl, 1), can_reorder=False), axis=1)",
+                        "_split(BLOCK_R, LANES >> lvl, 2), can_reorder=False), axis=2)", "interpret_simt.py")
+    assert "fold=down" in out
 
 
 @pytest.mark.parametrize("lanes, fold", [(1, 0), (32, 0), (16, 1), (8, 2)])
@@ -48,23 +59,13 @@ def test_compiles_for_sm90_with_single_rounding_chains(lanes, fold):
 
 
 def test_the_dot_kernels_give_the_twins_bytes():
-    env = dict(os.environ, TRITON_INTERPRET="1")
-    p = subprocess.run([sys.executable, "-W", "ignore", os.path.join(HERE, "interpret_dot.py")], env=env,
-                       capture_output=True, text=True, timeout=1200)
-    assert p.returncode == 0 and " 0 failures" in p.stdout, p.stdout[-3000:] + p.stderr[-3000:]
+    _interpret("interpret_dot.py")
 
 
 def test_planted_fault_dot_block_fold_as_neighbours_fails(tmp_path):
     """A copied tree whose dot block fold pairs neighbours first: the byte comparison must fail."""
-    sys.path.insert(0, os.path.dirname(HERE))
-    from mutants import run_on_mutant
-
-    p, copy = run_on_mutant(tmp_path, "src/bitorder/gemm/kernels_simt.py",
-                            "part = _fold((x + y)[None, :], 1, 128, 0)", "part = _fold((x + y)[None, :], 1, 128, 1)",
-                            ["-W", "ignore", "tests/gemm/interpret_dot.py"],
-                            env={"TRITON_INTERPRET": "1", "SIMT_QUICK": "1"})
-    assert f"bitorder from {copy}" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
-    assert p.returncode != 0 and "FAIL" in p.stdout
+    _mutant_fails(tmp_path, "part = _fold((x + y)[None, :], 1, 128, 0)", "part = _fold((x + y)[None, :], 1, 128, 1)",
+                  "interpret_dot.py")
 
 
 def test_the_dot_kernels_compile_for_sm90_with_single_rounding_chains():
