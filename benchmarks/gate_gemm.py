@@ -275,7 +275,7 @@ def main():
                     help="seconds after the budget to rerun, alone, cases that ran out of GPU memory among workers")
     ap.add_argument("--slice", default="", help="START:STOP of the shuffled case list (split a gate over calls)")
     ap.add_argument("--only", choices=("gemv", "k1", "dot", "sn"), help="gemv: only the cases with M == 1 or N == 1 (the gemv "
-                    "rule's ground); k1: only those with K == 1; dot: only M == N == 1 (algorithm 14's ground); sn: 2-D with M from 2 to 16 and B transposed (gemmSN TN's ground); from the same shuffled list")
+                    "rule's ground); k1: only those with K == 1; dot: only M == N == 1 (algorithm 14's ground); sn: 2-D with M from 2 to 16 (gemmSN's ground); from the same shuffled list")
     ap.add_argument("--rerun", help="a gate JSON: check its errored, mismatched and not reached cases again "
                                     "(fresh draws), each counted under its own set")
     args = ap.parse_args()
@@ -297,7 +297,7 @@ def main():
     elif args.only == "dot":
         cases = [(s, c) for s, c in cases if c.m == 1 and c.n == 1]
     elif args.only == "sn":
-        cases = [(s, c) for s, c in cases if 2 <= c.m <= 16 and c.batch == 1 and c.layout[1] == "t"]
+        cases = [(s, c) for s, c in cases if 2 <= c.m <= 16 and c.batch == 1]
     first = 0
     if args.slice:
         a, b = (int(x) if x else None for x in args.slice.split(":"))

@@ -149,10 +149,11 @@ def test_a_dot_answer_plans_the_dot_kernels(monkeypatch):
     assert p.path == "dot" and "beta = 1" in p.reason
 
 
-def test_a_gemmsn_tn_answer_plans_a_gemv_per_row_only_as_a_gated_candidate(monkeypatch):
-    """An algorithm-11 answer on torch's A row-major and B a transposed view (gemmSN's TN kernel,
-    M 2..16) plans one gemv per row in the probed order (16 lanes round robin, banked every 256,
-    added in order), only under BITORDER_UNVERIFIED=1; other layouts or a bias: cuBLAS."""
+def test_a_gemmsn_answer_plans_a_gemv_per_row_only_as_a_gated_candidate(monkeypatch):
+    """An algorithm-11 answer (gemmSN, M 2..16) plans one gemv per row in the probed order, only
+    under BITORDER_UNVERIFIED=1: B a transposed view (TN kernel: 16 lanes round robin, banked
+    every 256, added in order; no bias), B row-major (NN kernel: 2 or 4 contiguous lanes by the
+    custom option, banked every 128 from each lane's start; bias in fp32); A transposed: cuBLAS."""
     import torch
     from bitorder.gemm import api
     ans = {"algo_id": 11, "tile": "UNDEFINED", "stages": "UNDEFINED", "split_k": 1, "reduction_scheme": 0,
@@ -165,5 +166,9 @@ def test_a_gemmsn_tn_answer_plans_a_gemv_per_row_only_as_a_gated_candidate(monke
     monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
     p = api._plan2(a, w.t(), None, "gemm")
     assert p.path == "rows" and (p.order.lanes, p.order.chunk, p.order.fold, p.order.block) == (16, 1, "seq", 256)
-    assert api._plan2(a, w.t().contiguous(), None, "gemm").path == "cublas"      # NN kernel: not pinned
     assert api._plan2(a, w.t(), torch.zeros(31, dtype=torch.float16), "gemm_and_bias").path == "cublas"
+    p = api._plan2(a, w.t().contiguous(), torch.zeros(31, dtype=torch.float16), "gemm_and_bias")   # NN kernel
+    assert p.path == "rows" and (p.order.lanes, p.order.block, p.order.block_in_chunk, p.order.bias) == (2, 128, True, "acc")
+    ans["custom_option"] = 1
+    assert api._plan2(a, w.t().contiguous(), None, "gemm").order.lanes == 4
+    assert api._plan2(a.t().contiguous().t(), w.t(), None, "gemm").path == "cublas"   # A transposed: not pinned

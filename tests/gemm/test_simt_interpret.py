@@ -12,8 +12,9 @@ HERE = os.path.dirname(__file__)
 
 
 def _interpret(script: str):
-    """Run tests/gemm/<script> under the interpreter; it must report 0 failures."""
-    env = dict(os.environ, TRITON_INTERPRET="1")
+    """Run tests/gemm/<script> under the interpreter (a sample of its orders: SIMT_SAMPLE=1; run
+    the script by hand for all of them); it must report 0 failures."""
+    env = dict(os.environ, TRITON_INTERPRET="1", SIMT_SAMPLE="1")
     p = subprocess.run([sys.executable, "-W", "ignore", os.path.join(HERE, script)], env=env,
                        capture_output=True, text=True, timeout=1200)
     assert p.returncode == 0 and " 0 failures" in p.stdout, p.stdout[-3000:] + p.stderr[-3000:]
@@ -54,7 +55,8 @@ def test_compiles_for_sm90_with_single_rounding_chains(lanes, fold):
            "SPAN": "i32", "CHUNK": "i32", "CAP": "i32", "BLOCKLEN": "i32", "stride_ab": "i32", "stride_vb": "i32",
            "stride_ob": "i32"}
     c = bitorder.compile(gemv_kernel, "sm90", signature=sig, num_warps=4, num_stages=1,
-                         constexprs={"LANES": lanes, "FOLD": fold, "HAS_BIAS": True, "BIAS_OUT": False, "BLOCK_R": 16})
+                         constexprs={"LANES": lanes, "FOLD": fold, "HAS_BIAS": True, "BIAS_OUT": False, "BLOCK_R": 16,
+                                     "BLOCK_IN_CHUNK": False})
     assert "fma.rn.f32" in c.ptx and "mul.f32" not in c.ptx and "mul.rn.f32" not in c.ptx
 
 

@@ -191,7 +191,8 @@ def tracer_bits(order: simt.GemvOrder, k: int, pairs: np.ndarray, tracers: np.nd
         lost_fold = in_part & lmem[lmeet[la, lb][:, None], lt]
         before = t <= np.maximum(a, b)[:, None]
         if order.block:                   # chains banked per block: the later one's whole block joins
-            blk = (np.arange(k) - part * (order.span or k)) // order.block
+            local = np.arange(k) - part * (order.span or k)
+            blk = np.concatenate([order.block_of(local[s:e], e - s) for s, e in order.parts(k)])
             ba, bb, bt = blk[a][:, None], blk[b][:, None], blk[t]
             before = np.where(ba == bb, (bt == ba) & before, bt <= np.maximum(ba, bb))
         lost_chain = in_part & (lt == la[:, None]) & before
@@ -228,8 +229,9 @@ def tree_key(order: simt.GemvOrder, k: int, intern: dict) -> int:
         lane = order.lane_of(e - s)
         accs, bank, last = [None] * order.lanes, [None] * order.lanes, [0] * order.lanes
         for i, t in enumerate(lane.tolist()):
-            if order.block and i // order.block != last[t]:  # the lane opens a block: its chain is banked
-                bank[t], accs[t], last[t] = node(bank[t], accs[t]), None, i // order.block
+            b = order.block_of(i, e - s) if order.block else 0
+            if order.block and b != last[t]:  # the lane opens a block: its chain is banked
+                bank[t], accs[t], last[t] = node(bank[t], accs[t]), None, b
             accs[t] = node(accs[t], s + i)
         accs = [node(x, y) for x, y in zip(bank, accs)]
         for dst, src in simt.schedule(order.fold, order.lanes):

@@ -112,17 +112,29 @@ def order_for(answer: dict, k: int, dtype: str, outputs: int = 1) -> Optional[Ge
     return GemvOrder(lanes=lanes, chunk=chunk, cap=cap, span=span, **{"fold": "down", **EXTRA.get(key, {})})
 
 
-# gemmSN_TN_kernel<float, 128, 16, 2, 4, ...> (algorithm 11 with torch's B a transposed view, A
-# row-major; M from 2 to 16): every output is 16 lanes round robin over K (chunk 1), each lane's
-# chain banked every 256 elements, the lanes added in order. Read off designed experiments on the
-# H200 (2026-12-01 probe: 10x16x39, 7x31x250, 2x2388x21245 each left exactly this order of 189 /
-# 189 / 756 candidates; every output row gave the same bits).
+# gemmSN (algorithm 11; M from 2 to 16), read off designed experiments and draws on the H200
+# (2026-12-01 probe, benchmarks/results/2026-12-01-simt-probe); every output row gave the same bits.
+# gemmSN_TN_kernel<float, 128, 16, 2, 4, ...> (torch B a transposed view, A row-major): 16 lanes
+# round robin over K (chunk 1), each lane's chain banked every 256, the lanes added in order
+# (10x16x39, 7x31x250, 2x2388x21245 each left exactly this order of 189 / 189 / 756 candidates).
 GEMMSN_TN = GemvOrder(lanes=16, chunk=1, fold="seq", block=256)
+# gemmSN_NN_kernel<float, 128, 2, ...> (custom option 0) and <float, 256, 4, ...> (option 1), torch A
+# and B row-major: 2 or 4 lanes over contiguous quarters / halves of K, each lane's chain banked
+# every 128 counted from the lane's start, the lanes added in order, a bias in fp32 before the
+# rounding (3x8612x5641: 2,471 of 2,471 experiments; all seven records' draws, bias "acc").
+# Block 128 is seen on the 4-lane kernel only (the 2-lane records have K <= 15).
+GEMMSN_NN = {0: GemvOrder(lanes=2, fold="seq", block=128, block_in_chunk=True),
+             1: GemvOrder(lanes=4, fold="seq", block=128, block_in_chunk=True)}
 
 
-def gemmsn_order_for(answer: dict, a_row_major: bool, b_transposed: bool, m: int) -> Optional[GemvOrder]:
+def gemmsn_order_for(answer: dict, layout: str, m: int, bias: bool) -> Optional[GemvOrder]:
     """The GemvOrder every output of an algorithm-11 (gemmSN) call runs, where the probes pinned it:
-    the TN kernel (torch A row-major, B a transposed view, M <= 16); None otherwise."""
-    if answer is None or int(answer.get("algo_id", -1)) != 11:
+    layout "nt" (A row-major, B a transposed view) without a bias, "nn" (both row-major) with or
+    without; 2 <= M <= 16; None otherwise (A transposed, other options)."""
+    if answer is None or int(answer.get("algo_id", -1)) != 11 or not 2 <= m <= 16:
         return None
-    return GEMMSN_TN if a_row_major and b_transposed and 2 <= m <= 16 else None
+    if layout == "nt":
+        return None if bias else GEMMSN_TN
+    if layout == "nn":
+        return GEMMSN_NN.get(int(answer.get("custom_option", -1)))
+    return None

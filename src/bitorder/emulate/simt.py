@@ -13,7 +13,8 @@ The bits contract of one gemv call is a `GemvOrder`. For every output element:
      Each lane folds its elements in increasing K into one fp32 accumulator started at +0: product "fma" is fma.rn.f32(a, b, acc) (one rounding),
      "mul_add" is add.rn(mul.rn(a, b), acc) (two). With `block`, the chain restarts at +0 every
      `block` local indices and each block's total is added (add.rn.f32, in K order) to the lane's
-     total, what gemv2T_kernel_val does past 512 elements (2026-11-30i probe, records i4-i9).
+     total, what gemv2T_kernel_val does past 512 elements (2026-11-30i probe, records i4-i9); with
+     block_in_chunk the blocks count from each chunk's start (gemmSN_NN, 2026-12-01 probe).
      fp16 and bf16 products are exact in fp32
      (11 + 11 and 8 + 8 significant bits), so the two differ only where a product leaves fp32's
      range: the survey's draws cannot tell them apart.
@@ -60,6 +61,7 @@ class GemvOrder:
     bias: str = "acc"
     cap: Optional[int] = None
     block: Optional[int] = None
+    block_in_chunk: bool = False   # blocks counted from each chunk's start (gemmSN NN), not the part's
 
     def __post_init__(self):
         ok = (self.lanes >= 1 and (self.fold == "seq" or self.lanes & (self.lanes - 1) == 0)
@@ -88,6 +90,15 @@ class GemvOrder:
         c = -(-(self.span or n) // self.lanes)
         return c if self.cap is None else max(1, min(self.cap, c))
 
+    def block_of(self, u, n: int):
+        """The block id of local indices u in a part of n elements (order.block set): u // block,
+        or with block_in_chunk the (chunk, block within it) pair folded into one integer."""
+        u = np.asarray(u)
+        if not self.block_in_chunk:
+            return u // self.block
+        c = self.chunk_of(n)
+        return (u // c) * (-(-c // self.block)) + (u % c) // self.block
+
     def lane_of(self, n: int) -> np.ndarray:
         """The lane of each local index 0..n-1 of a part of n elements."""
         return (np.arange(n) // self.chunk_of(n)) % self.lanes
@@ -95,7 +106,7 @@ class GemvOrder:
     def __str__(self):
         span = "" if self.span is None else f" span={self.span} merge={self.merge}"
         chunk = f"chunk={self.chunk}" if self.chunk else "contiguous" if self.cap is None else f"contiguous cap={self.cap}"
-        block = "" if self.block is None else f" block={self.block}"
+        block = "" if self.block is None else f" block={self.block}{' in chunk' if self.block_in_chunk else ''}"
         return f"GemvOrder(lanes={self.lanes} {chunk}{block} fold={self.fold}{span} {self.product} bias={self.bias})"
 
 
@@ -157,7 +168,8 @@ def _part(a: np.ndarray, b: np.ndarray, order: GemvOrder, start: int, stop: int)
         live = [t for t in range(order.lanes) if j < len(idx[t])]
         ks = np.array([idx[t][j] for t in live])
         if order.block and j:                # a lane whose element opens a new block banks its chain
-            new = [t for t in live if (idx[t][j] - start) // order.block != (idx[t][j - 1] - start) // order.block]
+            n = stop - start
+            new = [t for t in live if order.block_of(idx[t][j] - start, n) != order.block_of(idx[t][j - 1] - start, n)]
             total[new] = _add(total[new], acc[new])
             acc[new] = 0
         p = a[:, ks].T[:, :, None] * b[ks, :][:, None, :]          # (lanes, R, C), exact
@@ -232,8 +244,9 @@ def walk_codes(order: GemvOrder, k: int, positions) -> np.ndarray:
     part_meet = _meets_r(order.merge, len(parts), 0)
     in_r_part = p1 == 0
     # on r's lane the pair meets with r unless both sit in one later block (a chain restarted at +0)
-    b1 = (m - starts[p1]) // order.block if order.block else 0
-    b2 = (m + 1 - starts[p2]) // order.block if order.block else 0
+    lens = np.array([e - s for s, e in parts])
+    b1 = np.array([order.block_of(x - starts[p], lens[p]) for x, p in zip(m, p1)]) if order.block else 0
+    b2 = np.array([order.block_of(x + 1 - starts[p], lens[p]) for x, p in zip(m, p2)]) if order.block else 0
     with_r = (b1 == 0) | (b1 != b2)
     lost = np.where(p1 != p2, part_meet[p1, p2],
                     np.where(same_lane, in_r_part & (l1 == 0) & with_r, in_r_part & lane_meet[l1, l2]))

@@ -35,7 +35,7 @@ class Plan:
     """What a call runs and why its bits are what they are.
 
     path: "triton" (desc is computed by bitorder's kernels), "simt" (the gemv kernel
-    under `order`; "rows": one gemv per row of a, gemmSN's TN kernel), "dot" (the dot kernels
+    under `order`; "rows": one gemv per row of a, gemmSN's kernels), "dot" (the dot kernels
     under a DotOrder), "k1" (a K = 1
     product with a bias, elementwise) or "cublas" (the
     fallback: torch itself runs it). call: the cuBLAS entry torch uses ("gemm",
@@ -143,9 +143,9 @@ def _plan2(a, b, bias, call: str) -> Plan:
         order = _dot_candidate(ans, a, b) if bias is None else None
         if order is not None:
             return Plan("dot", None, ans, call, "dot path (bitorder.emulate.dot)", us, order)
-        order = _gemmsn_candidate(ans, a, b) if bias is None else None
+        order = _gemmsn_candidate(ans, a, b, bias)
         if order is not None:
-            return Plan("rows", None, ans, call, "gemmSN TN candidate: a gemv per row (BITORDER_UNVERIFIED)", us, order)
+            return Plan("rows", None, ans, call, "gemmSN candidate: a gemv per row (BITORDER_UNVERIFIED)", us, order)
         defect = cublas_defect(ans, K)
         reason = f"{defect}; torch's bytes are returned as they are" if defect else \
             f"algo {ans['algo_id']} answer outside the arch profile's verified entries"
@@ -184,15 +184,16 @@ def _dot_candidate(ans, a, b):
     return DotOrder(int(ans.get("split_k") or 0)) if int(ans.get("split_k") or 0) >= 1 else None
 
 
-def _gemmsn_candidate(ans, a, b):
-    """The GemvOrder of an algorithm-11 answer where bitorder.cublas.gemv_rule pinned it (the TN
-    kernel: 2-D, A row-major, B a transposed view), only while a gate that checks it runs
-    (BITORDER_UNVERIFIED=1); None otherwise."""
+def _gemmsn_candidate(ans, a, b, bias):
+    """The GemvOrder of an algorithm-11 answer where bitorder.cublas.gemv_rule pinned it (gemmSN's
+    TN kernel, no bias; its NN kernel, bias in fp32 before the rounding; 2-D), only while a gate
+    that checks it runs (BITORDER_UNVERIFIED=1); None otherwise."""
     from ..cublas.profile import candidates_allowed
-    if not candidates_allowed() or a.dim() != 2 or b.dim() != 2:
+    if not candidates_allowed() or a.dim() != 2 or b.dim() != 2 or a.stride(1) != 1 or b.shape[1] < 2:
         return None
+    layout = "nt" if b.stride(0) == 1 else "nn" if b.stride(1) == 1 else "?"
     from ..cublas.gemv_rule import gemmsn_order_for
-    return gemmsn_order_for(ans, a.stride(1) == 1, b.stride(0) == 1 and b.shape[1] > 1, a.shape[0])
+    return gemmsn_order_for(ans, layout, a.shape[0], bias is not None)
 
 
 def unaligned(*tensors) -> bool:
@@ -310,9 +311,10 @@ def _run(a, b, bias, torch_fn):
     elif p.path == "simt":          # a gemv under its rule (_gemv_candidate; a bias only through _addmm)
         from .simt import gemv
         out = gemv(a2, b2, p.order, bias=None if bias_after else bias)
-    elif p.path == "rows":          # gemmSN TN (_gemmsn_candidate): every row of a its own gemv, same order
+    elif p.path == "rows":          # gemmSN (_gemmsn_candidate): every row of a its own gemv, same order
         from .simt import gemv
-        out = torch.cat([gemv(a2[i:i + 1], b2, p.order) for i in range(a2.shape[0])])
+        bias_r = None if bias_after else bias
+        out = torch.cat([gemv(a2[i:i + 1], b2, p.order, bias=bias_r) for i in range(a2.shape[0])])
     elif p.path == "dot":           # cuBLAS's dot path (_dot_candidate; a bias only through _addmm)
         from .simt import dot
         out = dot(a2, b2, p.order, bias=None if bias_after else bias)

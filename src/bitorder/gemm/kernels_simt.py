@@ -5,7 +5,8 @@ It computes what bitorder.emulate.simt's GemvOrder says, step for step: for each
 into parts of SPAN; inside a part LANES lanes, local index u in chunk u // CHUNK (CHUNK 0: the
 contiguous layout, ceil(SPAN / LANES), the last part too, at most CAP), chunk q on lane q % LANES;
 each lane one fma.rn.f32 chain in increasing K from +0 (restarted every BLOCKLEN local indices,
-the blocks' totals added in K order: gemv2T's 512); the lanes folded by FOLD; the parts added in K
+counted from each chunk's start with BLOCK_IN_CHUNK, the blocks' totals added in K order:
+gemv2T's 512, gemmSN NN's 128); the lanes folded by FOLD; the parts added in K
 order in fp32; the bias (beta = 1) added in fp32 before the rounding (BIAS_OUT False) or to the
 rounded output (True).
 fp16 and bf16 products are exact in fp32, so tl.fma's single rounding is the chain's only one.
@@ -57,7 +58,7 @@ def _fold(acc, BLOCK_R: tl.constexpr, LANES: tl.constexpr, FOLD: tl.constexpr):
 def gemv_kernel(a_ptr, v_ptr, out_ptr, bias_ptr, R, K, stride_ar, stride_ak, stride_v, stride_o, stride_bias, SPAN, CHUNK, CAP, BLOCKLEN,
                 stride_ab, stride_vb, stride_ob,
                 LANES: tl.constexpr, FOLD: tl.constexpr, HAS_BIAS: tl.constexpr, BIAS_OUT: tl.constexpr,
-                BLOCK_R: tl.constexpr):
+                BLOCK_R: tl.constexpr, BLOCK_IN_CHUNK: tl.constexpr):
     """out[r] = epilogue(sum over k of a[r, k] * v[k]) for BLOCK_R rows r of batch entry
     program_id(1) (batch strides stride_ab, stride_vb, stride_ob); grid (cdiv(R, BLOCK_R), batch).
     Returns the bytes bitorder.emulate.simt.matmul gives for the same GemvOrder (merge
@@ -85,7 +86,11 @@ def gemv_kernel(a_ptr, v_ptr, out_ptr, bias_ptr, R, K, stride_ar, stride_ak, str
             if BLOCKLEN > 0:   # a lane whose element opens a new block banks its chain and restarts at +0
                 i = tl.maximum(j - 1, 0)
                 before = (lanes + LANES * (i // chunk)) * chunk + i % chunk
-                new = ok & (j > 0) & (u // BLOCKLEN != before // BLOCKLEN)
+                if BLOCK_IN_CHUNK:   # blocks counted from each chunk's start (gemmSN NN)
+                    opens = (j // chunk != i // chunk) | ((j % chunk) // BLOCKLEN != (i % chunk) // BLOCKLEN)
+                else:
+                    opens = u // BLOCKLEN != before // BLOCKLEN
+                new = ok & (j > 0) & opens
                 bank = tl.where(new[None, :], bank + acc, bank)
                 acc = tl.where(new[None, :], 0.0, acc)
             k = (start + u).to(tl.int64)

@@ -56,7 +56,7 @@ def gemv(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out_dtyp
         mat, vec, out, bias if bias is not None else out, R, K, sr, sk, sv, so, sb, span, order.chunk or 0, order.cap or 0,
         order.block or 0, sab, svb, sob,
         LANES=order.lanes, FOLD=FOLD_CODES[order.fold], HAS_BIAS=bias is not None, BIAS_OUT=order.bias == "out",
-        BLOCK_R=block_r)
+        BLOCK_R=block_r, BLOCK_IN_CHUNK=order.block_in_chunk)
     return out
 
 

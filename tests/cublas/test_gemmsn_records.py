@@ -1,0 +1,67 @@
+"""gemmSN's probed orders (bitorder.cublas.gemv_rule.gemmsn_order_for) against the H200's recorded
+bytes (2026-12-01 probe): the designed experiments of every algorithm-11 record, read off the order
+without arithmetic and replayed through the twin, and the seeded draws (first rows, 400 columns; K up to 1000 here)."""
+import gzip
+import json
+import os
+
+import numpy as np
+
+from bitorder.cublas import gemv_design as G
+from bitorder.cublas.gemv_rule import gemmsn_order_for
+from bitorder.draws import numpy_draw
+from bitorder.emulate import simt
+
+PROBE = os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks", "results", "2026-12-01-simt-probe",
+                     "probe_simt.json.gz")
+HERE = os.path.dirname(__file__)
+
+
+def _records():
+    with gzip.open(PROBE, "rt") as f:
+        return [r for r in json.load(f)["simt"] if r.get("answer", {}).get("algo_id") == 11 and "launch" in r]
+
+
+def _design(k, dtype):
+    import sys
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "benchmarks"))
+    from probe_gemv import design_for
+    return design_for(k, dtype)
+
+
+def _operand(c, rows, cols, trans, seed, tid, kind):
+    x = numpy_draw((cols, rows) if trans else (rows, cols), c["dtype"], seed, tid, "wide" if kind == "wide" else "narrow")
+    return x.T if trans else x
+
+
+def test_every_gemmsn_record_has_its_order_and_the_order_gives_its_bytes():
+    recs = _records()
+    assert len(recs) >= 10
+    for rec in recs:
+        c = rec["case"]
+        order = gemmsn_order_for(rec["answer"], c["layout"], c["m"], c["op"] == "linear_bias")
+        if c["layout"] == "nt" and c["op"] == "linear_bias":
+            assert order is None                        # the TN kernel's bias was not probed
+            continue
+        assert order is not None, c
+        if "bits" in rec:                               # designed: every output row gave the same bits
+            bits = np.array(rec["bits"])
+            assert (bits == bits[:, :1]).all()
+            pairs, tracers = _design(c["k"], c["dtype"])
+            assert G.digest(pairs, tracers) == rec["design"]["digest"]
+            assert np.array_equal(G.predict(order, c["k"], pairs, tracers), G.decode(bits[:, 0].tolist(), c["dtype"]))
+        if c["k"] > 1000:                               # (long K: the designed rows above; draws on the GPU)
+            continue
+        rows = list(range(min(8, c["m"]))) + [c["m"] - 1]
+        cols = min(c["n"], 400)
+        for key, want in rec["draws"].items():
+            seed, kind = int(key.split(":")[0]), key.split(":")[1]
+            a = _operand(c, c["m"], c["k"], c["layout"][0] == "t", seed, 1, kind).copy()
+            b = _operand(c, c["k"], c["n"], c["layout"][1] == "t", seed, 2, kind).copy()
+            if kind == "cancel" and c["k"] >= 2:
+                h = c["k"] // 2
+                a[:, h:2 * h], b[h:2 * h, :] = -a[:, :h], b[:h, :]
+            bias = numpy_draw((c["n"],), c["dtype"], seed, 3, "narrow")[:cols] if c["op"] == "linear_bias" else None
+            got = simt.matmul(a[rows], b[:, :cols], order, bias=bias).view(np.int16)
+            want = np.array(want, np.int64).astype(np.int16).reshape(len(rows), c["n"])[:, :cols]
+            assert np.array_equal(got, want), (c, key)
