@@ -28,7 +28,7 @@ def profile_table() -> Table:
 
 
 LIVE_SHAPES = [(4096, 4096, 4096, "nt"), (8, 4096, 14336, "nt"), (777, 513, 1999, "nn"), (1, 4096, 4096, "nt"),
-               (64, 64, 65536, "tn"), (1147, 839, 848, "tt")]
+               (64, 64, 65536, "tn"), (1147, 839, 848, "tt"), (1, 1, 100000, "nn")]
 
 
 def live_table() -> Table:
@@ -57,5 +57,5 @@ def live_table() -> Table:
                 torch.cuda.synchronize()
                 times.append((time.perf_counter() - t0) / 5 * 1e3)
             t.add_row(f"{m}x{n}x{k}", layout, dt, "[green]yes[/]" if same else "[red]NO[/]", p.path,
-                      str(p.desc) if p.desc else p.reason, f"{times[0]:.3f}", f"{times[1]:.3f}")
+                      str(p.desc or p.order or p.reason), f"{times[0]:.3f}", f"{times[1]:.3f}")
     return t
