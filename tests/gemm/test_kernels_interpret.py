@@ -16,16 +16,19 @@ def test_every_product_once_and_the_bias_once():
     assert "0 failures" in p.stdout
 
 
-@pytest.mark.parametrize("path, old, new, shows", [
-    ("src/bitorder/gemm/kernels.py", "        if k_full < k_hi:\n", "        if k_full < k_hi and False:\n", "FAIL"),
-    ("src/bitorder/gemm/kernels_fp8.py", "        if k_full < k_hi:\n", "        if k_full < k_hi and False:\n", "FAIL fp8"),
+@pytest.mark.parametrize("path, old, new, shows, only", [
+    ("src/bitorder/gemm/kernels.py", "        if k_full < k_hi:\n", "        if k_full < k_hi and False:\n", "FAIL", "chain"),
+    ("src/bitorder/gemm/kernels_fp8.py", "        if k_full < k_hi:\n", "        if k_full < k_hi and False:\n", "FAIL fp8",
+     "fp8"),
 ])
-def test_planted_fault_dropping_the_short_tile_fails(tmp_path, path, old, new, shows):
-    """The chain with its short K tile dropped (a copied tree): the interpreter test must fail."""
+def test_planted_fault_dropping_the_short_tile_fails(tmp_path, path, old, new, shows, only):
+    """The chain with its short K tile dropped (a copied tree): the interpreter test (the share
+    that reaches the mutated kernel: KERNELS_ONLY) must fail."""
     import sys as _sys
     _sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
     from mutants import run_on_mutant
 
-    p, copy = run_on_mutant(tmp_path, path, old, new, ["tests/gemm/interpret_kernels.py"], env={"TRITON_INTERPRET": "1"})
+    p, copy = run_on_mutant(tmp_path, path, old, new, ["tests/gemm/interpret_kernels.py"],
+                            env={"TRITON_INTERPRET": "1", "KERNELS_ONLY": only})
     assert f"bitorder from {copy}" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
     assert p.returncode != 0 and shows in p.stdout and "0 failures" not in p.stdout

@@ -28,7 +28,7 @@ def _mutant_fails(tmp_path, old: str, new: str, script: str):
 
     p, copy = run_on_mutant(tmp_path, "src/bitorder/gemm/kernels_simt.py", old, new,
                             ["-W", "ignore", f"tests/gemm/{script}"],
-                            env={"TRITON_INTERPRET": "1", "SIMT_QUICK": "1", "SIMT_SAMPLE": "1"})
+                            env={"TRITON_INTERPRET": "1", "SIMT_QUICK": "1", "SIMT_SAMPLE": "1", "SIMT_FAULT": "1"})
     assert f"bitorder from {copy}" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
     assert p.returncode != 0 and "FAIL" in p.stdout
     return p.stdout
