@@ -261,6 +261,11 @@ def write_report(out: str, report: dict) -> list:
     return report["mismatches"]
 
 
+# --only: a gate's ground, from the same shuffled list
+ONLY = {"gemv": lambda c: min(c.m, c.n) == 1, "k1": lambda c: c.k == 1, "dot": lambda c: c.m == 1 and c.n == 1,
+        "sn": lambda c: 2 <= c.m <= 16 and c.batch == 1}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -274,7 +279,7 @@ def main():
     ap.add_argument("--retry-oom", type=float, default=60.0,
                     help="seconds after the budget to rerun, alone, cases that ran out of GPU memory among workers")
     ap.add_argument("--slice", default="", help="START:STOP of the shuffled case list (split a gate over calls)")
-    ap.add_argument("--only", choices=("gemv", "k1", "dot", "sn"), help="gemv: only the cases with M == 1 or N == 1 (the gemv "
+    ap.add_argument("--only", choices=tuple(ONLY), help="gemv: only the cases with M == 1 or N == 1 (the gemv "
                     "rule's ground); k1: only those with K == 1; dot: only M == N == 1 (algorithm 14's ground); sn: 2-D with M from 2 to 16 (gemmSN's ground); from the same shuffled list")
     ap.add_argument("--rerun", help="a gate JSON: check its errored, mismatched and not reached cases again "
                                     "(fresh draws), each counted under its own set")
@@ -290,14 +295,8 @@ def main():
     random.Random(args.seed).shuffle(cases)
     if args.quick:
         cases = cases[:600]
-    if args.only == "gemv":
-        cases = [(s, c) for s, c in cases if min(c.m, c.n) == 1]
-    elif args.only == "k1":
-        cases = [(s, c) for s, c in cases if c.k == 1]
-    elif args.only == "dot":
-        cases = [(s, c) for s, c in cases if c.m == 1 and c.n == 1]
-    elif args.only == "sn":
-        cases = [(s, c) for s, c in cases if 2 <= c.m <= 16 and c.batch == 1]
+    if args.only:
+        cases = [(s, c) for s, c in cases if ONLY[args.only](c)]
     first = 0
     if args.slice:
         a, b = (int(x) if x else None for x in args.slice.split(":"))

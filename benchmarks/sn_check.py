@@ -3,7 +3,8 @@
 Fresh shapes where the TN kernel runs: M uniform in [2, 16], N log-uniform in [1, 16384], K
 log-uniform in [1, 65536], torch's A row-major and B a transposed view, fp16 and bf16, torch.matmul
 and F.linear without a bias. Each shape is planned (BITORDER_UNVERIFIED=1); those planned "rows"
-are checked on three fresh draws (narrow, wide, cancelling), the rest counted by answer. Writes
+are checked as the gate checks a case (gate_gemm.check_case: three fresh draws, narrow, wide,
+cancelling), the rest counted by answer. Writes
 DIR/sn_check.json; exit 1 on any difference.
 
     python benchmarks/sn_check.py --out DIR [--shapes N] [--budget S] [--seed S]   (GPU; gpu-run OUT sn-check)
@@ -33,7 +34,7 @@ def main():
     ap.add_argument("--seed", type=int, default=20261203)
     args = ap.parse_args()
     import torch
-    from gate_gemm import draw, run_pair
+    from gate_gemm import check_case, draw
     from bitorder.gemm import api
     from bitorder.gemm.shapes import Case
     rng = random.Random(args.seed)
@@ -49,15 +50,11 @@ def main():
         answers[f"{p.path}:{p.answer['algo_id'] if p.answer else None}"] += 1
         if p.path != "rows":
             continue
-        same = []
-        for j, kind in enumerate(("narrow", "wide", "cancel")):
-            a, b, bias = draw(c, args.seed * 11 + i + j * 7919, kind)
-            ours, ref = run_pair(c, a, b, bias)
-            same.append(bool(torch.equal(ours.view(torch.int16), ref.view(torch.int16))))
-        bad += not all(same)
-        rows.append({"case": c.to_dict(), "same": same})
-        if not all(same):
-            print(f"[sn-check] DIFF {c}: {same}", flush=True)
+        res = check_case(c, args.seed * 11 + i)      # the gate's own three draws and byte comparison
+        bad += not res["ok"]
+        rows.append(res)
+        if not res["ok"]:
+            print(f"[sn-check] DIFF {c}: {res['draws']}", flush=True)
     summary = {"shapes_planned": sum(answers.values()), "rows_checked": len(rows), "differ": bad,
                "answers": dict(answers), "seconds": round(time.time() - t0, 1), "device": torch.cuda.get_device_name()}
     os.makedirs(args.out, exist_ok=True)

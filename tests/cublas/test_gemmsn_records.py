@@ -4,17 +4,19 @@ without arithmetic and replayed through the twin, and the seeded draws (first ro
 import gzip
 import json
 import os
+import sys
 
 import numpy as np
 
 from bitorder.cublas import gemv_design as G
 from bitorder.cublas.gemv_rule import gemmsn_order_for
-from bitorder.draws import numpy_draw
 from bitorder.emulate import simt
 
 PROBE = os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks", "results", "2026-12-01-simt-probe",
                      "probe_simt.json.gz")
 HERE = os.path.dirname(__file__)
+sys.path.insert(0, os.path.join(HERE, ".."))
+from gate_draws import draw  # noqa: E402
 
 
 def _records():
@@ -23,15 +25,9 @@ def _records():
 
 
 def _design(k, dtype):
-    import sys
     sys.path.insert(0, os.path.join(HERE, "..", "..", "benchmarks"))
     from probe_gemv import design_for
     return design_for(k, dtype)
-
-
-def _operand(c, rows, cols, trans, seed, tid, kind):
-    x = numpy_draw((cols, rows) if trans else (rows, cols), c["dtype"], seed, tid, "wide" if kind == "wide" else "narrow")
-    return x.T if trans else x
 
 
 def test_every_gemmsn_record_has_its_order_and_the_order_gives_its_bytes():
@@ -55,13 +51,8 @@ def test_every_gemmsn_record_has_its_order_and_the_order_gives_its_bytes():
         rows = list(range(min(8, c["m"]))) + [c["m"] - 1]
         cols = min(c["n"], 400)
         for key, want in rec["draws"].items():
-            seed, kind = int(key.split(":")[0]), key.split(":")[1]
-            a = _operand(c, c["m"], c["k"], c["layout"][0] == "t", seed, 1, kind).copy()
-            b = _operand(c, c["k"], c["n"], c["layout"][1] == "t", seed, 2, kind).copy()
-            if kind == "cancel" and c["k"] >= 2:
-                h = c["k"] // 2
-                a[:, h:2 * h], b[h:2 * h, :] = -a[:, :h], b[:h, :]
-            bias = numpy_draw((c["n"],), c["dtype"], seed, 3, "narrow")[:cols] if c["op"] == "linear_bias" else None
+            a, b, bias = draw(c, int(key.split(":")[0]), key.split(":")[1])
+            bias = None if bias is None else bias[:cols]
             got = simt.matmul(a[rows], b[:, :cols], order, bias=bias).view(np.int16)
             want = np.array(want, np.int64).astype(np.int16).reshape(len(rows), c["n"])[:, :cols]
             assert np.array_equal(got, want), (c, key)

