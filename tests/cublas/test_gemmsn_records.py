@@ -31,6 +31,8 @@ def _design(k, dtype):
 
 
 def test_every_gemmsn_record_has_its_order_and_the_order_gives_its_bytes():
+    import bitorder
+    print(f"bitorder from {os.path.dirname(bitorder.__file__)}")     # (the planted-fault run checks which tree)
     recs = _records()
     assert len(recs) >= 10
     for rec in recs:
@@ -56,3 +58,15 @@ def test_every_gemmsn_record_has_its_order_and_the_order_gives_its_bytes():
             got = simt.matmul(a[rows], b[:, :cols], order, bias=bias).view(np.int16)
             want = np.array(want, np.int64).astype(np.int16).reshape(len(rows), c["n"])[:, :cols]
             assert np.array_equal(got, want), (c, key)
+
+
+def test_planted_fault_gemmsn_nn_banked_every_64_fails(tmp_path):
+    """A copied tree whose 4-lane NN order banks every 64 instead of 128: the record test must fail."""
+    from mutants import PYTEST, run_on_mutant
+    p, copy = run_on_mutant(tmp_path, "src/bitorder/cublas/gemv_rule.py",
+                            '1: GemvOrder(lanes=4, fold="seq", block=128, block_in_chunk=True)',
+                            '1: GemvOrder(lanes=4, fold="seq", block=64, block_in_chunk=True)',
+                            PYTEST + ["tests/cublas/test_gemmsn_records.py::"
+                                      "test_every_gemmsn_record_has_its_order_and_the_order_gives_its_bytes"])
+    assert f"bitorder from {copy}" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
+    assert p.returncode != 0 and "AssertionError" in p.stdout
