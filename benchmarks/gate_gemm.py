@@ -104,8 +104,55 @@ def check_case(case: Case, seed: int) -> dict:
     p = api.plan(*(a, b, bias) if case.op in ("mm", "bmm") else (a, b, bias))
     res["path"], res["reason"] = p.path, p.reason
     res["desc"] = str(p.desc) if p.desc else None
-    res["answer"] = {k: p.answer[k] for k in ("algo_id", "tile", "stages", "split_k", "reduction_scheme")} if p.answer else None
+    res["answer"] = answer_fields(p.answer)
     return res
+
+
+def answer_fields(ans):
+    """The heuristic answer's fields a gate keeps (None without an answer)."""
+    keys = ("algo_id", "tile", "stages", "split_k", "reduction_scheme", "custom_option")
+    return {k: ans[k] for k in keys if k in ans} if ans else None
+
+
+def shell(case: Case):
+    """Uninitialised operands laid out as draw() lays them out (what planning reads: shapes, strides, alignment)."""
+    dt = {"fp16": torch.float16, "bf16": torch.bfloat16}[case.dtype]
+
+    def op(rows, cols, trans):
+        x = torch.empty(((case.batch,) if case.batch > 1 else ()) + ((cols, rows) if trans else (rows, cols)),
+                        dtype=dt, device="cuda")
+        return x.transpose(-1, -2) if trans else x
+    a, b = op(case.m, case.k, case.layout[0] == "t"), op(case.k, case.n, case.layout[1] == "t")
+    return a, b, (torch.empty(case.n, dtype=dt, device="cuda") if case.op == "linear_bias" else None)
+
+
+def census(cases, out: str, name: str, budget: float = 1e9) -> int:
+    """Plan every case (no product runs) and write NAME.json: the paths' counts per set and every case
+    not planned "triton" with its path, reason and heuristic answer (where the fallbacks come from)."""
+    t0, rows, counts = time.time(), [], defaultdict(Counter)
+    for i, (group, case) in enumerate(cases):
+        if time.time() - t0 > budget:
+            print(f"[census] budget spent after {i} of {len(cases)} cases", flush=True)
+            break
+        a, b, bias = shell(case)
+        p = api.plan(a, b, bias)
+        counts[f"{group}:{case.dtype}"][p.path] += 1
+        if p.path != "triton":
+            rows.append({"case": case.to_dict(), "path": p.path, "reason": p.reason, "answer": answer_fields(p.answer)})
+        if case_bytes(case) > BIG:
+            del a, b, bias
+            torch.cuda.empty_cache()
+        if i % 5000 == 0:
+            print(f"[census] {i}/{len(cases)} planned, {time.time() - t0:.0f} s", flush=True)
+    report = {"name": name, "device": torch.cuda.get_device_name(), "fingerprint": fingerprint(),
+              "seconds": round(time.time() - t0, 1), "cases": len(cases),
+              "planned": sum(sum(v.values()) for v in counts.values()),
+              "paths": {k: dict(v) for k, v in sorted(counts.items())}, "not_triton": rows}
+    with open(os.path.join(out, f"{name}.json"), "w") as f:
+        json.dump(report, f)
+    print(json.dumps({k: report[k] for k in ("planned", "seconds", "paths")}, indent=1))
+    print(json.dumps(dict(Counter(f"{r['path']}: {r['reason'][:60]}" for r in rows).most_common()), indent=1))
+    return 0
 
 
 def specials(dtype: str) -> list[dict]:
@@ -246,6 +293,7 @@ def gate_report(name: str, t0: float, planned: int, results, errors, summary, **
             "fingerprint": fingerprint(), "seconds": time.time() - t0, "planned": planned, "run": len(results),
             "summary": {k: dict(v) for k, v in sorted(summary.items())},
             "fallback_reasons": dict(Counter(r["reason"] for r in results if r["path"] == "cublas")),
+            "fallback_cases": [{k: r.get(k) for k in ("case", "reason", "answer")} for r in results if r["path"] == "cublas"],
             "mismatches": mism[:200], "n_mismatches": len(mism), "errors": errors[:50], "n_errors": len(errors),
             "error_cases": [e["case"] for e in errors], **extra}
 
@@ -281,6 +329,8 @@ def main():
     ap.add_argument("--slice", default="", help="START:STOP of the shuffled case list (split a gate over calls)")
     ap.add_argument("--only", choices=tuple(ONLY), help="gemv: only the cases with M == 1 or N == 1 (the gemv "
                     "rule's ground); k1: only those with K == 1; dot: only M == N == 1 (algorithm 14's ground); sn: 2-D with M from 2 to 16 (gemmSN's ground); from the same shuffled list")
+    ap.add_argument("--census", action="store_true", help="plan every case, run none: NAME.json lists where "
+                    "each case not planned triton goes and why (fast: no product runs)")
     ap.add_argument("--rerun", help="a gate JSON: check its errored, mismatched and not reached cases again "
                                     "(fresh draws), each counted under its own set")
     args = ap.parse_args()
@@ -311,6 +361,8 @@ def main():
         # reached (2026-11-30c: 52 of 340 rerun cases were such duplicates)
         again = list({json.dumps(c, sort_keys=True): c for c in again}.values())
         cases, first = [(set_of(c), Case(**c)) for c in again], len(cases)   # seeds past the case list: fresh
+    if args.census:
+        return census(cases, args.out, args.name, args.budget)
     t0 = time.time()
     results, errors, case_stats, left = check_cases(cases, args.seed, t0, t0 + args.budget, args.jobs, args.name, first,
                                               args.retry_oom)

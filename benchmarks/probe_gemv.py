@@ -180,6 +180,13 @@ def answer_key(ans: dict, dtype: str) -> str:
     return f"o{int(ans.get('custom_option', -1))}{'s' if int(ans.get('split_k') or 1) > 1 else ''}-{dtype}"
 
 
+def _unruled(ans, case) -> bool:
+    """An algorithm-13 answer bitorder.cublas.gemv_rule holds no order for (--want unknown)."""
+    from bitorder.cublas.gemv_rule import order_for
+    return ans is not None and int(ans.get("algo_id", -1)) == 13 and \
+        order_for(ans, case.k, case.dtype, outputs=max(case.m, case.n)) is None
+
+
 def select_cases(want: list, per_key: int, draws: int, seed: int, max_work: float = 4e7, min_k: int = 16,
                  min_outputs: int = 1) -> list:
     """[(case, answer)]: fresh gemv shapes (gemv_check.fuzz_cases) with K >= min_k (the design needs
@@ -196,10 +203,10 @@ def select_cases(want: list, per_key: int, draws: int, seed: int, max_work: floa
         a, b, _ = draw(case, seed, "narrow")
         ans = plan(a, b).answer
         key = answer_key(ans, case.dtype)
-        if key in want:
+        if key in want or ("unknown" in want and _unruled(ans, case)):
             found.setdefault(key, []).append((case, ans))
     out = []
-    for key in want:
+    for key in [w for w in want if w != "unknown"] + sorted(set(found) - set(want)):
         cs = sorted(found.get(key, []), key=lambda ca: ca[0].k * max(ca[0].m, ca[0].n))[:per_key]
         print(f"[gemv-probe] {key}: {len(found.get(key, []))} fresh shapes, probing {len(cs)}", flush=True)
         out += cs
@@ -370,7 +377,8 @@ def main(argv=None):
     ap.add_argument("--budget", type=float, default=240, help="GPU seconds before the remaining cases are skipped")
     ap.add_argument("--limit", type=int, default=None, help="only the first N cases")
     ap.add_argument("--want", default="", help="GPU: instead of the survey's calls, fresh shapes whose answer is one "
-                    "of these comma-separated keys (answer_key: o56s-bf16, o11-fp16, a14-fp16, ...)")
+                    "of these comma-separated keys (answer_key: o56s-bf16, o11-fp16, a14-fp16, ...; unknown: every "
+                    "algorithm-13 answer the rule table holds no order for)")
     ap.add_argument("--per-key", type=int, default=3, help="with --want: shapes per key")
     ap.add_argument("--draws", type=int, default=1500, help="with --want: fresh shapes planned to find them")
     ap.add_argument("--seed", type=int, default=20261205)

@@ -1,11 +1,12 @@
-"""gemmSN's TN path ("rows": a gemv per row in gemv_rule.GEMMSN_TN) against cuBLAS on the GPU, byte for byte.
+"""The small-M SIMT paths against cuBLAS on the GPU, byte for byte: gemmSN ("rows": a gemv per row in
+gemv_rule.GEMMSN_TN / GEMMSN_NN) and magma ("seq": one chain per output, gemv_rule.MAGMA_ORDER).
 
-Fresh shapes where the TN kernel runs: M uniform in [2, 16], N log-uniform in [1, 16384], K
-log-uniform in [1, 65536], torch's A row-major and B a transposed view, fp16 and bf16, torch.matmul
-and F.linear without a bias. Each shape is planned (BITORDER_UNVERIFIED=1); those planned "rows"
-are checked as the gate checks a case (gate_gemm.check_case: three fresh draws, narrow, wide,
-cancelling), the rest counted by answer. Writes
-DIR/sn_check.json; exit 1 on any difference.
+Fresh shapes where those kernels run: M uniform in [2, 16], N log-uniform in [1, 16384], K
+log-uniform in [1, 64] for half of them (magma's ground) and in [1, 65536] for the rest, all four
+operand layouts (--layouts), fp16 and bf16, torch.matmul, F.linear and F.linear with a bias. Each
+shape is planned (BITORDER_UNVERIFIED=1); those planned "rows" or "seq" are checked as the gate
+checks a case (gate_gemm.check_case: three fresh draws, narrow, wide, cancelling), the rest counted
+by answer. Writes DIR/sn_check.json; exit 1 on any difference.
 
     python benchmarks/sn_check.py --out DIR [--shapes N] [--budget S] [--seed S]   (GPU; gpu-run OUT sn-check)
 """
@@ -32,6 +33,7 @@ def main():
     ap.add_argument("--shapes", type=int, default=6000)
     ap.add_argument("--budget", type=float, default=100)
     ap.add_argument("--seed", type=int, default=20261203)
+    ap.add_argument("--layouts", default="nt,nn,tn,tt")
     args = ap.parse_args()
     import torch
     from gate_gemm import check_case, draw
@@ -43,19 +45,20 @@ def main():
     for i in range(args.shapes):
         if time.time() - t0 > args.budget:
             break
-        c = Case(rng.choice(("mm", "linear")), rng.choice(("fp16", "bf16")), rng.randint(2, 16), logu(1, 16384),
-                 logu(1, 65536), 1, "nt", "sn-check")
-        a, b, _ = draw(c, args.seed * 11 + i, "narrow")
-        p = api.plan(a, b)
+        c = Case(rng.choice(("mm", "linear", "linear_bias")), rng.choice(("fp16", "bf16")), rng.randint(2, 16),
+                 logu(1, 16384), logu(1, 64 if i % 2 else 65536), 1, rng.choice(args.layouts.split(",")), "sn-check")
+        a, b, bias = draw(c, args.seed * 11 + i, "narrow")
+        p = api.plan(a, b, bias)
         answers[f"{p.path}:{p.answer['algo_id'] if p.answer else None}"] += 1
-        if p.path != "rows":
+        if p.path not in ("rows", "seq"):
             continue
         res = check_case(c, args.seed * 11 + i)      # the gate's own three draws and byte comparison
         bad += not res["ok"]
         rows.append(res)
         if not res["ok"]:
-            print(f"[sn-check] DIFF {c}: {res['draws']}", flush=True)
-    summary = {"shapes_planned": sum(answers.values()), "rows_checked": len(rows), "differ": bad,
+            print(f"[sn-check] DIFF {res['path']} {c}: {res['draws']}", flush=True)
+    summary = {"shapes_planned": sum(answers.values()), "checked": len(rows), "differ": bad,
+               "checked_by": dict(collections.Counter(f"{r['path']}:{r['case']['layout']}:{r['case']['op']}" for r in rows)),
                "answers": dict(answers), "seconds": round(time.time() - t0, 1), "device": torch.cuda.get_device_name()}
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "sn_check.json"), "w") as f:

@@ -78,6 +78,22 @@ for (m, k, n), order in itertools.product(((1, 150, 9), (7, 150, 1)), ORDERS[:12
         if not np.array_equal(got, want):
             failures += 1
             print(f"FAIL batch {(3, m, k, n)} shared={shared} {order}: {int((got != want).sum())} of {got.size} differ")
+# magma's order (bitorder.gemm.simt.seq): one chain per output over any M x N, every layout, bias or not
+from bitorder.gemm.simt import seq  # noqa: E402
+for (m, k, n), (ta_, tb_), out, with_bias in itertools.product(((5, 13, 70), (40, 38, 3), (1, 7, 1)),
+                                                             ((False, False), (True, False), (True, True), (False, True)),
+                                                             OUTS, (False, True)):
+    a, b = draw((m, k)), draw((k, n))
+    bias = draw((n,)) if with_bias else None
+    want = simt.matmul(a, b, simt.GemvOrder(lanes=1, fold="seq"), bias=bias, out_dtype=out)
+    xa = torch.from_numpy(a.T.copy()).t() if ta_ else torch.from_numpy(a)
+    xb = torch.from_numpy(b.T.copy()).t() if tb_ else torch.from_numpy(b)
+    got = seq(xa, xb, bias=None if bias is None else torch.from_numpy(bias), out_dtype=OUT[out][0]).numpy()
+    cases += 1
+    g, w = got.view(OUT[out][1]), want.view(OUT[out][1])
+    if not np.array_equal(g, w):
+        failures += 1
+        print(f"FAIL seq {(m, k, n)} trans={(ta_, tb_)} {out} bias={with_bias}: {int((g != w).sum())} of {g.size} differ")
 distinct = min(len(v) for v in seen.values())
 print(f"{cases} cases, {failures} failures; the twin's orders gave at least {distinct} byte patterns per draw")
 if distinct < 4:

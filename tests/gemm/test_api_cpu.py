@@ -172,3 +172,23 @@ def test_a_gemmsn_answer_plans_a_gemv_per_row_only_as_a_gated_candidate(monkeypa
     ans["custom_option"] = 1
     assert api._plan2(a, w.t().contiguous(), None, "gemm").order.lanes == 4
     assert api._plan2(a.t().contiguous().t(), w.t(), None, "gemm").path == "cublas"   # A transposed: not pinned
+
+
+def test_a_magma_answer_plans_one_chain_per_output_only_as_a_gated_candidate(monkeypatch):
+    """An algorithm-16 answer (magma_sgemmEx) plans path "seq" (one fp32 chain per output in K order,
+    bias in fp32) for 2-D products in every layout, only under BITORDER_UNVERIFIED=1."""
+    import torch
+    from bitorder.gemm import api
+    ans = {"algo_id": 16, "tile": "UNDEFINED", "stages": "UNDEFINED", "split_k": 1, "reduction_scheme": 0,
+           "custom_option": 0}
+
+    answer_is(monkeypatch, ans)
+    a, w = torch.zeros(7, 9, dtype=torch.bfloat16), torch.zeros(541, 9, dtype=torch.bfloat16)
+    monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
+    assert api._plan2(a, w.t(), None, "gemm").path == "cublas"
+    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    for x in (a, a.t().contiguous().t()):
+        for y in (w.t(), w.t().contiguous()):
+            p = api._plan2(x, y, None, "gemm")
+            assert p.path == "seq" and (p.order.lanes, p.order.fold, p.order.bias) == (1, "seq", "acc")
+    assert api._plan2(a, w.t(), torch.zeros(541, dtype=torch.bfloat16), "gemm_and_bias").path == "seq"

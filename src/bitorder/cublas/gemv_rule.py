@@ -138,3 +138,16 @@ def gemmsn_order_for(answer: dict, layout: str, m: int, bias: bool) -> Optional[
     if layout == "nn":
         return GEMMSN_NN.get(int(answer.get("custom_option", -1)))
     return None
+
+
+# magma_sgemmEx_kernel<float, bf16, bf16, transA, transB, ...> (algorithm 16; bf16, small K): every
+# output one fp32 chain in increasing K from +0, a bias in fp32 before the rounding. The six records
+# of the 2026-12-01 probe (K 4-15, A transposed or both, with and without a bias: designed
+# experiments and draws) keep this order and reject 2 or 4 lanes, strided or contiguous, and the
+# bias after the rounding (tests/cublas/test_magma_records.py).
+MAGMA_ORDER = GemvOrder(lanes=1, fold="seq")
+
+
+def magma_order_for(answer: dict) -> Optional[GemvOrder]:
+    """MAGMA_ORDER for an algorithm-16 answer, None for any other."""
+    return MAGMA_ORDER if answer is not None and int(answer.get("algo_id", -1)) == 16 else None

@@ -36,7 +36,7 @@ class Plan:
 
     path: "triton" (desc is computed by bitorder's kernels), "simt" (the gemv kernel under
     `order`), "rows" (one gemv per row of a under `order`: gemmSN's kernels), "dot" (the dot
-    kernels under a DotOrder), "k1" (a K = 1 product with a bias, elementwise) or "cublas" (the
+    kernels under a DotOrder), "seq" (one fp32 chain per output: magma's order), "k1" (a K = 1 product with a bias, elementwise) or "cublas" (the
     fallback: torch itself runs it). call: the cuBLAS entry torch uses ("gemm",
     "bgemm", "gemm_and_bias"). answer: cuBLASLt's heuristic answer (a dict) or None.
     """
@@ -47,7 +47,7 @@ class Plan:
     call: str
     reason: str = ""
     plan_us: float = 0.0
-    order: object = None     # "simt" / "rows": the GemvOrder bitorder.gemm.simt.gemv runs; "dot": simt.dot's DotOrder
+    order: object = None     # "simt" / "rows" / "seq": the GemvOrder computed; "dot": simt.dot's DotOrder
 
     def to_json(self) -> str:
         """The plan as JSON, for bitorder.emulate.replay on a machine without a GPU."""
@@ -145,6 +145,9 @@ def _plan2(a, b, bias, call: str) -> Plan:
         order = _gemmsn_candidate(ans, a, b, bias)
         if order is not None:
             return Plan("rows", None, ans, call, "gemmSN candidate: a gemv per row (BITORDER_UNVERIFIED)", us, order)
+        order = _magma_candidate(ans, a, b)
+        if order is not None:
+            return Plan("seq", None, ans, call, "magma candidate: one fp32 chain per output (BITORDER_UNVERIFIED)", us, order)
         defect = cublas_defect(ans, K)
         reason = f"{defect}; torch's bytes are returned as they are" if defect else \
             f"algo {ans['algo_id']} answer outside the arch profile's verified entries"
@@ -193,6 +196,16 @@ def _gemmsn_candidate(ans, a, b, bias):
     layout = "nt" if b.stride(0) == 1 else "nn" if b.stride(1) == 1 else "?"
     from ..cublas.gemv_rule import gemmsn_order_for
     return gemmsn_order_for(ans, layout, a.shape[0], bias is not None)
+
+
+def _magma_candidate(ans, a, b):
+    """MAGMA_ORDER (bitorder.cublas.gemv_rule) for an algorithm-16 answer on a 2-D product, any
+    layout, with or without a bias, only while a gate that checks it runs (BITORDER_UNVERIFIED=1)."""
+    from ..cublas.profile import candidates_allowed
+    if not candidates_allowed() or a.dim() != 2 or b.dim() != 2:
+        return None
+    from ..cublas.gemv_rule import magma_order_for
+    return magma_order_for(ans)
 
 
 def unaligned(*tensors) -> bool:
@@ -314,6 +327,9 @@ def _run(a, b, bias, torch_fn):
         from .simt import gemv
         bias_r = None if bias_after else bias
         out = torch.cat([gemv(a2[i:i + 1], b2, p.order, bias=bias_r) for i in range(a2.shape[0])])
+    elif p.path == "seq":           # magma (_magma_candidate): one fp32 chain per output
+        from .simt import seq
+        out = seq(a2, b2, bias=None if bias_after else bias)
     elif p.path == "dot":           # cuBLAS's dot path (_dot_candidate; a bias only through _addmm)
         from .simt import dot
         out = dot(a2, b2, p.order, bias=None if bias_after else bias)

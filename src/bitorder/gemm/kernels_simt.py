@@ -153,3 +153,28 @@ def dot_reduce_kernel(part_ptr, out_ptr, bias_ptr, G, HAS_BIAS: tl.constexpr):
     if HAS_BIAS:
         out = out + tl.load(bias_ptr + tl.arange(0, 1)).to(tl.float32)
     tl.store(out_ptr + tl.arange(0, 1), out.to(out_ptr.dtype.element_ty))
+
+
+# -- magma_sgemmEx (algorithm 16): one fp32 chain per output, K in order ------------------------
+
+@triton.jit
+def seq_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
+               stride_om, stride_on, HAS_BIAS: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """out[m, n] = round(bias[n] + (((+0 + a[m, 0] b[0, n]) + a[m, 1] b[1, n]) + ...)): every output one
+    fp32 chain in increasing K (fp16 / bf16 products are exact in fp32, so fma or mul + add alike),
+    the bias (beta = 1) added in fp32, one rounding. Returns bitorder.emulate.simt.matmul's bytes for
+    GemvOrder(lanes=1, fold="seq") (MAGMA_ORDER in bitorder.cublas.gemv_rule)."""
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    m_ok, n_ok = rm < M, rn < N
+    a_rows = a_ptr + rm.to(tl.int64) * stride_am
+    b_cols = b_ptr + rn.to(tl.int64) * stride_bn
+    acc = tl.zeros([BLOCK_M, BLOCK_N], tl.float32)
+    for k in range(0, K):
+        a = tl.load(a_rows + k * stride_ak, mask=m_ok, other=0.0).to(tl.float32)
+        b = tl.load(b_cols + k * stride_bk, mask=n_ok, other=0.0).to(tl.float32)
+        acc = tl.fma(a[:, None], b[None, :], acc)
+    if HAS_BIAS:
+        acc = acc + tl.load(bias_ptr + rn, mask=n_ok, other=0.0).to(tl.float32)[None, :]
+    out = out_ptr + rm[:, None].to(tl.int64) * stride_om + rn[None, :].to(tl.int64) * stride_on
+    tl.store(out, acc.to(out_ptr.dtype.element_ty), mask=m_ok[:, None] & n_ok[None, :])
