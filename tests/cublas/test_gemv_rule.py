@@ -81,7 +81,7 @@ def test_gemv2t_rule_replays_every_probed_gemv2t_call():
 
 
 def test_no_rule_no_order():
-    assert gemv_rule.order_for({"algo_id": 13, "custom_option": 11, "split_k": 8}, 1000, "fp16") is None
+    assert gemv_rule.order_for({"algo_id": 13, "custom_option": 94, "split_k": 1}, 1000, "fp16") is None
     assert gemv_rule.order_for({"algo_id": 66, "custom_option": 74, "split_k": 1}, 1000, "fp16") is None
     assert gemv_rule.order_for({"algo_id": 13, "custom_option": 75, "split_k": 132}, 5050, "bf16") is None
     o = gemv_rule.order_for({"algo_id": 13, "custom_option": 93, "split_k": 33}, 56886, "fp16")
@@ -120,7 +120,7 @@ def test_the_last_part_keeps_the_spans_chunk():
 
 
 @pytest.mark.parametrize("run,least", [("2026-11-30i-gemv/probe", 20), ("2026-11-30j-gemv/probe", 6),
-                                       ("2026-11-30j-gemv/probe-2", 6)])
+                                       ("2026-11-30j-gemv/probe-2", 6), ("2026-12-01b-gemv", 17)])
 def test_the_rule_keeps_to_what_a_probe_read(run, least):
     """Every pinned call of a probe by answer (2026-11-30i, 30j): the rule's order has the summation
     tree the fit kept."""
@@ -139,3 +139,22 @@ def test_the_rule_keeps_to_what_a_probe_read(run, least):
         assert G.tree_key(kept, c["k"], intern) == G.tree_key(order, c["k"], intern), r["i"]
         checked += 1
     assert checked >= least
+
+
+def test_every_2026_12_01b_record_with_a_rule_replays():
+    """The probe of the answers the table held no order for (2026-12-01b): each record whose answer
+    now has a rule (gemv2T split calls, options 12, 43, 51, 57, 67, 69, 101, 103) gets the twin's
+    bytes on its designed rows under the rule's order; option 10 past its output bound has none."""
+    recs = json.load(open(os.path.join(RESULTS, "2026-12-01b-gemv", "probe_gemv.json")))["records"]
+    ruled = 0
+    for rec in recs:
+        c = rec["case"]
+        order = gemv_rule.order_for(rec["answer"], c["k"], c["dtype"], outputs=max(c["m"], c["n"]))
+        if rec["answer"]["custom_option"] == 10:
+            assert order is None
+            continue
+        if order is None:
+            continue
+        assert _replays(rec, order), (c, str(order))
+        ruled += 1
+    assert ruled >= 21

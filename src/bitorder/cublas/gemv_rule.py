@@ -11,8 +11,9 @@ has compared it with cuBLAS on fresh shapes (benchmarks/gemv_check.py --rule).
 The 2026-11-30i probe (fresh shapes chosen by their answer) added options 10 bf16, 11 (gemv2T:
 chains banked every 512 elements, lanes summed in order), 58, 72, 75 bf16, 92 fp16 and 93 bf16,
 and showed option 56's split calls cut into chunks of 64 (the cap from the span, below); the
-2026-11-30j probes added options 96, 100 and 106 and 73 bf16. Options left out: any option no probe has
-read (101, 73 fp16, 12, 13, ...). "cap" 64: contiguous slices of at most 64 elements
+2026-11-30j probes added options 96, 100 and 106 and 73 bf16; the 2026-12-01b probe (the answers
+the table held no order for) options 12, 43, 51 bf16, 57 bf16, 67, 69, 101 and 103, and option 11's
+split calls. Options left out: any option no probe has read (73 fp16, 13, 94, 50, ...). "cap" 64: contiguous slices of at most 64 elements
 (lanes holding min(64, ceil(span / lanes)), then round robin): what the bf16 calls of option 92
 need (contiguous at K = 781, 64-chunks at K = 2769) and every other 64-chunk or contiguous
 observation allows.
@@ -68,10 +69,25 @@ RULES = {
     # the lanes summed in order by one thread (records i4-i9, K 366-1026, read bytewise by the twin)
     (11, "fp16"): ("gemv2T_kernel_val<h,h,h,f,128,16,4,4>", 16, 1, None, ("i4", "i5", "i6")),
     (11, "bf16"): ("gemv2T_kernel_val<bf,bf,bf,f,128,16,4,4>", 16, 1, None, ("i7", "i8", "i9")),
+    # 2026-12-01b probe (records b<n>, benchmarks/results/2026-12-01b-gemv: --want unknown, the answers
+    # the table held no order for): each pinned to one tree (2 lanes: every fold is one add)
+    (101, "bf16"): ("gemvx<int,bf,bf,bf,f,false,true,false,false,9>", 16, 1, None, ("b4",)),
+    (101, "fp16"): ("gemvx<int,h,f,f,f,false,true,false,false,9> (split)", 16, 1, None, ("b5", "b6")),
+    (103, "bf16"): ("gemvx<int,bf,bf,bf,f,false,true,false,false,7>", 2, 1, None, ("b7",)),
+    (43, "fp16"): ("gemvx<int,h,h,h,f,true,true,true,false,7>", 8, 1, None, ("b15",)),
+    (51, "bf16"): ("gemvx<int,bf,f,f,f,true,true,false,false,7> (split)", 4, 1, None, ("b16", "b17")),
+    (57, "bf16"): ("gemvx<int,bf,f,f,f,true,true,false,false,7> (split)", 2, 1, None, ("b18", "b19")),
+    (67, "bf16"): ("gemvx<long,bf,bf,bf,f,true,true,false,false,9>", 8, 1, None, ("b20", "b21")),
+    (67, "fp16"): ("gemvx<long,h,h,h,f,true,true,false,false,9>", 8, 1, None, ("b22", "b23")),
+    (69, "fp16"): ("gemvx<long,h,f,f,f,true,true,false,false,9> (split)", 4, 1, None, ("b24", "b25")),
+    # gemv2T_kernel_val<...,128,16,2,2>: as option 11's but banked every 256 (b13 pins 256 at K = 323)
+    (12, "bf16"): ("gemv2T_kernel_val<bf,bf,bf,f,128,16,2,2>", 16, 1, None, ("b12", "b13")),
+    (12, "fp16"): ("gemv2T_kernel_val<h,h,h,f,128,16,2,2>", 16, 1, None, ("b14",)),
 }
 # Fields other than the lanes and chunks where a kernel family differs from the gemvx default
 # (lanes folded by a count-down butterfly, one chain per lane).
-EXTRA = {(11, "fp16"): dict(fold="seq", block=512), (11, "bf16"): dict(fold="seq", block=512)}
+EXTRA = {(11, "fp16"): dict(fold="seq", block=512), (11, "bf16"): dict(fold="seq", block=512),
+         (12, "fp16"): dict(fold="seq", block=256), (12, "bf16"): dict(fold="seq", block=256)}
 
 # The most outputs (M or N) a rule is known to hold for, where more broke it: option 10 fp16 was
 # identical on 16 fresh shapes up to 5,681 outputs and differed on both calls with 10,675 and
@@ -90,8 +106,9 @@ MAX_OUTPUTS = {(10, "fp16"): 8106, (10, "bf16"): 6535}
 # does for every contiguous order (2026-11-30j: option 92's split call K = 23597 / 16 needs the
 # span's 47 in its last part). Option 56 is listed contiguous with cap 64, so spans of at least
 # 128 give chunks of 64; shorter spans give ceil(span / 2), a reading no probe has made yet.
-# gemv2T (option 11) was only read on unsplit calls.
-UNSPLIT_ONLY = frozenset({(75, "bf16"), (11, "fp16"), (11, "bf16")})
+# gemv2T (option 11) split calls (2026-12-01b records b8-b11, split_k 8) cut K into spans of
+# ceil(K / split_k) and bank every 512 from each span's start, as the unsplit calls do.
+UNSPLIT_ONLY = frozenset({(75, "bf16")})
 
 
 def order_for(answer: dict, k: int, dtype: str, outputs: int = 1) -> Optional[GemvOrder]:
@@ -127,16 +144,23 @@ GEMMSN_NN = {0: GemvOrder(lanes=2, fold="seq", block=128, block_in_chunk=True),
              1: GemvOrder(lanes=4, fold="seq", block=128, block_in_chunk=True)}
 
 
-def gemmsn_order_for(answer: dict, layout: str, m: int, bias: bool) -> Optional[GemvOrder]:
+# The longest K each NN kernel was seen identical at, where longer differed: the 2-lane kernel
+# (option 0) matched at K = 274 and 290 and differed at K = 739 (2x10104x739 fp16, every draw;
+# 2026-12-01b sn-check): its banking past one 128-block per lane is not what the 4-lane kernel does.
+GEMMSN_NN_MAX_K = {0: 290}
+
+
+def gemmsn_order_for(answer: dict, layout: str, m: int, bias: bool, k: int = 1) -> Optional[GemvOrder]:
     """The GemvOrder every output of an algorithm-11 (gemmSN) call runs, where the probes pinned it:
     layout "nt" (A row-major, B a transposed view) without a bias, "nn" (both row-major) with or
-    without; 2 <= M <= 16; None otherwise (A transposed, other options)."""
+    without (K up to GEMMSN_NN_MAX_K); 2 <= M <= 16; None otherwise (A transposed, other options)."""
     if answer is None or int(answer.get("algo_id", -1)) != 11 or not 2 <= m <= 16:
         return None
     if layout == "nt":
         return None if bias else GEMMSN_TN
-    if layout == "nn":
-        return GEMMSN_NN.get(int(answer.get("custom_option", -1)))
+    option = int(answer.get("custom_option", -1))
+    if layout == "nn" and k <= GEMMSN_NN_MAX_K.get(option, k):
+        return GEMMSN_NN.get(option)
     return None
 
 

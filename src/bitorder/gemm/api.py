@@ -36,7 +36,7 @@ class Plan:
 
     path: "triton" (desc is computed by bitorder's kernels), "simt" (the gemv kernel under
     `order`), "rows" (one gemv per row of a under `order`: gemmSN's kernels), "dot" (the dot
-    kernels under a DotOrder), "seq" (one fp32 chain per output: magma's order), "k1" (a K = 1 product with a bias, elementwise) or "cublas" (the
+    kernels under a DotOrder), "dots" (a dot per output), "seq" (one fp32 chain per output: magma's order), "k1" (a K = 1 product with a bias, elementwise) or "cublas" (the
     fallback: torch itself runs it). call: the cuBLAS entry torch uses ("gemm",
     "bgemm", "gemm_and_bias"). answer: cuBLASLt's heuristic answer (a dict) or None.
     """
@@ -142,6 +142,9 @@ def _plan2(a, b, bias, call: str) -> Plan:
         order = _dot_candidate(ans, a, b) if bias is None else None
         if order is not None:
             return Plan("dot", None, ans, call, "dot path (bitorder.emulate.dot)", us, order)
+        order = _dots_candidate(ans, a, b) if bias is None else None
+        if order is not None:
+            return Plan("dots", None, ans, call, "dot path per output (BITORDER_UNVERIFIED)", us, order)
         order = _gemmsn_candidate(ans, a, b, bias)
         if order is not None:
             return Plan("rows", None, ans, call, "gemmSN candidate: a gemv per row (BITORDER_UNVERIFIED)", us, order)
@@ -186,23 +189,37 @@ def _dot_candidate(ans, a, b):
     return DotOrder(grid)
 
 
+def _dots_candidate(ans, a, b):
+    """The DotOrder of an algorithm-14 answer on a 2-D product with one output side 1 and the other
+    from 2 to 64 (a dot per output, each as the M = N = 1 call runs), only while a gate that checks it
+    runs (BITORDER_UNVERIFIED=1); None otherwise."""
+    from ..cublas.profile import candidates_allowed
+    if not candidates_allowed() or int(ans.get("algo_id", -1)) != 14 or a.dim() != 2 or b.dim() != 2:
+        return None
+    M, N, grid = a.shape[0], b.shape[1], int(ans.get("split_k") or 0)
+    if min(M, N) != 1 or not 2 <= max(M, N) <= 64 or grid < 1:
+        return None
+    from ..emulate.dot import DotOrder
+    return DotOrder(grid)
+
+
 def _gemmsn_candidate(ans, a, b, bias):
     """The GemvOrder of an algorithm-11 answer where bitorder.cublas.gemv_rule pinned it (gemmSN's
     TN kernel, no bias; its NN kernel, bias in fp32 before the rounding; 2-D), only while a gate
     that checks it runs (BITORDER_UNVERIFIED=1); None otherwise."""
     from ..cublas.profile import candidates_allowed
-    if not candidates_allowed() or a.dim() != 2 or b.dim() != 2 or a.stride(1) != 1 or b.shape[1] < 2:
+    if not candidates_allowed() or a.dim() != b.dim() or a.stride(-1) != 1 or b.shape[-1] < 2:
         return None
-    layout = "nt" if b.stride(0) == 1 else "nn" if b.stride(1) == 1 else "?"
+    layout = "nt" if b.stride(-2) == 1 else "nn" if b.stride(-1) == 1 else "?"
     from ..cublas.gemv_rule import gemmsn_order_for
-    return gemmsn_order_for(ans, layout, a.shape[0], bias is not None)
+    return gemmsn_order_for(ans, layout, a.shape[-2], bias is not None, k=a.shape[-1])
 
 
 def _magma_candidate(ans, a, b):
-    """MAGMA_ORDER (bitorder.cublas.gemv_rule) for an algorithm-16 answer on a 2-D product, any
-    layout, with or without a bias, only while a gate that checks it runs (BITORDER_UNVERIFIED=1)."""
+    """MAGMA_ORDER (bitorder.cublas.gemv_rule) for an algorithm-16 answer on a 2-D product (any
+    layout, with or without a bias) or a batch of them, only while a gate that checks it runs (BITORDER_UNVERIFIED=1)."""
     from ..cublas.profile import candidates_allowed
-    if not candidates_allowed() or a.dim() != 2 or b.dim() != 2:
+    if not candidates_allowed() or a.dim() != b.dim():
         return None
     from ..cublas.gemv_rule import magma_order_for
     return magma_order_for(ans)
@@ -234,8 +251,8 @@ def _addmm(a, b, bias) -> Plan:
         p = _plan2(a, b, None, "gemm")
         if p.path == "simt":
             return dataclasses.replace(p, reason="gemv rule, beta = 1 bias (addmm)", order=p.order.replace(bias="acc"))
-        if p.path == "dot":
-            return dataclasses.replace(p, reason="dot path, beta = 1 bias in fp32 (addmm)")
+        if p.path in ("dot", "dots", "seq"):
+            return dataclasses.replace(p, reason=f"{p.reason}, beta = 1 bias in fp32 (addmm)")
     return Plan("cublas", None, None, "gemm", "addmm without the cuBLASLt bias path")
 
 
@@ -258,7 +275,7 @@ def _route(a, b, bias):
             a2 = a.reshape(a.shape[0] * a.shape[1], a.shape[2])
             if bias is not None and not _lt_bias_path(a2, b.t(), bias):
                 p = _addmm(a2, b, bias)
-                return (p, a2, b, "fold") if p.path in ("simt", "k1", "dot") else (p, a, b, "torch")
+                return (p, a2, b, "fold") if p.path in ("simt", "k1", "dot", "dots", "seq") else (p, a, b, "torch")
             return _plan2(a2, b, bias, "gemm_and_bias" if bias is not None else "gemm"), a2, b, "fold"
         if bias is not None:  # torch: matmul then a separate add_ of the bias
             p, a3, b3, inner = _route(a, b, None)
@@ -326,7 +343,13 @@ def _run(a, b, bias, torch_fn):
     elif p.path == "rows":          # gemmSN (_gemmsn_candidate): every row of a its own gemv, same order
         from .simt import gemv
         bias_r = None if bias_after else bias
-        out = torch.cat([gemv(a2[i:i + 1], b2, p.order, bias=bias_r) for i in range(a2.shape[0])])
+        rows = lambda x, y: torch.cat([gemv(x[i:i + 1], y, p.order, bias=bias_r) for i in range(x.shape[0])])  # noqa: E731
+        out = rows(a2, b2) if a2.dim() == 2 else torch.stack([rows(a2[z], b2[z]) for z in range(a2.shape[0])])
+    elif p.path == "dots":          # algorithm 14 with one output side > 1 (_dots_candidate): a dot per output
+        from .simt import dot
+        bias_d = None if bias_after else bias
+        out = torch.cat([dot(a2[i:i + 1], b2[:, j:j + 1], p.order, bias=bias_d)
+                         for i in range(a2.shape[0]) for j in range(b2.shape[1])]).view(a2.shape[0], b2.shape[1])
     elif p.path == "seq":           # magma (_magma_candidate): one fp32 chain per output
         from .simt import seq
         out = seq(a2, b2, bias=None if bias_after else bias)

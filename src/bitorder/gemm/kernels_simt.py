@@ -159,11 +159,17 @@ def dot_reduce_kernel(part_ptr, out_ptr, bias_ptr, G, HAS_BIAS: tl.constexpr):
 
 @triton.jit
 def seq_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
-               stride_om, stride_on, HAS_BIAS: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+               stride_om, stride_on, stride_ab, stride_bb, stride_ob,
+               HAS_BIAS: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
     """out[m, n] = round(bias[n] + (((+0 + a[m, 0] b[0, n]) + a[m, 1] b[1, n]) + ...)): every output one
     fp32 chain in increasing K (fp16 / bf16 products are exact in fp32, so fma or mul + add alike),
     the bias (beta = 1) added in fp32, one rounding. Returns bitorder.emulate.simt.matmul's bytes for
-    GemvOrder(lanes=1, fold="seq") (MAGMA_ORDER in bitorder.cublas.gemv_rule)."""
+    GemvOrder(lanes=1, fold="seq") (MAGMA_ORDER in bitorder.cublas.gemv_rule), entry by entry;
+    grid (cdiv(M, BLOCK_M), cdiv(N, BLOCK_N), batch)."""
+    z = tl.program_id(2).to(tl.int64)           # batch entry (strides 0 without a batch)
+    a_ptr += z * stride_ab
+    b_ptr += z * stride_bb
+    out_ptr += z * stride_ob
     rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
     rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
     m_ok, n_ok = rm < M, rn < N

@@ -61,21 +61,25 @@ def gemv(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out_dtyp
 
 
 def seq(a: torch.Tensor, b: torch.Tensor, bias=None, out_dtype=None):
-    """a (M, K) @ b (K, N) (+ bias (N,), beta = 1 as torch's F.linear), every output one fp32 chain in
-    increasing K, the bias in fp32, one rounding: cuBLAS's magma_sgemmEx order (algorithm 16).
-    Returns bitorder.emulate.simt.matmul's exact bytes for GemvOrder(lanes=1, fold="seq") (fp16 or
-    bf16 operands, any strides; out_dtype defaults to a's)."""
+    """a (M, K) @ b (K, N) (+ bias (N,), beta = 1 as torch's F.linear), or a batch of them (a (B, M, K)
+    @ b (B, K, N), no bias), every output one fp32 chain in increasing K, the bias in fp32, one
+    rounding: cuBLAS's magma_sgemmEx order (algorithm 16). Returns bitorder.emulate.simt.matmul's
+    exact bytes for GemvOrder(lanes=1, fold="seq"), entry by entry (fp16 or bf16 operands, any
+    strides; out_dtype defaults to a's)."""
     from .kernels_simt import seq_kernel
-    if a.dim() != 2 or b.dim() != 2 or a.shape[1] != b.shape[0]:
-        raise ValueError(f"seq takes a (M, K) @ b (K, N); got {tuple(a.shape)} @ {tuple(b.shape)}")
-    (M, K), N = a.shape, b.shape[1]
+    batched = a.dim() == 3 and b.dim() == 3 and a.shape[0] == b.shape[0] and bias is None
+    if not (batched or (a.dim() == 2 and b.dim() == 2)) or a.shape[-1] != b.shape[-2]:
+        raise ValueError(f"seq takes a (M, K) @ b (K, N), or a batch of them without a bias; got "
+                         f"{tuple(a.shape)} @ {tuple(b.shape)}{'' if bias is None else ' + bias'}")
+    (M, K), N = a.shape[-2:], b.shape[-1]
     if bias is not None and bias.shape != (N,):
         raise ValueError(f"bias must have shape ({N},); got {tuple(bias.shape)}")
-    out = torch.empty((M, N), dtype=out_dtype or a.dtype, device=a.device)
+    out = torch.empty((*a.shape[:-2], M, N), dtype=out_dtype or a.dtype, device=a.device)
+    batch, zs = (a.shape[0], (a.stride(0), b.stride(0), out.stride(0))) if batched else (1, (0, 0, 0))
     bm, bn = min(32, triton.next_power_of_2(M)), min(64, triton.next_power_of_2(N))
-    seq_kernel[(triton.cdiv(M, bm), triton.cdiv(N, bn))](
-        a, b, out, bias if bias is not None else out, M, N, K, *a.stride(), *b.stride(), *out.stride(),
-        HAS_BIAS=bias is not None, BLOCK_M=bm, BLOCK_N=bn, num_warps=4)
+    seq_kernel[(triton.cdiv(M, bm), triton.cdiv(N, bn), batch)](
+        a, b, out, bias if bias is not None else out, M, N, K, *a.stride()[-2:], *b.stride()[-2:], *out.stride()[-2:],
+        *zs, HAS_BIAS=bias is not None, BLOCK_M=bm, BLOCK_N=bn, num_warps=4)
     return out
 
 
