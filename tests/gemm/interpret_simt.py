@@ -94,6 +94,16 @@ for (m, k, n), (ta_, tb_), out, with_bias in itertools.product(((5, 13, 70), (40
     if not np.array_equal(g, w):
         failures += 1
         print(f"FAIL seq {(m, k, n)} trans={(ta_, tb_)} {out} bias={with_bias}: {int((g != w).sum())} of {g.size} differ")
+for shared in (False, True):       # a batch (bmm), the 2-D operand expanded (batch stride 0) too
+    a, b = draw((3, 6, 11)), draw((3, 11, 20))
+    tb = torch.from_numpy(b[:1]).expand(3, 11, 20) if shared else torch.from_numpy(b)
+    got = seq(torch.from_numpy(a), tb, out_dtype=torch.float32).numpy().view(np.uint32)
+    want = np.stack([simt.matmul(a[i], b[0 if shared else i], simt.GemvOrder(lanes=1, fold="seq"), out_dtype="fp32")
+                     for i in range(3)]).view(np.uint32)
+    cases += 1
+    if not np.array_equal(got, want):
+        failures += 1
+        print(f"FAIL seq batch shared={shared}: {int((got != want).sum())} of {got.size} differ")
 distinct = min(len(v) for v in seen.values())
 print(f"{cases} cases, {failures} failures; the twin's orders gave at least {distinct} byte patterns per draw")
 if distinct < 4:

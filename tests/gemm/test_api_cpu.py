@@ -149,9 +149,9 @@ def test_a_dot_answer_plans_the_dot_kernels(monkeypatch):
     assert p.path == "dot" and "beta = 1" in p.reason
 
 
-def test_a_gemmsn_answer_plans_a_gemv_per_row_only_as_a_gated_candidate(monkeypatch):
-    """An algorithm-11 answer (gemmSN, M 2..16) plans one gemv per row in the probed order, only
-    under BITORDER_UNVERIFIED=1: B a transposed view (TN kernel: 16 lanes round robin, banked
+def test_a_gemmsn_answer_plans_a_gemv_per_row(monkeypatch):
+    """An algorithm-11 answer (gemmSN, M 2..16) plans one gemv per row in the probed order (not under
+    BITORDER_SIMT=0): B a transposed view (TN kernel: 16 lanes round robin, banked
     every 256, added in order; no bias), B row-major (NN kernel: 2 or 4 contiguous lanes by the
     custom option, banked every 128 from each lane's start; bias in fp32); A transposed: cuBLAS."""
     import torch
@@ -161,22 +161,26 @@ def test_a_gemmsn_answer_plans_a_gemv_per_row_only_as_a_gated_candidate(monkeypa
 
     answer_is(monkeypatch, ans)
     a, w = torch.zeros(7, 250, dtype=torch.float16), torch.zeros(31, 250, dtype=torch.float16)
-    monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
+    monkeypatch.setenv("BITORDER_SIMT", "0")
     assert api._plan2(a, w.t(), None, "gemm").path == "cublas"
-    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    monkeypatch.delenv("BITORDER_SIMT")
     p = api._plan2(a, w.t(), None, "gemm")
     assert p.path == "rows" and (p.order.lanes, p.order.chunk, p.order.fold, p.order.block) == (16, 1, "seq", 256)
     assert api._plan2(a, w.t(), torch.zeros(31, dtype=torch.float16), "gemm_and_bias").path == "cublas"
     p = api._plan2(a, w.t().contiguous(), torch.zeros(31, dtype=torch.float16), "gemm_and_bias")   # NN kernel
     assert p.path == "rows" and (p.order.lanes, p.order.block, p.order.block_in_chunk, p.order.bias) == (2, 128, True, "acc")
+    w_long = torch.zeros(31, 739, dtype=torch.float16)                # the 2-lane kernel past K = 290: cuBLAS
+    assert api._plan2(torch.zeros(7, 739, dtype=torch.float16), w_long.t().contiguous(), None, "gemm").path == "cublas"
     ans["custom_option"] = 1
     assert api._plan2(a, w.t().contiguous(), None, "gemm").order.lanes == 4
+    batched = torch.zeros(3, 7, 250, dtype=torch.float16), torch.zeros(3, 250, 31, dtype=torch.float16)
+    assert api._plan2(*batched, None, "bgemm").path == "rows"
     assert api._plan2(a.t().contiguous().t(), w.t(), None, "gemm").path == "cublas"   # A transposed: not pinned
 
 
-def test_a_magma_answer_plans_one_chain_per_output_only_as_a_gated_candidate(monkeypatch):
+def test_a_magma_answer_plans_one_chain_per_output(monkeypatch):
     """An algorithm-16 answer (magma_sgemmEx) plans path "seq" (one fp32 chain per output in K order,
-    bias in fp32) for 2-D products in every layout, only under BITORDER_UNVERIFIED=1."""
+    bias in fp32) for 2-D products in every layout and batches; BITORDER_SIMT=0: cuBLAS."""
     import torch
     from bitorder.gemm import api
     ans = {"algo_id": 16, "tile": "UNDEFINED", "stages": "UNDEFINED", "split_k": 1, "reduction_scheme": 0,
@@ -184,11 +188,49 @@ def test_a_magma_answer_plans_one_chain_per_output_only_as_a_gated_candidate(mon
 
     answer_is(monkeypatch, ans)
     a, w = torch.zeros(7, 9, dtype=torch.bfloat16), torch.zeros(541, 9, dtype=torch.bfloat16)
-    monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
+    monkeypatch.setenv("BITORDER_SIMT", "0")
     assert api._plan2(a, w.t(), None, "gemm").path == "cublas"
-    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    monkeypatch.delenv("BITORDER_SIMT")
     for x in (a, a.t().contiguous().t()):
         for y in (w.t(), w.t().contiguous()):
             p = api._plan2(x, y, None, "gemm")
             assert p.path == "seq" and (p.order.lanes, p.order.fold, p.order.bias) == (1, "seq", "acc")
     assert api._plan2(a, w.t(), torch.zeros(541, dtype=torch.bfloat16), "gemm_and_bias").path == "seq"
+    batched = torch.zeros(3, 7, 9, dtype=torch.bfloat16), torch.zeros(3, 9, 541, dtype=torch.bfloat16)
+    assert api._plan2(*batched, None, "bgemm").path == "seq"
+
+
+def test_an_algo14_answer_with_a_column_of_outputs_plans_a_dot_per_output(monkeypatch):
+    """Algorithm 14 with N = 1 and M from 2 to 64, a's rows contiguous: path "dots" (the answer's
+    DotOrder per output); a transposed, M = 1 with N > 1, or M > 64: cuBLAS."""
+    import torch
+    from bitorder.gemm import api
+    answer_is(monkeypatch, {"algo_id": 14, "tile": "UNDEFINED", "stages": "UNDEFINED", "split_k": 132,
+                            "reduction_scheme": 2, "custom_option": 0})
+    a, b = torch.zeros(12, 5458, dtype=torch.float16), torch.zeros(5458, 1, dtype=torch.float16)
+    p = api._plan2(a, b, None, "gemm")
+    assert p.path == "dots" and p.order.grid == 132
+    assert api._plan2(a.t().contiguous().t(), b, None, "gemm").path == "cublas"     # 16 of 31 differed
+    assert api._plan2(b.t(), torch.zeros(5458, 12, dtype=torch.float16), None, "gemm").path == "cublas"
+    assert api._plan2(torch.zeros(65, 5458, dtype=torch.float16), b, None, "gemm").path == "cublas"
+
+
+def test_an_lt_bias_gemv_adds_the_bias_before_the_rounding_unsplit_and_after_it_split(monkeypatch):
+    """F.linear with M = 1 and a bias on cuBLASLt's bias path, answered as gemv: the rule's order,
+    bias "acc" when the answer is unsplit and "out" when split (the epilogue kernel after
+    splitKreduce); BITORDER_SIMT=0: cuBLAS."""
+    import torch
+    from bitorder.gemm import api
+    ans = {"algo_id": 13, "tile": "UNDEFINED", "stages": "UNDEFINED", "split_k": 1, "reduction_scheme": 0,
+           "custom_option": 7}
+    answer_is(monkeypatch, ans)
+    x, w, bias = torch.zeros(1, 40, dtype=torch.float16), torch.zeros(300, 40, dtype=torch.float16), \
+        torch.zeros(300, dtype=torch.float16)
+    p = api._plan2(x, w.t(), bias, "gemm_and_bias")
+    assert p.path == "simt" and p.order.bias == "acc"
+    ans.update(custom_option=93, split_k=16)
+    p = api._plan2(torch.zeros(1, 20000, dtype=torch.float16), torch.zeros(300, 20000, dtype=torch.float16).t(), bias,
+                   "gemm_and_bias")
+    assert p.path == "simt" and p.order.bias == "out" and p.order.span == 1250
+    monkeypatch.setenv("BITORDER_SIMT", "0")
+    assert api._plan2(x, w.t(), bias, "gemm_and_bias").path == "cublas"

@@ -144,13 +144,13 @@ def _plan2(a, b, bias, call: str) -> Plan:
             return Plan("dot", None, ans, call, "dot path (bitorder.emulate.dot)", us, order)
         order = _dots_candidate(ans, a, b) if bias is None else None
         if order is not None:
-            return Plan("dots", None, ans, call, "dot path per output (BITORDER_UNVERIFIED)", us, order)
+            return Plan("dots", None, ans, call, "dot path per output (bitorder.emulate.dot)", us, order)
         order = _gemmsn_candidate(ans, a, b, bias)
         if order is not None:
-            return Plan("rows", None, ans, call, "gemmSN candidate: a gemv per row (BITORDER_UNVERIFIED)", us, order)
+            return Plan("rows", None, ans, call, "gemmSN: a gemv per row (bitorder.cublas.gemv_rule)", us, order)
         order = _magma_candidate(ans, a, b)
         if order is not None:
-            return Plan("seq", None, ans, call, "magma candidate: one fp32 chain per output (BITORDER_UNVERIFIED)", us, order)
+            return Plan("seq", None, ans, call, "magma: one fp32 chain per output (bitorder.cublas.gemv_rule)", us, order)
         defect = cublas_defect(ans, K)
         reason = f"{defect}; torch's bytes are returned as they are" if defect else \
             f"algo {ans['algo_id']} answer outside the arch profile's verified entries"
@@ -160,18 +160,28 @@ def _plan2(a, b, bias, call: str) -> Plan:
 
 def _gemv_candidate(ans, a, b, bias, dtype):
     """The GemvOrder bitorder.cublas.gemv_rule predicts for an algorithm-13 answer, for a 2-D or
-    batched product without a bias with M == 1 or N == 1; None otherwise, or under
+    batched product without a bias with M == 1 or N == 1, or F.linear with M == 1 and a bias on
+    cuBLASLt's bias path (unless BITORDER_SIMT=0); None otherwise, or under
     BITORDER_GEMV_RULE=0 (the escape hatch: those calls then run cuBLAS). The default since the
     whole fp16/bf16 gate with the rule on returned 45,120 of 45,120 identical (2026-12-01)."""
     if os.environ.get("BITORDER_GEMV_RULE") == "0":
         return None
-    if bias is not None or a.dim() != b.dim() or (a.shape[-2] != 1 and b.shape[-1] != 1):
+    if a.dim() != b.dim() or (a.shape[-2] != 1 and b.shape[-1] != 1):
+        return None
+    lt_bias = bias is not None and a.dim() == 2 and a.shape[0] == 1 and b.shape[1] > 1 and _simt_on()
+    if bias is not None and not lt_bias:
         return None
     if a.dim() == 3 and a.shape[-2] == 1 and b.shape[-1] == 1:
         return None    # a batch of dots (M = N = 1) answered as gemv: 2 of 61 such gate cases differed (2026-12-01)
     from ..cublas.gemv_rule import order_for
     from .simt import supported
     order = order_for(ans, a.shape[-1], dtype, outputs=max(a.shape[-2], b.shape[-1]))
+    if order is not None and lt_bias:
+        # cuBLASLt's BIAS epilogue on its gemv path (F.linear, M = 1): an unsplit kernel adds the bias
+        # in fp32 before the rounding; a split call rounds in splitKreduce and a third kernel
+        # (cublasLt::epilogue) adds it to the rounded output (2026-12-01b ltbias probe: 1,182 and 399
+        # of 1,581 calls, no exception)
+        order = order.replace(bias="out" if int(ans.get("split_k") or 1) > 1 else "acc")
     return order if order is not None and not supported(order) else None
 
 
@@ -190,25 +200,30 @@ def _dot_candidate(ans, a, b):
 
 
 def _dots_candidate(ans, a, b):
-    """The DotOrder of an algorithm-14 answer on a 2-D product with one output side 1 and the other
-    from 2 to 64 (a dot per output, each as the M = N = 1 call runs), only while a gate that checks it
-    runs (BITORDER_UNVERIFIED=1); None otherwise."""
-    from ..cublas.profile import candidates_allowed
-    if not candidates_allowed() or int(ans.get("algo_id", -1)) != 14 or a.dim() != 2 or b.dim() != 2:
+    """The DotOrder of an algorithm-14 answer on a 2-D product with N = 1, M from 2 to 64 and a's rows
+    contiguous: a dot per output, each as the M = N = 1 call runs it. On the H200 (2026-12-01b
+    sn-check) 61 such calls identical; with a's rows strided (a transposed) 16 of 31 differed, so
+    those, and M = 1 with N > 1 (not reached there), run cuBLAS. None under BITORDER_SIMT=0."""
+    if not _simt_on() or int(ans.get("algo_id", -1)) != 14 or a.dim() != 2 or b.dim() != 2:
         return None
     M, N, grid = a.shape[0], b.shape[1], int(ans.get("split_k") or 0)
-    if min(M, N) != 1 or not 2 <= max(M, N) <= 64 or grid < 1:
+    if N != 1 or not 2 <= M <= 64 or a.stride(1) != 1 or grid < 1:
         return None
     from ..emulate.dot import DotOrder
     return DotOrder(grid)
 
 
+def _simt_on() -> bool:
+    """The small-M SIMT paths (gemmSN rows, magma seq, dots, the Lt bias gemv): on unless BITORDER_SIMT=0."""
+    return os.environ.get("BITORDER_SIMT") != "0"
+
+
 def _gemmsn_candidate(ans, a, b, bias):
     """The GemvOrder of an algorithm-11 answer where bitorder.cublas.gemv_rule pinned it (gemmSN's
-    TN kernel, no bias; its NN kernel, bias in fp32 before the rounding; 2-D), only while a gate
-    that checks it runs (BITORDER_UNVERIFIED=1); None otherwise."""
-    from ..cublas.profile import candidates_allowed
-    if not candidates_allowed() or a.dim() != b.dim() or a.stride(-1) != 1 or b.shape[-1] < 2:
+    TN kernel, no bias; its NN kernel, bias in fp32 before the rounding; 2-D or batched); None
+    otherwise or under BITORDER_SIMT=0. On the H200 (2026-12-01b sn-check) 4,503 calls, three
+    draws each, identical but one (the 2-lane NN kernel at K = 739: now bounded, GEMMSN_NN_MAX_K)."""
+    if not _simt_on() or a.dim() != b.dim() or a.stride(-1) != 1 or b.shape[-1] < 2:
         return None
     layout = "nt" if b.stride(-2) == 1 else "nn" if b.stride(-1) == 1 else "?"
     from ..cublas.gemv_rule import gemmsn_order_for
@@ -217,9 +232,9 @@ def _gemmsn_candidate(ans, a, b, bias):
 
 def _magma_candidate(ans, a, b):
     """MAGMA_ORDER (bitorder.cublas.gemv_rule) for an algorithm-16 answer on a 2-D product (any
-    layout, with or without a bias) or a batch of them, only while a gate that checks it runs (BITORDER_UNVERIFIED=1)."""
-    from ..cublas.profile import candidates_allowed
-    if not candidates_allowed() or a.dim() != b.dim():
+    layout, with or without a bias) or a batch of them; None under BITORDER_SIMT=0. On the H200
+    (2026-12-01b sn-check) 1,710 calls, three draws each, identical."""
+    if not _simt_on() or a.dim() != b.dim():
         return None
     from ..cublas.gemv_rule import magma_order_for
     return magma_order_for(ans)
@@ -295,7 +310,7 @@ _ROUTES: dict = {}
 
 
 def _candidate_env():
-    return os.environ.get("BITORDER_UNVERIFIED"), os.environ.get("BITORDER_GEMV_RULE"), os.environ.get("BITORDER_DOT")
+    return tuple(os.environ.get(v) for v in ("BITORDER_UNVERIFIED", "BITORDER_GEMV_RULE", "BITORDER_DOT", "BITORDER_SIMT"))
 
 
 def _route_cached(a, b, bias):
