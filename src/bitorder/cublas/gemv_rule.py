@@ -129,6 +129,16 @@ def order_for(answer: dict, k: int, dtype: str, outputs: int = 1) -> Optional[Ge
     return GemvOrder(lanes=lanes, chunk=chunk, cap=cap, span=span, **{"fold": "down", **EXTRA.get(key, {})})
 
 
+def lt_bias_placement(answer: dict) -> str:
+    """Where cuBLASLt's BIAS epilogue adds F.linear's bias on its gemv path (M = 1, algorithm 13):
+    "acc" (in fp32 before the one rounding) when the answer is unsplit, "out" (to the rounded
+    output, rounded again) when split: splitKreduce rounds and a third kernel (cublasLt::epilogue)
+    adds the bias. The 2026-12-01b ltbias probe: 1,182 unsplit calls fit "acc" only and 399 split
+    calls "out" only, of 1,581 with one fit (26 more fit both), no exception
+    (benchmarks/results/2026-12-01b-ltbias)."""
+    return "out" if int(answer.get("split_k") or 1) > 1 else "acc"
+
+
 # gemmSN (algorithm 11; M from 2 to 16), read off designed experiments and draws on the H200
 # (2026-12-01 probe, benchmarks/results/2026-12-01-simt-probe); every output row gave the same bits.
 # gemmSN_TN_kernel<float, 128, 16, 2, 4, ...> (torch B a transposed view, A row-major): 16 lanes

@@ -176,12 +176,9 @@ def _gemv_candidate(ans, a, b, bias, dtype):
     from ..cublas.gemv_rule import order_for
     from .simt import supported
     order = order_for(ans, a.shape[-1], dtype, outputs=max(a.shape[-2], b.shape[-1]))
-    if order is not None and lt_bias:
-        # cuBLASLt's BIAS epilogue on its gemv path (F.linear, M = 1): an unsplit kernel adds the bias
-        # in fp32 before the rounding; a split call rounds in splitKreduce and a third kernel
-        # (cublasLt::epilogue) adds it to the rounded output (2026-12-01b ltbias probe: 1,182 and 399
-        # of 1,581 calls, no exception)
-        order = order.replace(bias="out" if int(ans.get("split_k") or 1) > 1 else "acc")
+    if order is not None and lt_bias:      # cuBLASLt's BIAS epilogue on its gemv path (F.linear, M = 1)
+        from ..cublas.gemv_rule import lt_bias_placement
+        order = order.replace(bias=lt_bias_placement(ans))
     return order if order is not None and not supported(order) else None
 
 
