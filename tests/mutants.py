@@ -27,3 +27,12 @@ def run_on_mutant(tmp_path, rel_file: str, old, new, argv: list, env=None):
     argv = [str(tmp_path / a) if a.startswith(("tests/", "benchmarks/")) else a for a in argv]
     p = subprocess.run([sys.executable, *argv], env=e, capture_output=True, text=True, timeout=1200, cwd=tmp_path)
     return p, str(tmp_path / "src" / "bitorder")
+
+
+def pytest_fails_on_mutant(tmp_path, rel_file: str, old, new, nodeid: str):
+    """Run one pytest node on a copied tree with `old` made `new` in rel_file: the node must fail
+    with an AssertionError, and its output must show it imported the copy (the node prints
+    "bitorder from <its bitorder folder>")."""
+    p, copy = run_on_mutant(tmp_path, rel_file, old, new, PYTEST + [nodeid])
+    assert f"bitorder from {copy}" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
+    assert p.returncode != 0 and "AssertionError" in p.stdout, p.stdout[-2000:]
