@@ -135,15 +135,22 @@ def test_run_split_refuses_what_it_does_not_compute():
         fp8.run(a, b, torch.ones(()), torch.ones(()), d)
 
 
+# CI runs a share (FP8_SPLIT_SAMPLE: 160 of the 300 problems; two of the four planted faults); set
+# FP8_SPLIT_FULL=1 for all of them (about 3 minutes more)
+FULL = os.environ.get("FP8_SPLIT_FULL") == "1"
+
+
 def _interpret(quick=False):
-    env = dict(os.environ, TRITON_INTERPRET="1", **({"FP8_SPLIT_QUICK": "1"} if quick else {}))
+    env = dict(os.environ, TRITON_INTERPRET="1", **({"FP8_SPLIT_QUICK": "1"} if quick else {}),
+               **({} if FULL else {"FP8_SPLIT_SAMPLE": "1"}))
     return subprocess.run([sys.executable, os.path.join(HERE, "interpret_fp8_split.py")], env=env,
                           capture_output=True, text=True, timeout=1200)
 
 
 def test_interpreted_split_path_gives_the_twins_bytes():
     p = _interpret()
-    assert p.returncode == 0 and "300 cases, 0 failures" in p.stdout, p.stdout[-3000:] + p.stderr[-3000:]
+    want = "300 cases, 0 failures" if FULL else "160 cases, 0 failures"
+    assert p.returncode == 0 and want in p.stdout, p.stdout[-3000:] + p.stderr[-3000:]
     # the draws are not degenerate: reversing the merge order would show in every output type
     line = next(x for x in p.stdout.splitlines() if x.startswith("the parts merged in reverse order"))
     assert " 0 of " not in line, line
@@ -165,7 +172,9 @@ FAULTS = {
 }
 
 
-@pytest.mark.parametrize("fault", sorted(FAULTS))
+@pytest.mark.parametrize("fault", [f if FULL or f in ("merge order reversed", "promotion every 64") else
+                                   pytest.param(f, marks=pytest.mark.skip(reason="by hand: FP8_SPLIT_FULL=1"))
+                                   for f in sorted(FAULTS)])
 def test_planted_fault_fails_the_interpreted_comparison(tmp_path, fault):
     """Each fault, planted in a copied tree, makes interpret_fp8_split.py (its quick subset) fail,
     and the run imported the copy."""
