@@ -36,8 +36,9 @@ class Plan:
 
     path: "triton" (desc is computed by bitorder's kernels), "simt" (the gemv kernel under
     `order`), "rows" (one gemv per row of a under `order`: gemmSN's kernels), "dot" (the dot
-    kernels under a DotOrder), "dots" (a dot per output), "seq" (one fp32 chain per output: magma's order), "k1" (a K = 1 product with a bias, elementwise) or "cublas" (the
-    fallback: torch itself runs it). call: the cuBLAS entry torch uses ("gemm",
+    kernels under a DotOrder), "dots" (a dot per output), "seq" (one fp32 chain per output:
+    magma's order), "k1" (a K = 1 product with a bias, elementwise) or "cublas" (the fallback:
+    torch itself runs it). call: the cuBLAS entry torch uses ("gemm",
     "bgemm", "gemm_and_bias"). answer: cuBLASLt's heuristic answer (a dict) or None.
     """
 
