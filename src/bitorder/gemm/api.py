@@ -152,6 +152,8 @@ def _plan2(a, b, bias, call: str) -> Plan:
         order = _magma_candidate(ans, a, b)
         if order is not None:
             return Plan("seq", None, ans, call, "magma: one fp32 chain per output (bitorder.cublas.gemv_rule)", us, order)
+        if _k1_candidate(ans, a, b, bias):
+            return Plan("k1", None, ans, call, "gemmk1, K = 1: one exact fp32 product per output, one rounding", us)
         defect = cublas_defect(ans, K)
         reason = f"{defect}; torch's bytes are returned as they are" if defect else \
             f"algo {ans['algo_id']} answer outside the arch profile's verified entries"
@@ -205,10 +207,18 @@ def _dots_candidate(ans, a, b):
     if not _simt_on() or int(ans.get("algo_id", -1)) != 14 or a.dim() != 2 or b.dim() != 2:
         return None
     M, N, grid = a.shape[0], b.shape[1], int(ans.get("split_k") or 0)
-    if N != 1 or not 2 <= M <= 64 or a.stride(1) != 1 or grid < 1:
+    column = N == 1 and 2 <= M <= 64 and a.stride(1) == 1
+    row = M == 1 and 2 <= N <= 64 and b.stride(0) == 1 and _trial()   # the mirror: b's columns along K
+    if not (column or row) or grid < 1:
         return None
     from ..emulate.dot import DotOrder
     return DotOrder(grid)
+
+
+def _trial() -> bool:
+    """Whether candidates not yet gated whole may plan (BITORDER_UNVERIFIED=1, set by the GPU checks)."""
+    from ..cublas.profile import candidates_allowed
+    return candidates_allowed()
 
 
 def _simt_on() -> bool:
@@ -224,18 +234,31 @@ def _gemmsn_candidate(ans, a, b, bias):
     if not _simt_on() or a.dim() != b.dim() or a.stride(-1) != 1 or b.shape[-1] < 2:
         return None
     layout = "nt" if b.stride(-2) == 1 else "nn" if b.stride(-1) == 1 else "?"
-    from ..cublas.gemv_rule import gemmsn_order_for
-    return gemmsn_order_for(ans, layout, a.shape[-2], bias is not None, k=a.shape[-1])
+    from ..cublas.gemv_rule import GEMMSN_TN, gemmsn_order_for
+    order = gemmsn_order_for(ans, layout, a.shape[-2], bias is not None, k=a.shape[-1])
+    if order is None and layout == "nt" and bias is not None and _trial() and \
+            gemmsn_order_for(ans, layout, a.shape[-2], False) is not None:   # TN with a bias: where it lands
+        order = GEMMSN_TN.replace(bias=os.environ.get("BITORDER_SN_TN_BIAS", "acc"))
+    return order
 
 
 def _magma_candidate(ans, a, b):
     """MAGMA_ORDER (bitorder.cublas.gemv_rule) for an algorithm-16 answer on a 2-D product (any
     layout, with or without a bias) or a batch of them; None under BITORDER_SIMT=0. On the H200
-    (2026-12-01b sn-check) 1,710 calls, three draws each, identical."""
+    (2026-12-01b sn-check) 1,710 calls, three draws each, identical. Algorithm 56 (CUTLASS's sm80
+    ffma kernels: each thread's outputs one fma chain in K order) takes the same order, as a candidate."""
     if not _simt_on() or a.dim() != b.dim():
         return None
-    from ..cublas.gemv_rule import magma_order_for
+    from ..cublas.gemv_rule import MAGMA_ORDER, magma_order_for
+    if int(ans.get("algo_id", -1)) == 56 and _trial():
+        return MAGMA_ORDER
     return magma_order_for(ans)
+
+
+def _k1_candidate(ans, a, b, bias) -> bool:
+    """Whether a K = 1 product without a bias answered by gemmk1 (algorithm 12) is planned "k1": one
+    exact fp32 product per output, one rounding (a candidate)."""
+    return bias is None and a.shape[-1] == 1 and int(ans.get("algo_id", -1)) == 12 and _trial()
 
 
 def unaligned(*tensors) -> bool:
@@ -308,7 +331,8 @@ _ROUTES: dict = {}
 
 
 def _candidate_env():
-    return tuple(os.environ.get(v) for v in ("BITORDER_UNVERIFIED", "BITORDER_GEMV_RULE", "BITORDER_DOT", "BITORDER_SIMT"))
+    return tuple(os.environ.get(v) for v in ("BITORDER_UNVERIFIED", "BITORDER_GEMV_RULE", "BITORDER_DOT", "BITORDER_SIMT",
+                                            "BITORDER_SN_TN_BIAS"))
 
 
 def _route_cached(a, b, bias):
@@ -348,7 +372,9 @@ def _run(a, b, bias, torch_fn):
         return torch_fn()
     a2, b2 = _views(a, b, how)
     bias_after = how.startswith("bias_after:")
-    if p.path == "k1":            # K == 1 with a bias (_addmm): exact products, one fp32 add, one rounding
+    if p.path == "k1" and (bias is None or bias_after):     # gemmk1 (_k1_candidate): exact products, one rounding
+        out = k1_product(a2, b2)
+    elif p.path == "k1":            # K == 1 with a bias (_addmm): exact products, one fp32 add, one rounding
         out = (a2.float() * b2.float() + bias.float()).to(a.dtype)
     elif p.path == "simt":          # a gemv under its rule (_gemv_candidate; a bias only through _addmm)
         from .simt import gemv
@@ -379,6 +405,16 @@ def _run(a, b, bias, torch_fn):
     if bias_after:
         out.add_(bias)  # torch's own elementwise add, as F.linear does for this input
     return out
+
+
+def k1_product(a, b):
+    """a (.., M, 1) @ b (.., 1, N) as gemmk1 returns it: each output the exact fp32 product rounded once
+    (fp16 / bf16 products fit fp32); BITORDER_K1_ZERO=add adds it to +0 first (a -0 product then
+    gives +0), the alternative the H200 check decides between."""
+    p = a.float() * b.float()     # (.., M, 1) * (.., 1, N): one exact product per output (no TF32)
+    if os.environ.get("BITORDER_K1_ZERO") == "add":
+        p = p + 0.0
+    return p.to(a.dtype)
 
 
 def matmul(a, b):
