@@ -1,6 +1,6 @@
 """K = 1 products without a bias (cuBLAS's gemmk1, algorithm 12) on designed inputs: signed zeros,
 fp32-subnormal and overflowing bf16 products, against the two models bitorder could plan
-(`api.k1_product`: the exact product rounded once, or added to +0 first: BITORDER_K1_ZERO=add).
+(`api.k1_product`: the exact product rounded once, or added to +0 first: add_zero=True).
 GPU only. Writes OUT/probe_k1.json: per shape and dtype the planned path, the answer, and which
 model returned torch's bytes on every draw.
 
@@ -58,9 +58,8 @@ def main() -> int:
                 a, b = designed(shape, dtype, args.seed + 17 * i + kind, kind)
                 want = torch.matmul(a, b).view(torch.int16)
                 for model in fits:
-                    os.environ["BITORDER_K1_ZERO"] = model
-                    fits[model] &= bool(torch.equal(api.k1_product(a, b).view(torch.int16), want))
-            os.environ.pop("BITORDER_K1_ZERO", None)
+                    got = api.k1_product(a, b, add_zero=model == "add")
+                    fits[model] &= bool(torch.equal(got.view(torch.int16), want))
             rows.append({"dtype": str(dtype).split(".")[1], "shape": shape, "path": p.path,
                          "answer": {k: p.answer.get(k) for k in ("algo_id", "custom_option", "split_k")} if p.answer else None,
                          "fits": fits})

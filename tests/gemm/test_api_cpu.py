@@ -152,8 +152,9 @@ def test_a_dot_answer_plans_the_dot_kernels(monkeypatch):
 def test_a_gemmsn_answer_plans_a_gemv_per_row(monkeypatch):
     """An algorithm-11 answer (gemmSN, M 2..16) plans one gemv per row in the probed order (not under
     BITORDER_SIMT=0): B a transposed view (TN kernel: 16 lanes round robin, banked
-    every 256, added in order; no bias), B row-major (NN kernel: 2 or 4 contiguous lanes by the
-    custom option, banked every 128 from each lane's start; bias in fp32); A transposed: cuBLAS."""
+    every 256, added in order), B row-major (NN kernel: 2 or 4 contiguous lanes by the custom
+    option, banked every 128 from each lane's start); a bias in fp32 before the rounding in both
+    (TN's: 2026-12-01c, 85 of 85 calls); A transposed: cuBLAS."""
     import torch
     from bitorder.gemm import api
     ans = {"algo_id": 11, "tile": "UNDEFINED", "stages": "UNDEFINED", "split_k": 1, "reduction_scheme": 0,
@@ -166,7 +167,8 @@ def test_a_gemmsn_answer_plans_a_gemv_per_row(monkeypatch):
     monkeypatch.delenv("BITORDER_SIMT")
     p = api._plan2(a, w.t(), None, "gemm")
     assert p.path == "rows" and (p.order.lanes, p.order.chunk, p.order.fold, p.order.block) == (16, 1, "seq", 256)
-    assert api._plan2(a, w.t(), torch.zeros(31, dtype=torch.float16), "gemm_and_bias").path == "cublas"
+    p = api._plan2(a, w.t(), torch.zeros(31, dtype=torch.float16), "gemm_and_bias")   # TN with a bias
+    assert p.path == "rows" and (p.order.lanes, p.order.block, p.order.bias) == (16, 256, "acc")
     p = api._plan2(a, w.t().contiguous(), torch.zeros(31, dtype=torch.float16), "gemm_and_bias")   # NN kernel
     assert p.path == "rows" and (p.order.lanes, p.order.block, p.order.block_in_chunk, p.order.bias) == (2, 128, True, "acc")
     w_long = torch.zeros(31, 739, dtype=torch.float16)                # the 2-lane kernel past K = 290: cuBLAS
@@ -201,8 +203,9 @@ def test_a_magma_answer_plans_one_chain_per_output(monkeypatch):
 
 
 def test_an_algo14_answer_with_a_column_of_outputs_plans_a_dot_per_output(monkeypatch):
-    """Algorithm 14 with N = 1 and M from 2 to 64, a's rows contiguous: path "dots" (the answer's
-    DotOrder per output); a transposed, M = 1 with N > 1, or M > 64: cuBLAS."""
+    """Algorithm 14 with N = 1 and M from 2 to 64, a's rows contiguous, or M = 1 and N from 2 to 64,
+    b's columns contiguous: path "dots" (the answer's DotOrder per output); a transposed with N = 1,
+    b row-major with M = 1, or more than 64 outputs: cuBLAS."""
     import torch
     from bitorder.gemm import api
     answer_is(monkeypatch, {"algo_id": 14, "tile": "UNDEFINED", "stages": "UNDEFINED", "split_k": 132,
@@ -213,6 +216,11 @@ def test_an_algo14_answer_with_a_column_of_outputs_plans_a_dot_per_output(monkey
     assert api._plan2(a.t().contiguous().t(), b, None, "gemm").path == "cublas"     # 16 of 31 differed
     assert api._plan2(b.t(), torch.zeros(5458, 12, dtype=torch.float16), None, "gemm").path == "cublas"
     assert api._plan2(torch.zeros(65, 5458, dtype=torch.float16), b, None, "gemm").path == "cublas"
+    # the mirror (2026-12-01c ground: 99 of 99): M = 1, N from 2 to 64, b's columns contiguous along K
+    w = torch.zeros(12, 5458, dtype=torch.float16)
+    p = api._plan2(b.t(), w.t(), None, "gemm")
+    assert p.path == "dots" and p.order.grid == 132
+    assert api._plan2(b.t(), torch.zeros(5458, 65, dtype=torch.float16).t().contiguous().t(), None, "gemm").path == "cublas"
 
 
 def test_an_lt_bias_gemv_adds_the_bias_before_the_rounding_unsplit_and_after_it_split(monkeypatch):
@@ -234,3 +242,39 @@ def test_an_lt_bias_gemv_adds_the_bias_before_the_rounding_unsplit_and_after_it_
     assert p.path == "simt" and p.order.bias == "out" and p.order.span == 1250
     monkeypatch.setenv("BITORDER_SIMT", "0")
     assert api._plan2(x, w.t(), bias, "gemm_and_bias").path == "cublas"
+
+
+def test_an_ffma_answer_plans_magmas_chain(monkeypatch):
+    """Algorithm 56 (CUTLASS's sm80 ffma kernels) plans path "seq" as magma does: one fp32 fma chain
+    per output in K order, bias in fp32 (2026-12-01c ground: 125 of 125); BITORDER_SIMT=0: cuBLAS."""
+    import torch
+    from bitorder.gemm import api
+    answer_is(monkeypatch, {"algo_id": 56, "tile": "32x32", "stages": "8x3", "split_k": 1, "reduction_scheme": 0,
+                            "custom_option": 0})
+    a, b = torch.zeros(3381, 5, dtype=torch.float16), torch.zeros(5, 55, dtype=torch.float16)
+    p = api._plan2(a, b, None, "gemm")
+    assert p.path == "seq" and (p.order.lanes, p.order.fold) == (1, "seq")
+    assert api._plan2(a, b, torch.zeros(55, dtype=torch.float16), "gemm_and_bias").path == "seq"
+    monkeypatch.setenv("BITORDER_SIMT", "0")
+    assert api._plan2(a, b, None, "gemm").path == "cublas"
+
+
+def test_a_gemmk1_answer_is_one_product_rounded_once(monkeypatch):
+    """Algorithm 12 with K = 1 and no bias (2-D or batched): path "k1", each output the exact fp32
+    product rounded once, a -0 product kept (probe_k1 on the H200, 2026-12-01c: adding it to +0
+    first missed every shape)."""
+    import torch
+    from bitorder.gemm import api
+    answer_is(monkeypatch, {"algo_id": 12, "tile": "UNDEFINED", "stages": "UNDEFINED", "split_k": 1,
+                            "reduction_scheme": 0, "custom_option": 0})
+    a, b = torch.zeros(7, 24, 1, dtype=torch.bfloat16), torch.zeros(7, 1, 22, dtype=torch.bfloat16)
+    assert api._plan2(a, b, None, "bgemm").path == "k1"
+    assert api._plan2(torch.zeros(5, 2, dtype=torch.float16), torch.zeros(2, 3, dtype=torch.float16), None,
+                      "gemm").path == "cublas"        # K = 2: not gemmk1's ground
+    x = torch.tensor([[-0.0], [3.0], [2.0 ** -64]], dtype=torch.bfloat16)
+    y = torch.tensor([[1.0, -2.0, 2.0 ** -64]], dtype=torch.bfloat16)
+    got = api.k1_product(x, y)
+    want = (x.float() * y.float()).to(torch.bfloat16)
+    assert torch.equal(got.view(torch.int16), want.view(torch.int16))
+    assert got[0, 0].item() == 0 and str(got[0, 0].item()) == "-0.0"
+    assert str(api.k1_product(x, y, add_zero=True)[0, 0].item()) == "0.0"

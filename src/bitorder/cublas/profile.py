@@ -20,7 +20,7 @@ from importlib import resources
 
 from ..desc import GEMMDesc
 
-MATCH_KEYS = {"algo_id", "stages_named", "split", "reduction_scheme", "dtype"}
+MATCH_KEYS = {"algo_id", "stages_named", "stages", "split", "reduction_scheme", "dtype"}
 SPAN_RULES = {"round_up"}
 BIAS_RULES = {"bias_acc", "bias_out", "none", "unverified"}
 
@@ -73,6 +73,7 @@ class Entry:
         split = answer["split_k"] > 1
         return (answer["algo_id"] in m.get("algo_id", [answer["algo_id"]])
                 and ("stages_named" not in m or (answer["stages"] not in ("UNDEFINED", "")) == m["stages_named"])
+                and answer["stages"] in m.get("stages", [answer["stages"]])
                 and ("split" not in m or split == m["split"])
                 and answer["reduction_scheme"] in m.get("reduction_scheme", [answer["reduction_scheme"]])
                 and dtype in m.get("dtype", [dtype]))

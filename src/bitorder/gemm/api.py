@@ -208,17 +208,11 @@ def _dots_candidate(ans, a, b):
         return None
     M, N, grid = a.shape[0], b.shape[1], int(ans.get("split_k") or 0)
     column = N == 1 and 2 <= M <= 64 and a.stride(1) == 1
-    row = M == 1 and 2 <= N <= 64 and b.stride(0) == 1 and _trial()   # the mirror: b's columns along K
+    row = M == 1 and 2 <= N <= 64 and b.stride(0) == 1      # the mirror: b's columns along K
     if not (column or row) or grid < 1:
         return None
     from ..emulate.dot import DotOrder
     return DotOrder(grid)
-
-
-def _trial() -> bool:
-    """Whether candidates not yet gated whole may plan (BITORDER_UNVERIFIED=1, set by the GPU checks)."""
-    from ..cublas.profile import candidates_allowed
-    return candidates_allowed()
 
 
 def _simt_on() -> bool:
@@ -234,12 +228,8 @@ def _gemmsn_candidate(ans, a, b, bias):
     if not _simt_on() or a.dim() != b.dim() or a.stride(-1) != 1 or b.shape[-1] < 2:
         return None
     layout = "nt" if b.stride(-2) == 1 else "nn" if b.stride(-1) == 1 else "?"
-    from ..cublas.gemv_rule import GEMMSN_TN, gemmsn_order_for
-    order = gemmsn_order_for(ans, layout, a.shape[-2], bias is not None, k=a.shape[-1])
-    if order is None and layout == "nt" and bias is not None and _trial() and \
-            gemmsn_order_for(ans, layout, a.shape[-2], False) is not None:   # TN with a bias: where it lands
-        order = GEMMSN_TN.replace(bias=os.environ.get("BITORDER_SN_TN_BIAS", "acc"))
-    return order
+    from ..cublas.gemv_rule import gemmsn_order_for
+    return gemmsn_order_for(ans, layout, a.shape[-2], bias is not None, k=a.shape[-1])
 
 
 def _magma_candidate(ans, a, b):
@@ -250,15 +240,15 @@ def _magma_candidate(ans, a, b):
     if not _simt_on() or a.dim() != b.dim():
         return None
     from ..cublas.gemv_rule import MAGMA_ORDER, magma_order_for
-    if int(ans.get("algo_id", -1)) == 56 and _trial():
+    if int(ans.get("algo_id", -1)) == 56:
         return MAGMA_ORDER
     return magma_order_for(ans)
 
 
 def _k1_candidate(ans, a, b, bias) -> bool:
     """Whether a K = 1 product without a bias answered by gemmk1 (algorithm 12) is planned "k1": one
-    exact fp32 product per output, one rounding (a candidate)."""
-    return bias is None and a.shape[-1] == 1 and int(ans.get("algo_id", -1)) == 12 and _trial()
+    exact fp32 product per output, one rounding (2-D or batched; not under BITORDER_SIMT=0)."""
+    return bias is None and a.shape[-1] == 1 and int(ans.get("algo_id", -1)) == 12 and _simt_on()
 
 
 def unaligned(*tensors) -> bool:
@@ -331,8 +321,7 @@ _ROUTES: dict = {}
 
 
 def _candidate_env():
-    return tuple(os.environ.get(v) for v in ("BITORDER_UNVERIFIED", "BITORDER_GEMV_RULE", "BITORDER_DOT", "BITORDER_SIMT",
-                                            "BITORDER_SN_TN_BIAS"))
+    return tuple(os.environ.get(v) for v in ("BITORDER_UNVERIFIED", "BITORDER_GEMV_RULE", "BITORDER_DOT", "BITORDER_SIMT"))
 
 
 def _route_cached(a, b, bias):
@@ -407,14 +396,13 @@ def _run(a, b, bias, torch_fn):
     return out
 
 
-def k1_product(a, b):
-    """a (.., M, 1) @ b (.., 1, N) as gemmk1 returns it: each output the exact fp32 product rounded once
-    (fp16 / bf16 products fit fp32); BITORDER_K1_ZERO=add adds it to +0 first (a -0 product then
-    gives +0), the alternative the H200 check decides between."""
+def k1_product(a, b, add_zero: bool = False):
+    """torch.matmul(a, b)'s exact bytes for a (.., M, 1) @ b (.., 1, N) that cuBLAS runs as gemmk1
+    (algorithm 12): each output the exact fp32 product (fp16 / bf16 products fit fp32) rounded once,
+    a -0 product kept -0. add_zero=True adds +0 first (a -0 product gives +0): the alternative
+    benchmarks/probe_k1.py rejected on the H200 (2026-12-01c: every algorithm-12 shape kept -0)."""
     p = a.float() * b.float()     # (.., M, 1) * (.., 1, N): one exact product per output (no TF32)
-    if os.environ.get("BITORDER_K1_ZERO") == "add":
-        p = p + 0.0
-    return p.to(a.dtype)
+    return (p + 0.0 if add_zero else p).to(a.dtype)
 
 
 def matmul(a, b):
