@@ -49,6 +49,7 @@ class Plan:
     reason: str = ""
     plan_us: float = 0.0
     order: object = None     # "simt" / "rows" / "seq": the GemvOrder computed; "dot": simt.dot's DotOrder
+    bias_at: str = "acc"     # "dots": a bias in fp32 before the rounding ("acc") or to the rounded output ("out")
 
     def to_json(self) -> str:
         """The plan as JSON, for bitorder.emulate.replay on a machine without a GPU."""
@@ -143,9 +144,10 @@ def _plan2(a, b, bias, call: str) -> Plan:
         order = _dot_candidate(ans, a, b) if bias is None else None
         if order is not None:
             return Plan("dot", None, ans, call, "dot path (bitorder.emulate.dot)", us, order)
-        order = _dots_candidate(ans, a, b) if bias is None else None
+        order = _dots_candidate(ans, a, b, bias)
         if order is not None:
-            return Plan("dots", None, ans, call, "dot path per output (bitorder.emulate.dot)", us, order)
+            return Plan("dots", None, ans, call, "dot path per output (bitorder.emulate.dot)", us, order,
+                        bias_at=os.environ.get("BITORDER_DOTS_BIAS", "acc") if bias is not None else "acc")
         order = _gemmsn_candidate(ans, a, b, bias)
         if order is not None:
             return Plan("rows", None, ans, call, "gemmSN: a gemv per row (bitorder.cublas.gemv_rule)", us, order)
@@ -199,7 +201,7 @@ def _dot_candidate(ans, a, b):
     return DotOrder(grid)
 
 
-def _dots_candidate(ans, a, b):
+def _dots_candidate(ans, a, b, bias=None):
     """The DotOrder of an algorithm-14 answer on a 2-D product with N = 1, M from 2 to 64 and a's rows
     contiguous: a dot per output, each as the M = N = 1 call runs it. On the H200 (2026-12-01b
     sn-check) 61 such calls identical; with a's rows strided (a transposed) 16 of 31 differed, so
@@ -207,12 +209,18 @@ def _dots_candidate(ans, a, b):
     if not _simt_on() or int(ans.get("algo_id", -1)) != 14 or a.dim() != 2 or b.dim() != 2:
         return None
     M, N, grid = a.shape[0], b.shape[1], int(ans.get("split_k") or 0)
-    column = N == 1 and 2 <= M <= 64 and a.stride(1) == 1
-    row = M == 1 and 2 <= N <= 64 and b.stride(0) == 1      # the mirror: b's columns along K
-    if not (column or row) or grid < 1:
+    column = N == 1 and 2 <= M <= 64 and a.stride(1) == 1 and bias is None
+    row = M == 1 and 2 <= N <= 64 and (b.stride(0) == 1 or _trial()) and (bias is None or _trial())
+    if not (column or row) or grid < 1:      # row: the mirror (b's columns along K; others, a bias: candidates)
         return None
     from ..emulate.dot import DotOrder
     return DotOrder(grid)
+
+
+def _trial() -> bool:
+    """Whether candidates not yet gated may plan (BITORDER_UNVERIFIED=1, set by the GPU checks)."""
+    from ..cublas.profile import candidates_allowed
+    return candidates_allowed()
 
 
 def _simt_on() -> bool:
@@ -321,7 +329,8 @@ _ROUTES: dict = {}
 
 
 def _candidate_env():
-    return tuple(os.environ.get(v) for v in ("BITORDER_UNVERIFIED", "BITORDER_GEMV_RULE", "BITORDER_DOT", "BITORDER_SIMT"))
+    return tuple(os.environ.get(v) for v in ("BITORDER_UNVERIFIED", "BITORDER_GEMV_RULE", "BITORDER_DOT", "BITORDER_SIMT",
+                                            "BITORDER_DOTS_BIAS"))
 
 
 def _route_cached(a, b, bias):
@@ -376,8 +385,11 @@ def _run(a, b, bias, torch_fn):
     elif p.path == "dots":          # algorithm 14 with one output side > 1 (_dots_candidate): a dot per output
         from .simt import dot
         bias_d = None if bias_after else bias
-        out = torch.cat([dot(a2[i:i + 1], b2[:, j:j + 1], p.order, bias=bias_d)
+        in_dot = bias_d is not None and p.bias_at == "acc"
+        out = torch.cat([dot(a2[i:i + 1], b2[:, j:j + 1], p.order, bias=bias_d[j:j + 1] if in_dot else None)
                          for i in range(a2.shape[0]) for j in range(b2.shape[1])]).view(a2.shape[0], b2.shape[1])
+        if bias_d is not None and not in_dot:      # added to the rounded dots, rounded again
+            out = (out.float() + bias_d.float()).to(out.dtype)
     elif p.path == "seq":           # magma (_magma_candidate): one fp32 chain per output
         from .simt import seq
         out = seq(a2, b2, bias=None if bias_after else bias)
