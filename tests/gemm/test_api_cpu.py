@@ -221,6 +221,14 @@ def test_an_algo14_answer_with_a_column_of_outputs_plans_a_dot_per_output(monkey
     p = api._plan2(b.t(), w.t(), None, "gemm")
     assert p.path == "dots" and p.order.grid == 132
     assert api._plan2(b.t(), torch.zeros(5458, 65, dtype=torch.float16).t().contiguous().t(), None, "gemm").path == "cublas"
+    bias = torch.zeros(12, dtype=torch.float16)           # F.linear's bias, B row-major: candidates only
+    assert api._plan2(b.t(), w.t(), bias, "gemm_and_bias").path == "cublas"
+    assert api._plan2(b.t(), w.t().contiguous(), None, "gemm").path == "cublas"
+    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    monkeypatch.setenv("BITORDER_DOTS_BIAS", "out")
+    p = api._plan2(b.t(), w.t(), bias, "gemm_and_bias")
+    assert p.path == "dots" and p.bias_at == "out"
+    assert api._plan2(b.t(), w.t().contiguous(), None, "gemm").path == "dots"
 
 
 def test_an_lt_bias_gemv_adds_the_bias_before_the_rounding_unsplit_and_after_it_split(monkeypatch):
