@@ -16,6 +16,7 @@ them, or CONFIRM_ROWS evenly spaced ones when E * K is large) with both product 
 bias placements on the bias call; what is left, per record and per kernel kind, is reported.
 
     python benchmarks/probe_gemv.py --out DIR [--budget S]        (GPU; scripts/gpu-run OUT gemv-probe)
+    python benchmarks/probe_gemv.py --out DIR --cases GATE.json   (GPU; a gate's gemv fallbacks, batched too)
     python benchmarks/probe_gemv.py --fit DIR/probe_gemv.json      (CPU; writes probe_gemv_fit.json beside it)
 """
 from __future__ import annotations
@@ -91,10 +92,11 @@ def _call(case: Case, device="cuda"):
     import torch
     import torch.nn.functional as F
     dt = {"fp16": torch.float16, "bf16": torch.bfloat16}[case.dtype]
+    batch = (case.batch,) if case.batch > 1 else ()      # a batch: every entry carries the same design
 
     def tensor(rows, cols, trans, fill):
-        x = torch.full((cols, rows) if trans else (rows, cols), fill, dtype=dt, device=device)
-        return x, (x.t() if trans else x)
+        x = torch.full(batch + ((cols, rows) if trans else (rows, cols)), fill, dtype=dt, device=device)
+        return x, (x.transpose(-1, -2) if trans else x)
     vec_a = case.m == 1                  # torch A is the vector: experiments in B's columns
     if vec_a:
         _, a = tensor(1, case.k, case.layout[0] == "t", 1.0)
@@ -110,15 +112,20 @@ def _call(case: Case, device="cuda"):
         r = torch.as_tensor(rows, device=device)
         kk = torch.as_tensor(ks, device=device)
         v = torch.as_tensor(values, dtype=torch.float64).to(dt).to(device)
-        store[(kk, r) if along_k_first else (r, kk)] = v
+        store[(Ellipsis,) + ((kk, r) if along_k_first else (r, kk))] = v
 
     def op():
-        return torch.matmul(a, b) if case.op == "mm" else F.linear(a, b.t(), bias)
+        return F.linear(a, b.transpose(-1, -2), bias) if case.op == "linear_bias" else torch.matmul(a, b)
 
     def run():
+        """Batch entry 0's outputs; unequal entries (the same design in each) are counted in run.unequal."""
         out = op()
-        o = out[0] if vec_a else out[:, 0]
-        return o.contiguous().view(torch.int16).cpu().numpy()
+        o = (out[..., 0, :] if vec_a else out[..., :, 0]).contiguous().view(torch.int16)
+        if batch:
+            run.unequal += int((o != o[:1]).any(dim=-1).sum())
+            o = o[0]
+        return o.cpu().numpy()
+    run.unequal = 0
     return run, put, op, bias, (case.n if vec_a else case.m)
 
 
@@ -154,7 +161,8 @@ def probe_case(case: Case, device="cuda") -> dict:
         put(r[sel] - lo, c[sel], np.zeros(int(sel.sum())))      # back to zeros: cheaper than clearing
     rec = {"case": case.to_dict(), "design": {"experiments": len(pairs), "tracers": tracers.shape[1],
                                               "digest": G.digest(pairs, tracers)},
-           "bits": np.concatenate(bits).tolist(), "calls": len(bits), "bias_bits": None}
+           "bits": np.concatenate(bits).tolist(), "calls": len(bits), "bias_bits": None,
+           "batch_entries_unequal": run.unequal}
     if bias is not None:
         h, _ = G.bias_case(case.dtype)
         rows = np.repeat(np.arange(n_out), 2)
@@ -211,6 +219,16 @@ def select_cases(want: list, per_key: int, draws: int, seed: int, max_work: floa
         print(f"[gemv-probe] {key}: {len(found.get(key, []))} fresh shapes, probing {len(cs)}", flush=True)
         out += cs
     return out
+
+
+def cases_from(path: str) -> list:
+    """[(case, answer)] of the algorithm-13 cases a gate JSON sent to cuBLAS ("fallback_cases"; a
+    list's entries without an answer are kept too)."""
+    with open(path) as f:
+        data = json.load(f)
+    rows = data.get("fallback_cases", data.get("mismatches", []))
+    return [(Case(**r["case"]), r.get("answer")) for r in rows
+            if r.get("answer") is None or int(r["answer"].get("algo_id", -1)) == 13]
 
 
 def run_gpu(out_dir: str, budget: float, limit=None, cases=None) -> int:
@@ -384,6 +402,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=20261205)
     ap.add_argument("--min-k", type=int, default=16, help="with --want: only shapes with K at least this")
     ap.add_argument("--min-outputs", type=int, default=1, help="with --want: only shapes with this many outputs or more")
+    ap.add_argument("--cases", help="GPU: instead, the algorithm-13 fallbacks of a gate JSON (batched ones too: every "
+                    "batch entry carries the same design)")
     args = ap.parse_args(argv)
     if args.fit:
         with open(args.fit) as f:
@@ -393,7 +413,7 @@ def main(argv=None):
         return 0
     if not args.out:
         ap.error("--out DIR (GPU run) or --fit FILE (CPU fit)")
-    cases = None
+    cases = cases_from(args.cases) if args.cases else None
     if args.want:
         require_cuda()
         cases = select_cases([w for w in args.want.split(",") if w], args.per_key, args.draws, args.seed,
