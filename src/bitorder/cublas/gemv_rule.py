@@ -110,20 +110,54 @@ MAX_OUTPUTS = {(10, "fp16"): 8106, (10, "bf16"): 6535}
 # ceil(K / split_k) and bank every 512 from each span's start, as the unsplit calls do.
 UNSPLIT_ONLY = frozenset({(75, "bf16")})
 
+# Candidates (planned only under BITORDER_UNVERIFIED=1 until a GPU gate passes them), from the
+# 2026-12-01c designed probe of the whole gate's algorithm-13 fallbacks (benchmarks/results/
+# 2026-12-01c-gemv: records c<n>; batched calls carried the design in every entry, all equal):
+# each the one order of the model left on every record of its key. Contiguous lanes take the
+# cap 64 of their family where the records' parts were shorter (82 fp16 pins it at K = 7336).
+CANDIDATE_RULES = {
+    (94, "fp16"): ("gemvx<int,int,h,h,h,f,false,true,true,false,6> (batched)", 2, None, 64,
+                   tuple(f"c{i}" for i in (3, 4, 5, 6, 8, 12, 17, 23, 31, 38, 42, 47, 71))),
+    (94, "bf16"): ("gemvx<int,int,bf,bf,bf,f,false,true,true,false,6> (batched)", 2, None, 64,
+                   ("c9", "c18", "c22", "c45", "c55", "c64", "c76")),
+    (62, "fp16"): ("gemvx<int,int,h,h,h,f,true,true,false,false,8> (batched)", 2, None, 64, ("c88",)),
+    (62, "bf16"): ("gemvx<int,int,bf,bf,bf,f,true,true,false,false,8> (batched)", 2, None, 64, ("c95",)),
+    (50, "fp16"): ("gemvx<int,int,h,h,h,f,true,true,true,false,7> (batched)", 4, None, 64, ("c59", "c66", "c72")),
+    (50, "bf16"): ("gemvx<int,int,bf,bf,bf,f,true,true,true,false,7> (batched)", 4, None, 64, ("c96",)),
+    (40, "bf16"): ("gemvx<int,int,bf,bf,bf,f,true,true,true,false,6> (batched)", 4, None, 64, ("c89",)),
+    (72, "bf16"): ("gemvx<int,int,bf,bf,bf,f,false,true,true,false,6> (batched)", 16, None, 64, ("c63", "c75")),
+    (80, "bf16"): ("gemvx<int,int,bf,bf,bf,f,false,true,true,false,7> (Lt bias)", 16, None, 64, ("c60", "c73", "c79")),
+    (81, "fp16"): ("gemvx<int,int,h,h,h,f,false,true,true,false,7>", 16, 1, None, ("c83", "c85", "c90", "c93", "c94")),
+    (81, "bf16"): ("gemvx<int,int,bf,bf,bf,f,false,true,true,false,7> (batched)", 16, 1, None, ("c97",)),
+    (82, "fp16"): ("gemvx<int,int,h,h,h,f,false,true,false,false,8> (Lt bias)", 32, None, 64, ("c44", "c81")),
+    (83, "fp16"): ("gemvx<int,int,h,h,h,f,false,true,true,false,8> (Lt bias)", 32, 1, None, ("c91",)),
+    (43, "bf16"): ("gemvx<int,int,bf,bf,bf,f,true,true,true,false,7>", 8, 1, None, ("c87", "c99")),
+    (59, "fp16"): ("gemvx<int,int,h,h,h,f,true,true,true,false,8> (Lt bias)", 4, 1, None, ("c84",)),
+    (35, "fp16"): ("gemvx<int,int,h,h,h,f,true,true,true,false,7>", 16, 1, None, ("c98",)),
+    (66, "bf16"): ("gemvx<long,long,bf,f,f,f,true,true,false,false,9> (split)", 8, None, 64, ("c100",)),
+}
+# Option 75 bf16's split calls on cuBLASLt's M = 1 bias path (2026-12-01c, 23 records with 4 to 465
+# outputs, splits 3-132) keep the table's order (32 lanes strided over ceil(K / split)) and nothing
+# else; with 2 or 3 outputs (6 records) no order of the model fits: a candidate from 4 outputs up.
+CANDIDATE_SPLIT_MIN_OUTPUTS = {(75, "bf16"): 4}
+
 
 def order_for(answer: dict, k: int, dtype: str, outputs: int = 1) -> Optional[GemvOrder]:
     """The GemvOrder the table predicts for an algorithm-13 answer on a K-long fp16 or bf16
     product with `outputs` outputs (M or N), or None (not algorithm 13, an option the table does
-    not hold for the dtype, or more outputs than MAX_OUTPUTS allows)."""
+    not hold for the dtype, or more outputs than MAX_OUTPUTS allows). Under BITORDER_UNVERIFIED=1
+    the CANDIDATE_RULES too."""
     if answer is None or int(answer.get("algo_id", -1)) != 13:
         return None
+    from .profile import candidates_allowed
     key = (int(answer.get("custom_option", -1)), dtype)
-    rule = RULES.get(key)
+    trial = candidates_allowed()
+    rule = RULES.get(key) or (CANDIDATE_RULES.get(key) if trial else None)
     if rule is None or outputs > MAX_OUTPUTS.get(key, outputs):
         return None
     _, lanes, chunk, cap, _ = rule
     split = int(answer.get("split_k") or 1)
-    if split > 1 and key in UNSPLIT_ONLY:
+    if split > 1 and key in UNSPLIT_ONLY and not (trial and outputs >= CANDIDATE_SPLIT_MIN_OUTPUTS.get(key, outputs + 1)):
         return None
     span = -(-k // split) if split > 1 else None
     return GemvOrder(lanes=lanes, chunk=chunk, cap=cap, span=span, **{"fold": "down", **EXTRA.get(key, {})})
