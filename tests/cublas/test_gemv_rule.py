@@ -158,3 +158,34 @@ def test_every_2026_12_01b_record_with_a_rule_replays():
         assert _replays(rec, order), (c, str(order))
         ruled += 1
     assert ruled >= 21
+
+
+def test_candidate_rules_replay_the_2026_12_01c_probe(monkeypatch):
+    """Every 2026-12-01c probe record (the whole gate's algorithm-13 fallbacks, batched ones carrying
+    the design in every entry) whose answer has a candidate rule gets that rule's order under
+    BITORDER_UNVERIFIED=1 (and none without it), and the order gives the record's designed bytes;
+    option 75 bf16's split calls need 4 outputs or more."""
+    import probe_gemv
+    with gzip.open(os.path.join(RESULTS, "2026-12-01c-gemv", "probe_gemv.json.gz"), "rt") as f:
+        recs = [r for r in json.load(f)["records"] if "error" not in r]
+    replayed = 0
+    for rec in recs:
+        c, a = rec["case"], rec["answer"]
+        outputs = max(c["m"], c["n"])
+        key = (int(a["custom_option"]), c["dtype"])
+        split = int(a.get("split_k") or 1) > 1
+        candidate = key in gemv_rule.CANDIDATE_RULES or (split and key in gemv_rule.CANDIDATE_SPLIT_MIN_OUTPUTS)
+        if not candidate or (c["batch"] > 1 and outputs == 1):
+            continue
+        monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
+        assert gemv_rule.order_for(a, c["k"], c["dtype"], outputs=outputs) is None, c
+        monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+        order = gemv_rule.order_for(a, c["k"], c["dtype"], outputs=outputs)
+        if split and outputs < gemv_rule.CANDIDATE_SPLIT_MIN_OUTPUTS.get(key, 0):
+            assert order is None, c
+            continue
+        pairs, tracers = probe_gemv.design_for(c["k"], c["dtype"])
+        assert (G.decode(rec["bits"], c["dtype"]) == G.predict(order, c["k"], pairs, tracers)).all(), c
+        assert _replays(rec, order), c
+        replayed += 1
+    assert replayed >= 60
