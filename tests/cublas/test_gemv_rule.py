@@ -81,9 +81,13 @@ def test_gemv2t_rule_replays_every_probed_gemv2t_call():
 
 
 def test_no_rule_no_order():
-    assert gemv_rule.order_for({"algo_id": 13, "custom_option": 94, "split_k": 1}, 1000, "fp16") is None
+    assert gemv_rule.order_for({"algo_id": 13, "custom_option": 13, "split_k": 1}, 1000, "fp16") is None
+    assert gemv_rule.order_for({"algo_id": 13, "custom_option": 86, "split_k": 1}, 1000, "bf16") is None
     assert gemv_rule.order_for({"algo_id": 66, "custom_option": 74, "split_k": 1}, 1000, "fp16") is None
     assert gemv_rule.order_for({"algo_id": 13, "custom_option": 75, "split_k": 132}, 5050, "bf16") is None
+    assert gemv_rule.order_for({"algo_id": 13, "custom_option": 75, "split_k": 132}, 5050, "bf16", outputs=3) is None
+    o = gemv_rule.order_for({"algo_id": 13, "custom_option": 75, "split_k": 132}, 5050, "bf16", outputs=4)
+    assert (o.lanes, o.chunk, o.span) == (32, 1, 39)
     o = gemv_rule.order_for({"algo_id": 13, "custom_option": 93, "split_k": 33}, 56886, "fp16")
     assert (o.lanes, o.chunk, o.span) == (32, 1, 1724)
 
@@ -160,11 +164,10 @@ def test_every_2026_12_01b_record_with_a_rule_replays():
     assert ruled >= 21
 
 
-def test_candidate_rules_replay_the_2026_12_01c_probe(monkeypatch):
+def test_rules_of_the_2026_12_01c_probe_replay_its_records():
     """Every 2026-12-01c probe record (the whole gate's algorithm-13 fallbacks, batched ones carrying
-    the design in every entry) whose answer has a candidate rule gets that rule's order under
-    BITORDER_UNVERIFIED=1 (and none without it), and the order gives the record's designed bytes;
-    option 75 bf16's split calls need 4 outputs or more."""
+    the design in every entry) whose answer has one of that probe's rules gets the rule's order, and
+    the order gives the record's designed bytes; option 75 bf16's split calls need 4 outputs or more."""
     import probe_gemv
     with gzip.open(os.path.join(RESULTS, "2026-12-01c-gemv", "probe_gemv.json.gz"), "rt") as f:
         recs = [r for r in json.load(f)["records"] if "error" not in r]
@@ -174,14 +177,12 @@ def test_candidate_rules_replay_the_2026_12_01c_probe(monkeypatch):
         outputs = max(c["m"], c["n"])
         key = (int(a["custom_option"]), c["dtype"])
         split = int(a.get("split_k") or 1) > 1
-        candidate = key in gemv_rule.CANDIDATE_RULES or (split and key in gemv_rule.CANDIDATE_SPLIT_MIN_OUTPUTS)
-        if not candidate or (c["batch"] > 1 and outputs == 1):
+        if not (key in gemv_rule.PROBED_2026_12_01C or (split and key in gemv_rule.SPLIT_MIN_OUTPUTS)):
             continue
-        monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
-        assert gemv_rule.order_for(a, c["k"], c["dtype"], outputs=outputs) is None, c
-        monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+        if c["batch"] > 1 and outputs == 1:
+            continue                              # batched dots: planned cuBLAS (api._gemv_candidate)
         order = gemv_rule.order_for(a, c["k"], c["dtype"], outputs=outputs)
-        if split and outputs < gemv_rule.CANDIDATE_SPLIT_MIN_OUTPUTS.get(key, 0):
+        if split and outputs < gemv_rule.SPLIT_MIN_OUTPUTS.get(key, 0):
             assert order is None, c
             continue
         pairs, tracers = probe_gemv.design_for(c["k"], c["dtype"])

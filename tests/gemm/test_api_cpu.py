@@ -75,7 +75,7 @@ def test_a_gemv_answer_plans_the_rule_by_default(monkeypatch):
     assert api._plan2(wide, b, None, "gemm").path == "cublas"
     dots = torch.zeros(4, 1, 102, dtype=torch.float16), torch.zeros(4, 102, 1, dtype=torch.float16)
     assert api._plan2(*dots, None, "bgemm").path == "cublas"         # a batch of dots: 2 gate cases differed
-    ans["custom_option"] = 94                                         # no rule
+    ans["custom_option"] = 13                                         # no rule
     assert api._plan2(a, b, None, "gemm").path == "cublas"
 
 
@@ -100,7 +100,7 @@ def test_an_addmm_gemv_plans_the_rule_with_the_bias_before_the_rounding(monkeypa
     assert "beta = 1" in p.reason
     x3 = torch.zeros(2, 20, 300, dtype=torch.float16)                 # folded 3-D input: the same plan
     assert api.plan(x3, w.t(), bias).path == "simt"
-    ans["custom_option"] = 94                                          # no rule: cuBLAS, as before
+    ans["custom_option"] = 13                                          # no rule: cuBLAS, as before
     assert api.plan(x, w.t(), bias).reason == "addmm without the cuBLASLt bias path"
 
 
@@ -221,11 +221,13 @@ def test_an_algo14_answer_with_a_column_of_outputs_plans_a_dot_per_output(monkey
     p = api._plan2(b.t(), w.t(), None, "gemm")
     assert p.path == "dots" and p.order.grid == 132
     assert api._plan2(b.t(), torch.zeros(5458, 65, dtype=torch.float16).t().contiguous().t(), None, "gemm").path == "cublas"
-    bias = torch.zeros(12, dtype=torch.float16)           # F.linear's bias, B row-major: candidates only
-    assert api._plan2(b.t(), w.t(), bias, "gemm_and_bias").path == "cublas"
-    assert api._plan2(b.t(), w.t().contiguous(), None, "gemm").path == "cublas"
+    bias = torch.zeros(12, dtype=torch.float16)           # F.linear's bias: in the dot's fp32 sum
+    p = api._plan2(b.t(), w.t(), bias, "gemm_and_bias")
+    assert p.path == "dots" and p.bias_at == "acc"
+    monkeypatch.setenv("BITORDER_DOTS_BIAS", "out")           # (read only under BITORDER_UNVERIFIED=1)
+    assert api._plan2(b.t(), w.t(), bias, "gemm_and_bias").bias_at == "acc"
+    assert api._plan2(b.t(), w.t().contiguous(), None, "gemm").path == "cublas"    # B row-major: candidate
     monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
-    monkeypatch.setenv("BITORDER_DOTS_BIAS", "out")
     p = api._plan2(b.t(), w.t(), bias, "gemm_and_bias")
     assert p.path == "dots" and p.bias_at == "out"
     assert api._plan2(b.t(), w.t().contiguous(), None, "gemm").path == "dots"

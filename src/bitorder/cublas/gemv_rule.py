@@ -100,7 +100,8 @@ EXTRA = {(11, "fp16"): dict(fold="seq", block=512), (11, "bf16"): dict(fold="seq
 # has no order for all of them yet. Larger calls go to cuBLAS, counted.
 MAX_OUTPUTS = {(10, "fp16"): 8106, (10, "bf16"): 6535}
 # Rules read from unsplit calls only, where a split call of the same option ran a kernel none of
-# the model's orders fits (option 75 bf16: 2026-11-30d record 11, 132 parts): split calls go to cuBLAS.
+# the model's orders fits (option 75 bf16: 2026-11-30d record 11, 132 parts): split calls go to cuBLAS
+# (option 75 bf16: below SPLIT_MIN_OUTPUTS).
 # Option 56's split calls cut every part, the shorter last one too, into chunks of 64 (records
 # i0-i3: i2's last part of 126 splits 64 + 62): the cap applied to the span, as GemvOrder.chunk_of
 # does for every contiguous order (2026-11-30j: option 92's split call K = 23597 / 16 needs the
@@ -110,12 +111,12 @@ MAX_OUTPUTS = {(10, "fp16"): 8106, (10, "bf16"): 6535}
 # ceil(K / split_k) and bank every 512 from each span's start, as the unsplit calls do.
 UNSPLIT_ONLY = frozenset({(75, "bf16")})
 
-# Candidates (planned only under BITORDER_UNVERIFIED=1 until a GPU gate passes them), from the
-# 2026-12-01c designed probe of the whole gate's algorithm-13 fallbacks (benchmarks/results/
-# 2026-12-01c-gemv: records c<n>; batched calls carried the design in every entry, all equal):
-# each the one order of the model left on every record of its key. Contiguous lanes take the
-# cap 64 of their family where the records' parts were shorter (82 fp16 pins it at K = 7336).
-CANDIDATE_RULES = {
+# From the 2026-12-01c designed probe of the whole gate's algorithm-13 fallbacks (benchmarks/results/
+# 2026-12-01c-gemv: records c<n>; batched calls carried the design in every entry, all equal): each
+# the one order of the model left on every record of its key; contiguous lanes take the cap 64 of
+# their family where the records' parts were shorter (82 fp16 pins it at K = 7336). Then 203 fresh
+# calls on them identical (ground check), and the gate's whole gemv ground with them as defaults.
+PROBED_2026_12_01C = {
     (94, "fp16"): ("gemvx<int,int,h,h,h,f,false,true,true,false,6> (batched)", 2, None, 64,
                    tuple(f"c{i}" for i in (3, 4, 5, 6, 8, 12, 17, 23, 31, 38, 42, 47, 71))),
     (94, "bf16"): ("gemvx<int,int,bf,bf,bf,f,false,true,true,false,6> (batched)", 2, None, 64,
@@ -136,28 +137,26 @@ CANDIDATE_RULES = {
     (35, "fp16"): ("gemvx<int,int,h,h,h,f,true,true,true,false,7>", 16, 1, None, ("c98",)),
     (66, "bf16"): ("gemvx<long,long,bf,f,f,f,true,true,false,false,9> (split)", 8, None, 64, ("c100",)),
 }
+RULES.update(PROBED_2026_12_01C)
 # Option 75 bf16's split calls on cuBLASLt's M = 1 bias path (2026-12-01c, 23 records with 4 to 465
 # outputs, splits 3-132) keep the table's order (32 lanes strided over ceil(K / split)) and nothing
-# else; with 2 or 3 outputs (6 records) no order of the model fits: a candidate from 4 outputs up.
-CANDIDATE_SPLIT_MIN_OUTPUTS = {(75, "bf16"): 4}
+# else; with 2 or 3 outputs (6 records) no order of the model fits: split calls need 4 outputs.
+SPLIT_MIN_OUTPUTS = {(75, "bf16"): 4}
 
 
 def order_for(answer: dict, k: int, dtype: str, outputs: int = 1) -> Optional[GemvOrder]:
     """The GemvOrder the table predicts for an algorithm-13 answer on a K-long fp16 or bf16
     product with `outputs` outputs (M or N), or None (not algorithm 13, an option the table does
-    not hold for the dtype, or more outputs than MAX_OUTPUTS allows). Under BITORDER_UNVERIFIED=1
-    the CANDIDATE_RULES too."""
+    not hold for the dtype, or more outputs than MAX_OUTPUTS allows)."""
     if answer is None or int(answer.get("algo_id", -1)) != 13:
         return None
-    from .profile import candidates_allowed
     key = (int(answer.get("custom_option", -1)), dtype)
-    trial = candidates_allowed()
-    rule = RULES.get(key) or (CANDIDATE_RULES.get(key) if trial else None)
+    rule = RULES.get(key)
     if rule is None or outputs > MAX_OUTPUTS.get(key, outputs):
         return None
     _, lanes, chunk, cap, _ = rule
     split = int(answer.get("split_k") or 1)
-    if split > 1 and key in UNSPLIT_ONLY and not (trial and outputs >= CANDIDATE_SPLIT_MIN_OUTPUTS.get(key, outputs + 1)):
+    if split > 1 and key in UNSPLIT_ONLY and outputs < SPLIT_MIN_OUTPUTS.get(key, outputs + 1):
         return None
     span = -(-k // split) if split > 1 else None
     return GemvOrder(lanes=lanes, chunk=chunk, cap=cap, span=span, **{"fold": "down", **EXTRA.get(key, {})})

@@ -147,7 +147,7 @@ def _plan2(a, b, bias, call: str) -> Plan:
         order = _dots_candidate(ans, a, b, bias)
         if order is not None:
             return Plan("dots", None, ans, call, "dot path per output (bitorder.emulate.dot)", us, order,
-                        bias_at=os.environ.get("BITORDER_DOTS_BIAS", "acc") if bias is not None else "acc")
+                        bias_at=os.environ.get("BITORDER_DOTS_BIAS", "acc") if bias is not None and _trial() else "acc")
         order = _gemmsn_candidate(ans, a, b, bias)
         if order is not None:
             return Plan("rows", None, ans, call, "gemmSN: a gemv per row (bitorder.cublas.gemv_rule)", us, order)
@@ -203,15 +203,17 @@ def _dot_candidate(ans, a, b):
 
 def _dots_candidate(ans, a, b, bias=None):
     """The DotOrder of an algorithm-14 answer on a 2-D product with N = 1, M from 2 to 64 and a's rows
-    contiguous: a dot per output, each as the M = N = 1 call runs it. On the H200 (2026-12-01b
-    sn-check) 61 such calls identical; with a's rows strided (a transposed) 16 of 31 differed, so
-    those, and M = 1 with N > 1 (not reached there), run cuBLAS. None under BITORDER_SIMT=0."""
+    contiguous, or M = 1, N from 2 to 64 and b's columns contiguous (F.linear's bias too, in the dot's
+    fp32 sum): a dot per output, each as the M = N = 1 call runs it. On the H200: 61 + 99 such calls
+    identical (2026-12-01b sn-check, 2026-12-01c ground), 25 of 25 with a bias; with the vector
+    strided (a transposed, or b row-major) about half differed: cuBLAS (b row-major: a candidate
+    under BITORDER_UNVERIFIED=1). None under BITORDER_SIMT=0."""
     if not _simt_on() or int(ans.get("algo_id", -1)) != 14 or a.dim() != 2 or b.dim() != 2:
         return None
     M, N, grid = a.shape[0], b.shape[1], int(ans.get("split_k") or 0)
     column = N == 1 and 2 <= M <= 64 and a.stride(1) == 1 and bias is None
-    row = M == 1 and 2 <= N <= 64 and (b.stride(0) == 1 or _trial()) and (bias is None or _trial())
-    if not (column or row) or grid < 1:      # row: the mirror (b's columns along K; others, a bias: candidates)
+    row = M == 1 and 2 <= N <= 64 and (b.stride(0) == 1 or _trial())
+    if not (column or row) or grid < 1:      # row: the mirror (b's columns along K; b row-major: a candidate)
         return None
     from ..emulate.dot import DotOrder
     return DotOrder(grid)
