@@ -70,6 +70,51 @@ def chain_layout(shape, axis: int, warps: int, lanes: int) -> dict:
             "warp": [unit(d, spt[d] * tpw[d] << b) for d in order for b in range(_bits(wpc[d]))]}
 
 
+def mma_warp_bases(source: str, shape) -> list | None:
+    """The warp bases of an NVIDIA mma layout (its #ttg.nvidia_mma attribute) over a 2-D `shape`:
+    each warp owns a 16-row tile (wgmma: 16 of the 64 rows; mma.sync: its m16 tile) times the
+    instruction's N, warps counted along N first for mma.sync and along M first for wgmma, as
+    Triton's linear layouts of these encodings do; None for other layouts or shapes."""
+    m = re.match(r"#ttg\.nvidia_mma<\{versionMajor = (\d+).*warpsPerCTA = \[(\d+), (\d+)\].*instrShape = \[(\d+), (\d+)",
+                 source)
+    if m is None or len(shape) != 2:
+        return None
+    major, wpc, tile = int(m.group(1)), (int(m.group(2)), int(m.group(3))), (16, int(m.group(5)))
+    order = (1, 0) if major == 2 else (0, 1)
+    out = []
+    for d in order:
+        for b in range(_bits(wpc[d])):
+            if (tile[d] << b) >= shape[d]:
+                return None          # warps broadcast over a short axis: keep Triton's own choice
+            out.append([tile[d] << b if i == d else 0 for i in range(2)])
+    return out
+
+
+def chain_layout_keeping_warps(shape, axis: int, warp: list, lanes: int) -> dict:
+    """Bases with the given warp bases (the source's: the conversion then stays inside each warp)
+    and the reduced axis' other bits in registers first; the kept axis fills the lanes from its low
+    bits, its rest registers. The tree's level across warps (an axis bit held by a warp) then runs
+    on values already summed over the lower bits."""
+    held = [set() for _ in shape]
+    for v in warp:
+        d = next(i for i, x in enumerate(v) if x)
+        held[d].add(_bits(v[d]))
+    free = [[b for b in range(_bits(shape[d])) if b not in held[d]] for d in range(len(shape))]
+    kept = [d for d in reversed(range(len(shape))) if d != axis]
+
+    def unit(d, b):
+        return [1 << b if i == d else 0 for i in range(len(shape))]
+    lane, left = [], _bits(lanes)
+    for d in kept + [axis]:
+        take = free[d][:left]
+        lane += [unit(d, b) for b in take]
+        free[d] = free[d][len(take):]
+        left -= len(take)
+    if left:
+        raise ValueError(f"shape {shape} has too few elements for {lanes} lanes beside the warps")
+    return {"register": [unit(d, b) for d in [axis] + kept for b in free[d]], "lane": lane, "warp": warp}
+
+
 def blocked_bases(body: str, shape) -> dict:
     """The linear-layout bases of a #ttg.blocked layout (its attribute body) over `shape`: per
     dimension in `order`, sizePerThread in registers, threadsPerWarp in lanes, warpsPerCTA in
@@ -144,7 +189,7 @@ def _in_order(bases: dict, axis: int) -> bool:
     return bits == sorted(bits)
 
 
-def rewrite(src: str, rows: bool = False) -> tuple[str, list[str]]:
+def rewrite(src: str, rows: bool = False, keep_warps: bool = False) -> tuple[str, list[str]]:
     """(finished TTGIR with each pinned chain over an accumulator layout converted first, what
     changed). A chain qualifies when its first reshape splits an axis of a tensor in an MMA
     layout (or, with rows, a blocked layout out of order along the axis). Its steps get layouts
@@ -167,7 +212,9 @@ def rewrite(src: str, rows: bool = False) -> tuple[str, list[str]]:
         if source.startswith("#ttg.blocked<") and _in_order(blocked_bases(source[len("#ttg.blocked<{"):-2], shape), axis):
             continue    # a blocked input whose axis already runs registers, lanes, warps in order
         try:
-            layout = chain_layout(shape, axis, warps, lanes)
+            warp = mma_warp_bases(source, shape) if keep_warps else None
+            layout = chain_layout_keeping_warps(shape, axis, warp, lanes) if warp is not None else \
+                chain_layout(shape, axis, warps, lanes)
         except ValueError:
             continue
         name = f"#bitorder_chain{n}"

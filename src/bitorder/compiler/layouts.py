@@ -149,7 +149,7 @@ def _hook(backend, stages, options, language, capability):
             finally:
                 passes.ttir.add_convert_to_ttgpuir, passes.ttgpuir.add_coalesce = saved
         # after the last RemoveLayoutConversions: pinned chains over an MMA accumulator
-        return _reparsed(mod, *convert.rewrite(str(mod), rows=CONVERT_ROWS))
+        return _reparsed(mod, *convert.rewrite(str(mod), rows=CONVERT_ROWS, keep_warps=CONVERT_KEEP_WARPS))
     stages["ttgir"] = ttgir
 
 
@@ -177,7 +177,7 @@ def _source_hash() -> str:
     for path in (__file__, convert.__file__):
         with open(path, "rb") as f:
             h.update(f.read())
-    h.update(f"rows={CONVERT_ROWS}".encode())
+    h.update(f"rows={CONVERT_ROWS} keep_warps={CONVERT_KEEP_WARPS}".encode())
     return h.hexdigest()[:12]
 
 
@@ -185,6 +185,9 @@ def _source_hash() -> str:
 # where their axis runs out of order: an experiment for the H200 to time against the stock pinned
 # rows; off by default.
 CONVERT_ROWS = os.environ.get("BITORDER_PINNED_CONVERT_ROWS", "") not in ("", "0")
+# An accumulator's chain converted to a layout that keeps the mma layout's warps (the conversion
+# stays inside each warp; one tree level may cross warps): an experiment, off by default.
+CONVERT_KEEP_WARPS = os.environ.get("BITORDER_PINNED_CONVERT_KEEP_WARPS", "") not in ("", "0")
 
 
 # Neither Triton's cache key nor bitorder's sees what the hook does: both key on these files' text.
