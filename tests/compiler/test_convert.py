@@ -209,3 +209,28 @@ def test_a_k_loop_accumulator_with_another_user_is_converted_for_the_chain_only(
         c = bitorder.compile(gemm_loop_col_sum, target, signature=sig, aligned=list(sig), num_warps=warps,
                              constexprs={"M": 128, "N": 1024, "BK": 32, "BN": 64, "PINNED": True})
     assert len(_from_accumulator(c.ttgir)) == 1
+
+
+@pytest.mark.parametrize("attr, shape, want", [
+    ("#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 1], CTAsPerCGA = [1, 1], "
+     "CTASplitNum = [1, 1], CTAOrder = [1, 0], instrShape = [16, 8]}>", [128, 128], [[16, 0]]),
+    ("#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 2], CTAsPerCGA = [1, 1], "
+     "CTASplitNum = [1, 1], CTAOrder = [1, 0], instrShape = [16, 64, 16]}>", [128, 128], [[16, 0], [32, 0], [0, 64]]),
+    ("#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>",
+     [128, 128], None),
+])
+def test_mma_warp_bases_and_the_warp_keeping_chain_layout(attr, shape, want):
+    """The experiment BITORDER_PINNED_CONVERT_KEEP_WARPS: the accumulator's warp bases are kept,
+    the layout still covers the tensor once, and the reduced axis' other bits run registers first
+    (then lanes: the kept axis fills the lanes first)."""
+    warp = convert.mma_warp_bases(attr, shape)
+    assert warp == want
+    if warp is None:
+        return
+    lay = convert.chain_layout_keeping_warps(shape, 0, warp, 32)
+    assert lay["warp"] == warp
+    coords = _coords(lay, shape)
+    assert len(set(coords.values())) == shape[0] * shape[1] == len(coords)
+    held = {v[0] for v in warp if v[0]}
+    regs = [v[0] for v in lay["register"] if v[0]]
+    assert regs == sorted(regs) and set(regs) | held == {1 << b for b in range(7)}
