@@ -133,7 +133,8 @@ def test_a_rewrite_that_does_not_parse_compiles_as_stock(monkeypatch, tmp_path):
     import triton
     from bitorder.compiler import harness, layouts
     from reductions import gemm_col_sum
-    monkeypatch.setattr(convert, "rewrite", lambda text, rows=False: (text.replace("tt.reshape", "tt.reshape_nonsense", 1), ["x"]))
+    monkeypatch.setattr(convert, "rewrite", lambda text, rows=False, keep_warps=False:
+                        (text.replace("tt.reshape", "tt.reshape_nonsense", 1), ["x"]))
     with layouts.applied(True):
         before, triton.knobs.cache.dir = triton.knobs.cache.dir, str(tmp_path)
         try:
