@@ -166,12 +166,13 @@ def test_every_2026_12_01b_record_with_a_rule_replays():
 
 def test_rules_of_the_2026_12_01c_probe_replay_its_records():
     """Every 2026-12-01c probe record (the whole gate's algorithm-13 fallbacks, batched ones carrying
-    the design in every entry) whose answer has one of that probe's rules gets the rule's order, and
-    the order gives the record's designed bytes; option 75 bf16's split calls need 4 outputs or more."""
+    the design in every entry) whose answer has one of that probe's rules gets the rule's order, the
+    order predicts every record's tracer bits and gives one record per key's designed bytes; option
+    75 bf16's split calls need 4 outputs or more."""
     import probe_gemv
     with gzip.open(os.path.join(RESULTS, "2026-12-01c-gemv", "probe_gemv.json.gz"), "rt") as f:
         recs = [r for r in json.load(f)["records"] if "error" not in r]
-    replayed = 0
+    replayed, bytewise = 0, set()
     for rec in recs:
         c, a = rec["case"], rec["answer"]
         outputs = max(c["m"], c["n"])
@@ -187,6 +188,8 @@ def test_rules_of_the_2026_12_01c_probe_replay_its_records():
             continue
         pairs, tracers = probe_gemv.design_for(c["k"], c["dtype"])
         assert (G.decode(rec["bits"], c["dtype"]) == G.predict(order, c["k"], pairs, tracers)).all(), c
-        assert _replays(rec, order), c
+        if (key, split) not in bytewise:      # the twin's bytes: one record per key (CI time)
+            assert _replays(rec, order), c
+            bytewise.add((key, split))
         replayed += 1
-    assert replayed >= 60
+    assert replayed >= 60 and len(bytewise) >= 17
