@@ -37,9 +37,10 @@ class Plan:
     path: "triton" (desc is computed by bitorder's kernels), "simt" (the gemv kernel under
     `order`), "rows" (one gemv per row of a under `order`: gemmSN's kernels), "dot" (the dot
     kernels under a DotOrder), "dots" (a dot per output), "seq" (one fp32 chain per output:
-    magma's order), "k1" (a K = 1 product with a bias, elementwise) or "cublas" (the fallback:
-    torch itself runs it). call: the cuBLAS entry torch uses ("gemm",
-    "bgemm", "gemm_and_bias"). answer: cuBLASLt's heuristic answer (a dict) or None.
+    magma's and CUTLASS ffma's order), "k1" (a K = 1 product, elementwise: gemmk1, or addmm with its
+    bias) or "cublas" (the fallback: torch itself runs it). call: the cuBLAS entry torch uses
+    ("gemm", "bgemm", "gemm_and_bias"). answer: cuBLASLt's heuristic answer (a dict) or None.
+    bias_at: where "dots" adds F.linear's bias.
     """
 
     path: str
@@ -56,7 +57,8 @@ class Plan:
         import json
         return json.dumps({"path": self.path, "desc": self.desc.to_dict() if self.desc else None,
                            "answer": self.answer, "call": self.call, "reason": self.reason,
-                           "order": None if self.order is None else str(self.order)}, sort_keys=True)
+                           "order": None if self.order is None else str(self.order), "bias_at": self.bias_at},
+                          sort_keys=True)
 
     def __str__(self):
         what = str(self.desc) if self.desc else str(self.order) if self.order is not None else \
@@ -246,7 +248,8 @@ def _magma_candidate(ans, a, b):
     """MAGMA_ORDER (bitorder.cublas.gemv_rule) for an algorithm-16 answer on a 2-D product (any
     layout, with or without a bias) or a batch of them; None under BITORDER_SIMT=0. On the H200
     (2026-12-01b sn-check) 1,710 calls, three draws each, identical. Algorithm 56 (CUTLASS's sm80
-    ffma kernels: each thread's outputs one fma chain in K order) takes the same order, as a candidate."""
+    ffma kernels: each thread's outputs one fma chain in K order) takes the same order (2026-12-01c:
+    125 fresh calls identical, then the whole gate)."""
     if not _simt_on() or a.dim() != b.dim():
         return None
     from ..cublas.gemv_rule import MAGMA_ORDER, magma_order_for
