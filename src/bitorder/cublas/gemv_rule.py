@@ -13,7 +13,9 @@ chains banked every 512 elements, lanes summed in order), 58, 72, 75 bf16, 92 fp
 and showed option 56's split calls cut into chunks of 64 (the cap from the span, below); the
 2026-11-30j probes added options 96, 100 and 106 and 73 bf16; the 2026-12-01b probe (the answers
 the table held no order for) options 12, 43, 51 bf16, 57 bf16, 67, 69, 101 and 103, and option 11's
-split calls. Options left out: any option no probe has read (73 fp16, 13, 94, 50, ...). "cap" 64: contiguous slices of at most 64 elements
+split calls; the 2026-12-01c probe (the whole gate's gemv fallbacks, batched ones too) options 94,
+62, 50, 40, 72 bf16, 80, 81, 82, 83, 43 bf16, 59, 35 and 66 bf16, and option 75 bf16's split calls.
+Options left out: any option no probe has read (73 fp16, 13, 86, 88, 89, ...). "cap" 64: contiguous slices of at most 64 elements
 (lanes holding min(64, ceil(span / lanes)), then round robin): what the bf16 calls of option 92
 need (contiguous at K = 781, 64-chunks at K = 2769) and every other 64-chunk or contiguous
 observation allows.
