@@ -36,7 +36,7 @@ def _coords(layout, shape):
 shapes = st.lists(st.integers(0, 7), min_size=2, max_size=3).map(lambda bits: [1 << b for b in bits])
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(shapes, st.data(), st.sampled_from([1, 2, 4, 8]), st.sampled_from([32, 64]))
 def test_chain_layout_covers_the_tensor_once_with_the_axis_low_bits_in_registers(shape, data, warps, lanes):
     axis = data.draw(st.integers(0, len(shape) - 1))
@@ -58,7 +58,7 @@ def test_chain_layout_covers_the_tensor_once_with_the_axis_low_bits_in_registers
     assert bits == [1 << i for i in range(len(bits))]              # registers, then lanes, then warps
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(shapes, st.data(), st.sampled_from([1, 4]))
 def test_split_and_drop_follow_the_flat_index(shape, data, warps):
     axis = data.draw(st.integers(0, len(shape) - 1))

@@ -102,9 +102,9 @@ rng = np.random.default_rng(20261201)
 failures = cases = 0
 told, merges = dict.fromkeys(OUT, 0), dict.fromkeys(OUT, 0)
 shapes = ((5, 24), (33, 40))
-SAMPLE = os.environ.get("FP8_SPLIT_SAMPLE") == "1"   # CI's share: 160 of the 300 problems (all by hand)
+SAMPLE = os.environ.get("FP8_SPLIT_SAMPLE") == "1"   # CI's share: 120 of the 300 problems (all by hand)
 ks = (272, 400, 1040) if QUICK else (272, 400, 1040, 2000) if SAMPLE else (272, 400, 1040, 1552, 2000)
-splits = (3, 5) if QUICK else (2, 3, 5, 7) if SAMPLE else (2, 3, 4, 5, 6, 7)
+splits = (3, 5) if QUICK else (3, 5, 7) if SAMPLE else (2, 3, 4, 5, 6, 7)
 for (k, split), fast, out, with_bias in itertools.product(itertools.product(ks, splits), (False, True),
                                                           ("bf16", "fp16", "fp32"), (False, True)):
     if with_bias and out == "fp32":
