@@ -26,6 +26,11 @@ def _cuda():
 
 
 def pytest_collection_modifyitems(config, items):
+    if os.environ.get("BITORDER_ALL_TESTS") != "1":     # CI time: a few long duplicates run by hand
+        by_hand = pytest.mark.skip(reason="by hand: BITORDER_ALL_TESTS=1 (keeps .ci/run under 20 minutes)")
+        for item in items:
+            if "by_hand" in item.keywords:
+                item.add_marker(by_hand)
     if _cuda():
         return
     skip = pytest.mark.skip(reason="needs a CUDA GPU (run scripts/gpu-run on the H200)")

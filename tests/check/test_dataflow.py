@@ -353,6 +353,7 @@ def test_a_word_stored_over_at_another_width_is_forgotten_not_kept_stale():
     assert check.equivalent(_overwrite("%r3", byte), direct)
 
 
+@pytest.mark.by_hand        # (63 s; tests/check/test_gemm_loops.py walks the same e4m3 GEMM)
 def test_the_epilogue_over_the_fp8_transpose_ring_is_walked():
     """gemm_e4m3's 8-warp 64-deep 2-stage configuration (the corpus launch, bound): its epilogue's
     v4 stores land on the bytes the B transpose stored; the old words are forgotten and the walk
