@@ -101,9 +101,9 @@ EXTRA = {(11, "fp16"): dict(fold="seq", block=512), (11, "bf16"): dict(fold="seq
 # probe of option 10 past 7,000 outputs, benchmarks/results/2026-11-30j-gemv/probe-10); the twin
 # has no order for all of them yet. Larger calls go to cuBLAS, counted.
 MAX_OUTPUTS = {(10, "fp16"): 8106, (10, "bf16"): 6535}
-# Rules read from unsplit calls only, where a split call of the same option ran a kernel none of
-# the model's orders fits (option 75 bf16: 2026-11-30d record 11, 132 parts): split calls go to cuBLAS
-# (option 75 bf16: below SPLIT_MIN_OUTPUTS).
+# Split calls need SPLIT_MIN_OUTPUTS outputs (below): option 75 bf16 was read from unsplit calls
+# first, where a split call ran a kernel none of the model's orders fits (2026-11-30d record 11, 132
+# parts).
 # Option 56's split calls cut every part, the shorter last one too, into chunks of 64 (records
 # i0-i3: i2's last part of 126 splits 64 + 62): the cap applied to the span, as GemvOrder.chunk_of
 # does for every contiguous order (2026-11-30j: option 92's split call K = 23597 / 16 needs the
@@ -111,8 +111,6 @@ MAX_OUTPUTS = {(10, "fp16"): 8106, (10, "bf16"): 6535}
 # 128 give chunks of 64; shorter spans give ceil(span / 2), a reading no probe has made yet.
 # gemv2T (option 11) split calls (2026-12-01b records b8-b11, split_k 8) cut K into spans of
 # ceil(K / split_k) and bank every 512 from each span's start, as the unsplit calls do.
-UNSPLIT_ONLY = frozenset({(75, "bf16")})
-
 # From the 2026-12-01c designed probe of the whole gate's algorithm-13 fallbacks (benchmarks/results/
 # 2026-12-01c-gemv: records c<n>; batched calls carried the design in every entry, all equal): each
 # the one order of the model left on every record of its key; contiguous lanes take the cap 64 of
@@ -158,7 +156,7 @@ def order_for(answer: dict, k: int, dtype: str, outputs: int = 1) -> Optional[Ge
         return None
     _, lanes, chunk, cap, _ = rule
     split = int(answer.get("split_k") or 1)
-    if split > 1 and key in UNSPLIT_ONLY and outputs < SPLIT_MIN_OUTPUTS.get(key, outputs + 1):
+    if split > 1 and outputs < SPLIT_MIN_OUTPUTS.get(key, 0):
         return None
     span = -(-k // split) if split > 1 else None
     return GemvOrder(lanes=lanes, chunk=chunk, cap=cap, span=span, **{"fold": "down", **EXTRA.get(key, {})})
@@ -202,8 +200,8 @@ def gemmsn_order_for(answer: dict, layout: str, m: int, bias: bool, k: int = 1) 
     other options)."""
     if answer is None or int(answer.get("algo_id", -1)) != 11 or not 2 <= m <= 16:
         return None
-    if layout == "nt":    # a bias in fp32 before the rounding (2026-12-01c: 85 of 85 calls; after it: 0)
-        return GEMMSN_TN.replace(bias="acc") if bias else GEMMSN_TN
+    if layout == "nt":    # GEMMSN_TN's bias is "acc": fp32 before the rounding (2026-12-01c: 85 of 85; after it: 0)
+        return GEMMSN_TN
     option = int(answer.get("custom_option", -1))
     if layout == "nn" and k <= GEMMSN_NN_MAX_K.get(option, k):
         return GEMMSN_NN.get(option)
