@@ -6,9 +6,12 @@ and a K x 1 column and F.linear with one output and a bias; three fresh draws ea
 cancelling; bitorder.draws). The grid is the heuristic answer's split_k (bitorder.gemm.plan under
 BITORDER_UNVERIFIED=1). Then designed rows that tell the x / y accumulators from one chain past
 one step per thread (+L at 0, -L at 1, r at 2P: 0 with two accumulators, r with one chain).
+With --strided: designed rows for the strided order (a row of outputs with b row-major, a column
+with a transposed: DotOrder vec 1): +L at step 0 of thread 0, -L at its step s, r at step s + 1
+(s = 1, 2, 3): one chain per thread gives r, accumulators taken in turn by the steps would lose it.
 Writes DIR/dot_check.json; exit 1 on any difference.
 
-    python benchmarks/dot_check.py --out DIR [--random N] [--seed S]      (GPU; scripts/gpu-run OUT dot-check)
+    python benchmarks/dot_check.py --out DIR [--random N] [--seed S] [--strided]   (GPU; scripts/gpu-run OUT dot-check)
 """
 from __future__ import annotations
 
@@ -32,7 +35,10 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--random", type=int, default=120, help="random K per dtype")
     ap.add_argument("--seed", type=int, default=20261201)
+    ap.add_argument("--strided", action="store_true", help="the strided designed rows only")
     args = ap.parse_args()
+    if args.strided:
+        return strided(args)
     import torch
     import torch.nn.functional as F
     from gate_gemm import draw
@@ -85,6 +91,45 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "dot_check.json"), "w") as f:
         json.dump({"summary": summary, "rows": rows, "designed": designed}, f)
+    print(f"[dot-check] {json.dumps(summary)}", flush=True)
+    return 1 if bad else 0
+
+
+def strided(args) -> int:
+    """The designed rows of --strided (module docstring); rows whose call cuBLAS does not answer
+    with algorithm 14 under a vec-1 DotOrder are recorded as skipped."""
+    import torch
+    from bitorder.gemm import api
+    t0, rows, bad = time.time(), [], 0
+    for dt in ("fp16", "bf16"):
+        tdt = {"fp16": torch.float16, "bf16": torch.bfloat16}[dt]
+        for k in (20000, 60000, 200000):
+            for column in (False, True):
+                mat = torch.zeros(k, 3, dtype=tdt, device="cuda")               # row-major: each output's vector strided by 3
+                vec = torch.ones(1, k, dtype=tdt, device="cuda")
+                a, b = (mat.t(), vec.t()) if column else (vec, mat)
+                p = api.plan(a, b)
+                if p.path != "dots" or p.order.vec != 1:
+                    rows.append({"dtype": dt, "k": k, "column": column, "skipped": p.path})
+                    continue
+                P = p.order.grid * 128
+                for s in (1, 2, 3):
+                    if (s + 1) * P >= k:
+                        continue
+                    mat.zero_()
+                    mat[0, 0], mat[s * P, 0], mat[(s + 1) * P, 0] = 1.5 * 2 ** 14, -1.5 * 2 ** 14, 2.0 ** -11
+                    ref = torch.matmul(a, b)
+                    got = api.matmul(a, b)
+                    rows.append({"dtype": dt, "k": k, "column": column, "grid": p.order.grid, "s": s,
+                                 "cublas": float(ref.flatten()[0]), "ours": float(got.flatten()[0]),
+                                 "same": bool(torch.equal(got.view(torch.int16), ref.view(torch.int16)))})
+                    bad += not rows[-1]["same"]
+                    print(f"[dot-check] strided {rows[-1]}", flush=True)
+    summary = {"designed": sum("same" in r for r in rows), "differ": bad, "seconds": round(time.time() - t0, 1),
+               "device": torch.cuda.get_device_name(), "torch": torch.__version__}
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, "dot_check_strided.json"), "w") as f:
+        json.dump({"summary": summary, "rows": rows}, f)
     print(f"[dot-check] {json.dumps(summary)}", flush=True)
     return 1 if bad else 0
 

@@ -16,6 +16,12 @@ benchmarks/results/2026-12-01-simt-probe):
   4. The epilogue: the bias (beta = 1) added in fp32, one rounding to the output type.
 Every add is add.rn.f32; fp16 and bf16 products are exact in fp32.
 
+A vector strided along K (b row-major with M = 1, a transposed with N = 1: cuBLAS's incx or incy
+> 1) is not read in pairs: element i belongs to thread i mod (grid * 128), steps in increasing i,
+one fp32 fma chain per thread (`vec=1`); blocks, block fold and reduce_1Block as above. Read from
+the +L/-L/r walks of 48 strided calls of the 2026-12-01c survey (a block spans 128 elements where
+contiguous calls span 256) and checked against cuBLAS on the H200 by benchmarks/dot_check.py.
+
 Measured: fp16 and bf16, K 3 .. 1,048,576 (grids 496, 528, 128), designed experiments at 18 K and
 seeded draws (narrow, wide, cancelling) at 33 K, mm and F.linear with a bias. The x / y split
 shows past one step per thread (K >= 126,977): in fp16's draws, and for both dtypes in
@@ -40,12 +46,17 @@ class DotOrder:
 
     grid: int
     split_xy: bool = True          # two accumulators per thread (pair elements apart), else one chain
+    vec: int = 2                   # elements per thread and step: 2 (pairs, contiguous) or 1 (strided)
 
     def __post_init__(self):
         if self.grid < 1:
             raise ValueError(f"a dot needs a grid of at least one block; got {self.grid}")
+        if self.vec not in (1, 2):
+            raise ValueError(f"a dot thread reads 1 or 2 elements a step; got vec={self.vec}")
 
     def __str__(self):
+        if self.vec == 1:
+            return f"DotOrder(grid={self.grid}x{THREADS} single elements, one chain)"
         return f"DotOrder(grid={self.grid}x{THREADS} pairs, {'x/y accumulators' if self.split_xy else 'one chain'})"
 
 
@@ -61,14 +72,14 @@ def _chains(values: np.ndarray, lanes: int) -> np.ndarray:
 def accumulate(a, b, order: DotOrder) -> np.float32:
     """The fp32 value the dot hands to its epilogue for float64 vectors a, b (K,) of fp16/bf16 values."""
     a, b = np.asarray(a, np.float64).ravel(), np.asarray(b, np.float64).ravel()
-    K, P = len(a), order.grid * THREADS
+    K, P, vec = len(a), order.grid * THREADS, order.vec
     prod = a * b                                   # exact: fp16 / bf16 products fit fp32
     i = np.arange(K)
-    q = i // 2
-    thread, step, half = q % P, q // P, i % 2
+    q = i // vec
+    thread, step, half = q % P, q // P, i % vec
     acc = np.zeros((2, P), np.float32)
     for s in range(int(step.max()) + 1 if K else 0):
-        for h in (0, 1):
+        for h in range(vec):
             sel = np.flatnonzero((step == s) & (half == h))
             row = h if order.split_xy else 0
             acc[row, thread[sel]] = _fma(prod[sel], acc[row, thread[sel]])

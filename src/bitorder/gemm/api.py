@@ -204,21 +204,25 @@ def _dot_candidate(ans, a, b):
 
 
 def _dots_candidate(ans, a, b, bias=None):
-    """The DotOrder of an algorithm-14 answer on a 2-D product with N = 1, M from 2 to 64 and a's rows
-    contiguous, or M = 1, N from 2 to 64 and b's columns contiguous (F.linear's bias too, in the dot's
-    fp32 sum): a dot per output, each as the M = N = 1 call runs it. On the H200: 61 + 99 such calls
-    identical (2026-12-01b sn-check, 2026-12-01c ground), 25 of 25 with a bias; with the vector
-    strided (a transposed, or b row-major) about half differed: cuBLAS (b row-major: a candidate
-    under BITORDER_UNVERIFIED=1). None under BITORDER_SIMT=0."""
+    """The DotOrder of an algorithm-14 answer on a 2-D product with one output side of 1 (N = 1 with
+    a's rows along K, M = 1 with b's columns along K; F.linear's bias in the dot's fp32 sum): a dot
+    per output, each as the M = N = 1 call runs it; pairs (vec 2) where both vectors are contiguous
+    along K, single elements (vec 1) where the other vector is strided (a transposed with N = 1,
+    b row-major with M = 1). On the H200: contiguous with up to 64 outputs 61 + 99 calls identical
+    (2026-12-01b sn-check, 2026-12-01c ground), 25 of 25 with a bias; the strided order and more
+    outputs plan only under BITORDER_UNVERIFIED=1 until their gate. None under BITORDER_SIMT=0."""
     if not _simt_on() or int(ans.get("algo_id", -1)) != 14 or a.dim() != 2 or b.dim() != 2:
         return None
-    M, N, grid = a.shape[0], b.shape[1], int(ans.get("split_k") or 0)
-    column = N == 1 and 2 <= M <= 64 and a.stride(1) == 1 and bias is None
-    row = M == 1 and 2 <= N <= 64 and (b.stride(0) == 1 or _trial())
-    if not (column or row) or grid < 1:      # row: the mirror (b's columns along K; b row-major: a candidate)
+    M, K, N, grid = a.shape[0], a.shape[1], b.shape[1], int(ans.get("split_k") or 0)
+    column = N == 1 and M >= 2 and (K == 1 or b.stride(0) == 1) and bias is None
+    row = M == 1 and N >= 2 and (K == 1 or a.stride(1) == 1)
+    if not (column or row) or grid < 1:
+        return None
+    vec = 2 if K == 1 or (a.stride(1) == 1 and b.stride(0) == 1) else 1
+    if (vec == 1 or max(M, N) > 64) and not _trial():
         return None
     from ..emulate.dot import DotOrder
-    return DotOrder(grid)
+    return DotOrder(grid, vec=vec)
 
 
 def _trial() -> bool:
@@ -391,8 +395,7 @@ def _run(a, b, bias, torch_fn):
         from .simt import dot
         bias_d = None if bias_after else bias
         in_dot = bias_d is not None and p.bias_at == "acc"
-        out = torch.cat([dot(a2[i:i + 1], b2[:, j:j + 1], p.order, bias=bias_d[j:j + 1] if in_dot else None)
-                         for i in range(a2.shape[0]) for j in range(b2.shape[1])]).view(a2.shape[0], b2.shape[1])
+        out = dot(a2, b2, p.order, bias=bias_d if in_dot else None)
         if bias_d is not None and not in_dot:      # added to the rounded dots, rounded again
             out = (out.float() + bias_d.float()).to(out.dtype)
     elif p.path == "seq":           # magma (_magma_candidate): one fp32 chain per output

@@ -113,33 +113,45 @@ def gemv_kernel(a_ptr, v_ptr, out_ptr, bias_ptr, R, K, stride_ar, stride_ak, str
 # -- cuBLAS's dot path (algorithm 14): bitorder.emulate.dot's DotOrder, step for step ---------------
 
 @triton.jit
-def dot_partials_kernel(a_ptr, b_ptr, part_ptr, K, stride_a, stride_b, SPLIT_XY: tl.constexpr):
-    """Block program_id(0) of dot_kernel<float, 128, 0>: its 128 threads' pair chains (x and y apart
-    when SPLIT_XY), x + y, the block's butterfly "down"; writes the fp32 partial."""
-    P = tl.num_programs(0) * 128
+def dot_partials_kernel(a_ptr, b_ptr, part_ptr, K, stride_a, stride_b, stride_ar, stride_br,
+                        SPLIT_XY: tl.constexpr, VEC: tl.constexpr):
+    """Block program_id(0) of dot_kernel<float, 128, 0> for output program_id(1) (its vectors at
+    a_ptr + r * stride_ar, b_ptr + r * stride_br): its 128 threads' chains (VEC 2: pairs, x and y
+    apart when SPLIT_XY; VEC 1: one element a step, one chain), x + y, the block's butterfly
+    "down"; writes the fp32 partial at part_ptr[r * G + block]."""
+    G = tl.num_programs(0)
+    P = G * 128
+    r = tl.program_id(1).to(tl.int64)
+    a_ptr += r * stride_ar
+    b_ptr += r * stride_br
     t = tl.program_id(0) * 128 + tl.arange(0, 128)
     x = tl.zeros([128], tl.float32)
     y = tl.zeros([128], tl.float32)
-    for j in range(0, tl.cdiv(tl.cdiv(K, 2), P)):
-        i0 = (t + j * P).to(tl.int64) * 2
-        ok0, ok1 = i0 < K, i0 + 1 < K
+    for j in range(0, tl.cdiv(tl.cdiv(K, VEC), P)):
+        i0 = (t + j * P).to(tl.int64) * VEC
+        ok0 = i0 < K
         a0 = tl.load(a_ptr + i0 * stride_a, mask=ok0, other=0.0).to(tl.float32)
         b0 = tl.load(b_ptr + i0 * stride_b, mask=ok0, other=0.0).to(tl.float32)
-        a1 = tl.load(a_ptr + (i0 + 1) * stride_a, mask=ok1, other=0.0).to(tl.float32)
-        b1 = tl.load(b_ptr + (i0 + 1) * stride_b, mask=ok1, other=0.0).to(tl.float32)
         x = tl.where(ok0, tl.fma(a0, b0, x), x)
-        if SPLIT_XY:
-            y = tl.where(ok1, tl.fma(a1, b1, y), y)
-        else:
-            x = tl.where(ok1, tl.fma(a1, b1, x), x)
+        if VEC == 2:
+            ok1 = i0 + 1 < K
+            a1 = tl.load(a_ptr + (i0 + 1) * stride_a, mask=ok1, other=0.0).to(tl.float32)
+            b1 = tl.load(b_ptr + (i0 + 1) * stride_b, mask=ok1, other=0.0).to(tl.float32)
+            if SPLIT_XY:
+                y = tl.where(ok1, tl.fma(a1, b1, y), y)
+            else:
+                x = tl.where(ok1, tl.fma(a1, b1, x), x)
     part = _fold((x + y)[None, :], 1, 128, 0)      # y stays +0 without SPLIT_XY, and x is never -0: x + y = x
-    tl.store(part_ptr + tl.program_id(0) + tl.arange(0, 1), part)
+    tl.store(part_ptr + r * G + tl.program_id(0) + tl.arange(0, 1), part)
 
 
 @triton.jit
-def dot_reduce_kernel(part_ptr, out_ptr, bias_ptr, G, HAS_BIAS: tl.constexpr):
-    """reduce_1Block_kernel<float, 128, 7>: thread t chains partials t, t + 128, ...; t takes t + 64,
-    then t + 32; lanes 0..3 chain l, l + 4, ..., l + 28; lane 0 adds 1, 2, 3; + bias; one rounding."""
+def dot_reduce_kernel(part_ptr, out_ptr, bias_ptr, G, stride_o, stride_bias, HAS_BIAS: tl.constexpr):
+    """reduce_1Block_kernel<float, 128, 7> for output program_id(0) (partials at part_ptr[r * G:]):
+    thread t chains partials t, t + 128, ...; t takes t + 64, then t + 32; lanes 0..3 chain
+    l, l + 4, ..., l + 28; lane 0 adds 1, 2, 3; + bias (bias_ptr[r * stride_bias]); one rounding."""
+    r = tl.program_id(0).to(tl.int64)
+    part_ptr += r * G
     lanes = tl.arange(0, 128)
     v = tl.zeros([128], tl.float32)
     for j in range(0, tl.cdiv(G, 128)):
@@ -151,8 +163,8 @@ def dot_reduce_kernel(part_ptr, out_ptr, bias_ptr, G, HAS_BIAS: tl.constexpr):
     chain = _fold(lanes4, 4, 8, 2)                                            # lane l: l, l + 4, ... in order
     out = _fold(chain[None, :], 1, 4, 2)
     if HAS_BIAS:
-        out = out + tl.load(bias_ptr + tl.arange(0, 1)).to(tl.float32)
-    tl.store(out_ptr + tl.arange(0, 1), out.to(out_ptr.dtype.element_ty))
+        out = out + tl.load(bias_ptr + r * stride_bias + tl.arange(0, 1)).to(tl.float32)
+    tl.store(out_ptr + r * stride_o + tl.arange(0, 1), out.to(out_ptr.dtype.element_ty))
 
 
 # -- magma_sgemmEx (algorithm 16): one fp32 chain per output, K in order ------------------------

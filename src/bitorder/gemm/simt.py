@@ -84,18 +84,24 @@ def seq(a: torch.Tensor, b: torch.Tensor, bias=None, out_dtype=None):
 
 
 def dot(a: torch.Tensor, b: torch.Tensor, order, bias=None, out_dtype=None):
-    """a (1, K) @ b (K, 1) (+ bias (1,), beta = 1 as torch's addmm) run as cuBLAS's dot path
-    (algorithm 14) under a bitorder.emulate.dot.DotOrder: returns bitorder.emulate.dot.matmul's
-    exact bytes for the same order (fp16 or bf16 operands; out_dtype defaults to a's)."""
+    """a (M, K) @ b (K, N) with M == 1 or N == 1 (+ bias, beta = 1 as torch's addmm: (N,) for a row
+    of outputs, (1,) added to every output of a column) run as cuBLAS's dot path (algorithm 14),
+    one dot per output, under a bitorder.emulate.dot.DotOrder: returns bitorder.emulate.dot.matmul's
+    exact bytes for the same order, output by output (fp16 or bf16 operands; out_dtype defaults
+    to a's). Two launches whatever the number of outputs."""
     from .kernels_simt import dot_partials_kernel, dot_reduce_kernel
-    if a.dim() != 2 or b.dim() != 2 or a.shape[0] != 1 or b.shape[1] != 1 or a.shape[1] != b.shape[0]:
-        raise ValueError(f"dot takes a (1, K) @ b (K, 1); got {tuple(a.shape)} @ {tuple(b.shape)}")
-    if bias is not None and bias.numel() != 1:
-        raise ValueError(f"a dot's bias has one element; got shape {tuple(bias.shape)}")
-    part = torch.empty(order.grid, dtype=torch.float32, device=a.device)
-    out = torch.empty((1, 1), dtype=out_dtype or a.dtype, device=a.device)
-    dot_partials_kernel[(order.grid,)](a, b, part, a.shape[1], a.stride(1), b.stride(0), SPLIT_XY=order.split_xy,
-                                       num_warps=4)
-    dot_reduce_kernel[(1,)](part, out, bias if bias is not None else out, order.grid, HAS_BIAS=bias is not None,
-                            num_warps=4)
+    if a.dim() != 2 or b.dim() != 2 or a.shape[1] != b.shape[0] or (a.shape[0] != 1 and b.shape[1] != 1):
+        raise ValueError(f"dot takes a (M, K) @ b (K, N) with M == 1 or N == 1; got {tuple(a.shape)} @ {tuple(b.shape)}")
+    (M, K), N = a.shape, b.shape[1]
+    R = max(M, N)
+    if bias is not None and bias.numel() not in (1, N):
+        raise ValueError(f"a dot's bias has {N} element(s) (or one for every output); got shape {tuple(bias.shape)}")
+    out = torch.empty((M, N), dtype=out_dtype or a.dtype, device=a.device)
+    part = torch.empty((R, order.grid), dtype=torch.float32, device=a.device)
+    sar, sbr = (a.stride(0), 0) if N == 1 else (0, b.stride(1))    # where output r's vectors start
+    sbias = 0 if bias is None or bias.numel() == 1 else bias.stride(0)
+    dot_partials_kernel[(order.grid, R)](a, b, part, K, a.stride(1), b.stride(0), sar, sbr,
+                                         SPLIT_XY=order.split_xy, VEC=order.vec, num_warps=4)
+    dot_reduce_kernel[(R,)](part, out, bias if bias is not None else out, order.grid, out.stride(0) if N == 1 else out.stride(1),
+                            sbias, HAS_BIAS=bias is not None, num_warps=4)
     return out
