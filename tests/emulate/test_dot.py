@@ -57,8 +57,62 @@ def test_one_chain_per_thread_would_miss_the_recorded_bytes():
     pytest.fail("no recorded draw tells one chain from two accumulators")
 
 
+SURVEY = os.path.join(ROOT, "..", "2026-12-01c-gate", "survey-fallback.jsonl.gz")
+
+
+def _walk_codes(rec):
+    """{position: code} of a survey record's r_small walk (bitorder.cublas.survey: which positions it walked)."""
+    from bitorder.cublas.walks import walk_positions
+    c = rec["case"]
+    cap = c["m"] if (c["m"] >= 8 or c["m"] >= c["n"]) else c["n"]
+    pos = [p for p in walk_positions(c["k"], max(256, cap * 24)) if 0 < p < c["k"] - 1]
+    codes, i = {}, 0
+    for code, lo, hi in rec["walk_small"]:
+        while i < len(pos) and pos[i] <= hi:
+            codes[pos[i]] = code
+            i += 1
+    return codes
+
+
+def test_strided_dots_read_single_elements_as_their_walks_show():
+    """The 2026-12-01c survey's algorithm-14 calls with one vector strided along K (b row-major with
+    M = 1, a transposed with N = 1): each walk (+L at m, -L at m + 1, r = 2^-17 at 0) is the twin's
+    with one element a thread a step (vec 1); pairs (vec 2) miss 30 of the 54 (the other walks are
+    too coarse to tell: positions only around multiples of 64 or more)."""
+    from bitorder.cublas.walks import L_VALUE, R_SMALL
+    with gzip.open(SURVEY, "rt") as f:
+        recs = [json.loads(line) for line in f]
+    fitted = missed_by_pairs = 0
+    for rec in recs:
+        ans, c = (rec.get("ran") or [{}])[0], rec["case"]
+        if ans.get("algo_id") != 14 or "walk_small" not in rec or c["k"] > 70000:
+            continue
+        inc = c["n"] if c["m"] == 1 and c["layout"][1] == "n" else c["m"] if c["n"] == 1 and c["layout"][0] == "t" else 1
+        if inc == 1:
+            continue
+        codes = _walk_codes(rec)
+        sample = sorted(codes)[:24] + sorted(codes)[-8:]
+
+        def walk(order):
+            out = []
+            for m in sample:
+                prod = np.zeros(c["k"])
+                prod[0], prod[m], prod[m + 1] = R_SMALL, L_VALUE, -L_VALUE
+                v = float(D.accumulate(prod, np.ones(c["k"]), order))
+                out.append(1 if v == R_SMALL else 0 if v == 0 else 2)
+            return out
+        want = [codes[m] for m in sample]
+        grid = int(ans["split_k"])
+        assert walk(D.DotOrder(grid, vec=1)) == want, c
+        missed_by_pairs += walk(D.DotOrder(grid)) != want
+        fitted += 1
+    assert fitted >= 50 and missed_by_pairs >= 30, (fitted, missed_by_pairs)
+
+
 def test_bad_input_is_refused():
     with pytest.raises(ValueError):
         D.DotOrder(0)
+    with pytest.raises(ValueError):
+        D.DotOrder(4, vec=4)
     with pytest.raises(ValueError):
         D.matmul(np.zeros((2, 3), np.float16), np.zeros((3, 1), np.float16), D.DotOrder(496))

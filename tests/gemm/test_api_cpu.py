@@ -203,34 +203,33 @@ def test_a_magma_answer_plans_one_chain_per_output(monkeypatch):
 
 
 def test_an_algo14_answer_with_a_column_of_outputs_plans_a_dot_per_output(monkeypatch):
-    """Algorithm 14 with N = 1 and M from 2 to 64, a's rows contiguous, or M = 1 and N from 2 to 64,
-    b's columns contiguous: path "dots" (the answer's DotOrder per output); a transposed with N = 1,
-    b row-major with M = 1, or more than 64 outputs: cuBLAS."""
+    """Algorithm 14 with N = 1 (a's rows against b's column) or M = 1 (a's row against b's columns),
+    any number of outputs: path "dots", the answer's DotOrder per output, in pairs (vec 2) where both
+    vectors are contiguous along K and single elements (vec 1) where the other is strided (a
+    transposed with N = 1, b row-major with M = 1; 2026-12-01d ground: 194 of 194)."""
     import torch
     from bitorder.gemm import api
     answer_is(monkeypatch, {"algo_id": 14, "tile": "UNDEFINED", "stages": "UNDEFINED", "split_k": 132,
                             "reduction_scheme": 2, "custom_option": 0})
     a, b = torch.zeros(12, 5458, dtype=torch.float16), torch.zeros(5458, 1, dtype=torch.float16)
     p = api._plan2(a, b, None, "gemm")
-    assert p.path == "dots" and p.order.grid == 132
-    assert api._plan2(a.t().contiguous().t(), b, None, "gemm").path == "cublas"     # 16 of 31 differed
-    assert api._plan2(b.t(), torch.zeros(5458, 12, dtype=torch.float16), None, "gemm").path == "cublas"
-    assert api._plan2(torch.zeros(65, 5458, dtype=torch.float16), b, None, "gemm").path == "cublas"
-    # the mirror (2026-12-01c ground: 99 of 99): M = 1, N from 2 to 64, b's columns contiguous along K
-    w = torch.zeros(12, 5458, dtype=torch.float16)
+    assert p.path == "dots" and (p.order.grid, p.order.vec) == (132, 2)
+    p = api._plan2(a.t().contiguous().t(), b, None, "gemm")                 # a transposed: strided rows
+    assert p.path == "dots" and p.order.vec == 1
+    assert api._plan2(torch.zeros(300, 5458, dtype=torch.float16), b, None, "gemm").order.vec == 2
+    w = torch.zeros(12, 5458, dtype=torch.float16)                       # the mirror: M = 1
     p = api._plan2(b.t(), w.t(), None, "gemm")
-    assert p.path == "dots" and p.order.grid == 132
-    assert api._plan2(b.t(), torch.zeros(5458, 65, dtype=torch.float16).t().contiguous().t(), None, "gemm").path == "cublas"
+    assert p.path == "dots" and (p.order.grid, p.order.vec) == (132, 2)
+    assert api._plan2(b.t(), w.t().contiguous(), None, "gemm").order.vec == 1   # b row-major
     bias = torch.zeros(12, dtype=torch.float16)           # F.linear's bias: in the dot's fp32 sum
     p = api._plan2(b.t(), w.t(), bias, "gemm_and_bias")
     assert p.path == "dots" and p.bias_at == "acc"
     monkeypatch.setenv("BITORDER_DOTS_BIAS", "out")           # (read only under BITORDER_UNVERIFIED=1)
     assert api._plan2(b.t(), w.t(), bias, "gemm_and_bias").bias_at == "acc"
-    assert api._plan2(b.t(), w.t().contiguous(), None, "gemm").path == "cublas"    # B row-major: candidate
     monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
-    p = api._plan2(b.t(), w.t(), bias, "gemm_and_bias")
-    assert p.path == "dots" and p.bias_at == "out"
-    assert api._plan2(b.t(), w.t().contiguous(), None, "gemm").path == "dots"
+    assert api._plan2(b.t(), w.t(), bias, "gemm_and_bias").bias_at == "out"
+    monkeypatch.setenv("BITORDER_SIMT", "0")
+    assert api._plan2(a, b, None, "gemm").path == "cublas"
 
 
 def test_an_lt_bias_gemv_adds_the_bias_before_the_rounding_unsplit_and_after_it_split(monkeypatch):

@@ -205,12 +205,12 @@ def _dot_candidate(ans, a, b):
 
 def _dots_candidate(ans, a, b, bias=None):
     """The DotOrder of an algorithm-14 answer on a 2-D product with one output side of 1 (N = 1 with
-    a's rows along K, M = 1 with b's columns along K; F.linear's bias in the dot's fp32 sum): a dot
+    b's column along K, M = 1 with a's row along K; F.linear's bias in the dot's fp32 sum): a dot
     per output, each as the M = N = 1 call runs it; pairs (vec 2) where both vectors are contiguous
-    along K, single elements (vec 1) where the other vector is strided (a transposed with N = 1,
-    b row-major with M = 1). On the H200: contiguous with up to 64 outputs 61 + 99 calls identical
-    (2026-12-01b sn-check, 2026-12-01c ground), 25 of 25 with a bias; the strided order and more
-    outputs plan only under BITORDER_UNVERIFIED=1 until their gate. None under BITORDER_SIMT=0."""
+    along K, single elements (vec 1) where the other is strided (a transposed with N = 1, b
+    row-major with M = 1). On the H200: 61 + 99 contiguous calls identical (2026-12-01b sn-check,
+    2026-12-01c ground), 25 of 25 with a bias; 194 of 194 strided or with more than 64 outputs and
+    22 designed strided rows (2026-12-01d ground). None under BITORDER_SIMT=0."""
     if not _simt_on() or int(ans.get("algo_id", -1)) != 14 or a.dim() != 2 or b.dim() != 2:
         return None
     M, K, N, grid = a.shape[0], a.shape[1], b.shape[1], int(ans.get("split_k") or 0)
@@ -218,11 +218,8 @@ def _dots_candidate(ans, a, b, bias=None):
     row = M == 1 and N >= 2 and (K == 1 or a.stride(1) == 1)
     if not (column or row) or grid < 1:
         return None
-    vec = 2 if K == 1 or (a.stride(1) == 1 and b.stride(0) == 1) else 1
-    if (vec == 1 or max(M, N) > 64) and not _trial():
-        return None
     from ..emulate.dot import DotOrder
-    return DotOrder(grid, vec=vec)
+    return DotOrder(grid, vec=2 if K == 1 or (a.stride(1) == 1 and b.stride(0) == 1) else 1)
 
 
 def _trial() -> bool:
