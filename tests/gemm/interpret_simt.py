@@ -18,7 +18,7 @@ import torch  # noqa: E402
 
 import bitorder  # noqa: E402
 from bitorder.emulate import simt  # noqa: E402
-from bitorder.gemm.simt import gemv  # noqa: E402
+from bitorder.gemm.simt import gemv, gemv_rows  # noqa: E402
 
 print(f"bitorder from {bitorder.__file__}")
 rng = np.random.default_rng(20261130)
@@ -104,6 +104,21 @@ for shared in (False, True):       # a batch (bmm), the 2-D operand expanded (ba
     if not np.array_equal(got, want):
         failures += 1
         print(f"FAIL seq batch shared={shared}: {int((got != want).sum())} of {got.size} differ")
+# gemmSN's rows in one launch (gemv_rows): every row of a against b's columns, each as gemv(a[i:i + 1], b)
+for order, (tb_, with_bias) in itertools.product(
+        (simt.GemvOrder(lanes=16, chunk=1, fold="seq", block=256), simt.GemvOrder(lanes=4, fold="seq", block=16,
+                                                                             block_in_chunk=True),
+         simt.GemvOrder(lanes=2, fold="seq", block=128, block_in_chunk=True)), ((False, False), (True, True))):
+    a, b, bias = draw((5, 300)), draw((300, 21)), draw((21,))
+    xb = torch.from_numpy(b.T.copy()).t() if tb_ else torch.from_numpy(b)
+    tbias = torch.from_numpy(bias) if with_bias else None
+    got = gemv_rows(torch.from_numpy(a), xb, order, bias=tbias, out_dtype=torch.float32).numpy().view(np.uint32)
+    want = np.concatenate([simt.matmul(a[i:i + 1], b, order, bias=bias if with_bias else None, out_dtype="fp32")
+                           for i in range(5)]).view(np.uint32)
+    cases += 1
+    if not np.array_equal(got, want):
+        failures += 1
+        print(f"FAIL gemv_rows {order} b transposed={tb_} bias={with_bias}: {int((got != want).sum())} of {got.size} differ")
 distinct = min(len(v) for v in seen.values())
 print(f"{cases} cases, {failures} failures; the twin's orders gave at least {distinct} byte patterns per draw")
 if distinct < 4:

@@ -384,10 +384,10 @@ def _run(a, b, bias, torch_fn):
         from .simt import gemv
         out = gemv(a2, b2, p.order, bias=None if bias_after else bias)
     elif p.path == "rows":          # gemmSN (_gemmsn_candidate): every row of a its own gemv, same order
-        from .simt import gemv
+        from .simt import gemv_rows
         bias_r = None if bias_after else bias
-        rows = lambda x, y: torch.cat([gemv(x[i:i + 1], y, p.order, bias=bias_r) for i in range(x.shape[0])])  # noqa: E731
-        out = rows(a2, b2) if a2.dim() == 2 else torch.stack([rows(a2[z], b2[z]) for z in range(a2.shape[0])])
+        out = gemv_rows(a2, b2, p.order, bias=bias_r) if a2.dim() == 2 else \
+            torch.stack([gemv_rows(a2[z], b2[z], p.order, bias=bias_r) for z in range(a2.shape[0])])
     elif p.path == "dots":          # algorithm 14 with one output side > 1 (_dots_candidate): a dot per output
         from .simt import dot
         bias_d = None if bias_after else bias

@@ -58,7 +58,7 @@ def _fold(acc, BLOCK_R: tl.constexpr, LANES: tl.constexpr, FOLD: tl.constexpr):
 def gemv_kernel(a_ptr, v_ptr, out_ptr, bias_ptr, R, K, stride_ar, stride_ak, stride_v, stride_o, stride_bias, SPAN, CHUNK, CAP, BLOCKLEN,
                 stride_ab, stride_vb, stride_ob,
                 LANES: tl.constexpr, FOLD: tl.constexpr, HAS_BIAS: tl.constexpr, BIAS_OUT: tl.constexpr,
-                BLOCK_R: tl.constexpr, BLOCK_IN_CHUNK: tl.constexpr):
+                BLOCK_R: tl.constexpr, BLOCK_IN_CHUNK: tl.constexpr, UNROLL: tl.constexpr = 8):
     """out[r] = epilogue(sum over k of a[r, k] * v[k]) for BLOCK_R rows r of batch entry
     program_id(1) (batch strides stride_ab, stride_vb, stride_ob); grid (cdiv(R, BLOCK_R), batch).
     Returns the bytes bitorder.emulate.simt.matmul gives for the same GemvOrder (merge
@@ -80,23 +80,26 @@ def gemv_kernel(a_ptr, v_ptr, out_ptr, bias_ptr, R, K, stride_ar, stride_ak, str
             chunk = tl.minimum(chunk, CAP)
         acc = tl.zeros([BLOCK_R, LANES], tl.float32)
         bank = tl.zeros([BLOCK_R, LANES], tl.float32)
-        for j in range(0, tl.cdiv(length, chunk * LANES) * chunk):
-            u = (lanes + LANES * (j // chunk)) * chunk + j % chunk
-            ok = u < length
-            if BLOCKLEN > 0:   # a lane whose element opens a new block banks its chain and restarts at +0
-                i = tl.maximum(j - 1, 0)
-                before = (lanes + LANES * (i // chunk)) * chunk + i % chunk
-                if BLOCK_IN_CHUNK:   # blocks counted from each chunk's start (gemmSN NN)
-                    opens = (j // chunk != i // chunk) | ((j % chunk) // BLOCKLEN != (i % chunk) // BLOCKLEN)
-                else:
-                    opens = u // BLOCKLEN != before // BLOCKLEN
-                new = ok & (j > 0) & opens
-                bank = tl.where(new[None, :], bank + acc, bank)
-                acc = tl.where(new[None, :], 0.0, acc)
-            k = (start + u).to(tl.int64)
-            a = tl.load(a_rows + k[None, :] * stride_ak, mask=r_ok[:, None] & ok[None, :], other=0.0)
-            x = tl.load(v_ptr + k * stride_v, mask=ok, other=0.0)
-            acc = tl.where(ok[None, :], tl.fma(a.to(tl.float32), x.to(tl.float32)[None, :], acc), acc)
+        steps = tl.cdiv(length, chunk * LANES) * chunk
+        for j0 in range(0, steps, UNROLL):
+            for t in tl.static_range(UNROLL):     # UNROLL steps a trip: their loads issue together, each chain in order
+                j = j0 + t
+                u = (lanes + LANES * (j // chunk)) * chunk + j % chunk
+                ok = (u < length) & (j < steps)
+                if BLOCKLEN > 0:   # a lane whose element opens a new block banks its chain and restarts at +0
+                    i = tl.maximum(j - 1, 0)
+                    before = (lanes + LANES * (i // chunk)) * chunk + i % chunk
+                    if BLOCK_IN_CHUNK:   # blocks counted from each chunk's start (gemmSN NN)
+                        opens = (j // chunk != i // chunk) | ((j % chunk) // BLOCKLEN != (i % chunk) // BLOCKLEN)
+                    else:
+                        opens = u // BLOCKLEN != before // BLOCKLEN
+                    new = ok & (j > 0) & opens
+                    bank = tl.where(new[None, :], bank + acc, bank)
+                    acc = tl.where(new[None, :], 0.0, acc)
+                k = (start + u).to(tl.int64)
+                a = tl.load(a_rows + k[None, :] * stride_ak, mask=r_ok[:, None] & ok[None, :], other=0.0)
+                x = tl.load(v_ptr + k * stride_v, mask=ok, other=0.0)
+                acc = tl.where(ok[None, :], tl.fma(a.to(tl.float32), x.to(tl.float32)[None, :], acc), acc)
         if BLOCKLEN > 0:
             acc = bank + acc
         part = _fold(acc, BLOCK_R, LANES, FOLD)

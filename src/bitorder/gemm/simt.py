@@ -60,6 +60,30 @@ def gemv(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out_dtyp
     return out
 
 
+def gemv_rows(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out_dtype=None, block_r: int = 16):
+    """a (M, K) @ b (K, N) (+ bias (N,), beta = 1) with every row of a its own gemv against b's columns
+    under `order` (cuBLAS's gemmSN: path "rows"), all rows in one launch: returns the bytes of
+    gemv(a[i:i + 1], b, order, bias) for every row i (fp16 or bf16 operands)."""
+    if a.dim() != 2 or b.dim() != 2 or a.shape[1] != b.shape[0]:
+        raise ValueError(f"gemv_rows takes a (M, K) @ b (K, N); got {tuple(a.shape)} @ {tuple(b.shape)}")
+    why = supported(order)
+    if why:
+        raise NotImplementedError(f"{order}: {why}")
+    (M, K), N = a.shape, b.shape[1]
+    if bias is not None and bias.shape != (N,):
+        raise ValueError(f"bias must have shape ({N},); got {tuple(bias.shape)}")
+    out = torch.empty((M, N), dtype=out_dtype or a.dtype, device=a.device)
+    span, block_r = order.span or max(K, 1), min(block_r, triton.next_power_of_2(N))
+    # b's columns are the rows r of one shared matrix; row i of a is entry i's vector (batch axis = rows of a)
+    gemv_kernel[(triton.cdiv(N, block_r), M)](
+        b, a, out, bias if bias is not None else out, N, K, b.stride(1), b.stride(0), a.stride(1), out.stride(1),
+        0 if bias is None else bias.stride(0), span, order.chunk or 0, order.cap or 0, order.block or 0,
+        0, a.stride(0), out.stride(0),
+        LANES=order.lanes, FOLD=FOLD_CODES[order.fold], HAS_BIAS=bias is not None, BIAS_OUT=order.bias == "out",
+        BLOCK_R=block_r, BLOCK_IN_CHUNK=order.block_in_chunk)
+    return out
+
+
 def seq(a: torch.Tensor, b: torch.Tensor, bias=None, out_dtype=None):
     """a (M, K) @ b (K, N) (+ bias (N,), beta = 1 as torch's F.linear), or a batch of them (a (B, M, K)
     @ b (B, K, N), no bias), every output one fp32 chain in increasing K, the bias in fp32, one
