@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..emulate.simt import GemvOrder
+from .profile import candidates_allowed
 
 # (custom option, dtype) -> (kernel, lanes, chunk, cap, the probe-fit records it rests on: numbers
 # are the 2026-11-30d fit's records, "i<n>" the 2026-11-30i probe's, benchmarks/results/
@@ -179,18 +180,23 @@ def lt_bias_placement(answer: dict) -> str:
 # (10x16x39, 7x31x250, 2x2388x21245 each left exactly this order of 189 / 189 / 756 candidates).
 GEMMSN_TN = GemvOrder(lanes=16, chunk=1, fold="seq", block=256)
 # gemmSN_NN_kernel<float, 128, 2, ...> (custom option 0) and <float, 256, 4, ...> (option 1), torch A
-# and B row-major: 2 or 4 lanes over contiguous quarters / halves of K, each lane's chain banked
-# every 128 counted from the lane's start, the lanes added in order, a bias in fp32 before the
-# rounding (3x8612x5641: 2,471 of 2,471 experiments; all seven records' draws, bias "acc").
-# Block 128 is seen on the 4-lane kernel only (the 2-lane records have K <= 15).
-GEMMSN_NN = {0: GemvOrder(lanes=2, fold="seq", block=128, block_in_chunk=True),
+# and B row-major: 2 or 4 lanes over contiguous halves / quarters of K, each lane's chain banked
+# counted from the lane's start, the lanes added in order, a bias in fp32 before the rounding
+# (3x8612x5641: 2,471 of 2,471 experiments; all seven records' draws, bias "acc"). The 4-lane kernel
+# banks every 128. The 2-lane kernel banks every 256 (read on the CPU in session 2026-12-01d: the
+# 2026-12-01c survey's walk of 2x10219x666 fits block 256 at all 664 positions and block 128 at 537;
+# the sampled bits of its 7 records fit 256; the one 2026-12-01b sn-check call that differed from
+# block 128, 2x10104x739, differed on exactly the 38 / 31 / 180 outputs where 128 and 256 differ,
+# and its five identical calls at K 142-290 are ones where the two give the same bytes).
+GEMMSN_NN = {0: GemvOrder(lanes=2, fold="seq", block=256, block_in_chunk=True),
              1: GemvOrder(lanes=4, fold="seq", block=128, block_in_chunk=True)}
 
 
-# The longest K each NN kernel was seen identical at, where longer differed: the 2-lane kernel
-# (option 0) matched at K = 274 and 290 and differed at K = 739 (2x10104x739 fp16, every draw;
-# 2026-12-01b sn-check): its banking past one 128-block per lane is not what the 4-lane kernel does.
-GEMMSN_NN_MAX_K = {0: 290}
+# How far each NN kernel is planned by default: the 2-lane kernel up to K = 256, where no lane's
+# chunk reaches a bank boundary under either reading (the H200's identical calls hold there); past
+# it, block 256 is a candidate (BITORDER_UNVERIFIED=1) until a GPU ground check. (Until 2026-12-01d
+# the bound was 290 under block 128, which gives other bytes than 256 for K 257-290.)
+GEMMSN_NN_MAX_K = {0: 256}
 
 
 def gemmsn_order_for(answer: dict, layout: str, m: int, bias: bool, k: int = 1) -> Optional[GemvOrder]:
@@ -203,7 +209,7 @@ def gemmsn_order_for(answer: dict, layout: str, m: int, bias: bool, k: int = 1) 
     if layout == "nt":    # GEMMSN_TN's bias is "acc": fp32 before the rounding (2026-12-01c: 85 of 85; after it: 0)
         return GEMMSN_TN
     option = int(answer.get("custom_option", -1))
-    if layout == "nn" and k <= GEMMSN_NN_MAX_K.get(option, k):
+    if layout == "nn" and (k <= GEMMSN_NN_MAX_K.get(option, k) or candidates_allowed()):
         return GEMMSN_NN.get(option)
     return None
 
