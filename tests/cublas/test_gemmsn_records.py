@@ -74,8 +74,10 @@ def test_the_two_lane_nn_kernel_banks_every_256():
     (r = 2^-17 at 0, +L at m, -L at m + 1) is GEMMSN_NN[0]'s (block 256) at every walked position and
     not block 128's; the 2026-12-01b sn-check call that differed from block 128 (2x10104x739 fp16,
     seed 20261230 * 11 + 2489 ... + 2) differed on exactly the outputs where 128 and 256 differ."""
+    import bitorder
     from bitorder.cublas.gemv_rule import GEMMSN_NN
     from bitorder.cublas.walks import L_VALUE, R_SMALL, walk_positions
+    print(f"bitorder from {os.path.dirname(bitorder.__file__)}")     # (the planted-fault run checks which tree)
     with gzip.open(SURVEY, "rt") as f:
         rec = [r for r in map(json.loads, f) if r["case"]["k"] == 666 and r["case"]["n"] == 10219][0]
     k = rec["case"]["k"]
