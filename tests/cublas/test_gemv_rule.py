@@ -193,3 +193,29 @@ def test_rules_of_the_2026_12_01c_probe_replay_its_records():
             bytewise.add((key, split))
         replayed += 1
     assert replayed >= 60 and len(bytewise) >= 17
+
+
+def test_candidates_of_the_2026_12_01d_probe_replay_their_records(monkeypatch):
+    """The 2026-12-01d probe's candidate rules (gemv_rule.CANDIDATES_2026_12_01D) plan only under
+    BITORDER_UNVERIFIED=1; there each record they name gets its order, which predicts the record's
+    tracer bits, and every third key's first record its designed bytes (CI time)."""
+    import probe_gemv
+    with gzip.open(os.path.join(RESULTS, "2026-12-01d-ground", "probe_gemv.json.gz"), "rt") as f:
+        recs = json.load(f)["records"]
+    some = next(iter(gemv_rule.CANDIDATES_2026_12_01D))
+    answer = {"algo_id": 13, "custom_option": some[0], "split_k": 1}
+    assert gemv_rule.order_for(answer, 300, some[1]) is None
+    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    replayed = 0
+    for i, (key, (_, _, _, _, names)) in enumerate(gemv_rule.CANDIDATES_2026_12_01D.items()):
+        for j, name in enumerate(names):
+            rec = recs[int(name[1:])]
+            c, a = rec["case"], rec["answer"]
+            assert (int(a["custom_option"]), c["dtype"]) == key
+            order = gemv_rule.order_for(a, c["k"], c["dtype"], outputs=max(c["m"], c["n"]))
+            pairs, tracers = probe_gemv.design_for(c["k"], c["dtype"])
+            assert (G.decode(rec["bits"], c["dtype"]) == G.predict(order, c["k"], pairs, tracers)).all(), c
+            if i % 3 == 0 and j == 0:
+                assert probe_gemv.confirm(rec, [order], pairs, tracers), c
+            replayed += 1
+    assert replayed >= 17

@@ -139,6 +139,27 @@ PROBED_2026_12_01C = {
     (66, "bf16"): ("gemvx<long,long,bf,f,f,f,true,true,false,false,9> (split)", 8, None, 64, ("c100",)),
 }
 RULES.update(PROBED_2026_12_01C)
+# Candidates from the 2026-12-01d designed probe of two fresh censuses' algorithm-13 fallbacks
+# (benchmarks/results/2026-12-01d-ground/probe_gemv.json.gz, records d<n>; answers joined from the
+# censuses): the one order of the model's family left on every record of the key (gemvx kernels
+# only; contiguous lanes take their family's cap 64). Planned only under BITORDER_UNVERIFIED=1 until
+# a ground check on fresh calls.
+CANDIDATES_2026_12_01D = {
+    (33, "fp16"): ("gemvx<int,int,h,h,h,f,true,true,true,false,6> (batched)", 8, 1, None, ("d52",)),
+    (42, "bf16"): ("gemvx<int,int,bf,bf,bf,f,true,true,true,false,7> (batched)", 8, None, 64, ("d41",)),
+    (47, "bf16"): ("gemvx<int,int,bf,bf,bf,f,true,true,false,false,9> (Lt bias, batched)", 32, 1, None, ("d5", "d28", "d34")),
+    (48, "bf16"): ("gemvx<int,int,bf,bf,bf,f,true,true,true,false,6> (batched)", 2, None, 64, ("d50",)),
+    (49, "bf16"): ("gemvx<int,int,bf,bf,bf,f,true,true,true,false,6> (batched)", 2, 1, None, ("d18",)),
+    (55, "bf16"): ("gemvx<int,int,bf,bf,bf,f,true,true,false,false,9> (batched)", 16, 1, None, ("d10", "d14")),
+    (55, "fp16"): ("gemvx<int,int,h,f,f,f,true,true,false,false,9> (split 132)", 16, 1, None, ("d39",)),
+    (77, "bf16"): ("gemvx<int,int,bf,bf,bf,f,false,true,true,false,5> (batched)", 4, 1, None, ("d17",)),
+    (88, "fp16"): ("gemvx<int,int,h,h,h,f,false,true,true,false,7> (batched)", 8, None, 64, ("d16",)),
+    (95, "bf16"): ("gemvx<int,int,bf,bf,bf,f,false,true,false,false,6> (Lt bias)", 2, 1, None, ("d45",)),
+    (110, "bf16"): ("gemvx<int,int,bf,bf,bf,f,false,true,false,false,9> (batched)", 4, None, 64, ("d27",)),
+    (110, "fp16"): ("gemvx<int,int,h,h,h,f,false,true,false,false,9> (batched)", 4, None, 64, ("d23",)),
+    (111, "bf16"): ("gemvx<int,int,bf,bf,bf,f,false,true,false,false,9> (Lt bias)", 4, 1, None, ("d30",)),
+    (114, "fp16"): ("gemvx<long,long,h,h,h,f,false,true,false,false,9> (batched)", 4, None, 64, ("d49",)),
+}
 # Option 75 bf16's split calls on cuBLASLt's M = 1 bias path (2026-12-01c, 23 records with 4 to 465
 # outputs, splits 3-132) keep the table's order (32 lanes strided over ceil(K / split)) and nothing
 # else; with 2 or 3 outputs (6 records) no order of the model fits: split calls need 4 outputs.
@@ -152,7 +173,7 @@ def order_for(answer: dict, k: int, dtype: str, outputs: int = 1) -> Optional[Ge
     if answer is None or int(answer.get("algo_id", -1)) != 13:
         return None
     key = (int(answer.get("custom_option", -1)), dtype)
-    rule = RULES.get(key)
+    rule = RULES.get(key) or (CANDIDATES_2026_12_01D.get(key) if candidates_allowed() else None)
     if rule is None or outputs > MAX_OUTPUTS.get(key, outputs):
         return None
     _, lanes, chunk, cap, _ = rule
