@@ -16,6 +16,12 @@ from .rules import _cvt_types, _linear_cmp
 from .symbolic import UNDEF, UNDEF_PRED, _itype, _pred, atom, negate, padd, pkey, short
 
 _INT_TYPES = ("b", "u", "s")
+# Memos shared by every walk, of pure functions of their keys (a register's bits determine its name
+# and the name its bits, so a name stands for its bits in a key):
+_MADE = {}       # (width, bits, their types) -> Bits._make's answer (an int, an atom name, None: undefined)
+_INT_BITS = {}   # (constant, width) -> its bits, lowest first
+_INTEGER = {}    # (opcode, base, constants and names...) -> (Bits.integer's answer, its name's table entry)
+_EQUAL = {}      # (eq or ne, width, two constants or names) -> Bits.equal's answer
 
 
 def _xor(x, y):
@@ -40,10 +46,30 @@ class Bits:
     def make(self, width, bits):
         """A register of `width` bits: a constant (unsigned) when every bit is one, the undefined
         integer when a bit is, else the atom named by its bits (run-length text; hashed if long)."""
+        bits = tuple(bits)
+        key = (width, bits, tuple(map(type, bits)))   # (the types: True and 1 are equal keys)
+        try:
+            hit = _MADE.get(key)
+        except TypeError:              # a bit that is not hashable: named without the memo
+            hit = self._make(width, bits)
+        else:
+            if hit is None:
+                hit = self._make(width, bits)
+                if len(_MADE) > 100_000:
+                    _MADE.clear()
+                _MADE[key] = hit
+        if hit.__class__ is str:       # a name: this walk's table learns it, as _make records it
+            self.table[hit] = (width, bits)
+            return {(hit,): 1}
+        return hit if hit.__class__ is int else atom(UNDEF)
+
+    def _make(self, width, bits):
+        """make's answer as memoised: an int, the name of the atom (put in the table), or None
+        for the undefined integer."""
         if all(b.__class__ is bool for b in bits):
             return sum(1 << i for i, b in enumerate(bits) if b)
         if any(b == UNDEF_PRED for b in bits):
-            return atom(UNDEF)
+            return None
         runs, prev, n = [], None, 0
         for b in bits:
             tok = "1" if b is True else "0" if b is False else short(str(b))
@@ -55,15 +81,20 @@ class Bits:
             prev, n = tok, 1
         runs.append(f"{prev}*{n}" if n > 1 else prev)
         name = short(f"bits{width}[{';'.join(runs)}]")
-        self.table[name] = (width, tuple(bits))
-        return {(name,): 1}
+        self.table[name] = (width, bits)
+        return name
 
     def of(self, v, width):
         """The bits of v as a `width`-bit register, or None: a constant (two's complement, as the
         register holds it: the walk's ring arithmetic is exact modulo 2^width) or a register
         known bit by bit at exactly that width."""
         if v.__class__ is int:
-            return tuple(bool((v >> i) & 1) for i in range(width))
+            hit = _INT_BITS.get((v, width))
+            if hit is None:
+                if len(_INT_BITS) > 100_000:
+                    _INT_BITS.clear()
+                hit = _INT_BITS[(v, width)] = tuple(bool((v >> i) & 1) for i in range(width))
+            return hit
         known = self.known(v)
         return known[1] if known is not None and known[0] == width else None
 
@@ -82,9 +113,44 @@ class Bits:
         ba, bb = self.of(a, width), self.of(b, width)
         return self.make(width, [x if x == y else (c if x else negate(c)) for x, y in zip(ba, bb)])
 
+    def _tokens(self, args):
+        """The memo tokens of integer registers (a constant, or the name of a register held bit by
+        bit: its name stands for its bits), or None if one is neither."""
+        tokens = []
+        for a in args:
+            if a.__class__ is int:
+                tokens.append(a)
+            elif self.known(a) is not None:
+                tokens.append(next(iter(a))[0])
+            else:
+                return None
+        return tokens
+
     def integer(self, op, base, args):
         """A bitwise operation on registers at least one of which is known bit by bit, or None
-        where this module does not model it (the caller's rules apply)."""
+        where this module does not model it (the caller's rules apply). Memoised in _INTEGER
+        over constants and registers known bit by bit (a pure function of their bits)."""
+        tokens = self._tokens(args)
+        if tokens is None:
+            return self._integer(op, base, args)
+        key = (op, base, *tokens)
+        hit = _INTEGER.get(key)
+        if hit is None:
+            r = self._integer(op, base, args)
+            # (the answer, and the table entry of the register it names, for walks that hit)
+            hit = (r, self.table.get(next(iter(r))[0]) if r.__class__ is dict else None)
+            if len(_INTEGER) > 100_000:
+                _INTEGER.clear()
+            _INTEGER[key] = hit
+        r, entry = hit
+        if r.__class__ is dict:
+            if entry is not None:
+                self.table[next(iter(r))[0]] = entry
+            return dict(r)
+        return r
+
+    def _integer(self, op, base, args):
+        """integer's answer, computed."""
         if not any(self.known(a) is not None for a in args):
             return None
         if base == "cvt":
@@ -128,7 +194,22 @@ class Bits:
 
     def equal(self, cmp, width, a, b):
         """eq/ne of two registers, at least one known bit by bit, as the predicate "some bit
-        differs" (or its negation); None if either is not known at `width` bits."""
+        differs" (or its negation); None if either is not known at `width` bits. Memoised in
+        _EQUAL over constants and registers known bit by bit."""
+        tokens = self._tokens((a, b))
+        if tokens is None:
+            return self._equal(cmp, width, a, b)
+        key = (cmp, width, *tokens)
+        hit = _EQUAL.get(key, _EQUAL)
+        if hit is _EQUAL:
+            hit = self._equal(cmp, width, a, b)
+            if len(_EQUAL) > 100_000:
+                _EQUAL.clear()
+            _EQUAL[key] = hit
+        return hit
+
+    def _equal(self, cmp, width, a, b):
+        """equal's answer, computed."""
         ba, bb = self.of(a, width), self.of(b, width)
         if ba is None or bb is None:
             return None

@@ -24,6 +24,7 @@ the same grid.
 """
 from __future__ import annotations
 
+import functools
 import gc
 import hashlib
 import re
@@ -38,6 +39,12 @@ from .symbolic import (Nodes, UNDEF, UNDEF_PRED, Unsupported, _BITS, _FLOAT_TYPE
                        first_difference, float_form, negate, padd, pkey, pmul, select)
 
 _INT_REG = re.compile(r"[bus](16|32|64)")   # selp types of integer registers
+
+
+@functools.lru_cache(maxsize=None)
+def _float_cmp(op: str) -> bool:
+    """Whether a setp compares floating-point values (its type), decided once per opcode."""
+    return bool(_FLOAT_TYPE.search(op))
 _CONCRETE = {}   # (integer opcode, constant operands...) -> the constant result (_Block.integer)
 
 __all__ = ["Unsupported", "first_difference", "roots", "signature", "signature_of", "walk"]
@@ -288,20 +295,33 @@ class _Block(Memory, TensorCore):
 
     def _float_all(self, op, base, dst, decoded):
         """_float in every thread, unguarded and outside a skipped region (one call, not n)."""
-        make, muls, fnode, regs, undef, n = self.nodes.make, self.nodes.muls, self.fnode, self.regs, self.undef, self.n
+        nodes, fnode, regs, undef, n = self.nodes, self.fnode, self.regs, self.undef, self.n
+        muls = nodes.muls
         contracts = base in ("add", "sub") and ".rn" not in op
         unrounded = base == "mul" and ".rn" not in op
+        # a constant operand's token is a function of the constant alone: made once, not per thread
+        spec = [(0, x) if k == "reg" else (1, None) if k == "tid" else (2, fnode(n if k == "ntid" else x))
+                for k, x in decoded]
+        argss = []
         for t in range(n):
             r = regs[t]
             args = []
-            for k, x in decoded:
-                v = r.get(x, undef) if k == "reg" else t if k == "tid" else n if k == "ntid" else x
-                args.append(v[1] if v.__class__ is tuple and v[0] == "node" else fnode(v))
+            for k, x in spec:
+                if k == 0:
+                    v = r.get(x, undef)
+                    args.append(v[1] if v.__class__ is tuple and v[0] == "node" else fnode(v))
+                else:
+                    args.append(x if k == 2 else fnode(t))
             if contracts and muls and any(a in muls for a in args):
                 raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
-            nid = make(op, args)
-            if unrounded or (base == "neg" and args[0] in muls):
-                muls.add(nid)
+            argss.append(args)
+        # every thread read its operands before any writes (each reads only its own registers)
+        nids = nodes.make_all(op, argss)
+        if unrounded:
+            muls.update(nids)
+        elif base == "neg" and muls:
+            muls.update(nid for nid, args in zip(nids, argss) if args[0] in muls)
+        for r, nid in zip(regs, nids):
             r[dst] = ("node", nid)
 
     def _integer_all(self, op, dst, decoded):
@@ -439,11 +459,13 @@ class _Block(Memory, TensorCore):
 
     def compare(self, op, a, b):
         cmp = op.split(".")[1]
-        if _FLOAT_TYPE.search(op):      # a predicate on trees: named by the comparison and their keys
-            ka, kb = (self.nodes.key_of.get(x, x) for x in (self.fnode(a), self.fnode(b)))
-            if any(x in self.nodes.undefined for x in (self.fnode(a), self.fnode(b))):
+        if _float_cmp(op):      # a predicate on trees: named by the comparison and their keys
+            fa, fb = self.fnode(a), self.fnode(b)   # (a select's node is made once: fnode again gives it)
+            undefined = self.nodes.undefined
+            if fa in undefined or fb in undefined:
                 return UNDEF_PRED
-            return float_form(op, ka, kb)
+            key_of = self.nodes.key_of
+            return float_form(op, key_of.get(fa, fa), key_of.get(fb, fb))
         a, b = (x if _is_int(x) else self.tree_bits(x) for x in (a, b))
         if UNDEF in pkey(a) or UNDEF in pkey(b):
             return UNDEF_PRED

@@ -149,7 +149,7 @@ class Nodes:
         self.undefined = set()   # ids of trees that read a register or shared word never written
         self.shape = {}      # canonical hash -> (op, child hashes or tokens, payload), for explanations
         self.lattice = {}    # hash of a max.f32 node -> the set of what it takes the maximum of
-        self._seen = {}      # (op, child keys..., payload) -> the node's key
+        self._seen = {}      # (op, child keys..., payload) -> the node's key (with shapes recorded)
 
     def make(self, op, children=(), payload=""):
         key_of = self.key_of
@@ -163,18 +163,82 @@ class Nodes:
         kind = _KIND.get(op)
         if kind is None:
             kind = _kind(op)
-        if kind == _ONCE:   # a leaf or a select: almost never built twice, so not worth a memo entry
-            key_of[nid] = key = self._key(op, kids, payload, kind)
+        if self.record:
+            return self._make_recorded(nid, op, kids, payload, kind)
+        if kind == _ONCE:   # a leaf or a select: seldom built twice, so not worth a memo entry
+            key_of[nid] = self._key(op, kids, payload, kind)
             return nid
         if kind == _COMMUTES or kind == _JOINED:
             kids.sort()     # their key does not depend on the children's order: neither does the memo
-        # the key is a function of the operation, the children's keys and the payload: threads
-        # that build the same tree (every lane after a butterfly) hash it once
+        # the key is a function of the operation, the children's keys and the payload alone: threads
+        # that build the same tree (every lane after a butterfly), and walks of other texts that
+        # build it (a num_warps twin's element trees), hash it once (_SEEN, shared by every walk)
+        seen = (op, *kids, payload)
+        key = _SEEN.get(seen)
+        if key is None:
+            key = self._seen_miss(seen, op, kids, payload, kind)
+        elif kind == _JOINED:          # (key, the set it joins): this walk's lattice learns it
+            self.lattice[key[0]] = key[1]
+            key = key[0]
+        key_of[nid] = key
+        return nid
+
+    def make_all(self, op, argss) -> list:
+        """[make(op, args) for args in argss], in order (the node ids): one call for an instruction
+        in every thread, the same keys, ids and marks make gives one by one."""
+        kind = _KIND.get(op)
+        if kind is None:
+            kind = _kind(op)
+        if self.record or kind == _JOINED or kind == _ONCE or op == "undefined":
+            return [self.make(op, args) for args in argss]
+        key_of, undefined, get = self.key_of, self.undefined, _SEEN.get
+        commutes = kind == _COMMUTES
+        out = []
+        for args in argss:
+            kids = [key_of[c] if c.__class__ is int else c for c in args]
+            nid = len(key_of) + 1
+            if nid > _MAX_NODES:
+                raise Unsupported(f"more than {_MAX_NODES} tree nodes")
+            if undefined and not undefined.isdisjoint(args):
+                undefined.add(nid)
+            if commutes:
+                kids.sort()
+            seen = (op, *kids, "")
+            key = get(seen)   # (a generation flipped meanwhile: the old one still maps correctly)
+            if key is None:
+                key = self._seen_miss(seen, op, kids, "", kind)
+            key_of[nid] = key
+            out.append(nid)
+        return out
+
+    def _seen_miss(self, seen, op, kids, payload, kind):
+        """make's key for a tuple not in the current generation of _SEEN: from the previous one,
+        or hashed (and for max.f32 its set put in this walk's lattice, as _key does)."""
+        global _SEEN, _SEEN_OLD
+        hit = _SEEN_OLD.get(seen)
+        if hit is None:
+            key = self._key(op, kids, payload, kind)
+            hit = (key, self.lattice[key]) if kind == _JOINED else key
+        if len(_SEEN) >= _SEEN_MAX:    # two generations: the memory stays bounded, recent trees stay
+            _SEEN_OLD, _SEEN = _SEEN, {}
+        _SEEN[seen] = hit
+        if kind == _JOINED:
+            self.lattice[hit[0]] = hit[1]
+            return hit[0]
+        return hit
+
+    def _make_recorded(self, nid, op, kids, payload, kind):
+        """make with shapes recorded (explanations): every key from this walk's own _key."""
+        if kind == _ONCE:   # a leaf or a select: almost never built twice, so not worth a memo entry
+            self.key_of[nid] = self._key(op, kids, payload, kind)
+            return nid
+        if kind == _COMMUTES or kind == _JOINED:
+            kids.sort()
         seen = (op, *kids, payload)
         key = self._seen.get(seen)
         if key is None:
             key = self._seen[seen] = self._key(op, kids, payload, kind)
-        key_of[nid] = key
+        self.key_of[nid] = key
         return nid
 
     def _key(self, op, kids, payload, kind):
@@ -259,7 +323,7 @@ _RING = {"add", "sub", "mul", "mad", "shl"}
 _JOIN = {"max.f32", "max.ftz.f32"}
 _blake2b = hashlib.blake2b
 # how _key orders a node's children, by opcode (decided once per opcode text)
-# (_ONCE: children in order, like _PLAIN, and no memo entry in Nodes._seen)
+# (_ONCE: children in order, like _PLAIN, and no memo entry in _SEEN or Nodes._seen)
 _PLAIN, _COMMUTES, _FMA, _JOINED, _ONCE = 0, 1, 2, 3, 4
 _KIND = {}
 
@@ -271,6 +335,13 @@ def _kind(op: str) -> int:
     return kind
 
 
+# make's memo, shared by every walk: (op, child keys..., payload) -> the node's key, or for max.f32
+# (key, the set of what it joins). A pure function of the tuple (the key hashes exactly these; a
+# max node's set is what its key hashes), so a hit gives what _key would. Two generations of at
+# most _SEEN_MAX entries each.
+_SEEN: dict = {}
+_SEEN_OLD: dict = {}
+_SEEN_MAX = 250_000
 _MAX_NODES = 2_000_000   # tree nodes before the walk gives up (memory)
 _MAX_STEPS = 20000   # instructions (each over all threads) before the walk gives up on a loop
 _KNOWN = {"bra", "ret", "bar", "barrier", "ld", "st", "ldmatrix", "stmatrix", "shfl", "mov", "cvta", "setp", "selp",
