@@ -19,7 +19,7 @@ Every add is add.rn.f32; fp16 and bf16 products are exact in fp32.
 A vector strided along K (b row-major with M = 1, a transposed with N = 1: cuBLAS's incx or incy
 > 1) is not read in pairs: element i belongs to thread i mod (grid * 128), steps in increasing i,
 one fp32 fma chain per thread (`vec=1`); blocks, block fold and reduce_1Block as above. Read from
-the +L/-L/r walks of 48 strided calls of the 2026-12-01c survey (a block spans 128 elements where
+the +L/-L/r walks of 54 strided calls of the 2026-12-01c survey (a block spans 128 elements where
 contiguous calls span 256) and checked against cuBLAS on the H200 by benchmarks/dot_check.py.
 
 Measured: fp16 and bf16, K 3 .. 1,048,576 (grids 496, 528, 128), designed experiments at 18 K and
