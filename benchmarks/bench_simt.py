@@ -4,9 +4,12 @@ census planned onto them, same inputs, CUDA-graph medians (triton.testing.do_ben
 The paths run the small products cuBLAS gives its SIMT kernels (M or N of 1, K = 1, gemmSN's M <= 16),
 where a launch costs more than the arithmetic. Per path: the number of calls timed, the geometric
 mean of cuBLAS time / bitorder time (x cuBLAS, higher is faster), its quartiles, and the slowest
-call. Every timed call is also compared byte for byte (one narrow draw). Writes DIR/bench_simt.json.
+call. Every timed call is also compared byte for byte (one narrow draw). Writes DIR/bench_simt.json
+and DIR/bench_simt.png (each call's speed against cuBLAS by path, log scale; --plot JSON redraws
+a stored run on any machine).
 
     python benchmarks/bench_simt.py --out DIR --census CENSUS.json[.gz] [--per-path 40] [--budget 120]
+    python benchmarks/bench_simt.py --plot DIR/bench_simt.json                 (CPU: the plot only)
 """
 from __future__ import annotations
 
@@ -24,14 +27,46 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "src"))
 
 
+def plot(report: dict, path: str) -> None:
+    """One strip per path: every timed call's cuBLAS time / bitorder time (log scale), its geometric
+    mean, and the 1.0 line. A failing plot is reported, not raised: the numbers matter more."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        paths = sorted(report["summary"], key=lambda p: report["summary"][p]["geomean_x_cublas"])
+        fig, ax = plt.subplots(figsize=(8, 0.6 * len(paths) + 1.5))
+        for i, p in enumerate(paths):
+            xs = [t["us_cublas"] / t["us_bitorder"] for t in report["calls"] if t["path"] == p]
+            ax.scatter(xs, [i + 0.25 * ((j % 5) - 2) / 2 for j in range(len(xs))], s=10, alpha=0.6)
+            ax.plot([report["summary"][p]["geomean_x_cublas"]] * 2, [i - 0.35, i + 0.35], color="k", lw=2)
+        ax.axvline(1.0, color="r", lw=0.8, ls="--")
+        ax.set_xscale("log")
+        ax.set_yticks(range(len(paths)), [f"{p} ({report['summary'][p]['calls']})" for p in paths])
+        ax.set_xlabel("cuBLAS time / bitorder time (CUDA-graph medians; > 1: bitorder faster); bar: geomean")
+        ax.set_title(f"SIMT paths against cuBLAS, {report['timed']} calls ({report['identical']} byte-identical), "
+                     f"{report['device']}", fontsize=9)
+        fig.tight_layout()
+        fig.savefig(path, dpi=120)
+    except Exception as e:
+        print("plot failed:", e)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--census", required=True, help="a census JSON (gate_gemm.py --census)")
+    ap.add_argument("--out")
+    ap.add_argument("--census", help="a census JSON (gate_gemm.py --census)")
+    ap.add_argument("--plot", help="redraw DIR/bench_simt.png from a stored bench_simt.json and exit")
     ap.add_argument("--per-path", type=int, default=40)
     ap.add_argument("--budget", type=float, default=120)
     ap.add_argument("--seed", type=int, default=20261320)
     args = ap.parse_args()
+    if args.plot:
+        with open(args.plot) as f:
+            plot(json.load(f), os.path.join(os.path.dirname(args.plot) or ".", "bench_simt.png"))
+        return 0
+    if not (args.out and args.census):
+        ap.error("--out and --census are needed to time (or --plot FILE to redraw)")
     import torch
     import triton.testing
     from gate_gemm import draw, run_pair
@@ -78,6 +113,7 @@ def main() -> int:
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "bench_simt.json"), "w") as f:
         json.dump(report, f)
+    plot(report, os.path.join(args.out, "bench_simt.png"))
     print(json.dumps({k: report[k] for k in ("timed", "identical", "seconds")}))
     for path, s in summary.items():
         print(f"{path:6s} calls {s['calls']:3d}  x cuBLAS geomean {s['geomean_x_cublas']:.2f}  "
