@@ -76,10 +76,12 @@ def test_the_dot_kernels_compile_for_sm90_with_single_rounding_chains():
     for ptxas to fuse into them)."""
     import bitorder
     from bitorder.gemm.kernels_simt import dot_partials_kernel, dot_reduce_kernel
-    c = bitorder.compile(dot_partials_kernel, "sm90", signature={"a_ptr": "*fp16", "b_ptr": "*fp16", "part_ptr": "*fp32",
-                         "K": "i32", "stride_a": "i32", "stride_b": "i32"}, num_warps=4, num_stages=1,
-                         constexprs={"SPLIT_XY": True})
-    assert c.ptx.count("fma.rn.f32") >= 2 and "mul.f32" not in c.ptx and "mul.rn.f32" not in c.ptx
+    for vec in (2, 1):
+        c = bitorder.compile(dot_partials_kernel, "sm90", signature={"a_ptr": "*fp16", "b_ptr": "*fp16", "part_ptr": "*fp32",
+                             "K": "i32", "stride_a": "i32", "stride_b": "i32", "stride_ar": "i32", "stride_br": "i32"},
+                             num_warps=4, num_stages=1, constexprs={"SPLIT_XY": True, "VEC": vec})
+        assert c.ptx.count("fma.rn.f32") >= vec and "mul.f32" not in c.ptx and "mul.rn.f32" not in c.ptx
     r = bitorder.compile(dot_reduce_kernel, "sm90", signature={"part_ptr": "*fp32", "out_ptr": "*bf16",
-                         "bias_ptr": "*bf16", "G": "i32"}, num_warps=4, num_stages=1, constexprs={"HAS_BIAS": True})
+                         "bias_ptr": "*bf16", "G": "i32", "stride_o": "i32", "stride_bias": "i32"}, num_warps=4,
+                         num_stages=1, constexprs={"HAS_BIAS": True})
     assert "fma" not in r.ptx and "mul.f32" not in r.ptx
