@@ -46,6 +46,7 @@ def _float_cmp(op: str) -> bool:
     """Whether a setp compares floating-point values (its type), decided once per opcode."""
     return bool(_FLOAT_TYPE.search(op))
 _CONCRETE = {}   # (integer opcode, constant operands...) -> the constant result (_Block.integer)
+_BITS_TOKEN = {}   # an int -> the token of its bits as a float operand (_Block.fnode)
 
 __all__ = ["Unsupported", "first_difference", "roots", "signature", "signature_of", "walk"]
 
@@ -121,7 +122,14 @@ class _Block(Memory, TensorCore):
     def fnode(self, v):
         """A float operand as a node id or a token for its bits."""
         if isinstance(v, int):
-            return f"bits:{v & ((1 << 64) - 1)}"
+            token = _BITS_TOKEN.get(v)
+            if token is None or v.__class__ is not int:   # (a bool: True and 1 are one key)
+                token = f"bits:{v & ((1 << 64) - 1)}"
+                if v.__class__ is int:
+                    if len(_BITS_TOKEN) > 100_000:
+                        _BITS_TOKEN.clear()
+                    _BITS_TOKEN[v] = token
+            return token
         if isinstance(v, dict):
             return f"int:{pkey(v)}"
         if v[0] == "select":   # made into a node once, however often it is read
@@ -333,7 +341,8 @@ class _Block(Memory, TensorCore):
         for t in range(n):
             r = regs[t]
             args = [r.get(x, undef) if k == "reg" else t if k == "tid" else n if k == "ntid" else x for k, x in decoded]
-            if ring and all(isinstance(a, (int, dict)) for a in args):
+            if ring and isinstance(args[0], (int, dict)) and isinstance(args[1], (int, dict)) \
+                    and (len(args) == 2 or all(isinstance(a, (int, dict)) for a in args[2:])):
                 if base == "add":
                     r[dst] = _cap(padd(args[0], args[1]))
                 elif base == "sub":
