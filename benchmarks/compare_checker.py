@@ -1,6 +1,7 @@
 """Compare the partitions of two checker.json files (benchmarks/checker_gate.py), class for class.
 
     python benchmarks/compare_checker.py BEFORE/checker.json AFTER/checker.json
+    (or two reclass.json files of benchmarks/reclass_cpu.py)
 
 Per kernel and launch grid: the same configurations, the same classes (as sets of
 configurations) and the same number classed by v1. Prints every difference, and whether
@@ -41,8 +42,10 @@ def main():
     for line in diffs:
         print(line)
     sa, sb = before["summary"], after["summary"]
+    # (reclass_cpu.py's reclass.json has no v1_classed in its summary: its rows' v1 counts are summed)
+    v1a, v1b = (s.get("v1_classed", sum(r["v1"] for r in d["grids"])) for s, d in ((sa, before), (sb, after)))
     print(f"configs {sa['configs']} -> {sb['configs']}, classes {sa['classes']} -> {sb['classes']}, "
-          f"v1 {sa['v1_classed']} -> {sb['v1_classed']}, configs/s {sa['checker_configs_per_s']} -> "
+          f"v1 {v1a} -> {v1b}, configs/s {sa['checker_configs_per_s']} -> "
           f"{sb['checker_configs_per_s']}")
     print("identical partition" if not diffs else f"{len(diffs)} differences")
     return 1 if diffs else 0
