@@ -198,7 +198,7 @@ def test_rules_of_the_2026_12_01c_probe_replay_its_records():
 def test_candidates_of_the_2026_12_01d_probe_replay_their_records(monkeypatch):
     """The 2026-12-01d probe's candidate rules (gemv_rule.CANDIDATES_2026_12_01D) plan only under
     BITORDER_UNVERIFIED=1; there each record they name gets its order, which predicts the record's
-    tracer bits, and every third key's first record its designed bytes (CI time)."""
+    tracer bits, and every fifth key's first record its designed bytes (CI time)."""
     import probe_gemv
     with gzip.open(os.path.join(RESULTS, "2026-12-01d-ground", "probe_gemv.json.gz"), "rt") as f:
         recs = json.load(f)["records"]
@@ -215,7 +215,7 @@ def test_candidates_of_the_2026_12_01d_probe_replay_their_records(monkeypatch):
             order = gemv_rule.order_for(a, c["k"], c["dtype"], outputs=max(c["m"], c["n"]))
             pairs, tracers = probe_gemv.design_for(c["k"], c["dtype"])
             assert (G.decode(rec["bits"], c["dtype"]) == G.predict(order, c["k"], pairs, tracers)).all(), c
-            if i % 3 == 0 and j == 0:
+            if i % 5 == 0 and j == 0:
                 assert probe_gemv.confirm(rec, [order], pairs, tracers), c
             replayed += 1
     assert replayed >= 17

@@ -49,6 +49,9 @@ failures = cases = 0
 seen = {}      # (case, draw) -> the twin's byte patterns over the orders: the draws must tell orders apart
 OUT = {"fp16": (torch.float16, np.uint16), "fp32": (torch.float32, np.uint32)}
 OUTS = ("fp32",) if os.environ.get("SIMT_SAMPLE") == "1" else tuple(OUT)
+# the kernel's loop takes UNROLL chain steps a trip (the GPU's 8 for every third order, 2 for the rest:
+# the interpreter pays for masked steps; 2 still ends trips past the last step); the bits never move
+UNROLL = {id(o): 8 if i % 3 == 0 else 2 for i, o in enumerate(ORDERS)}
 for (m, k, n), trans, out, order in itertools.product(((1, 150, 9), (7, 150, 1), (1, 64, 3), (5, 33, 1)), (False, True),
                                                       OUTS, ORDERS):
     rng = np.random.default_rng(k * 1000 + m * 10 + n)       # one draw per shape: orders compared on it
@@ -60,7 +63,8 @@ for (m, k, n), trans, out, order in itertools.product(((1, 150, 9), (7, 150, 1),
             seen.setdefault(((m, k, n), trans, with_bias), set()).add(want.tobytes())
         ta = torch.from_numpy(a.T.copy()).t() if trans and m > 1 else torch.from_numpy(a)
         tb = torch.from_numpy(b.T.copy()).t() if trans and n > 1 else torch.from_numpy(b)
-        got = gemv(ta, tb, order, bias=None if bias is None else torch.from_numpy(bias), out_dtype=OUT[out][0]).numpy()
+        got = gemv(ta, tb, order, bias=None if bias is None else torch.from_numpy(bias), out_dtype=OUT[out][0],
+                   unroll=UNROLL[id(order)]).numpy()
         cases += 1
         g, w = got.view(OUT[out][1]), want.view(OUT[out][1])
         if not np.array_equal(g, w):
@@ -106,15 +110,17 @@ for shared in (False, True):       # a batch (bmm), the 2-D operand expanded (ba
         print(f"FAIL seq batch shared={shared}: {int((got != want).sum())} of {got.size} differ")
 # gemmSN's rows in one launch (gemv_rows): every row of a against b's columns, each as gemv(a[i:i + 1], b)
 for order, (tb_, with_bias) in itertools.product(
-        (simt.GemvOrder(lanes=16, chunk=1, fold="seq", block=256), simt.GemvOrder(lanes=4, fold="seq", block=16,
-                                                                             block_in_chunk=True),
-         simt.GemvOrder(lanes=2, fold="seq", block=128, block_in_chunk=True)), ((False, False), (True, True))):
-    a, b, bias = draw((5, 300)), draw((300, 21)), draw((21,))
+        (simt.GemvOrder(lanes=4, chunk=1, fold="seq", block=4), simt.GemvOrder(lanes=4, fold="seq", block=4,
+                                                                           block_in_chunk=True),
+         simt.GemvOrder(lanes=2, fold="seq", block=8, block_in_chunk=True)), ((False, False), (True, True))):
+    if os.environ.get("SIMT_FAULT") == "1":
+        break
+    a, b, bias = draw((3, 40)), draw((40, 7)), draw((7,))
     xb = torch.from_numpy(b.T.copy()).t() if tb_ else torch.from_numpy(b)
     tbias = torch.from_numpy(bias) if with_bias else None
     got = gemv_rows(torch.from_numpy(a), xb, order, bias=tbias, out_dtype=torch.float32).numpy().view(np.uint32)
     want = np.concatenate([simt.matmul(a[i:i + 1], b, order, bias=bias if with_bias else None, out_dtype="fp32")
-                           for i in range(5)]).view(np.uint32)
+                           for i in range(3)]).view(np.uint32)
     cases += 1
     if not np.array_equal(got, want):
         failures += 1

@@ -26,11 +26,13 @@ def supported(order: GemvOrder) -> str:
     return ""
 
 
-def gemv(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out_dtype=None, block_r: int = 16):
+def gemv(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out_dtype=None, block_r: int = 16,
+         unroll: int = 8):
     """a (M, K) @ b (K, N) with M == 1 or N == 1 (+ bias: (N,), added with beta = 1 as torch's
     F.linear does), or a batch of them (a (B, M, K) @ b (B, K, N), each entry on its own),
     computed in `order`: returns bitorder.emulate.simt.matmul's exact bytes for the same order,
-    entry by entry (fp16 or bf16 operands; out_dtype defaults to a's)."""
+    entry by entry (fp16 or bf16 operands; out_dtype defaults to a's). unroll: chain steps a loop trip
+    (a speed knob: the bits do not depend on it)."""
     batched = a.dim() == 3 and b.dim() == 3 and a.shape[0] == b.shape[0] and bias is None
     if not (batched or (a.dim() == 2 and b.dim() == 2)) or a.shape[-1] != b.shape[-2]:
         raise ValueError(f"gemv takes a (M, K) @ b (K, N), or a batch of them without a bias; got "
@@ -56,14 +58,15 @@ def gemv(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out_dtyp
         mat, vec, out, bias if bias is not None else out, R, K, sr, sk, sv, so, sb, span, order.chunk or 0, order.cap or 0,
         order.block or 0, sab, svb, sob,
         LANES=order.lanes, FOLD=FOLD_CODES[order.fold], HAS_BIAS=bias is not None, BIAS_OUT=order.bias == "out",
-        BLOCK_R=block_r, BLOCK_IN_CHUNK=order.block_in_chunk)
+        BLOCK_R=block_r, BLOCK_IN_CHUNK=order.block_in_chunk, UNROLL=unroll)
     return out
 
 
-def gemv_rows(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out_dtype=None, block_r: int = 16):
+def gemv_rows(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out_dtype=None, block_r: int = 16,
+              unroll: int = 8):
     """a (M, K) @ b (K, N) (+ bias (N,), beta = 1) with every row of a its own gemv against b's columns
     under `order` (cuBLAS's gemmSN: path "rows"), all rows in one launch: returns the bytes of
-    gemv(a[i:i + 1], b, order, bias) for every row i (fp16 or bf16 operands)."""
+    gemv(a[i:i + 1], b, order, bias) for every row i (fp16 or bf16 operands); unroll as gemv's."""
     if a.dim() != 2 or b.dim() != 2 or a.shape[1] != b.shape[0]:
         raise ValueError(f"gemv_rows takes a (M, K) @ b (K, N); got {tuple(a.shape)} @ {tuple(b.shape)}")
     why = supported(order)
@@ -80,7 +83,7 @@ def gemv_rows(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out
         0 if bias is None else bias.stride(0), span, order.chunk or 0, order.cap or 0, order.block or 0,
         0, a.stride(0), out.stride(0),
         LANES=order.lanes, FOLD=FOLD_CODES[order.fold], HAS_BIAS=bias is not None, BIAS_OUT=order.bias == "out",
-        BLOCK_R=block_r, BLOCK_IN_CHUNK=order.block_in_chunk)
+        BLOCK_R=block_r, BLOCK_IN_CHUNK=order.block_in_chunk, UNROLL=unroll)
     return out
 
 
