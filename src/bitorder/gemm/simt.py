@@ -29,14 +29,14 @@ def supported(order: GemvOrder) -> str:
 def gemv(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out_dtype=None, block_r: int = 16,
          unroll: int = 8):
     """a (M, K) @ b (K, N) with M == 1 or N == 1 (+ bias: (N,), added with beta = 1 as torch's
-    F.linear does), or a batch of them (a (B, M, K) @ b (B, K, N), each entry on its own),
-    computed in `order`: returns bitorder.emulate.simt.matmul's exact bytes for the same order,
-    entry by entry (fp16 or bf16 operands; out_dtype defaults to a's). unroll: chain steps a loop trip
-    (a speed knob: the bits do not depend on it)."""
-    batched = a.dim() == 3 and b.dim() == 3 and a.shape[0] == b.shape[0] and bias is None
+    F.linear does), or a batch of them (a (B, M, K) @ b (B, K, N), each entry on its own, the same
+    bias added to every entry), computed in `order`: returns bitorder.emulate.simt.matmul's exact
+    bytes for the same order, entry by entry (fp16 or bf16 operands; out_dtype defaults to a's).
+    unroll: chain steps a loop trip (a speed knob: the bits do not depend on it)."""
+    batched = a.dim() == 3 and b.dim() == 3 and a.shape[0] == b.shape[0]
     if not (batched or (a.dim() == 2 and b.dim() == 2)) or a.shape[-1] != b.shape[-2]:
-        raise ValueError(f"gemv takes a (M, K) @ b (K, N), or a batch of them without a bias; got "
-                         f"{tuple(a.shape)} @ {tuple(b.shape)}{'' if bias is None else ' + bias'}")
+        raise ValueError(f"gemv takes a (M, K) @ b (K, N), or a batch of them; got "
+                         f"{tuple(a.shape)} @ {tuple(b.shape)}")
     (M, K), N = a.shape[-2:], b.shape[-1]
     if M != 1 and N != 1:
         raise ValueError(f"gemv needs M == 1 or N == 1; got M={M}, N={N}")
@@ -69,22 +69,10 @@ def gemv_rows(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out
     gemv(a[i:i + 1], b, order, bias) for every row i (fp16 or bf16 operands); unroll as gemv's."""
     if a.dim() != 2 or b.dim() != 2 or a.shape[1] != b.shape[0]:
         raise ValueError(f"gemv_rows takes a (M, K) @ b (K, N); got {tuple(a.shape)} @ {tuple(b.shape)}")
-    why = supported(order)
-    if why:
-        raise NotImplementedError(f"{order}: {why}")
     (M, K), N = a.shape, b.shape[1]
-    if bias is not None and bias.shape != (N,):
-        raise ValueError(f"bias must have shape ({N},); got {tuple(bias.shape)}")
-    out = torch.empty((M, N), dtype=out_dtype or a.dtype, device=a.device)
-    span, block_r = order.span or max(K, 1), min(block_r, triton.next_power_of_2(N))
-    # b's columns are the rows r of one shared matrix; row i of a is entry i's vector (batch axis = rows of a)
-    gemv_kernel[(triton.cdiv(N, block_r), M)](
-        b, a, out, bias if bias is not None else out, N, K, b.stride(1), b.stride(0), a.stride(1), out.stride(1),
-        0 if bias is None else bias.stride(0), span, order.chunk or 0, order.cap or 0, order.block or 0,
-        0, a.stride(0), out.stride(0),
-        LANES=order.lanes, FOLD=FOLD_CODES[order.fold], HAS_BIAS=bias is not None, BIAS_OUT=order.bias == "out",
-        BLOCK_R=block_r, BLOCK_IN_CHUNK=order.block_in_chunk, UNROLL=unroll)
-    return out
+    # a batch of M one-row gemvs: row i of a is entry i, b shared by every entry (batch stride 0)
+    return gemv(a.unsqueeze(1), b.expand(M, K, N), order, bias=bias, out_dtype=out_dtype, block_r=block_r,
+                unroll=unroll).view(M, N)
 
 
 def seq(a: torch.Tensor, b: torch.Tensor, bias=None, out_dtype=None):
