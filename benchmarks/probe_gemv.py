@@ -402,6 +402,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=20261205)
     ap.add_argument("--min-k", type=int, default=16, help="with --want: only shapes with K at least this")
     ap.add_argument("--min-outputs", type=int, default=1, help="with --want: only shapes with this many outputs or more")
+    ap.add_argument("--write-cases", metavar="FILE", help="with --want: write the shapes found as a gate rerun file "
+                    "({\"not_reached_cases\": [...]}, for gate_gemm.py --rerun) and probe nothing")
     ap.add_argument("--cases", help="GPU: instead, the algorithm-13 fallbacks of a gate JSON (batched ones too: every "
                     "batch entry carries the same design)")
     args = ap.parse_args(argv)
@@ -418,6 +420,11 @@ def main(argv=None):
         require_cuda()
         cases = select_cases([w for w in args.want.split(",") if w], args.per_key, args.draws, args.seed,
                              min_k=args.min_k, min_outputs=args.min_outputs)
+        if args.write_cases:
+            with open(args.write_cases, "w") as f:
+                json.dump({"not_reached_cases": [c.to_dict() for c, _ in cases]}, f, indent=1)
+            print(f"[gemv-probe] {len(cases)} cases written to {args.write_cases}", flush=True)
+            return 0
     return run_gpu(args.out, args.budget, args.limit, cases)
 
 

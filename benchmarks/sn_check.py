@@ -11,7 +11,8 @@ shape is planned (BITORDER_UNVERIFIED=1); those planned "rows" or "seq" are chec
 checks a case (gate_gemm.check_case: three fresh draws, narrow, wide, cancelling), the rest counted
 by answer. Writes DIR/sn_check.json; exit 1 on any difference.
 
-    python benchmarks/sn_check.py --out DIR [--shapes N] [--budget S] [--seed S]   (GPU; gpu-run OUT sn-check)
+    python benchmarks/sn_check.py --out DIR [--shapes N] [--budget S] [--seed S] [--layouts nn] [--min-k K]
+        [--paths rows]   (GPU; gpu-run OUT sn-check)
 """
 from __future__ import annotations
 
@@ -37,6 +38,9 @@ def main():
     ap.add_argument("--budget", type=float, default=100)
     ap.add_argument("--seed", type=int, default=20261203)
     ap.add_argument("--layouts", default="nt,nn,tn,tt")
+    ap.add_argument("--min-k", type=int, default=1, help="K log-uniform from this (all shapes; e.g. 257: gemmSN's "
+                    "2-lane NN kernel past its default bound)")
+    ap.add_argument("--paths", default="rows,seq,dots", help="the planned paths to check (the rest are counted)")
     args = ap.parse_args()
     import torch
     from gate_gemm import check_case, draw
@@ -53,12 +57,12 @@ def main():
             m, n = (1, rng.randint(2, 64)) if rng.random() < 0.5 else (rng.randint(2, 64), 1)
         elif i % 5 == 4:                # a batch (bmm)
             batch, op = rng.randint(2, 8), "bmm"
-        c = Case(op, rng.choice(("fp16", "bf16")), m, n, logu(1, 64 if i % 2 else 65536), batch,
+        c = Case(op, rng.choice(("fp16", "bf16")), m, n, logu(args.min_k, 64 if i % 2 and args.min_k < 64 else 65536), batch,
                  rng.choice(args.layouts.split(",")), "sn-check")
         a, b, bias = draw(c, args.seed * 11 + i, "narrow")
         p = api.plan(a, b, bias)
         answers[f"{p.path}:{p.answer['algo_id'] if p.answer else None}"] += 1
-        if p.path not in ("rows", "seq", "dots"):
+        if p.path not in args.paths.split(","):
             continue
         res = check_case(c, args.seed * 11 + i)      # the gate's own three draws and byte comparison
         bad += not res["ok"]
