@@ -195,10 +195,11 @@ def test_rules_of_the_2026_12_01c_probe_replay_its_records():
     assert replayed >= 60 and len(bytewise) >= 17
 
 
-def test_candidates_of_the_2026_12_01d_probe_replay_their_records(monkeypatch):
-    """The 2026-12-01d probe's candidate rules (gemv_rule.CANDIDATES_2026_12_01D) plan only under
-    BITORDER_UNVERIFIED=1; there each record they name gets its order, which predicts the record's
-    tracer bits, and every fifth key's first record its designed bytes (CI time)."""
+def test_rules_of_the_2026_12_01d_probe_replay_their_records(monkeypatch):
+    """The 2026-12-01d probe's rules: twelve defaults since the 2026-12-02 ground check
+    (gemv_rule.PROBED_2026_12_01D) and two candidates left (CANDIDATES_2026_12_01D, planned only under
+    BITORDER_UNVERIFIED=1); each record they name gets its order, which predicts the record's tracer
+    bits, and every fifth key's first record its designed bytes (CI time)."""
     import probe_gemv
     with gzip.open(os.path.join(RESULTS, "2026-12-01d-ground", "probe_gemv.json.gz"), "rt") as f:
         recs = json.load(f)["records"]
@@ -207,7 +208,9 @@ def test_candidates_of_the_2026_12_01d_probe_replay_their_records(monkeypatch):
     assert gemv_rule.order_for(answer, 300, some[1]) is None
     monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
     replayed = 0
-    for i, (key, (_, _, _, _, names)) in enumerate(gemv_rule.CANDIDATES_2026_12_01D.items()):
+    rules = {**gemv_rule.PROBED_2026_12_01D, **gemv_rule.CANDIDATES_2026_12_01D}
+    assert len(rules) == 14 and all(key in gemv_rule.RULES for key in gemv_rule.PROBED_2026_12_01D)
+    for i, (key, (_, _, _, _, names)) in enumerate(rules.items()):
         for j, name in enumerate(names):
             rec = recs[int(name[1:])]
             c, a = rec["case"], rec["answer"]

@@ -153,8 +153,8 @@ def test_a_gemmsn_answer_plans_a_gemv_per_row(monkeypatch):
     """An algorithm-11 answer (gemmSN, M 2..16) plans one gemv per row in the probed order (not under
     BITORDER_SIMT=0): B a transposed view (TN kernel: 16 lanes round robin, banked
     every 256, added in order), B row-major (NN kernel: 2 or 4 contiguous lanes by the custom
-    option, banked every 256 / 128 from each lane's start; the 2-lane kernel to K = 256 by default,
-    past it a candidate); a bias in fp32 before the rounding in both (TN's: 2026-12-01c, 85 of 85
+    option, banked every 256 / 128 from each lane's start; past K = 256 too since the 2026-12-02 ground
+    check); a bias in fp32 before the rounding in both (TN's: 2026-12-01c, 85 of 85
     calls); A transposed: cuBLAS."""
     import torch
     from bitorder.gemm import api
@@ -172,11 +172,9 @@ def test_a_gemmsn_answer_plans_a_gemv_per_row(monkeypatch):
     assert p.path == "rows" and (p.order.lanes, p.order.block, p.order.bias) == (16, 256, "acc")
     p = api._plan2(a, w.t().contiguous(), torch.zeros(31, dtype=torch.float16), "gemm_and_bias")   # NN kernel
     assert p.path == "rows" and (p.order.lanes, p.order.block, p.order.block_in_chunk, p.order.bias) == (2, 256, True, "acc")
-    w_long = torch.zeros(31, 257, dtype=torch.float16)                # the 2-lane kernel past K = 256: cuBLAS
-    assert api._plan2(torch.zeros(7, 257, dtype=torch.float16), w_long.t().contiguous(), None, "gemm").path == "cublas"
-    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")                    # (a candidate there)
-    assert api._plan2(torch.zeros(7, 257, dtype=torch.float16), w_long.t().contiguous(), None, "gemm").order.block == 256
-    monkeypatch.delenv("BITORDER_UNVERIFIED")
+    w_long = torch.zeros(31, 257, dtype=torch.float16)                # the 2-lane kernel past K = 256
+    p = api._plan2(torch.zeros(7, 257, dtype=torch.float16), w_long.t().contiguous(), None, "gemm")
+    assert p.path == "rows" and (p.order.lanes, p.order.block) == (2, 256)
     ans["custom_option"] = 1
     assert api._plan2(a, w.t().contiguous(), None, "gemm").order.lanes == 4
     batched = torch.zeros(3, 7, 250, dtype=torch.float16), torch.zeros(3, 250, 31, dtype=torch.float16)

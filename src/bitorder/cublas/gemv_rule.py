@@ -139,13 +139,14 @@ PROBED_2026_12_01C = {
     (66, "bf16"): ("gemvx<long,long,bf,f,f,f,true,true,false,false,9> (split)", 8, None, 64, ("c100",)),
 }
 RULES.update(PROBED_2026_12_01C)
-# Candidates from the 2026-12-01d designed probe of two fresh censuses' algorithm-13 fallbacks
+# From the 2026-12-01d designed probe of two fresh censuses' algorithm-13 fallbacks
 # (benchmarks/results/2026-12-01d-ground/probe_gemv.json.gz, records d<n>; answers joined from the
 # censuses): the one order of the model's family left on every record of the key (gemvx kernels
-# only; contiguous lanes take their family's cap 64). Planned only under BITORDER_UNVERIFIED=1 until
-# a ground check on fresh calls.
-CANDIDATES_2026_12_01D = {
-    (33, "fp16"): ("gemvx<int,int,h,h,h,f,true,true,true,false,6> (batched)", 8, 1, None, ("d52",)),
+# only; contiguous lanes take their family's cap 64). Ground check 2026-12-02 (benchmarks/results/
+# 2026-12-02-ground): a census of the gate's gemv ground with ten times the fuzz (fresh seed), its
+# algorithm-13 fallbacks rerun under BITORDER_UNVERIFIED=1: 52 fresh calls on these twelve keys
+# (1 to 12 a key), three draws each, all identical; then the defaults.
+PROBED_2026_12_01D = {
     (42, "bf16"): ("gemvx<int,int,bf,bf,bf,f,true,true,true,false,7> (batched)", 8, None, 64, ("d41",)),
     (47, "bf16"): ("gemvx<int,int,bf,bf,bf,f,true,true,false,false,9> (Lt bias, batched)", 32, 1, None, ("d5", "d28", "d34")),
     (48, "bf16"): ("gemvx<int,int,bf,bf,bf,f,true,true,true,false,6> (batched)", 2, None, 64, ("d50",)),
@@ -158,6 +159,12 @@ CANDIDATES_2026_12_01D = {
     (110, "bf16"): ("gemvx<int,int,bf,bf,bf,f,false,true,false,false,9> (batched)", 4, None, 64, ("d27",)),
     (110, "fp16"): ("gemvx<int,int,h,h,h,f,false,true,false,false,9> (batched)", 4, None, 64, ("d23",)),
     (111, "bf16"): ("gemvx<int,int,bf,bf,bf,f,false,true,false,false,9> (Lt bias)", 4, 1, None, ("d30",)),
+}
+RULES.update(PROBED_2026_12_01D)
+# Candidates of the same probe that the 2026-12-02 ground check met no fresh call of: planned only
+# under BITORDER_UNVERIFIED=1.
+CANDIDATES_2026_12_01D = {
+    (33, "fp16"): ("gemvx<int,int,h,h,h,f,true,true,true,false,6> (batched)", 8, 1, None, ("d52",)),
     (114, "fp16"): ("gemvx<long,long,h,h,h,f,false,true,false,false,9> (batched)", 4, None, 64, ("d49",)),
 }
 # Option 75 bf16's split calls on cuBLASLt's M = 1 bias path (2026-12-01c, 23 records with 4 to 465
@@ -213,16 +220,16 @@ GEMMSN_NN = {0: GemvOrder(lanes=2, fold="seq", block=256, block_in_chunk=True),
              1: GemvOrder(lanes=4, fold="seq", block=128, block_in_chunk=True)}
 
 
-# How far each NN kernel is planned by default: the 2-lane kernel up to K = 256, where no lane's
-# chunk reaches a bank boundary under either reading (the H200's identical calls hold there); past
-# it, block 256 is a candidate (BITORDER_UNVERIFIED=1) until a GPU ground check. (Until 2026-12-01d
-# the bound was 290 under block 128, which gives other bytes than 256 for K 257-290.)
-GEMMSN_NN_MAX_K = {0: 256}
+# Both NN kernels are planned at every K. The 2-lane kernel's block 256 past K = 256 (where it and
+# the old block-128 reading part) was a candidate until the 2026-12-02 ground check: 109 fresh calls
+# with K 258-60,978 (96 of them batched), three draws each, all identical (sn_check --min-k 257,
+# benchmarks/results/2026-12-02-ground). (Until 2026-12-01d the default stopped at K = 290 under
+# block 128, which gives other bytes than 256 for K 257-290.)
 
 
 def gemmsn_order_for(answer: dict, layout: str, m: int, bias: bool, k: int = 1) -> Optional[GemvOrder]:
     """The GemvOrder every output of an algorithm-11 (gemmSN) call runs, where the probes pinned it:
-    layout "nt" (A row-major, B a transposed view) and "nn" (both row-major; K up to GEMMSN_NN_MAX_K),
+    layout "nt" (A row-major, B a transposed view) and "nn" (both row-major),
     with or without a bias (in fp32 before the rounding); 2 <= M <= 16; None otherwise (A transposed,
     other options)."""
     if answer is None or int(answer.get("algo_id", -1)) != 11 or not 2 <= m <= 16:
@@ -230,7 +237,7 @@ def gemmsn_order_for(answer: dict, layout: str, m: int, bias: bool, k: int = 1) 
     if layout == "nt":    # GEMMSN_TN's bias is "acc": fp32 before the rounding (2026-12-01c: 85 of 85; after it: 0)
         return GEMMSN_TN
     option = int(answer.get("custom_option", -1))
-    if layout == "nn" and (k <= GEMMSN_NN_MAX_K.get(option, k) or candidates_allowed()):
+    if layout == "nn":
         return GEMMSN_NN.get(option)
     return None
 
