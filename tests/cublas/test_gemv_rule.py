@@ -196,7 +196,7 @@ def test_rules_of_the_2026_12_01c_probe_replay_its_records():
 
 
 def test_rules_of_the_2026_12_01d_probe_replay_their_records(monkeypatch):
-    """The 2026-12-01d probe's rules: twelve defaults since the 2026-12-02 ground check
+    """The 2026-12-01d probe's rules: twelve defaults since the 2026-12-01e ground check
     (gemv_rule.PROBED_2026_12_01D) and two candidates left (CANDIDATES_2026_12_01D, planned only under
     BITORDER_UNVERIFIED=1); each record they name gets its order, which predicts the record's tracer
     bits, and every fifth key's first record its designed bytes (CI time)."""
@@ -222,3 +222,83 @@ def test_rules_of_the_2026_12_01d_probe_replay_their_records(monkeypatch):
                 assert probe_gemv.confirm(rec, [order], pairs, tracers), c
             replayed += 1
     assert replayed >= 17
+
+
+def _probe_records(paths):
+    for path in paths:
+        full = os.path.join(RESULTS, path)
+        with (gzip.open(full, "rt") if path.endswith(".gz") else open(full)) as f:
+            for i, rec in enumerate(json.load(f)["records"]):
+                if "error" not in rec and rec.get("launch"):
+                    yield f"{path.split('/')[0]}:{i}", rec
+
+
+PROBES = ("2026-12-01d-ground/probe_gemv.json.gz", "2026-12-01c-gemv/probe_gemv.json.gz", "2026-12-01b-gemv/probe_gemv.json",
+          "2026-11-30j-gemv/probe-10/probe_gemv.json", "2026-11-30i-gemv/probe/probe_gemv.json",
+          "2026-11-30d-components/probe_gemv.json")
+
+
+def test_gemvnsp_past_its_bound_replays_every_record(monkeypatch):
+    """Option 10 (gemvNSP_kernel) with more outputs than MAX_OUTPUTS (a candidate: BITORDER_UNVERIFIED=1):
+    the order planned from the output count alone (gemv_rule.nsp_lanes) has the lanes every recorded
+    launch ran (blockDim.y: 32, 26, 24, 20, 12, 16) and predicts every designed record's tracer bits
+    (2026-12-01e: lanes not a power of two, the count-down butterfly padded); by default those calls
+    plan nothing."""
+    import probe_gemv
+    answer = {"algo_id": 13, "custom_option": 10, "split_k": 1}
+    assert gemv_rule.order_for(answer, 300, "bf16", outputs=9000) is None
+    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    lanes_seen, replayed = set(), 0
+    for name, rec in _probe_records(PROBES):
+        if "gemvNSP" not in rec["launch"][0].get("name", ""):
+            continue
+        c, y = rec["case"], rec["launch"][0]["block"][1]
+        outputs = max(c["m"], c["n"])
+        assert gemv_rule.nsp_lanes(outputs) == y, (name, outputs, y)
+        order = gemv_rule.order_for(answer, c["k"], c["dtype"], outputs=outputs)
+        if outputs <= gemv_rule.MAX_OUTPUTS[(10, c["dtype"])]:
+            assert order.lanes == 32          # the default rule
+        assert (order.lanes, order.chunk, order.fold) == (y, 4, "down"), name
+        pairs, tracers = probe_gemv.design_for(c["k"], c["dtype"])
+        assert (G.decode(rec["bits"], c["dtype"]) == G.predict(order, c["k"], pairs, tracers)).all(), name
+        lanes_seen.add(y)
+        replayed += 1
+    assert replayed >= 30 and {20, 24, 26, 12, 32} <= lanes_seen
+    # a planted fault: the padded butterfly read as 32 lanes fails records with other lane counts
+    wrong = 0
+    for name, rec in _probe_records(PROBES[:1]):
+        c = rec["case"]
+        if "gemvNSP" in rec["launch"][0].get("name", "") and rec["launch"][0]["block"][1] != 32 and c["k"] > 100:
+            pairs, tracers = probe_gemv.design_for(c["k"], c["dtype"])
+            o32 = gemv_rule.order_for(answer, c["k"], c["dtype"], outputs=100)
+            wrong += not (G.decode(rec["bits"], c["dtype"]) == G.predict(o32, c["k"], pairs, tracers)).all()
+    assert wrong >= 2
+
+
+def test_option_75_split_calls_with_two_or_three_outputs_replay(monkeypatch):
+    """Option 75 bf16 split calls (F.linear M = 1 on cuBLASLt's bias path) with 2 or 3 outputs: the
+    rule's order (32 lanes strided over each part of ceil(K / split), parts in K order, the bias on
+    the rounded output) predicts every record's tracer bits and, through probe_gemv.confirm, its
+    designed and bias bytes (the fitter had compared 4 bias rows with 2 or 3: fixed 2026-12-01e).
+    A candidate (BITORDER_UNVERIFIED=1) until a GPU ground check."""
+    import probe_gemv
+    from bitorder.emulate import simt
+    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    replayed = 0
+    for name, rec in _probe_records(PROBES[:2]):
+        c, a = rec["case"], rec.get("answer") or {}
+        if (a.get("custom_option"), c["dtype"]) != (75, "bf16") or int(a.get("split_k") or 1) < 2 or max(c["m"], c["n"]) > 3:
+            continue
+        order = gemv_rule.order_for(a, c["k"], c["dtype"], outputs=max(c["m"], c["n"]))
+        order = order.replace(bias=gemv_rule.lt_bias_placement(a))
+        assert order.span == -(-c["k"] // int(a["split_k"])) and order.bias == "out"
+        pairs, tracers = probe_gemv.design_for(c["k"], c["dtype"])
+        assert (G.decode(rec["bits"], c["dtype"]) == G.predict(order, c["k"], pairs, tracers)).all(), name
+        if replayed % 4 == 0:                 # bytes (CI time: every fourth record)
+            kept = probe_gemv.confirm(rec, [order.replace(bias="acc")], pairs, tracers)
+            assert kept and {o.bias for o in kept} == {"out"}, name     # (fma and mul_add alike)
+        replayed += 1
+    assert replayed >= 14
+    monkeypatch.delenv("BITORDER_UNVERIFIED")
+    assert gemv_rule.order_for({"algo_id": 13, "custom_option": 75, "split_k": 132}, 5000, "bf16", outputs=3) is None
+    assert simt.GemvOrder(lanes=26, chunk=4).lanes == 26     # any lane count folds "down"

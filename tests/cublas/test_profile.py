@@ -67,6 +67,11 @@ def test_known_unknowns_fall_back(profile):
     k16 = {"algo_id": 23, "stages": "64x3", "split_k": 5, "reduction_scheme": 1}
     assert profile.describe(k16, 24832, "bf16", layout="tn").k_cuts == (4992,)   # algo 23's walk
     assert profile.describe({"algo_id": 21, "stages": "64x4", "split_k": 1, "reduction_scheme": 0}, 64, "fp16") is None
+    # split_k -1 (the split left to run time): no entry, not even sm90-xmma's unsplit one (the
+    # 2026-12-01e gate: 8717x13x13440 bf16, algo 42, read as unsplit, differed from cuBLAS)
+    xmma = {"algo_id": 42, "tile": "64x64", "stages": "64xAUTO", "split_k": 1, "reduction_scheme": 0}
+    assert profile.describe(xmma, 13440, "bf16") is not None
+    assert profile.describe(dict(xmma, split_k=-1, reduction_scheme=2), 13440, "bf16") is None
 
 
 def test_gate1_mismatches_are_explained(profile):

@@ -43,6 +43,10 @@ ORDERS += [simt.GemvOrder(lanes=l, chunk=c, fold="seq", span=s, block=bk, block_
            for l, c, s, bk in ((4, None, None, 16), (2, None, None, 8), (4, 8, 37, 3))]
 if os.environ.get("SIMT_SAMPLE") == "1":   # CI's share: every 16th plain order, every fourth banked one, fp32 out
     ORDERS = [o for i, o in enumerate(ORDERS) if i % 16 == 0 or ((o.block or o.cap) and i % 4 == 0)]
+# gemvNSP's lane counts that are not powers of two (2026-12-01e fit: 20, 24, 26 or 12 lanes, chunk 4, the
+# count-down butterfly over them padded to the next power of two): two in every run, two more in full ones
+ORDERS += [simt.GemvOrder(lanes=l, chunk=c, fold="down", span=s) for l, c, s in
+           ((20, 4, None), (12, 1, 37)) + (() if os.environ.get("SIMT_SAMPLE") == "1" else ((26, 4, None), (24, 4, 37)))]
 if os.environ.get("SIMT_FAULT") == "1":    # a planted-fault run: the count-down folds only
     ORDERS = [o for o in ORDERS if o.fold == "down" and o.lanes > 1][:6]
 failures = cases = 0

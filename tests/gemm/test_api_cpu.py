@@ -153,7 +153,7 @@ def test_a_gemmsn_answer_plans_a_gemv_per_row(monkeypatch):
     """An algorithm-11 answer (gemmSN, M 2..16) plans one gemv per row in the probed order (not under
     BITORDER_SIMT=0): B a transposed view (TN kernel: 16 lanes round robin, banked
     every 256, added in order), B row-major (NN kernel: 2 or 4 contiguous lanes by the custom
-    option, banked every 256 / 128 from each lane's start; past K = 256 too since the 2026-12-02 ground
+    option, banked every 256 / 128 from each lane's start; past K = 256 too since the 2026-12-01e ground
     check); a bias in fp32 before the rounding in both (TN's: 2026-12-01c, 85 of 85
     calls); A transposed: cuBLAS."""
     import torch

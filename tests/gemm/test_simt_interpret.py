@@ -54,7 +54,7 @@ def test_compiles_for_sm90_with_single_rounding_chains(lanes, fold):
     sig = {"a_ptr": "*fp16", "v_ptr": "*fp16", "out_ptr": "*fp16", "bias_ptr": "*fp16", "R": "i32", "K": "i32",
            "stride_ar": "i32", "stride_ak": "i32", "stride_v": "i32", "stride_o": "i32", "stride_bias": "i32",
            "SPAN": "i32", "CHUNK": "i32", "CAP": "i32", "BLOCKLEN": "i32", "stride_ab": "i32", "stride_vb": "i32",
-           "stride_ob": "i32"}
+           "stride_ob": "i32", "NLANES": "i32"}
     c = bitorder.compile(gemv_kernel, "sm90", signature=sig, num_warps=4, num_stages=1,
                          constexprs={"LANES": lanes, "FOLD": fold, "HAS_BIAS": True, "BIAS_OUT": False, "BLOCK_R": 16,
                                      "BLOCK_IN_CHUNK": False})

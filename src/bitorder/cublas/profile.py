@@ -70,6 +70,11 @@ class Entry:
 
     def matches(self, answer: dict, dtype: str) -> bool:
         m = self.match
+        if answer["split_k"] < 1:
+            # -1: the heuristic leaves the split count to run time (algorithms 41/42 with reduction
+            # scheme 2): no entry knows what the kernel will do. The 2026-12-01e gate's 8717x13x13440
+            # bf16 (algo 42, split_k -1) differed from the unsplit reading on fresh draws.
+            return False
         split = answer["split_k"] > 1
         return (answer["algo_id"] in m.get("algo_id", [answer["algo_id"]])
                 and ("stages_named" not in m or (answer["stages"] not in ("UNDEFINED", "")) == m["stages_named"])

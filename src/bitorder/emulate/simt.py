@@ -19,7 +19,8 @@ The bits contract of one gemv call is a `GemvOrder`. For every output element:
      (11 + 11 and 8 + 8 significant bits), so the two differ only where a product leaves fp32's
      range: the survey's draws cannot tell them apart.
   3. The lanes' accumulators meet in `fold`, every combine one add.rn.f32:
-       "down": shuffle butterfly, offsets lanes/2, ..., 2, 1 (lane t takes t + o);
+       "down": shuffle butterfly, offsets P/2, ..., 2, 1 with P the power of two from lanes up
+               (lane t takes t + o where t + o < lanes: gemvNSP's 20, 24, 26 or 12 lanes, 2026-12-01e);
        "up":   offsets 1, 2, ..., lanes/2 (neighbours first);
        "seq":  lane 0 + lane 1, then + lane 2, ... (one thread reads shared memory in order).
   4. The parts' fp32 results meet in `merge` ("sequential": K order; "tree": neighbours
@@ -64,7 +65,7 @@ class GemvOrder:
     block_in_chunk: bool = False   # blocks counted from each chunk's start (gemmSN NN), not the part's
 
     def __post_init__(self):
-        ok = (self.lanes >= 1 and (self.fold == "seq" or self.lanes & (self.lanes - 1) == 0)
+        ok = (self.lanes >= 1 and (self.fold in ("seq", "down") or self.lanes & (self.lanes - 1) == 0)
               and (self.chunk is None or self.chunk >= 1) and (self.span is None or self.span >= 1)
               and (self.cap is None or (self.cap >= 1 and self.chunk is None))
               and (self.block is None or self.block >= 1)
@@ -117,12 +118,10 @@ def schedule(fold: str, n: int) -> list:
     if fold == "seq" or fold == "sequential":
         return [(0, t) for t in range(1, n)]
     out = []
-    if fold == "down":
-        o = 1 << (n - 1).bit_length() - 1 if n & (n - 1) == 0 else None
-        if o is None:
-            raise ValueError("a shuffle butterfly folds a power-of-two number of lanes")
+    if fold == "down":      # over n padded to a power of two: a lane past n holds nothing to add
+        o = 1 << (n - 1).bit_length() - 1
         while o >= 1:
-            out += [(t, t + o) for t in range(o)]
+            out += [(t, t + o) for t in range(o) if t + o < n]
             o //= 2
         return out
     o = 1                                    # "up" and "tree": neighbours first, an odd one carried

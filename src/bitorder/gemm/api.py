@@ -238,7 +238,7 @@ def _gemmsn_candidate(ans, a, b, bias):
     TN kernel, no bias; its NN kernel, bias in fp32 before the rounding; 2-D or batched); None
     otherwise or under BITORDER_SIMT=0. On the H200 (2026-12-01b sn-check) 4,503 calls, three
     draws each, identical but one (the 2-lane NN kernel at K = 739, then read as banked every 256, not
-    128: 2026-12-02, 109 fresh calls past K = 256 identical)."""
+    128: 2026-12-01e, 109 fresh calls past K = 256 identical)."""
     if not _simt_on() or a.dim() != b.dim() or a.stride(-1) != 1 or b.shape[-1] < 2:
         return None
     layout = "nt" if b.stride(-2) == 1 else "nn" if b.stride(-1) == 1 else "?"

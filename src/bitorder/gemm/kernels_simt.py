@@ -56,11 +56,13 @@ def _fold(acc, BLOCK_R: tl.constexpr, LANES: tl.constexpr, FOLD: tl.constexpr):
 
 @triton.jit
 def gemv_kernel(a_ptr, v_ptr, out_ptr, bias_ptr, R, K, stride_ar, stride_ak, stride_v, stride_o, stride_bias, SPAN, CHUNK, CAP, BLOCKLEN,
-                stride_ab, stride_vb, stride_ob,
+                stride_ab, stride_vb, stride_ob, NLANES,
                 LANES: tl.constexpr, FOLD: tl.constexpr, HAS_BIAS: tl.constexpr, BIAS_OUT: tl.constexpr,
                 BLOCK_R: tl.constexpr, BLOCK_IN_CHUNK: tl.constexpr, UNROLL: tl.constexpr = 8):
     """out[r] = epilogue(sum over k of a[r, k] * v[k]) for BLOCK_R rows r of batch entry
     program_id(1) (batch strides stride_ab, stride_vb, stride_ob); grid (cdiv(R, BLOCK_R), batch).
+    NLANES lanes take elements (LANES, a power of two, at least NLANES: the lanes past NLANES stay +0,
+    which the fold adds exactly: a chain started at +0 is never -0, so x + +0 == x)
     Returns the bytes bitorder.emulate.simt.matmul gives for the same GemvOrder (merge
     sequential, product fma), entry by entry."""
     z = tl.program_id(1).to(tl.int64)
@@ -75,20 +77,20 @@ def gemv_kernel(a_ptr, v_ptr, out_ptr, bias_ptr, R, K, stride_ar, stride_ak, str
     for p in range(0, tl.cdiv(K, SPAN)):
         start = p * SPAN
         length = tl.minimum(SPAN, K - start)
-        chunk = tl.cdiv(SPAN, LANES) if CHUNK == 0 else CHUNK    # the last part keeps the span's chunk
+        chunk = tl.cdiv(SPAN, NLANES) if CHUNK == 0 else CHUNK    # the last part keeps the span's chunk
         if CAP > 0:        # (CHUNK 0 only) contiguous slices of at most CAP, then round robin
             chunk = tl.minimum(chunk, CAP)
         acc = tl.zeros([BLOCK_R, LANES], tl.float32)
         bank = tl.zeros([BLOCK_R, LANES], tl.float32)
-        steps = tl.cdiv(length, chunk * LANES) * chunk
+        steps = tl.cdiv(length, chunk * NLANES) * chunk
         for j0 in range(0, steps, UNROLL):
             for t in tl.static_range(UNROLL):     # UNROLL steps a trip: their loads issue together, each chain in order
                 j = j0 + t
-                u = (lanes + LANES * (j // chunk)) * chunk + j % chunk
-                ok = (u < length) & (j < steps)
+                u = (lanes + NLANES * (j // chunk)) * chunk + j % chunk
+                ok = (u < length) & (j < steps) & (lanes < NLANES)
                 if BLOCKLEN > 0:   # a lane whose element opens a new block banks its chain and restarts at +0
                     i = tl.maximum(j - 1, 0)
-                    before = (lanes + LANES * (i // chunk)) * chunk + i % chunk
+                    before = (lanes + NLANES * (i // chunk)) * chunk + i % chunk
                     if BLOCK_IN_CHUNK:   # blocks counted from each chunk's start (gemmSN NN)
                         opens = (j // chunk != i // chunk) | ((j % chunk) // BLOCKLEN != (i % chunk) // BLOCKLEN)
                     else:

@@ -21,8 +21,8 @@ def supported(order: GemvOrder) -> str:
         return "only parts merged in K order"
     if order.product != "fma":
         return "only fma chains (mul_add would need contraction off)"
-    if order.lanes & (order.lanes - 1) or order.lanes > 128:
-        return "lanes a power of two up to 128 (a Triton tensor's extent)"
+    if order.lanes > 128 or (order.lanes & (order.lanes - 1) and order.fold != "down"):
+        return "lanes up to 128, a power of two unless folded \"down\" (padded with empty lanes)"
     return ""
 
 
@@ -56,8 +56,8 @@ def gemv(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out_dtyp
     block_r = min(block_r, triton.next_power_of_2(R))
     gemv_kernel[(triton.cdiv(R, block_r), batch)](
         mat, vec, out, bias if bias is not None else out, R, K, sr, sk, sv, so, sb, span, order.chunk or 0, order.cap or 0,
-        order.block or 0, sab, svb, sob,
-        LANES=order.lanes, FOLD=FOLD_CODES[order.fold], HAS_BIAS=bias is not None, BIAS_OUT=order.bias == "out",
+        order.block or 0, sab, svb, sob, order.lanes,
+        LANES=triton.next_power_of_2(order.lanes), FOLD=FOLD_CODES[order.fold], HAS_BIAS=bias is not None, BIAS_OUT=order.bias == "out",
         BLOCK_R=block_r, BLOCK_IN_CHUNK=order.block_in_chunk, UNROLL=unroll)
     return out
 

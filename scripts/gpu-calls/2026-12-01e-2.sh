@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# 2026-12-02 call 2 (~9.5 min; issue 3): the whole fp16/bf16 gate (45,120 cases, fresh seed) on the tree with the
-# twelve 2026-12-01d gemv rules and gemmSN's 2-lane NN kernel past K = 256 as defaults (2026-12-02 ground check),
+# 2026-12-01e call 2 (~9.5 min; issue 3): the whole fp16/bf16 gate (45,120 cases, fresh seed) on the tree with the
+# twelve 2026-12-01d gemv rules and gemmSN's 2-lane NN kernel past K = 256 as defaults (2026-12-01e ground check),
 # the gemv kernel's 8-step loop and gemmSN's one-launch rows (never gated whole), then a first rerun.
 set -u
 R=$OUT/r; mkdir -p $R

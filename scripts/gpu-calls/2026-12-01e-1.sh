@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 2026-12-02 call 1 (~6 min; issue 3): ground check of the 2026-12-01d CPU-only readings, under
+# 2026-12-01e call 1 (~6 min; issue 3): ground check of the 2026-12-01d CPU-only readings, under
 # BITORDER_UNVERIFIED=1, on fresh shapes and fresh draws: the 14 gemv candidate rules (a census of the gate's
 # gemv ground with ten times the fuzz, fresh seed; its algorithm-13 fallbacks rerun as the gate checks a case)
 # and gemmSN's 2-lane NN kernel banked every 256 past K = 256 (sn_check on row-major A and B, K >= 257).
