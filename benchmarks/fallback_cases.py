@@ -1,6 +1,7 @@
 """Collect the cases a census or a gate sent to the cuBLAS fallback, for a rerun or a survey.
 
     python benchmarks/fallback_cases.py OUT.json FILE [FILE ...] [--algo 21,35] [--survey]
+        [--paths simt] [--options 10] [--outputs 6536:] [--split yes]
 
 FILE: a census JSON (`gate_gemm.py --census`: "not_triton") or a gate JSON (.json or .json.gz:
 "fallback_cases"). Writes {"not_reached_cases": [...]} (what `gate_gemm.py --rerun` checks again,
@@ -14,12 +15,12 @@ import gzip
 import json
 
 
-def fallbacks(path: str) -> list[dict]:
-    """[{"case", "answer"}] of the cases FILE sent to cuBLAS."""
+def fallbacks(path: str, paths=("cublas",)) -> list[dict]:
+    """[{"case", "answer"}] of the cases FILE sent to cuBLAS (a census: to any of `paths`)."""
     with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
         data = json.load(f)
     if "not_triton" in data:
-        return [r for r in data["not_triton"] if r["path"] == "cublas"]
+        return [r for r in data["not_triton"] if r["path"] in paths]
     return data.get("fallback_cases", [])
 
 
@@ -29,14 +30,24 @@ def main(argv=None) -> int:
     ap.add_argument("files", nargs="+")
     ap.add_argument("--algo", default="", help="comma-separated algorithm ids to keep (default: all)")
     ap.add_argument("--survey", action="store_true")
+    ap.add_argument("--paths", default="cublas", help="a census's planned paths to take (e.g. simt: the calls a "
+                    "new rule now plans, for a ground check on fresh draws)")
+    ap.add_argument("--options", default="", help="comma-separated custom options to keep (algorithm 13)")
+    ap.add_argument("--outputs", default="", metavar="LO:HI", help="keep calls whose output count max(M, N) is in [LO, HI]")
+    ap.add_argument("--split", choices=("yes", "no"), help="keep split answers only (yes) or unsplit ones (no)")
     args = ap.parse_args(argv)
     keep = {int(a) for a in args.algo.split(",") if a}
+    options = {int(o) for o in args.options.split(",") if o}
+    lo, hi = (int(x) if x else None for x in (args.outputs or ":").split(":"))
     cases = {}
     for path in args.files:
-        for r in fallbacks(path):
-            algo = (r.get("answer") or {}).get("algo_id")
-            if not keep or algo in keep:
-                cases[json.dumps(r["case"], sort_keys=True)] = r["case"]
+        for r in fallbacks(path, tuple(args.paths.split(","))):
+            a, c = r.get("answer") or {}, r["case"]
+            outputs, split = max(c["m"], c["n"]), int(a.get("split_k") or 1) > 1
+            if ((not keep or a.get("algo_id") in keep) and (not options or a.get("custom_option") in options)
+                    and (lo is None or outputs >= lo) and (hi is None or outputs <= hi)
+                    and (args.split is None or split == (args.split == "yes"))):
+                cases[json.dumps(c, sort_keys=True)] = c
     body = {"mismatches": [{"case": c} for c in cases.values()]} if args.survey else \
         {"not_reached_cases": list(cases.values())}
     with open(args.out, "w") as f:

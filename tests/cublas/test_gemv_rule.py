@@ -84,10 +84,10 @@ def test_no_rule_no_order():
     assert gemv_rule.order_for({"algo_id": 13, "custom_option": 13, "split_k": 1}, 1000, "fp16") is None
     assert gemv_rule.order_for({"algo_id": 13, "custom_option": 86, "split_k": 1}, 1000, "bf16") is None
     assert gemv_rule.order_for({"algo_id": 66, "custom_option": 74, "split_k": 1}, 1000, "fp16") is None
-    assert gemv_rule.order_for({"algo_id": 13, "custom_option": 75, "split_k": 132}, 5050, "bf16") is None
-    assert gemv_rule.order_for({"algo_id": 13, "custom_option": 75, "split_k": 132}, 5050, "bf16", outputs=3) is None
-    o = gemv_rule.order_for({"algo_id": 13, "custom_option": 75, "split_k": 132}, 5050, "bf16", outputs=4)
-    assert (o.lanes, o.chunk, o.span) == (32, 1, 39)
+    assert gemv_rule.order_for({"algo_id": 13, "custom_option": 75, "split_k": -1}, 5050, "bf16", outputs=4) is None
+    for outputs in (1, 3, 4):     # option 75's split calls whatever the outputs (2 or 3 since 2026-12-01e)
+        o = gemv_rule.order_for({"algo_id": 13, "custom_option": 75, "split_k": 132}, 5050, "bf16", outputs=outputs)
+        assert (o.lanes, o.chunk, o.span) == (32, 1, 39)
     o = gemv_rule.order_for({"algo_id": 13, "custom_option": 93, "split_k": 33}, 56886, "fp16")
     assert (o.lanes, o.chunk, o.span) == (32, 1, 1724)
 
@@ -106,12 +106,16 @@ def test_option_56_chunks_of_64_in_parts():
     assert (o.lanes, o.chunk_of(52), o.span) == (2, 26, None)
 
 
-def test_option_10_bounded_by_outputs():
+def test_option_10_lanes_follow_the_outputs():
+    """32 lanes up to the bound the old rule was measured to (MAX_OUTPUTS); past it gemvNSP's lane count
+    for the output count (2026-12-01e): the calls that had differed under 32 lanes (8,566 fp16 and
+    14,533 bf16) run 26 and 16 lanes."""
     ans = {"algo_id": 13, "custom_option": 10, "split_k": 1}
-    assert gemv_rule.order_for(ans, 145, "fp16", outputs=8106) is not None
-    assert gemv_rule.order_for(ans, 264, "fp16", outputs=8566) is None
-    assert gemv_rule.order_for(ans, 145, "bf16", outputs=6535) is not None
-    assert gemv_rule.order_for(ans, 72, "bf16", outputs=14533) is None
+    assert gemv_rule.order_for(ans, 145, "fp16", outputs=8106).lanes == 32
+    assert gemv_rule.order_for(ans, 264, "fp16", outputs=8566).lanes == 26
+    assert gemv_rule.order_for(ans, 145, "bf16", outputs=6535).lanes == 32
+    assert gemv_rule.order_for(ans, 72, "bf16", outputs=14533).lanes == 12
+    assert [gemv_rule.nsp_lanes(n) for n in (8448, 8449, 9505, 10561, 12673, 14785, 15841)] == [32, 26, 24, 20, 12, 16, 32]
 
 
 def test_the_last_part_keeps_the_spans_chunk():
@@ -148,15 +152,13 @@ def test_the_rule_keeps_to_what_a_probe_read(run, least):
 def test_every_2026_12_01b_record_with_a_rule_replays():
     """The probe of the answers the table held no order for (2026-12-01b): each record whose answer
     now has a rule (gemv2T split calls, options 12, 43, 51, 57, 67, 69, 101, 103) gets the twin's
-    bytes on its designed rows under the rule's order; option 10 past its output bound has none."""
+    bytes on its designed rows under the rule's order (option 10 past its output bound with gemvNSP's
+    lane count for it, 2026-12-01e)."""
     recs = json.load(open(os.path.join(RESULTS, "2026-12-01b-gemv", "probe_gemv.json")))["records"]
     ruled = 0
     for rec in recs:
         c = rec["case"]
         order = gemv_rule.order_for(rec["answer"], c["k"], c["dtype"], outputs=max(c["m"], c["n"]))
-        if rec["answer"]["custom_option"] == 10:
-            assert order is None
-            continue
         if order is None:
             continue
         assert _replays(rec, order), (c, str(order))
@@ -168,7 +170,7 @@ def test_rules_of_the_2026_12_01c_probe_replay_its_records():
     """Every 2026-12-01c probe record (the whole gate's algorithm-13 fallbacks, batched ones carrying
     the design in every entry) whose answer has one of that probe's rules gets the rule's order, the
     order predicts every record's tracer bits and gives one record per key's designed bytes; option
-    75 bf16's split calls need 4 outputs or more."""
+    75 bf16's split calls too, with 2 or 3 outputs as with more (2026-12-01e)."""
     import probe_gemv
     with gzip.open(os.path.join(RESULTS, "2026-12-01c-gemv", "probe_gemv.json.gz"), "rt") as f:
         recs = [r for r in json.load(f)["records"] if "error" not in r]
@@ -178,14 +180,13 @@ def test_rules_of_the_2026_12_01c_probe_replay_its_records():
         outputs = max(c["m"], c["n"])
         key = (int(a["custom_option"]), c["dtype"])
         split = int(a.get("split_k") or 1) > 1
-        if not (key in gemv_rule.PROBED_2026_12_01C or (split and key in gemv_rule.SPLIT_MIN_OUTPUTS)):
+        if not (key in gemv_rule.PROBED_2026_12_01C or (split and key == (75, "bf16"))):
             continue
         if c["batch"] > 1 and outputs == 1:
             continue                              # batched dots: planned cuBLAS (api._gemv_candidate)
         order = gemv_rule.order_for(a, c["k"], c["dtype"], outputs=outputs)
-        if split and outputs < gemv_rule.SPLIT_MIN_OUTPUTS.get(key, 0):
-            assert order is None, c
-            continue
+        if c["op"] == "linear_bias" and c["m"] == 1:        # cuBLASLt's bias path: the bias by the split
+            order = order.replace(bias=gemv_rule.lt_bias_placement(a))
         pairs, tracers = probe_gemv.design_for(c["k"], c["dtype"])
         assert (G.decode(rec["bits"], c["dtype"]) == G.predict(order, c["k"], pairs, tracers)).all(), c
         if (key, split) not in bytewise:      # the twin's bytes: one record per key (CI time)
@@ -238,16 +239,16 @@ PROBES = ("2026-12-01d-ground/probe_gemv.json.gz", "2026-12-01c-gemv/probe_gemv.
           "2026-11-30d-components/probe_gemv.json")
 
 
-def test_gemvnsp_past_its_bound_replays_every_record(monkeypatch):
-    """Option 10 (gemvNSP_kernel) with more outputs than MAX_OUTPUTS (a candidate: BITORDER_UNVERIFIED=1):
-    the order planned from the output count alone (gemv_rule.nsp_lanes) has the lanes every recorded
-    launch ran (blockDim.y: 32, 26, 24, 20, 12, 16) and predicts every designed record's tracer bits
-    (2026-12-01e: lanes not a power of two, the count-down butterfly padded); by default those calls
-    plan nothing."""
+def test_gemvnsp_past_its_bound_replays_every_record():
+    """Option 10 (gemvNSP_kernel) with more outputs than MAX_OUTPUTS (the default since the 2026-12-01e
+    ground check): the order planned from the output count alone (gemv_rule.nsp_lanes) has the lanes
+    every recorded launch ran (blockDim.y: 32, 26, 24, 20, 12, 16) and predicts every designed record's
+    tracer bits (lanes not a power of two, the count-down butterfly padded); split calls past the
+    bound plan nothing."""
     import probe_gemv
     answer = {"algo_id": 13, "custom_option": 10, "split_k": 1}
-    assert gemv_rule.order_for(answer, 300, "bf16", outputs=9000) is None
-    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    assert gemv_rule.order_for(answer, 300, "bf16", outputs=9000).lanes == 26
+    assert gemv_rule.order_for(dict(answer, split_k=4), 300, "bf16", outputs=9000) is None
     lanes_seen, replayed = set(), 0
     for name, rec in _probe_records(PROBES):
         if "gemvNSP" not in rec["launch"][0].get("name", ""):
@@ -275,15 +276,14 @@ def test_gemvnsp_past_its_bound_replays_every_record(monkeypatch):
     assert wrong >= 2
 
 
-def test_option_75_split_calls_with_two_or_three_outputs_replay(monkeypatch):
+def test_option_75_split_calls_with_two_or_three_outputs_replay():
     """Option 75 bf16 split calls (F.linear M = 1 on cuBLASLt's bias path) with 2 or 3 outputs: the
     rule's order (32 lanes strided over each part of ceil(K / split), parts in K order, the bias on
     the rounded output) predicts every record's tracer bits and, through probe_gemv.confirm, its
     designed and bias bytes (the fitter had compared 4 bias rows with 2 or 3: fixed 2026-12-01e).
-    A candidate (BITORDER_UNVERIFIED=1) until a GPU ground check."""
+    The default since the 2026-12-01e ground check (42 fresh calls identical)."""
     import probe_gemv
     from bitorder.emulate import simt
-    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
     replayed = 0
     for name, rec in _probe_records(PROBES[:2]):
         c, a = rec["case"], rec.get("answer") or {}
@@ -299,6 +299,6 @@ def test_option_75_split_calls_with_two_or_three_outputs_replay(monkeypatch):
             assert kept and {o.bias for o in kept} == {"out"}, name     # (fma and mul_add alike)
         replayed += 1
     assert replayed >= 14
-    monkeypatch.delenv("BITORDER_UNVERIFIED")
-    assert gemv_rule.order_for({"algo_id": 13, "custom_option": 75, "split_k": 132}, 5000, "bf16", outputs=3) is None
+    assert gemv_rule.order_for({"algo_id": 13, "custom_option": 75, "split_k": 132}, 5000, "bf16", outputs=3).span == 38
+    assert gemv_rule.order_for({"algo_id": 13, "custom_option": 75, "split_k": -1}, 5000, "bf16", outputs=3) is None
     assert simt.GemvOrder(lanes=26, chunk=4).lanes == 26     # any lane count folds "down"

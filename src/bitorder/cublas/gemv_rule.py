@@ -102,7 +102,7 @@ EXTRA = {(11, "fp16"): dict(fold="seq", block=512), (11, "bf16"): dict(fold="seq
 # probe of option 10 past 7,000 outputs, benchmarks/results/2026-11-30j-gemv/probe-10); the twin
 # has no order for all of them yet. Larger calls go to cuBLAS, counted.
 MAX_OUTPUTS = {(10, "fp16"): 8106, (10, "bf16"): 6535}
-# Past it (candidates, BITORDER_UNVERIFIED=1): the 2026-12-01e CPU fit of all 33 designed gemvNSP
+# Past it: the 2026-12-01e CPU fit of all 33 designed gemvNSP
 # records (benchmarks/fit_gemvnsp.py; 2026-11-30d to 2026-12-01d probes): lanes = the launch's
 # blockDim.y, chunk 4 round robin, one fma chain per lane, the count-down butterfly over the lanes
 # padded to a power of two (GemvOrder fold "down"); 33 of 33 bit for bit, the only order left of
@@ -110,15 +110,17 @@ MAX_OUTPUTS = {(10, "fp16"): 8106, (10, "bf16"): 6535}
 # the first (x, y) of (24|4|8, 32), (24, 26), (16, 24), (24, 20), (56, 12), (24, 16) whose one wave
 # (132 SMs x blocks a SM x x) holds the outputs, (4, 32) past them (225 of 225 recorded launches).
 # (outputs up to, lanes): the 12 -> 16 switch is bracketed only by 14,101 and 15,160 (a guess between).
+# Ground check (2026-12-01e call 4, benchmarks/results/2026-12-01e-gate): 63 fresh calls past the bound
+# (6,566-15,777 outputs: every lane count of the table) identical, three draws each; a planted fault
+# (32 lanes at every count, mutant-nsp) fails 22 of the 310 cases. Then the default.
 NSP_LANES = ((8448, 32), (9504, 26), (10560, 24), (12672, 20), (14784, 12), (15840, 16))
 
 
 def nsp_lanes(outputs: int) -> int:
     """gemvNSP_kernel's lanes (blockDim.y) for a call with this many outputs (NSP_LANES; 32 past it)."""
     return next((y for top, y in NSP_LANES if outputs <= top), 32)
-# Split calls need SPLIT_MIN_OUTPUTS outputs (below): option 75 bf16 was read from unsplit calls
-# first, where a split call ran a kernel none of the model's orders fits (2026-11-30d record 11, 132
-# parts).
+
+
 # Option 56's split calls cut every part, the shorter last one too, into chunks of 64 (records
 # i0-i3: i2's last part of 126 splits 64 + 62): the cap applied to the span, as GemvOrder.chunk_of
 # does for every contiguous order (2026-11-30j: option 92's split call K = 23597 / 16 needs the
@@ -185,32 +187,29 @@ CANDIDATES_2026_12_01D = {
 # outputs, splits 3-132) keep the table's order (32 lanes strided over ceil(K / split)) and nothing
 # else. With 2 or 3 outputs the fitter had found no order: its bias check compared 4 designed rows
 # with the 2 or 3 recorded (fixed 2026-12-01e); the 15 such records fit the same order, bias "out",
-# and nothing else of 2,976 candidates (benchmarks/fit_split75.py). Until a GPU ground check the
-# calls with 2 or 3 outputs plan only under BITORDER_UNVERIFIED=1.
-SPLIT_MIN_OUTPUTS = {(75, "bf16"): 4}
+# and nothing else of 2,976 candidates (benchmarks/fit_split75.py); then 42 fresh calls with 2 or 3
+# outputs identical (2026-12-01e call 4): split calls of every output count plan.
 
 
 def order_for(answer: dict, k: int, dtype: str, outputs: int = 1) -> Optional[GemvOrder]:
     """The GemvOrder the table predicts for an algorithm-13 answer on a K-long fp16 or bf16
     product with `outputs` outputs (M or N), or None (not algorithm 13, an option the table does
-    not hold for the dtype, or more outputs than MAX_OUTPUTS allows)."""
+    not hold for the dtype, more outputs than MAX_OUTPUTS allows but for unsplit option 10, whose
+    gemvNSP lane count then follows the outputs: nsp_lanes)."""
     if answer is None or int(answer.get("algo_id", -1)) != 13:
         return None
     split = int(answer.get("split_k") or 1)
     if split < 1:                    # -1: the split left to run time; no rule knows it
         return None
     key = (int(answer.get("custom_option", -1)), dtype)
-    trial = candidates_allowed()
-    rule = RULES.get(key) or (CANDIDATES_2026_12_01D.get(key) if trial else None)
+    rule = RULES.get(key) or (CANDIDATES_2026_12_01D.get(key) if candidates_allowed() else None)
     if rule is None:
         return None
     _, lanes, chunk, cap, _ = rule
     if outputs > MAX_OUTPUTS.get(key, outputs):
-        if not (trial and key[0] == 10 and split == 1):
+        if not (key[0] == 10 and split == 1):
             return None
-        lanes = nsp_lanes(outputs)   # gemvNSP's other instances (candidate)
-    if split > 1 and outputs < SPLIT_MIN_OUTPUTS.get(key, 0) and not trial:
-        return None
+        lanes = nsp_lanes(outputs)   # gemvNSP's other instances
     span = -(-k // split) if split > 1 else None
     return GemvOrder(lanes=lanes, chunk=chunk, cap=cap, span=span, **{"fold": "down", **EXTRA.get(key, {})})
 
