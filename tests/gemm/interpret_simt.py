@@ -74,6 +74,19 @@ for (m, k, n), trans, out, order in itertools.product(((1, 150, 9), (7, 150, 1),
         if not np.array_equal(g, w):
             failures += 1
             print(f"FAIL {(m, k, n)} trans={trans} {out} bias={with_bias} {order}: {int((g != w).sum())} of {g.size} differ")
+# a split order's parts in programs of their own, then added in K order by a second launch
+# (gemv(parts_apart=True)): the same bytes as the twin's, batched too
+APART = [simt.GemvOrder(lanes=32, chunk=1, span=37, bias="out"), simt.GemvOrder(lanes=26, chunk=4, span=37),
+         simt.GemvOrder(lanes=4, fold="seq", span=37, block=16), simt.GemvOrder(lanes=4, span=37, cap=8)]
+for (m, k, n), order in itertools.product(((1, 150, 9), (7, 150, 1)), APART):
+    a, b, bias = draw((2, m, k)), draw((2, k, n)), draw((n,))
+    got = gemv(torch.from_numpy(a), torch.from_numpy(b), order, bias=torch.from_numpy(bias), out_dtype=torch.float32,
+               parts_apart=True).numpy().view(np.uint32)
+    want = np.stack([simt.matmul(a[i], b[i], order, bias=bias, out_dtype="fp32") for i in range(2)]).view(np.uint32)
+    cases += 1
+    if not np.array_equal(got, want):
+        failures += 1
+        print(f"FAIL parts apart {(2, m, k, n)} {order}: {int((got != want).sum())} of {got.size} differ")
 # batches (bmm's gemv): each entry the twin's bytes for its own operands, the vector side's batch
 # stride 0 too (torch's 3-D @ 2-D expands the 2-D operand)
 for (m, k, n), order in itertools.product(((1, 150, 9), (7, 150, 1)), ORDERS[:12:3]):

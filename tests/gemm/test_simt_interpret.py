@@ -61,6 +61,25 @@ def test_compiles_for_sm90_with_single_rounding_chains(lanes, fold):
     assert "fma.rn.f32" in c.ptx and "mul.f32" not in c.ptx and "mul.rn.f32" not in c.ptx
 
 
+def test_the_split_parts_kernels_compile_for_sm90():
+    """gemv(parts_apart=True)'s two kernels: each part's chains are fma.rn.f32 steps, the merge plain
+    adds (no multiply for ptxas to fuse into either)."""
+    import bitorder
+    from bitorder.gemm.kernels_simt import gemv_merge_kernel, gemv_parts_kernel
+    i32 = "i32"
+    p = bitorder.compile(gemv_parts_kernel, "sm90", signature={
+        "a_ptr": "*bf16", "v_ptr": "*bf16", "part_ptr": "*fp32", "R": i32, "K": i32, "stride_ar": i32, "stride_ak": i32,
+        "stride_v": i32, "SPAN": i32, "CHUNK": i32, "CAP": i32, "BLOCKLEN": i32, "stride_ab": i32, "stride_vb": i32,
+        "NLANES": i32}, num_warps=4, num_stages=1,
+        constexprs={"LANES": 32, "FOLD": 0, "BLOCK_R": 16, "BLOCK_IN_CHUNK": False})
+    assert "fma.rn.f32" in p.ptx and "mul.f32" not in p.ptx and "mul.rn.f32" not in p.ptx
+    m = bitorder.compile(gemv_merge_kernel, "sm90", signature={
+        "part_ptr": "*fp32", "out_ptr": "*bf16", "bias_ptr": "*bf16", "R": i32, "PARTS": i32, "stride_o": i32,
+        "stride_bias": i32, "stride_ob": i32}, num_warps=4, num_stages=1,
+        constexprs={"HAS_BIAS": True, "BIAS_OUT": True, "BLOCK_R": 128})
+    assert "fma" not in m.ptx and "mul.f32" not in m.ptx
+
+
 def test_the_dot_kernels_give_the_twins_bytes():
     _interpret("interpret_dot.py")
 

@@ -1,18 +1,19 @@
 """Launching the SIMT gemv kernel (kernels_simt.gemv_kernel) for a torch call under a GemvOrder.
 
-bitorder.matmul plans it only as a gated candidate (BITORDER_UNVERIFIED=1 and BITORDER_GEMV_RULE=1,
-with bitorder.cublas.gemv_rule's order): the rule is read from probed calls (2026-11-30d, 30i, 30j)
-and was checked against cuBLAS on fresh shapes per option and by the whole GEMM gate with the rule
-on (2026-11-30j: 45,120 of 45,120 identical); by default gemv calls still run cuBLAS itself.
+bitorder.matmul plans it for gemv answers (algorithm 13) whose option has a rule in
+bitorder.cublas.gemv_rule, for gemmSN's rows (gemv_rows) and F.linear's N = 1 bias, each gated on the
+H200 before it became a default (docs/gemm.md); BITORDER_GEMV_RULE=0 sends gemv calls back to cuBLAS.
 benchmarks/gemv_check.py calls this runner to compare it with cuBLAS.
 """
 from __future__ import annotations
+
+import os
 
 import torch
 import triton
 
 from ..emulate.simt import GemvOrder
-from .kernels_simt import FOLD_CODES, gemv_kernel
+from .kernels_simt import FOLD_CODES, gemv_kernel, gemv_merge_kernel, gemv_parts_kernel
 
 
 def supported(order: GemvOrder) -> str:
@@ -27,12 +28,14 @@ def supported(order: GemvOrder) -> str:
 
 
 def gemv(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out_dtype=None, block_r: int = 16,
-         unroll: int = 8):
+         unroll: int = 8, parts_apart=None):
     """a (M, K) @ b (K, N) with M == 1 or N == 1 (+ bias: (N,), added with beta = 1 as torch's
     F.linear does), or a batch of them (a (B, M, K) @ b (B, K, N), each entry on its own, the same
     bias added to every entry), computed in `order`: returns bitorder.emulate.simt.matmul's exact
     bytes for the same order, entry by entry (fp16 or bf16 operands; out_dtype defaults to a's).
-    unroll: chain steps a loop trip (a speed knob: the bits do not depend on it)."""
+    unroll: chain steps a loop trip (a speed knob: the bits do not depend on it). parts_apart: a split
+    order's parts in programs of their own and a second launch adding them in K order, as cuBLAS runs
+    them (None: BITORDER_GEMV_PARTS=1; the same bytes, not yet timed on the H200)."""
     batched = a.dim() == 3 and b.dim() == 3 and a.shape[0] == b.shape[0]
     if not (batched or (a.dim() == 2 and b.dim() == 2)) or a.shape[-1] != b.shape[-2]:
         raise ValueError(f"gemv takes a (M, K) @ b (K, N), or a batch of them; got "
@@ -54,6 +57,19 @@ def gemv(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out_dtyp
     sb = 0 if bias is None or N == 1 else bias.stride(0)
     span = order.span or max(K, 1)
     block_r = min(block_r, triton.next_power_of_2(R))
+    parts = triton.cdiv(K, span)
+    if parts_apart is None:
+        parts_apart = os.environ.get("BITORDER_GEMV_PARTS") == "1"
+    if parts_apart and parts > 1:
+        ws = torch.empty((batch, parts, R), dtype=torch.float32, device=a.device)
+        gemv_parts_kernel[(triton.cdiv(R, block_r), parts, batch)](
+            mat, vec, ws, R, K, sr, sk, sv, span, order.chunk or 0, order.cap or 0, order.block or 0, sab, svb,
+            order.lanes, LANES=triton.next_power_of_2(order.lanes), FOLD=FOLD_CODES[order.fold], BLOCK_R=block_r,
+            BLOCK_IN_CHUNK=order.block_in_chunk, UNROLL=unroll)
+        gemv_merge_kernel[(triton.cdiv(R, 128), batch)](
+            ws, out, bias if bias is not None else out, R, parts, so, sb, sob, HAS_BIAS=bias is not None,
+            BIAS_OUT=order.bias == "out", BLOCK_R=min(128, triton.next_power_of_2(R)))
+        return out
     gemv_kernel[(triton.cdiv(R, block_r), batch)](
         mat, vec, out, bias if bias is not None else out, R, K, sr, sk, sv, so, sb, span, order.chunk or 0, order.cap or 0,
         order.block or 0, sab, svb, sob, order.lanes,
