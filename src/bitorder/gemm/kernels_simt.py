@@ -55,10 +55,73 @@ def _fold(acc, BLOCK_R: tl.constexpr, LANES: tl.constexpr, FOLD: tl.constexpr):
 
 
 @triton.jit
+def gemv_kernel(a_ptr, v_ptr, out_ptr, bias_ptr, R, K, stride_ar, stride_ak, stride_v, stride_o, stride_bias, SPAN, CHUNK, CAP, BLOCKLEN,
+                stride_ab, stride_vb, stride_ob, NLANES,
+                LANES: tl.constexpr, FOLD: tl.constexpr, HAS_BIAS: tl.constexpr, BIAS_OUT: tl.constexpr,
+                BLOCK_R: tl.constexpr, BLOCK_IN_CHUNK: tl.constexpr, UNROLL: tl.constexpr = 8):
+    """out[r] = epilogue(sum over k of a[r, k] * v[k]) for BLOCK_R rows r of batch entry
+    program_id(1) (batch strides stride_ab, stride_vb, stride_ob); grid (cdiv(R, BLOCK_R), batch).
+    NLANES lanes take elements (LANES, a power of two, at least NLANES: the lanes past NLANES stay +0,
+    which the fold adds exactly: a chain started at +0 is never -0, so x + +0 == x)
+    Returns the bytes bitorder.emulate.simt.matmul gives for the same GemvOrder (merge
+    sequential, product fma), entry by entry."""
+    z = tl.program_id(1).to(tl.int64)
+    a_ptr += z * stride_ab
+    v_ptr += z * stride_vb
+    out_ptr += z * stride_ob
+    rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
+    lanes = tl.arange(0, LANES)
+    r_ok = rows < R
+    a_rows = a_ptr + rows[:, None].to(tl.int64) * stride_ar
+    total = tl.zeros([BLOCK_R], tl.float32)
+    for p in range(0, tl.cdiv(K, SPAN)):
+        start = p * SPAN
+        length = tl.minimum(SPAN, K - start)
+        chunk = tl.cdiv(SPAN, NLANES) if CHUNK == 0 else CHUNK    # the last part keeps the span's chunk
+        if CAP > 0:        # (CHUNK 0 only) contiguous slices of at most CAP, then round robin
+            chunk = tl.minimum(chunk, CAP)
+        acc = tl.zeros([BLOCK_R, LANES], tl.float32)
+        bank = tl.zeros([BLOCK_R, LANES], tl.float32)
+        steps = tl.cdiv(length, chunk * NLANES) * chunk
+        for j0 in range(0, steps, UNROLL):
+            for t in tl.static_range(UNROLL):     # UNROLL steps a trip: their loads issue together, each chain in order
+                j = j0 + t
+                u = (lanes + NLANES * (j // chunk)) * chunk + j % chunk
+                ok = (u < length) & (j < steps) & (lanes < NLANES)
+                if BLOCKLEN > 0:   # a lane whose element opens a new block banks its chain and restarts at +0
+                    i = tl.maximum(j - 1, 0)
+                    before = (lanes + NLANES * (i // chunk)) * chunk + i % chunk
+                    if BLOCK_IN_CHUNK:   # blocks counted from each chunk's start (gemmSN NN)
+                        opens = (j // chunk != i // chunk) | ((j % chunk) // BLOCKLEN != (i % chunk) // BLOCKLEN)
+                    else:
+                        opens = u // BLOCKLEN != before // BLOCKLEN
+                    new = ok & (j > 0) & opens
+                    bank = tl.where(new[None, :], bank + acc, bank)
+                    acc = tl.where(new[None, :], 0.0, acc)
+                k = (start + u).to(tl.int64)
+                a = tl.load(a_rows + k[None, :] * stride_ak, mask=r_ok[:, None] & ok[None, :], other=0.0)
+                x = tl.load(v_ptr + k * stride_v, mask=ok, other=0.0)
+                acc = tl.where(ok[None, :], tl.fma(a.to(tl.float32), x.to(tl.float32)[None, :], acc), acc)
+        if BLOCKLEN > 0:
+            acc = bank + acc
+        part = _fold(acc, BLOCK_R, LANES, FOLD)
+        total = tl.where(p == 0, part, total + part)      # parts in K order (the first taken as is)
+    if HAS_BIAS:
+        bias = tl.load(bias_ptr + rows * stride_bias, mask=r_ok, other=0.0).to(tl.float32)
+        if BIAS_OUT:
+            total = total.to(out_ptr.dtype.element_ty).to(tl.float32) + bias
+        else:
+            total = total + bias
+    tl.store(out_ptr + rows.to(tl.int64) * stride_o, total.to(out_ptr.dtype.element_ty), mask=r_ok)
+
+
+@triton.jit
 def _gemv_part(a_rows, v_ptr, r_ok, p, K, stride_ak, stride_v, SPAN, CHUNK, CAP, BLOCKLEN, NLANES,
                LANES: tl.constexpr, FOLD: tl.constexpr, BLOCK_R: tl.constexpr, BLOCK_IN_CHUNK: tl.constexpr,
                UNROLL: tl.constexpr):
-    """Part p's fp32 value (BLOCK_R,) for the rows at a_rows: every lane's chain, then the lane fold."""
+    """Part p's fp32 value (BLOCK_R,) for the rows at a_rows: every lane's chain, then the lane fold:
+    gemv_kernel's loop body, step for step (kept inline there, where the H200 gates ran it, until
+    gemv_parts_kernel is gated too)."""
     lanes = tl.arange(0, LANES)
     start = p * SPAN
     length = tl.minimum(SPAN, K - start)
@@ -103,30 +166,6 @@ def _gemv_store(total, out_ptr, bias_ptr, rows, r_ok, stride_o, stride_bias, HAS
         else:
             total = total + bias
     tl.store(out_ptr + rows.to(tl.int64) * stride_o, total.to(out_ptr.dtype.element_ty), mask=r_ok)
-
-
-@triton.jit
-def gemv_kernel(a_ptr, v_ptr, out_ptr, bias_ptr, R, K, stride_ar, stride_ak, stride_v, stride_o, stride_bias, SPAN, CHUNK, CAP, BLOCKLEN,
-                stride_ab, stride_vb, stride_ob, NLANES,
-                LANES: tl.constexpr, FOLD: tl.constexpr, HAS_BIAS: tl.constexpr, BIAS_OUT: tl.constexpr,
-                BLOCK_R: tl.constexpr, BLOCK_IN_CHUNK: tl.constexpr, UNROLL: tl.constexpr = 8):
-    """out[r] = epilogue(sum over k of a[r, k] * v[k]) for BLOCK_R rows r of batch entry
-    program_id(1) (batch strides stride_ab, stride_vb, stride_ob); grid (cdiv(R, BLOCK_R), batch).
-    NLANES lanes take elements (LANES, a power of two, at least NLANES: the lanes past NLANES stay +0,
-    which the fold adds exactly: a chain started at +0 is never -0, so x + +0 == x).
-    Returns the bytes bitorder.emulate.simt.matmul gives for the same GemvOrder (merge
-    sequential, product fma), entry by entry."""
-    z = tl.program_id(1).to(tl.int64)
-    v_ptr += z * stride_vb
-    rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
-    r_ok = rows < R
-    a_rows = a_ptr + z * stride_ab + rows[:, None].to(tl.int64) * stride_ar
-    total = tl.zeros([BLOCK_R], tl.float32)
-    for p in range(0, tl.cdiv(K, SPAN)):
-        part = _gemv_part(a_rows, v_ptr, r_ok, p, K, stride_ak, stride_v, SPAN, CHUNK, CAP, BLOCKLEN, NLANES,
-                          LANES, FOLD, BLOCK_R, BLOCK_IN_CHUNK, UNROLL)
-        total = tl.where(p == 0, part, total + part)      # parts in K order (the first taken as is)
-    _gemv_store(total, out_ptr + z * stride_ob, bias_ptr, rows, r_ok, stride_o, stride_bias, HAS_BIAS, BIAS_OUT)
 
 
 @triton.jit
