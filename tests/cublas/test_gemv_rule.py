@@ -302,3 +302,36 @@ def test_option_75_split_calls_with_two_or_three_outputs_replay():
     assert gemv_rule.order_for({"algo_id": 13, "custom_option": 75, "split_k": 132}, 5000, "bf16", outputs=3).span == 38
     assert gemv_rule.order_for({"algo_id": 13, "custom_option": 75, "split_k": -1}, 5000, "bf16", outputs=3) is None
     assert simt.GemvOrder(lanes=26, chunk=4).lanes == 26     # any lane count folds "down"
+
+
+def test_candidates_of_the_2026_12_01e_refit_replay_their_records(monkeypatch):
+    """The refit's candidates (BITORDER_UNVERIFIED=1 only): gemv2N options 1 and 2 (2 or 4 contiguous
+    lanes added in order, to K = 64) and batches of dots answered with options 72, 75 and 94 (their
+    rule): each named record's tracer bits, and the designed bytes of one record a key; other batched
+    dots (option 10's, whose kernel changes with K) stay unplanned."""
+    import probe_gemv
+    recs = {}
+    for name, rec in _probe_records(PROBES[:2]):
+        recs[("d" if name.startswith("2026-12-01d") else "c") + name.split(":")[1]] = rec
+    a1 = {"algo_id": 13, "custom_option": 1, "split_k": 1}
+    assert gemv_rule.order_for(a1, 10, "bf16") is None and not gemv_rule.batched_dots_planned(
+        {"algo_id": 13, "custom_option": 75, "split_k": 1})
+    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    assert gemv_rule.order_for(a1, 65, "bf16") is None                 # past the candidates' K bound
+    names = [n for _, (_, _, _, _, ns) in gemv_rule.CANDIDATES_2026_12_01E.items() for n in ns]
+    dots = [n for n, r in recs.items() if r["case"].get("batch", 1) > 1 and r["case"]["m"] == r["case"]["n"] == 1
+            and (r.get("answer") or {}).get("custom_option") in gemv_rule.BATCHED_DOT_CANDIDATES]
+    assert len(names) == 6 and len(dots) >= 12
+    bytewise = set()
+    for name in names + dots:
+        rec = recs[name]
+        c, a = rec["case"], rec["answer"]
+        key = (int(a["custom_option"]), c["dtype"])
+        assert gemv_rule.batched_dots_planned(a) or name in names
+        order = gemv_rule.order_for(a, c["k"], c["dtype"], outputs=max(c["m"], c["n"]))
+        pairs, tracers = probe_gemv.design_for(c["k"], c["dtype"])
+        assert (G.decode(rec["bits"], c["dtype"]) == G.predict(order, c["k"], pairs, tracers)).all(), name
+        if key not in bytewise:
+            assert probe_gemv.confirm(rec, [order], pairs, tracers), name
+            bytewise.add(key)
+    assert not gemv_rule.batched_dots_planned({"algo_id": 13, "custom_option": 10, "split_k": 1})

@@ -90,7 +90,8 @@ RULES = {
 # Fields other than the lanes and chunks where a kernel family differs from the gemvx default
 # (lanes folded by a count-down butterfly, one chain per lane).
 EXTRA = {(11, "fp16"): dict(fold="seq", block=512), (11, "bf16"): dict(fold="seq", block=512),
-         (12, "fp16"): dict(fold="seq", block=256), (12, "bf16"): dict(fold="seq", block=256)}
+         (12, "fp16"): dict(fold="seq", block=256), (12, "bf16"): dict(fold="seq", block=256),
+         (1, "fp16"): dict(fold="seq"), (1, "bf16"): dict(fold="seq"), (2, "bf16"): dict(fold="seq")}
 
 # The most outputs (M or N) a rule is known to hold for, where more broke it: option 10 fp16 was
 # identical on 16 fresh shapes up to 5,681 outputs and differed on both calls with 10,675 and
@@ -183,6 +184,27 @@ CANDIDATES_2026_12_01D = {
     (33, "fp16"): ("gemvx<int,int,h,h,h,f,true,true,true,false,6> (batched)", 8, 1, None, ("d52",)),
     (114, "fp16"): ("gemvx<long,long,h,h,h,f,false,true,false,false,9> (batched)", 4, None, 64, ("d49",)),
 }
+# gemv2N kernels (options 1 and 2) read in the 2026-12-01e refit of the 2026-12-01c/d probes (records
+# no earlier reading had looked at): 2 or 4 contiguous lanes added in order; recorded only to K = 10
+# (option 1) and 33 (option 2), so planned to K = 64 (CANDIDATE_MAX_K). Candidates (BITORDER_UNVERIFIED=1).
+CANDIDATES_2026_12_01E = {
+    (1, "bf16"): ("gemv2N_kernel<int,int,bf,bf,bf,f,128,2,4,4,1,false>", 2, None, None, ("d7", "c61", "c65")),
+    (1, "fp16"): ("gemv2N_kernel<int,int,h,h,h,f,128,2,4,4,1,false>", 2, None, None, ("d43",)),
+    (2, "bf16"): ("gemv2N_kernel<int,int,bf,bf,bf,f,128,4,4,4,1,false>", 4, None, None, ("d53", "c78")),
+}
+CANDIDATE_MAX_K = {key: 64 for key in CANDIDATES_2026_12_01E}
+# A batch of dots (bmm with M = N = 1) answered as gemv: the option does not always name the kernel
+# (2026-12-01e refit: option 10's batched dots ran gemvx with 2 contiguous lanes at K 6-15 and 16 at
+# K 148-197, option 92 bf16's 32 strided lanes against its rule's contiguous ones; two such gate calls
+# had differed, 2026-12-01); the 13 batched-dot records of options 72, 75 and 94 keep their option's
+# rule. Those three are candidates (BITORDER_UNVERIFIED=1); every other batch of dots runs cuBLAS.
+BATCHED_DOT_CANDIDATES = (72, 75, 94)
+
+
+def batched_dots_planned(answer: dict) -> bool:
+    """Whether a batch of dots (M = N = 1) answered as gemv may take its option's rule (a candidate)."""
+    return (candidates_allowed() and answer is not None
+            and int(answer.get("custom_option", -1)) in BATCHED_DOT_CANDIDATES)
 # Option 75 bf16's split calls on cuBLASLt's M = 1 bias path (2026-12-01c, 23 records with 4 to 465
 # outputs, splits 3-132) keep the table's order (32 lanes strided over ceil(K / split)) and nothing
 # else. With 2 or 3 outputs the fitter had found no order: its bias check compared 4 designed rows
@@ -202,8 +224,9 @@ def order_for(answer: dict, k: int, dtype: str, outputs: int = 1) -> Optional[Ge
     if split < 1:                    # -1: the split left to run time; no rule knows it
         return None
     key = (int(answer.get("custom_option", -1)), dtype)
-    rule = RULES.get(key) or (CANDIDATES_2026_12_01D.get(key) if candidates_allowed() else None)
-    if rule is None:
+    trial = candidates_allowed()
+    rule = RULES.get(key) or (trial and (CANDIDATES_2026_12_01D.get(key) or CANDIDATES_2026_12_01E.get(key))) or None
+    if rule is None or k > CANDIDATE_MAX_K.get(key, k):
         return None
     _, lanes, chunk, cap, _ = rule
     if outputs > MAX_OUTPUTS.get(key, outputs):
