@@ -100,8 +100,9 @@ EXTRA = {(11, "fp16"): dict(fold="seq", block=512), (11, "bf16"): dict(fold="seq
 # largest identical call below the smallest differing one. Option 10 bf16 identical up to 6,535
 # and differed at 14,533. Past some output count cuBLAS launches other gemvNSP_kernel instances
 # (template <1, 16, 4, 1024> and <1, 8, 4, 1024> where <1, 32, 4, 1024> ran below: the 2026-11-30j
-# probe of option 10 past 7,000 outputs, benchmarks/results/2026-11-30j-gemv/probe-10); the twin
-# has no order for all of them yet. Larger calls go to cuBLAS, counted.
+# probe of option 10 past 7,000 outputs, benchmarks/results/2026-11-30j-gemv/probe-10). Past the
+# bound the order follows the lane count those instances run (below); other options' larger calls
+# go to cuBLAS, counted.
 MAX_OUTPUTS = {(10, "fp16"): 8106, (10, "bf16"): 6535}
 # Past it: the 2026-12-01e CPU fit of all 33 designed gemvNSP
 # records (benchmarks/fit_gemvnsp.py; 2026-11-30d to 2026-12-01d probes): lanes = the launch's
