@@ -25,7 +25,7 @@ output % x, for warp folds when x does not divide 32). It is checked first again
 gemv_design.predict on every record for every GemvOrder it can express (power-of-two lanes, folds
 down/up/seq, the chunks), then used for the rest.
 
-    python benchmarks/fit_gemvnsp.py [--out /work/nsp/fit_gemvnsp.json]   (about 10 s; also writes *_launches.tsv)
+    python benchmarks/fit_gemvnsp.py [--out benchmarks/results/2026-12-01e-ground/fit_gemvnsp.json]   (about 10 s; also writes *_launches.tsv)
 """
 from __future__ import annotations
 
@@ -414,7 +414,7 @@ def check_launches(pts):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", default="/work/nsp/fit_gemvnsp.json")
+    ap.add_argument("--out", default=os.path.join(RESULTS, "2026-12-01e-ground", "fit_gemvnsp.json"))
     args = ap.parse_args(argv)
     recs = option10_records()
     print(f"[nsp] {len(recs)} option-10 / gemvNSP records with a launch ({', '.join(p for _, p in SOURCES)})")

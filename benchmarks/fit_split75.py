@@ -27,7 +27,7 @@ control, against:
 
 The tracer predictor is this file's own (explicit summation trees, LCA + subtree tests); it is
 checked first against gemv_design.predict on every GemvOrder-expressible candidate and against every
-record the current rule fits. Writes a JSON summary (default /work/s75/fit_split75.json).
+record the current rule fits. Writes a JSON summary (default benchmarks/results/2026-12-01e-ground/fit_split75.json).
 
     python benchmarks/fit_split75.py [--out FILE]
 """
@@ -508,7 +508,7 @@ inparts_by_name, merges_by_name = {}, {}
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default="/work/s75/fit_split75.json")
+    ap.add_argument("--out", default=os.path.join(HERE, "results", "2026-12-01e-ground", "fit_split75.json"))
     args = ap.parse_args(argv)
     t0 = time.time()
     inparts, merges = inpart_candidates(), merge_candidates()
