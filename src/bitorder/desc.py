@@ -32,7 +32,8 @@ INSTRUCTIONS = {
 K_TAILS = ("last", "first")
 MERGE_ORDERS = ("sequential", "serial_seeded", "serial_added", "tree")
 LAYOUTS = ("contiguous", "strided")
-EPILOGUE_STEPS = ("scale", "scale_a", "scale_b", "scale_bias_fma", "scale_parts", "bias_acc", "round", "bias_out")
+EPILOGUE_STEPS = ("scale", "scale_a", "scale_b", "scale_bias_fma", "scale_parts", "bias_acc", "bias_last", "round",
+                  "bias_out")
 _SCALES = ("scale", "scale_a", "scale_b", "scale_bias_fma", "scale_parts")
 PROMOTION_ANCHORS = ("part", "k0")
 _EIGHT_BIT = ("e4m3", "e5m2")
@@ -103,7 +104,10 @@ class GEMMDesc:
                      the accumulator type), round (to the output type), bias_out
                      (add the bias to the rounded output, rounding again). Under a
                      serial merge, bias_acc goes into the first part's accumulator
-                     before that part is rounded (cuBLAS's in-place split-K).
+                     before that part is rounded (cuBLAS's in-place split-K);
+                     bias_last (serial_added only) adds it in fp32 to the last
+                     part's sum with the running output, before that rounding
+                     (algorithm 21's s16816 serial kernels, 2026-12-01e CPU fit).
     """
 
     family: str
@@ -202,7 +206,10 @@ class GEMMDesc:
         need(self.epilogue.count("round") == 1, "epilogue must round to the output type exactly once")
         r = self.epilogue.index("round")
         need(all(s != "bias_out" for s in self.epilogue[:r]), "bias_out comes after round")
-        need(all(s not in _SCALES + ("bias_acc",) for s in self.epilogue[r:]), "scales and bias_acc come before round")
+        need(all(s not in _SCALES + ("bias_acc", "bias_last") for s in self.epilogue[r:]),
+             "scales, bias_acc and bias_last come before round")
+        need("bias_last" not in self.epilogue or (self.merge_order == "serial_added" and "bias_acc" not in self.epilogue),
+             "bias_last is a serial_added merge's last part's bias (and the only bias)")
         need(len(set(self.epilogue)) == len(self.epilogue), "an epilogue step appears twice")
         need(eight_bit or not any(s in self.epilogue for s in _SCALES), "scales are fp8 epilogue steps")
         need(sum(s in self.epilogue for s in ("scale", "scale_bias_fma", "scale_parts")) + (

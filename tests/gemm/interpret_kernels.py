@@ -61,8 +61,10 @@ for dtype, (m, n, k), layout, batch in itertools.product(
     bias = torch.randint(-2, 3, (n,)).to(dt)
     ref = a.double() @ b.double()
     for d in descs(dtype, k):
-        for with_bias in (False, True):
-            if with_bias:
+        for with_bias in (False, True) + (("last",) if d.merge_order == "serial_added" else ()):
+            if with_bias == "last":      # the bias with the last part (algorithm 21's s16816 serial kernels)
+                d2, want = d.replace(epilogue=("bias_last", "round")), ref + bias.double()
+            elif with_bias:
                 d2 = d.replace(epilogue=("round", "bias_out") if d.family == "split_k" and d.merge_order == "sequential"
                                and d.partial_dtype != "fp32" else ("bias_acc", "round"))
                 want = ref + bias.double()

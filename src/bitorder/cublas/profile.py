@@ -22,7 +22,7 @@ from ..desc import GEMMDesc
 
 MATCH_KEYS = {"algo_id", "stages_named", "stages", "split", "reduction_scheme", "dtype"}
 SPAN_RULES = {"round_up"}
-BIAS_RULES = {"bias_acc", "bias_out", "none", "unverified"}
+BIAS_RULES = {"bias_acc", "bias_last", "bias_out", "none", "unverified"}
 
 
 class ProfileError(ValueError):
@@ -121,7 +121,9 @@ class Entry:
             else:
                 d["k_cuts"] = (span,)
         if bias and self.bias != "none":
-            epi = ("round", "bias_out") if self.bias == "bias_out" and d["family"] != "plain" else ("bias_acc", "round")
+            epi = ("bias_acc", "round")
+            if d["family"] != "plain" and self.bias in ("bias_out", "bias_last"):
+                epi = ("round", "bias_out") if self.bias == "bias_out" else ("bias_last", "round")
         else:
             epi = ("round",)
         if self.fp8 is not None:

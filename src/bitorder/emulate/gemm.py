@@ -134,7 +134,8 @@ def accumulate(a, b, desc: GEMMDesc, bias=None, scale=None) -> np.ndarray:
     """The fp32 value the K reduction hands to the epilogue, for float64 operand values.
 
     A serial merge (in-place split-K) adds the bias into the first part's accumulator,
-    before that part is rounded: pass it here, and epilogue() skips its bias_acc step.
+    before that part is rounded (bias_acc), or to the last part's sum with the running output
+    before its rounding (bias_last): pass it here, and epilogue() skips those steps.
     An epilogue with scale_parts multiplies each part by `scale` (the fp32 product
     scale_a * scale_b: a scalar, or (M, 1) * (1, N) for row-wise scales) before the merge.
     """
@@ -158,6 +159,8 @@ def accumulate(a, b, desc: GEMMDesc, bias=None, scale=None) -> np.ndarray:
             else:
                 p = _part(a, b, desc, s, e)
                 acc = add_rn(running, p if scale is None else mul_rn(p, scale), "fp32")
+                if e == K and bias is not None and "bias_last" in desc.epilogue:   # the last part
+                    acc = add_rn(acc, np.asarray(bias, np.float64).astype(np.float32)[None, :])
             running = round_to(acc, desc.partial_dtype)
         return running
     if desc.family == "split_k":
@@ -185,8 +188,8 @@ def epilogue(acc: np.ndarray, desc: GEMMDesc, out_dtype: str, bias=None, scale_a
         elif step == "scale_bias_fma":
             from ..math import fma32
             x = fma32(x, mul_rn(sa, sb), np.asarray(bias, np.float32)[None, :])
-        elif step == "bias_acc" and desc.merge_order in SERIAL:
-            continue  # added into the first part by accumulate()
+        elif (step == "bias_acc" and desc.merge_order in SERIAL) or step == "bias_last":
+            continue  # added into the first (bias_acc) or last (bias_last) part by accumulate()
         elif step == "bias_acc":
             x = add_rn(x, np.asarray(bias, np.float64).astype(np.float32)[None, :])
         elif step == "round":
@@ -210,7 +213,7 @@ def matmul(a, b, desc: GEMMDesc, bias=None, out_dtype: str | None = None, scale_
         raise ValueError(f"emulate.matmul takes (M, K) @ (K, N); got {a.shape} @ {b.shape}")
     if a.shape[1] != desc.k:
         raise ValueError(f"the descriptor describes K={desc.k}, the operands have K={a.shape[1]}")
-    if (bias is None) == any(s in desc.epilogue for s in ("bias_acc", "bias_out", "scale_bias_fma")):
+    if (bias is None) == any(s in desc.epilogue for s in ("bias_acc", "bias_last", "bias_out", "scale_bias_fma")):
         raise ValueError("a bias must be given exactly when the descriptor's epilogue adds one")
     scale = None
     if "scale_parts" in desc.epilogue:

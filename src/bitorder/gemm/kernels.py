@@ -220,7 +220,8 @@ def merge_kernel(part_ptr, out_ptr, bias_ptr, n_elem, PARTS, stride_part, N,
     the output type). ROUND_EACH rounds the running sum to the output type after
     every add (cuBLAS's in-place serial split-K); otherwise it is fp32 throughout.
     BIAS_MODE: 0 none, 1 add in fp32 before the final rounding, 2 add into the first
-    part before its rounding (serial), 3 add after the final rounding and round again.
+    part before its rounding (serial), 3 add after the final rounding and round again,
+    4 add to the last part's sum with the running value before its rounding (serial).
     """
     offs = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n_elem
@@ -235,6 +236,8 @@ def merge_kernel(part_ptr, out_ptr, bias_ptr, n_elem, PARTS, stride_part, N,
     for i in range(1, PARTS):
         x = tl.load(part_ptr + i * stride_part + offs, mask=mask, other=0.0).to(tl.float32)
         acc = x + acc
+        if BIAS_MODE == 4:
+            acc = tl.where(i == PARTS - 1, acc + bias, acc)
         if ROUND_EACH:
             acc = acc.to(out_ty).to(tl.float32)
     if BIAS_MODE == 1:

@@ -282,6 +282,8 @@ def run(a, b, desc: GEMMDesc, bias=None, out_dtype=None, block=None, tma: bool |
         mode = 0
     elif "bias_out" in desc.epilogue:
         mode = 3
+    elif "bias_last" in desc.epilogue:
+        mode = 4
     else:
         mode = 2 if serial else 1
     n = out.numel()

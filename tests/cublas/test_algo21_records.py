@@ -1,0 +1,39 @@
+"""Algorithm 21's s16816 serial split-K kernels (stages 64x3 / 64x6, F.linear with a bias) against
+the H200's recorded calls: the candidate entry (bias added by the last partition, `bias_last`) gives
+the recorded bytes where the first-partition reading (the wmma entry's) does not (2026-12-01e CPU fit,
+benchmarks/fit_algo21.py)."""
+import dataclasses
+import os
+
+from bitorder.cublas.profile import ArchProfile
+from bitorder.cublas.prober import describe_record, load_records, sample_mismatches, walk_mismatches
+
+RESULTS = os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks", "results")
+
+
+def _records():
+    recs = load_records(os.path.join(RESULTS, "2026-12-01c-gate", "survey-fallback.jsonl.gz"))
+    return [r for r in recs if r.get("ran") and int(r["ran"][0]["algo_id"]) == 21
+            and int(r["ran"][0]["reduction_scheme"]) == 1 and r["ran"][0]["stages"] in ("64x3", "64x6")]
+
+
+def test_the_s16816_serial_candidate_gives_the_recorded_bytes(monkeypatch):
+    recs = _records()
+    assert len(recs) >= 4
+    profile = ArchProfile.load()
+    assert describe_record(profile, recs[0]) is None                  # a candidate: not by default
+    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    checked = 0
+    for rec in recs[:1]:                                               # (CI time: K is 200k-380k)
+        d = describe_record(profile, rec)
+        if d is None:                                                  # K a multiple of 64: unread
+            continue
+        assert d.epilogue == ("bias_last", "round") and d.merge_order == "serial_added"
+        for kind in ("narrow", "wide"):
+            assert sample_mismatches(rec, d, kind) == 0, (rec["case"], kind)
+        assert walk_mismatches(rec, d) in (0, None)                 # (None: the walk replay takes no bias)
+        # the planted fault: the bias in the first part (the wmma kernels' reading) misses
+        first = dataclasses.replace(d, epilogue=("bias_acc", "round"))
+        assert sample_mismatches(rec, first, "narrow") > 0
+        checked += 1
+    assert checked >= 1
