@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import argparse
 import glob
-import itertools
 import json
 import os
 import sys
