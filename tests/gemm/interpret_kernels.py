@@ -61,7 +61,8 @@ for dtype, (m, n, k), layout, batch in itertools.product(
     bias = torch.randint(-2, 3, (n,)).to(dt)
     ref = a.double() @ b.double()
     for d in descs(dtype, k):
-        for with_bias in (False, True) + (("last",) if d.merge_order == "serial_added" else ()):
+        last = d.merge_order == "serial_added" and (not SAMPLE or (m, n, k) == (70, 33, 150))
+        for with_bias in (False, True) + (("last",) if last else ()):
             if with_bias == "last":      # the bias with the last part (algorithm 21's s16816 serial kernels)
                 d2, want = d.replace(epilogue=("bias_last", "round")), ref + bias.double()
             elif with_bias:
