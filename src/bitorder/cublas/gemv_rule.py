@@ -225,8 +225,8 @@ def order_for(answer: dict, k: int, dtype: str, outputs: int = 1) -> Optional[Ge
     if split < 1:                    # -1: the split left to run time; no rule knows it
         return None
     key = (int(answer.get("custom_option", -1)), dtype)
-    trial = candidates_allowed()
-    rule = RULES.get(key) or (trial and (CANDIDATES_2026_12_01D.get(key) or CANDIDATES_2026_12_01E.get(key))) or None
+    candidates = {**CANDIDATES_2026_12_01D, **CANDIDATES_2026_12_01E} if candidates_allowed() else {}
+    rule = RULES.get(key) or candidates.get(key)
     if rule is None or k > CANDIDATE_MAX_K.get(key, k):
         return None
     _, lanes, chunk, cap, _ = rule
