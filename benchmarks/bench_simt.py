@@ -9,6 +9,7 @@ and DIR/bench_simt.png (each call's speed against cuBLAS by path, log scale; --p
 a stored run on any machine).
 
     python benchmarks/bench_simt.py --out DIR --census CENSUS.json[.gz] [--per-path 40] [--budget 120]
+        [--paths gemv] [--split yes]          (a share: one path, cuBLAS's split answers only)
     python benchmarks/bench_simt.py --plot DIR/bench_simt.json                 (CPU: the plot only)
 """
 from __future__ import annotations
@@ -60,6 +61,8 @@ def main() -> int:
     ap.add_argument("--per-path", type=int, default=40)
     ap.add_argument("--budget", type=float, default=120)
     ap.add_argument("--seed", type=int, default=20261320)
+    ap.add_argument("--paths", default="", help="comma-separated census paths to time (default: every SIMT path)")
+    ap.add_argument("--split", choices=("yes", "no"), help="only calls cuBLAS answered split (yes) or unsplit (no)")
     args = ap.parse_args()
     if args.plot:
         with open(args.plot) as f:
@@ -74,9 +77,12 @@ def main() -> int:
     from bitorder.gemm.shapes import Case
     with (gzip.open(args.census, "rt") if args.census.endswith(".gz") else open(args.census)) as f:
         rows = json.load(f)["not_triton"]
+    keep = set(filter(None, args.paths.split(",")))
     by_path: dict = {}
     for r in rows:
-        by_path.setdefault(r["path"], []).append(r["case"])
+        split = int((r.get("answer") or {}).get("split_k") or 1) > 1
+        if (not keep or r["path"] in keep) and (args.split is None or split == (args.split == "yes")):
+            by_path.setdefault(r["path"], []).append(r["case"])
     rng = random.Random(args.seed)
     picked = [(p, c) for p, cs in sorted(by_path.items()) if p != "cublas"
               for c in rng.sample(cs, min(args.per_path, len(cs)))]
