@@ -304,34 +304,33 @@ def test_option_75_split_calls_with_two_or_three_outputs_replay():
     assert simt.GemvOrder(lanes=26, chunk=4).lanes == 26     # any lane count folds "down"
 
 
-def test_candidates_of_the_2026_12_01e_refit_replay_their_records(monkeypatch):
-    """The refit's candidates (BITORDER_UNVERIFIED=1 only): gemv2N options 1 and 2 (2 or 4 contiguous
-    lanes added in order, to K = 64) and batches of dots answered with options 72, 75 and 94 (their
-    rule): each named record's tracer bits, and the designed bytes of one record a key; other batched
-    dots (option 10's, whose kernel changes with K) stay unplanned."""
+def test_rules_of_the_2026_12_01e_refit_replay_their_records():
+    """The refit's rules (defaults since the 2026-12-01f ground check): gemv2N options 1 and 2 (2 or 4
+    contiguous lanes added in order, to K = 64) and batches of dots answered with options 72, 75 and 94
+    (their rule; option 75 from the smallest K seen right): each named record's tracer bits, and the
+    designed bytes of one record a key; other batched dots (option 10's, whose kernel changes with K)
+    and option 75 fp16 at K = 910 (differed on the H200) stay unplanned."""
     import probe_gemv
     recs = {}
     for name, rec in _probe_records(PROBES[:2]):
         recs[("d" if name.startswith("2026-12-01d") else "c") + name.split(":")[1]] = rec
     a1 = {"algo_id": 13, "custom_option": 1, "split_k": 1}
-    assert gemv_rule.order_for(a1, 10, "bf16") is None and not gemv_rule.batched_dots_planned(
-        {"algo_id": 13, "custom_option": 75, "split_k": 1})
-    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
-    assert gemv_rule.order_for(a1, 65, "bf16") is None                 # past the candidates' K bound
-    names = [n for _, (_, _, _, _, ns) in gemv_rule.CANDIDATES_2026_12_01E.items() for n in ns]
+    assert gemv_rule.order_for(a1, 65, "bf16") is None                 # past gemv2N's K bound
+    a75 = {"algo_id": 13, "custom_option": 75, "split_k": 1}
+    assert not gemv_rule.batched_dots_planned(a75, 910, "fp16") and gemv_rule.batched_dots_planned(a75, 1329, "fp16")
+    names = [n for _, (_, _, _, _, ns) in gemv_rule.PROBED_2026_12_01E.items() for n in ns]
     dots = [n for n, r in recs.items() if r["case"].get("batch", 1) > 1 and r["case"]["m"] == r["case"]["n"] == 1
-            and (r.get("answer") or {}).get("custom_option") in gemv_rule.BATCHED_DOT_CANDIDATES]
+            and gemv_rule.batched_dots_planned(r.get("answer"), r["case"]["k"], r["case"]["dtype"])]
     assert len(names) == 6 and len(dots) >= 12
     bytewise = set()
     for name in names + dots:
         rec = recs[name]
         c, a = rec["case"], rec["answer"]
         key = (int(a["custom_option"]), c["dtype"])
-        assert gemv_rule.batched_dots_planned(a) or name in names
         order = gemv_rule.order_for(a, c["k"], c["dtype"], outputs=max(c["m"], c["n"]))
         pairs, tracers = probe_gemv.design_for(c["k"], c["dtype"])
         assert (G.decode(rec["bits"], c["dtype"]) == G.predict(order, c["k"], pairs, tracers)).all(), name
         if key not in bytewise:
             assert probe_gemv.confirm(rec, [order], pairs, tracers), name
             bytewise.add(key)
-    assert not gemv_rule.batched_dots_planned({"algo_id": 13, "custom_option": 10, "split_k": 1})
+    assert not gemv_rule.batched_dots_planned({"algo_id": 13, "custom_option": 10, "split_k": 1}, 32, "fp16")

@@ -187,25 +187,36 @@ CANDIDATES_2026_12_01D = {
 }
 # gemv2N kernels (options 1 and 2) read in the 2026-12-01e refit of the 2026-12-01c/d probes (records
 # no earlier reading had looked at): 2 or 4 contiguous lanes added in order; recorded only to K = 10
-# (option 1) and 33 (option 2), so planned to K = 64 (CANDIDATE_MAX_K). Candidates (BITORDER_UNVERIFIED=1).
-CANDIDATES_2026_12_01E = {
+# (option 1) and 33 (option 2), so planned to K = 64 (GEMV2N_MAX_K). Ground check 2026-12-01f
+# (benchmarks/results/2026-12-01f-ground): 27 fresh calls (K 2-31, batched, three draws each) identical;
+# then the defaults.
+PROBED_2026_12_01E = {
     (1, "bf16"): ("gemv2N_kernel<int,int,bf,bf,bf,f,128,2,4,4,1,false>", 2, None, None, ("d7", "c61", "c65")),
     (1, "fp16"): ("gemv2N_kernel<int,int,h,h,h,f,128,2,4,4,1,false>", 2, None, None, ("d43",)),
     (2, "bf16"): ("gemv2N_kernel<int,int,bf,bf,bf,f,128,4,4,4,1,false>", 4, None, None, ("d53", "c78")),
 }
-CANDIDATE_MAX_K = {key: 64 for key in CANDIDATES_2026_12_01E}
+RULES.update(PROBED_2026_12_01E)
+GEMV2N_MAX_K = {key: 64 for key in PROBED_2026_12_01E}
 # A batch of dots (bmm with M = N = 1) answered as gemv: the option does not always name the kernel
 # (2026-12-01e refit: option 10's batched dots ran gemvx with 2 contiguous lanes at K 6-15 and 16 at
 # K 148-197, option 92 bf16's 32 strided lanes against its rule's contiguous ones; two such gate calls
 # had differed, 2026-12-01); the 13 batched-dot records of options 72, 75 and 94 keep their option's
-# rule. Those three are candidates (BITORDER_UNVERIFIED=1); every other batch of dots runs cuBLAS.
-BATCHED_DOT_CANDIDATES = (72, 75, 94)
+# rule. Ground check 2026-12-01f: 72 (13 fresh calls, K 44-545) and 94 (9, K 3-36) identical; 75 fp16
+# differed at K = 910 (the cancelling draw, all 13 entries) and was identical at K 1,329-63,529 (13
+# calls), 75 bf16 at K 5,307-297,770 (11; records from K = 518). So option 75 plans from the smallest K
+# seen right (its kernel below is not read); every other batch of dots runs cuBLAS.
+BATCHED_DOT_MIN_K = {(72, "fp16"): 1, (72, "bf16"): 1, (94, "fp16"): 1, (94, "bf16"): 1,
+                     (75, "fp16"): 1329, (75, "bf16"): 518}
 
 
-def batched_dots_planned(answer: dict) -> bool:
-    """Whether a batch of dots (M = N = 1) answered as gemv may take its option's rule (a candidate)."""
-    return (candidates_allowed() and answer is not None
-            and int(answer.get("custom_option", -1)) in BATCHED_DOT_CANDIDATES)
+def batched_dots_planned(answer: dict, k: int, dtype: str) -> bool:
+    """Whether a batch of dots (M = N = 1, K long) answered as gemv may take its option's rule."""
+    if answer is None or int(answer.get("algo_id", -1)) != 13:
+        return False
+    low = BATCHED_DOT_MIN_K.get((int(answer.get("custom_option", -1)), dtype))
+    return low is not None and k >= low
+
+
 # Option 75 bf16's split calls on cuBLASLt's M = 1 bias path (2026-12-01c, 23 records with 4 to 465
 # outputs, splits 3-132) keep the table's order (32 lanes strided over ceil(K / split)) and nothing
 # else. With 2 or 3 outputs the fitter had found no order: its bias check compared 4 designed rows
@@ -225,9 +236,9 @@ def order_for(answer: dict, k: int, dtype: str, outputs: int = 1) -> Optional[Ge
     if split < 1:                    # -1: the split left to run time; no rule knows it
         return None
     key = (int(answer.get("custom_option", -1)), dtype)
-    candidates = {**CANDIDATES_2026_12_01D, **CANDIDATES_2026_12_01E} if candidates_allowed() else {}
+    candidates = CANDIDATES_2026_12_01D if candidates_allowed() else {}
     rule = RULES.get(key) or candidates.get(key)
-    if rule is None or k > CANDIDATE_MAX_K.get(key, k):
+    if rule is None or k > GEMV2N_MAX_K.get(key, k):
         return None
     _, lanes, chunk, cap, _ = rule
     if outputs > MAX_OUTPUTS.get(key, outputs):

@@ -179,8 +179,8 @@ def _gemv_candidate(ans, a, b, bias, dtype):
     if bias is not None and not lt_bias:
         return None
     from ..cublas.gemv_rule import batched_dots_planned, order_for
-    if a.dim() == 3 and a.shape[-2] == 1 and b.shape[-1] == 1 and not batched_dots_planned(ans):
-        return None    # a batch of dots (M = N = 1) answered as gemv: 2 of 61 such gate cases differed (2026-12-01)
+    if a.dim() == 3 and a.shape[-2] == 1 and b.shape[-1] == 1 and not batched_dots_planned(ans, a.shape[-1], dtype):
+        return None    # a batch of dots (M = N = 1) answered as gemv: its kernel is the option's only for some
     from .simt import supported
     order = order_for(ans, a.shape[-1], dtype, outputs=max(a.shape[-2], b.shape[-1]))
     if order is not None and lt_bias:      # cuBLASLt's BIAS epilogue on its gemv path (F.linear, M = 1)
