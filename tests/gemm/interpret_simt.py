@@ -56,6 +56,9 @@ OUTS = ("fp32",) if os.environ.get("SIMT_SAMPLE") == "1" else tuple(OUT)
 # the kernel's loop takes UNROLL chain steps a trip (the GPU's 8 for every third order, 2 for the rest:
 # the interpreter pays for masked steps; 2 still ends trips past the last step); the bits never move
 UNROLL = {id(o): 8 if i % 3 == 0 else 2 for i, o in enumerate(ORDERS)}
+# a split order's parts apart (the default since 2026-12-01f) for every other order, in one program
+# (BITORDER_GEMV_PARTS=0) for the rest: both launches stay checked
+APART_OF = {id(o): i % 2 == 1 for i, o in enumerate(ORDERS)}
 for (m, k, n), trans, out, order in itertools.product(((1, 150, 9), (7, 150, 1), (1, 64, 3), (5, 33, 1)), (False, True),
                                                       OUTS, ORDERS):
     rng = np.random.default_rng(k * 1000 + m * 10 + n)       # one draw per shape: orders compared on it
@@ -68,7 +71,7 @@ for (m, k, n), trans, out, order in itertools.product(((1, 150, 9), (7, 150, 1),
         ta = torch.from_numpy(a.T.copy()).t() if trans and m > 1 else torch.from_numpy(a)
         tb = torch.from_numpy(b.T.copy()).t() if trans and n > 1 else torch.from_numpy(b)
         got = gemv(ta, tb, order, bias=None if bias is None else torch.from_numpy(bias), out_dtype=OUT[out][0],
-                   unroll=UNROLL[id(order)]).numpy()
+                   unroll=UNROLL[id(order)], parts_apart=APART_OF[id(order)]).numpy()
         cases += 1
         g, w = got.view(OUT[out][1]), want.view(OUT[out][1])
         if not np.array_equal(g, w):
