@@ -334,3 +334,36 @@ def test_rules_of_the_2026_12_01e_refit_replay_their_records():
             assert probe_gemv.confirm(rec, [order], pairs, tracers), name
             bytewise.add(key)
     assert not gemv_rule.batched_dots_planned({"algo_id": 13, "custom_option": 10, "split_k": 1}, 32, "fp16")
+
+
+def test_candidates_of_the_2026_12_01f_probe_replay_their_records(monkeypatch):
+    """The 2026-12-01f probe's candidates (BITORDER_UNVERIFIED=1 only): every named record's tracer bits
+    under its key's order, the designed bytes of one record a key, and the batched dots' orders by K
+    (option 75 fp16 at K = 910 contiguous, option 10's 2 and 16 lanes); none plans by default."""
+    import probe_gemv
+    recs = {"f" + name.split(":")[1]: rec for name, rec in _probe_records(("2026-12-01f-probe/probe_gemv.json.gz",))}
+    some = {"algo_id": 13, "custom_option": 86, "split_k": 1}
+    assert gemv_rule.order_for(some, 55, "bf16") is None and gemv_rule.batched_dot_order(
+        {"algo_id": 13, "custom_option": 10, "split_k": 1}, 6, "bf16") is None
+    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    names = [n for _, (_, _, _, _, ns) in gemv_rule.CANDIDATES_2026_12_01F.items() for n in ns]
+    dots = [n for n, r in recs.items() if r["case"]["m"] == r["case"]["n"] == 1 and r["case"].get("batch", 1) > 1]
+    assert len(names) == 52 and len(dots) >= 10
+    bytewise, planned_dots = set(), 0
+    for name in names + dots:
+        rec = recs[name]
+        c, a = rec["case"], rec["answer"]
+        if name in dots:
+            order = gemv_rule.batched_dot_order(a, c["k"], c["dtype"])
+            if order is None:            # K 2 and 4 (records that pin nothing): no candidate
+                continue
+            planned_dots += 1
+        else:
+            order = gemv_rule.order_for(a, c["k"], c["dtype"], outputs=max(c["m"], c["n"]))
+        pairs, tracers = probe_gemv.design_for(c["k"], c["dtype"])
+        assert (G.decode(rec["bits"], c["dtype"]) == G.predict(order, c["k"], pairs, tracers)).all(), name
+        key = (int(a["custom_option"]), c["dtype"], name in dots)
+        if key not in bytewise:
+            assert probe_gemv.confirm(rec, [order], pairs, tracers), name
+            bytewise.add(key)
+    assert planned_dots >= 8

@@ -78,6 +78,8 @@ def test_a_gemv_answer_plans_the_rule_by_default(monkeypatch):
     ans["custom_option"] = 75              # option 75 fp16 dots differed at K = 910 on the H200 (2026-12-01f)
     assert api._plan2(*dots, None, "bgemm").path == "cublas"
     long_dots = torch.zeros(4, 1, 1329, dtype=torch.float16), torch.zeros(4, 1329, 1, dtype=torch.float16)
+    assert api._plan2(*long_dots, None, "bgemm").path == "cublas"     # split answers: no batched-dot call seen split
+    ans["split_k"] = 1
     assert api._plan2(*long_dots, None, "bgemm").path == "simt"       # from the smallest K seen right
     ans["custom_option"] = 72                                         # a batched-dot rule: any K
     assert api._plan2(*dots, None, "bgemm").path == "simt"

@@ -185,6 +185,37 @@ CANDIDATES_2026_12_01D = {
     (33, "fp16"): ("gemvx<int,int,h,h,h,f,true,true,true,false,6> (batched)", 8, 1, None, ("d52",)),
     (114, "fp16"): ("gemvx<long,long,h,h,h,f,false,true,false,false,9> (batched)", 4, None, 64, ("d49",)),
 }
+# The 2026-12-01f designed probe of the gemv census's algorithm-13 fallbacks (benchmarks/results/
+# 2026-12-01f-probe/probe_gemv.json.gz, records f<n>): per key, the orders every record of it left
+# (benchmarks/results/2026-12-01f-probe/rules.json); contiguous lanes take their family's cap 64 (the
+# records' parts are under 64 a lane). Candidates (BITORDER_UNVERIFIED=1) until a GPU ground check.
+# Each agrees with its sister dtype's rule where there is one (42, 48, 82, 83, 88, 95, 111; 33 fp16's
+# candidate above: f19, f20 agree with it too). Left out: 26 bf16 (16 lanes, contiguous or in chunks
+# of 16: one record, K = 248, where they agree).
+CANDIDATES_2026_12_01F = {
+    (2, "fp16"): ("gemv2N_kernel<int,int,h,h,h,f,128,4,4,4,1,false>", 4, None, None, ("f0", "f1", "f2")),
+    (32, "bf16"): ("gemvx<...>", 8, None, 64, ("f16",)),
+    (33, "bf16"): ("gemvx<...>", 8, 1, None, ("f17", "f18")),
+    (40, "fp16"): ("gemvx<...>", 4, None, 64, ("f21", "f22", "f23")),
+    (42, "fp16"): ("gemvx<...>", 8, None, 64, ("f24", "f25", "f26")),
+    (48, "fp16"): ("gemvx<...>", 2, None, 64, ("f27",)),
+    (52, "fp16"): ("gemvx<...>", 8, None, 64, ("f28", "f29", "f30")),
+    (63, "bf16"): ("gemvx<...>", 2, 1, None, ("f31", "f32", "f33")),
+    (69, "bf16"): ("gemvx<...>", 4, 1, None, ("f34", "f35", "f36")),
+    (73, "fp16"): ("gemvx<...> (Lt bias)", 16, 1, None, ("f37",)),
+    (82, "bf16"): ("gemvx<...> (split)", 32, None, 64, ("f43",)),
+    (83, "bf16"): ("gemvx<...>", 32, 1, None, ("f44", "f45")),
+    (86, "bf16"): ("gemvx<...>", 4, None, 64, ("f46", "f47", "f48")),
+    (86, "fp16"): ("gemvx<...>", 4, None, 64, ("f51", "f52", "f53")),
+    (88, "bf16"): ("gemvx<...>", 8, None, 64, ("f55", "f56")),
+    (89, "bf16"): ("gemvx<...>", 8, 1, None, ("f57", "f58", "f59")),
+    (89, "fp16"): ("gemvx<...>", 8, 1, None, ("f60", "f61", "f62")),
+    (95, "fp16"): ("gemvx<...>", 2, 1, None, ("f63",)),
+    (97, "bf16"): ("gemvx<...>", 4, 1, None, ("f64", "f65", "f66")),
+    (102, "bf16"): ("gemvx<...>", 2, None, 64, ("f67", "f68")),
+    (102, "fp16"): ("gemvx<...>", 2, None, 64, ("f69", "f70", "f71")),
+    (111, "fp16"): ("gemvx<...>", 4, 1, None, ("f72", "f73", "f74")),
+}
 # gemv2N kernels (options 1 and 2) read in the 2026-12-01e refit of the 2026-12-01c/d probes (records
 # no earlier reading had looked at): 2 or 4 contiguous lanes added in order; recorded only to K = 10
 # (option 1) and 33 (option 2), so planned to K = 64 (GEMV2N_MAX_K). Ground check 2026-12-01f
@@ -196,25 +227,53 @@ PROBED_2026_12_01E = {
     (2, "bf16"): ("gemv2N_kernel<int,int,bf,bf,bf,f,128,4,4,4,1,false>", 4, None, None, ("d53", "c78")),
 }
 RULES.update(PROBED_2026_12_01E)
-GEMV2N_MAX_K = {key: 64 for key in PROBED_2026_12_01E}
+GEMV2N_MAX_K = {key: 64 for key in PROBED_2026_12_01E} | {(2, "fp16"): 64}
+EXTRA[(2, "fp16")] = dict(fold="seq")
 # A batch of dots (bmm with M = N = 1) answered as gemv: the option does not always name the kernel
 # (2026-12-01e refit: option 10's batched dots ran gemvx with 2 contiguous lanes at K 6-15 and 16 at
 # K 148-197, option 92 bf16's 32 strided lanes against its rule's contiguous ones; two such gate calls
 # had differed, 2026-12-01); the 13 batched-dot records of options 72, 75 and 94 keep their option's
 # rule. Ground check 2026-12-01f: 72 (13 fresh calls, K 44-545) and 94 (9, K 3-36) identical; 75 fp16
 # differed at K = 910 (the cancelling draw, all 13 entries) and was identical at K 1,329-63,529 (13
-# calls), 75 bf16 at K 5,307-297,770 (11; records from K = 518). So option 75 plans from the smallest K
-# seen right (its kernel below is not read); every other batch of dots runs cuBLAS.
-BATCHED_DOT_MIN_K = {(72, "fp16"): 1, (72, "bf16"): 1, (94, "fp16"): 1, (94, "bf16"): 1,
-                     (75, "fp16"): 1329, (75, "bf16"): 518}
+# calls), 75 bf16 at K 5,307-297,770 (11; records from K = 518). The 2026-12-01f probe then read K = 910:
+# 32 contiguous lanes, not the rule's strided ones.
+# (option, dtype) -> [(lowest K, highest K or None, (lanes, chunk, cap) or None for the option's rule)];
+# a K outside every range runs cuBLAS.
+BATCHED_DOTS = {(72, "fp16"): [(1, None, None)], (72, "bf16"): [(1, None, None)],
+                (94, "fp16"): [(1, None, None)], (94, "bf16"): [(1, None, None)],
+                (75, "fp16"): [(1329, None, None)], (75, "bf16"): [(518, None, None)]}
+# Candidates of the 2026-12-01f probe (benchmarks/results/2026-12-01f-probe, records f<n>), planned only
+# under BITORDER_UNVERIFIED=1: option 74's dots keep its rule (f38-f41, K 112-942); option 75 fp16's at
+# K = 910 run 32 contiguous lanes (f42; where that kernel starts and stops is not read: 800-1,328 here);
+# option 10's run 2 contiguous lanes at K 6-12 (f4, f6, f7, f14; 2026-12-01e: 6-15) and 16 at K = 130
+# (f8; 2026-12-01e: 148 and 197), K 16-129 unread; option 86 bf16's keep its candidate rule at K 43 and 48
+# (f49, f50; planned at K 40-80).
+BATCHED_DOT_CANDIDATES = {(74, "fp16"): [(1, None, None)], (74, "bf16"): [(1, None, None)],
+                          (86, "bf16"): [(40, 80, (4, None, 64))],
+                          (75, "fp16"): [(800, 1328, (32, None, 64))],
+                          (10, "fp16"): [(3, 15, (2, None, 64)), (148, 254, (16, None, 64))],
+                          (10, "bf16"): [(3, 15, (2, None, 64)), (130, 254, (16, None, 64))]}
+
+
+def batched_dot_order(answer: dict, k: int, dtype: str) -> Optional[GemvOrder]:
+    """The GemvOrder of a batch of dots (bmm, M = N = 1, K long) answered as gemv (algorithm 13), or
+    None (cuBLAS): its option's rule only where BATCHED_DOTS says the option names the kernel."""
+    if answer is None or int(answer.get("algo_id", -1)) != 13 or int(answer.get("split_k") or 1) != 1:
+        return None
+    key = (int(answer.get("custom_option", -1)), dtype)
+    table = BATCHED_DOTS.get(key) or (BATCHED_DOT_CANDIDATES.get(key) if candidates_allowed() else None)
+    for low, high, shape in table or ():
+        if k >= low and (high is None or k <= high):
+            if shape is None:
+                return order_for(answer, k, dtype, outputs=1)
+            lanes, chunk, cap = shape
+            return GemvOrder(lanes=lanes, chunk=chunk, cap=cap, fold="down")
+    return None
 
 
 def batched_dots_planned(answer: dict, k: int, dtype: str) -> bool:
-    """Whether a batch of dots (M = N = 1, K long) answered as gemv may take its option's rule."""
-    if answer is None or int(answer.get("algo_id", -1)) != 13:
-        return False
-    low = BATCHED_DOT_MIN_K.get((int(answer.get("custom_option", -1)), dtype))
-    return low is not None and k >= low
+    """Whether a batch of dots (M = N = 1, K long) answered as gemv has an order (batched_dot_order)."""
+    return batched_dot_order(answer, k, dtype) is not None
 
 
 # Option 75 bf16's split calls on cuBLASLt's M = 1 bias path (2026-12-01c, 23 records with 4 to 465
@@ -236,7 +295,7 @@ def order_for(answer: dict, k: int, dtype: str, outputs: int = 1) -> Optional[Ge
     if split < 1:                    # -1: the split left to run time; no rule knows it
         return None
     key = (int(answer.get("custom_option", -1)), dtype)
-    candidates = CANDIDATES_2026_12_01D if candidates_allowed() else {}
+    candidates = {**CANDIDATES_2026_12_01D, **CANDIDATES_2026_12_01F} if candidates_allowed() else {}
     rule = RULES.get(key) or candidates.get(key)
     if rule is None or k > GEMV2N_MAX_K.get(key, k):
         return None

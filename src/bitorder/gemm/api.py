@@ -178,11 +178,12 @@ def _gemv_candidate(ans, a, b, bias, dtype):
     lt_bias = bias is not None and a.dim() == 2 and a.shape[0] == 1 and b.shape[1] > 1 and _simt_on()
     if bias is not None and not lt_bias:
         return None
-    from ..cublas.gemv_rule import batched_dots_planned, order_for
-    if a.dim() == 3 and a.shape[-2] == 1 and b.shape[-1] == 1 and not batched_dots_planned(ans, a.shape[-1], dtype):
-        return None    # a batch of dots (M = N = 1) answered as gemv: its kernel is the option's only for some
+    from ..cublas.gemv_rule import batched_dot_order, order_for
     from .simt import supported
-    order = order_for(ans, a.shape[-1], dtype, outputs=max(a.shape[-2], b.shape[-1]))
+    if a.dim() == 3 and a.shape[-2] == 1 and b.shape[-1] == 1:
+        order = batched_dot_order(ans, a.shape[-1], dtype)   # a batch of dots: the option names the kernel only at some K
+    else:
+        order = order_for(ans, a.shape[-1], dtype, outputs=max(a.shape[-2], b.shape[-1]))
     if order is not None and lt_bias:      # cuBLASLt's BIAS epilogue on its gemv path (F.linear, M = 1)
         from ..cublas.gemv_rule import lt_bias_placement
         order = order.replace(bias=lt_bias_placement(ans))
