@@ -82,7 +82,7 @@ def test_gemv2t_rule_replays_every_probed_gemv2t_call():
 
 def test_no_rule_no_order():
     assert gemv_rule.order_for({"algo_id": 13, "custom_option": 13, "split_k": 1}, 1000, "fp16") is None
-    assert gemv_rule.order_for({"algo_id": 13, "custom_option": 86, "split_k": 1}, 1000, "bf16") is None
+    assert gemv_rule.order_for({"algo_id": 13, "custom_option": 26, "split_k": 1}, 1000, "bf16") is None
     assert gemv_rule.order_for({"algo_id": 66, "custom_option": 74, "split_k": 1}, 1000, "fp16") is None
     assert gemv_rule.order_for({"algo_id": 13, "custom_option": 75, "split_k": -1}, 5050, "bf16", outputs=4) is None
     for outputs in (1, 3, 4):     # option 75's split calls whatever the outputs (2 or 3 since 2026-12-01e)
@@ -198,9 +198,10 @@ def test_rules_of_the_2026_12_01c_probe_replay_its_records():
 
 def test_rules_of_the_2026_12_01d_probe_replay_their_records(monkeypatch):
     """The 2026-12-01d probe's rules: twelve defaults since the 2026-12-01e ground check
-    (gemv_rule.PROBED_2026_12_01D) and two candidates left (CANDIDATES_2026_12_01D, planned only under
-    BITORDER_UNVERIFIED=1); each record they name gets its order, which predicts the record's tracer
-    bits, and every fifth key's first record its designed bytes (CI time)."""
+    (gemv_rule.PROBED_2026_12_01D), 33 fp16 since 2026-12-01f's (in PROBED_2026_12_01F, with two more
+    records), and one candidate left (CANDIDATES_2026_12_01D, planned only under BITORDER_UNVERIFIED=1);
+    each record they name gets its order, which predicts the record's tracer bits, and every fifth
+    key's first record its designed bytes (CI time)."""
     import probe_gemv
     with gzip.open(os.path.join(RESULTS, "2026-12-01d-ground", "probe_gemv.json.gz"), "rt") as f:
         recs = json.load(f)["records"]
@@ -209,10 +210,11 @@ def test_rules_of_the_2026_12_01d_probe_replay_their_records(monkeypatch):
     assert gemv_rule.order_for(answer, 300, some[1]) is None
     monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
     replayed = 0
-    rules = {**gemv_rule.PROBED_2026_12_01D, **gemv_rule.CANDIDATES_2026_12_01D}
+    rules = {**gemv_rule.PROBED_2026_12_01D, **gemv_rule.CANDIDATES_2026_12_01D,
+             (33, "fp16"): gemv_rule.PROBED_2026_12_01F[(33, "fp16")]}
     assert len(rules) == 14 and all(key in gemv_rule.RULES for key in gemv_rule.PROBED_2026_12_01D)
     for i, (key, (_, _, _, _, names)) in enumerate(rules.items()):
-        for j, name in enumerate(names):
+        for j, name in enumerate(n for n in names if n.startswith("d")):
             rec = recs[int(name[1:])]
             c, a = rec["case"], rec["answer"]
             assert (int(a["custom_option"]), c["dtype"]) == key
@@ -327,7 +329,8 @@ def test_rules_of_the_2026_12_01e_refit_replay_their_records():
         rec = recs[name]
         c, a = rec["case"], rec["answer"]
         key = (int(a["custom_option"]), c["dtype"])
-        order = gemv_rule.order_for(a, c["k"], c["dtype"], outputs=max(c["m"], c["n"]))
+        order = (gemv_rule.batched_dot_order(a, c["k"], c["dtype"]) if name in dots else
+                 gemv_rule.order_for(a, c["k"], c["dtype"], outputs=max(c["m"], c["n"])))
         pairs, tracers = probe_gemv.design_for(c["k"], c["dtype"])
         assert (G.decode(rec["bits"], c["dtype"]) == G.predict(order, c["k"], pairs, tracers)).all(), name
         if key not in bytewise:
@@ -336,19 +339,22 @@ def test_rules_of_the_2026_12_01e_refit_replay_their_records():
     assert not gemv_rule.batched_dots_planned({"algo_id": 13, "custom_option": 10, "split_k": 1}, 32, "fp16")
 
 
-def test_candidates_of_the_2026_12_01f_probe_replay_their_records(monkeypatch):
-    """The 2026-12-01f probe's candidates (BITORDER_UNVERIFIED=1 only): every named record's tracer bits
+def test_rules_of_the_2026_12_01f_probe_replay_their_records(monkeypatch):
+    """The 2026-12-01f probe's rules (defaults since its ground check; two keys and option 75 fp16's
+    dots at K 800-1,328 still candidates, BITORDER_UNVERIFIED=1): every named record's tracer bits
     under its key's order, the designed bytes of one record a key, and the batched dots' orders by K
-    (option 75 fp16 at K = 910 contiguous, option 10's 2 and 16 lanes); none plans by default."""
+    (option 10's 2 and 16 lanes, 74's rule, 86 bf16's, 75 fp16 at K = 910 contiguous)."""
     import probe_gemv
     recs = {"f" + name.split(":")[1]: rec for name, rec in _probe_records(("2026-12-01f-probe/probe_gemv.json.gz",))}
-    some = {"algo_id": 13, "custom_option": 86, "split_k": 1}
-    assert gemv_rule.order_for(some, 55, "bf16") is None and gemv_rule.batched_dot_order(
-        {"algo_id": 13, "custom_option": 10, "split_k": 1}, 6, "bf16") is None
+    some = {"algo_id": 13, "custom_option": 73, "split_k": 1}
+    assert gemv_rule.order_for(some, 3850, "fp16") is None and gemv_rule.batched_dot_order(
+        {"algo_id": 13, "custom_option": 75, "split_k": 1}, 910, "fp16") is None
+    assert gemv_rule.batched_dot_order({"algo_id": 13, "custom_option": 10, "split_k": 1}, 20, "bf16") is None
     monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
-    names = [n for _, (_, _, _, _, ns) in gemv_rule.CANDIDATES_2026_12_01F.items() for n in ns]
+    table = {**gemv_rule.PROBED_2026_12_01F, **gemv_rule.CANDIDATES_2026_12_01F}
+    names = [n for _, (_, _, _, _, ns) in table.items() for n in ns if n.startswith("f")]
     dots = [n for n, r in recs.items() if r["case"]["m"] == r["case"]["n"] == 1 and r["case"].get("batch", 1) > 1]
-    assert len(names) == 52 and len(dots) >= 10
+    assert len(names) == 54 and len(dots) >= 10
     bytewise, planned_dots = set(), 0
     for name in names + dots:
         rec = recs[name]

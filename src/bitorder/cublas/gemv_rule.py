@@ -182,28 +182,28 @@ RULES.update(PROBED_2026_12_01D)
 # Candidates of the same probe that the 2026-12-01e ground check met no fresh call of: planned only
 # under BITORDER_UNVERIFIED=1.
 CANDIDATES_2026_12_01D = {
-    (33, "fp16"): ("gemvx<int,int,h,h,h,f,true,true,true,false,6> (batched)", 8, 1, None, ("d52",)),
     (114, "fp16"): ("gemvx<long,long,h,h,h,f,false,true,false,false,9> (batched)", 4, None, 64, ("d49",)),
 }
 # The 2026-12-01f designed probe of the gemv census's algorithm-13 fallbacks (benchmarks/results/
 # 2026-12-01f-probe/probe_gemv.json.gz, records f<n>): per key, the orders every record of it left
 # (benchmarks/results/2026-12-01f-probe/rules.json); contiguous lanes take their family's cap 64 (the
-# records' parts are under 64 a lane). Candidates (BITORDER_UNVERIFIED=1) until a GPU ground check.
-# Each agrees with its sister dtype's rule where there is one (42, 48, 82, 83, 88, 95, 111; 33 fp16's
-# candidate above: f19, f20 agree with it too). Left out: 26 bf16 (16 lanes, contiguous or in chunks
-# of 16: one record, K = 248, where they agree).
-CANDIDATES_2026_12_01F = {
+# records' parts are under 64 a lane). Each agrees with its sister dtype's rule where there is one (42,
+# 48, 82, 83, 88, 95, 111; 33 fp16's 2026-12-01d candidate too: f19, f20). Ground check the same day
+# (benchmarks/results/2026-12-01f-ground, call 5): a census of the gate's gemv ground with twenty times
+# the fuzz (fresh seed) and the whole gate's fallbacks, rerun under BITORDER_UNVERIFIED=1: 193 planned
+# calls identical (1 to 25 a key, three draws each); the keys met became the defaults. Left out: 26
+# bf16 (16 lanes, contiguous or in chunks of 16: one record, K = 248, where they agree).
+PROBED_2026_12_01F = {
     (2, "fp16"): ("gemv2N_kernel<int,int,h,h,h,f,128,4,4,4,1,false>", 4, None, None, ("f0", "f1", "f2")),
     (32, "bf16"): ("gemvx<...>", 8, None, 64, ("f16",)),
     (33, "bf16"): ("gemvx<...>", 8, 1, None, ("f17", "f18")),
+    (33, "fp16"): ("gemvx<int,int,h,h,h,f,true,true,true,false,6> (batched)", 8, 1, None, ("d52", "f19", "f20")),
     (40, "fp16"): ("gemvx<...>", 4, None, 64, ("f21", "f22", "f23")),
     (42, "fp16"): ("gemvx<...>", 8, None, 64, ("f24", "f25", "f26")),
     (48, "fp16"): ("gemvx<...>", 2, None, 64, ("f27",)),
     (52, "fp16"): ("gemvx<...>", 8, None, 64, ("f28", "f29", "f30")),
     (63, "bf16"): ("gemvx<...>", 2, 1, None, ("f31", "f32", "f33")),
     (69, "bf16"): ("gemvx<...>", 4, 1, None, ("f34", "f35", "f36")),
-    (73, "fp16"): ("gemvx<...> (Lt bias)", 16, 1, None, ("f37",)),
-    (82, "bf16"): ("gemvx<...> (split)", 32, None, 64, ("f43",)),
     (83, "bf16"): ("gemvx<...>", 32, 1, None, ("f44", "f45")),
     (86, "bf16"): ("gemvx<...>", 4, None, 64, ("f46", "f47", "f48")),
     (86, "fp16"): ("gemvx<...>", 4, None, 64, ("f51", "f52", "f53")),
@@ -215,6 +215,12 @@ CANDIDATES_2026_12_01F = {
     (102, "bf16"): ("gemvx<...>", 2, None, 64, ("f67", "f68")),
     (102, "fp16"): ("gemvx<...>", 2, None, 64, ("f69", "f70", "f71")),
     (111, "fp16"): ("gemvx<...>", 4, 1, None, ("f72", "f73", "f74")),
+}
+RULES.update(PROBED_2026_12_01F)
+# The same probe's keys no fresh call met in the ground check: candidates (BITORDER_UNVERIFIED=1).
+CANDIDATES_2026_12_01F = {
+    (73, "fp16"): ("gemvx<...> (Lt bias)", 16, 1, None, ("f37",)),
+    (82, "bf16"): ("gemvx<...> (split)", 32, None, 64, ("f43",)),
 }
 # gemv2N kernels (options 1 and 2) read in the 2026-12-01e refit of the 2026-12-01c/d probes (records
 # no earlier reading had looked at): 2 or 4 contiguous lanes added in order; recorded only to K = 10
@@ -241,18 +247,19 @@ EXTRA[(2, "fp16")] = dict(fold="seq")
 # a K outside every range runs cuBLAS.
 BATCHED_DOTS = {(72, "fp16"): [(1, None, None)], (72, "bf16"): [(1, None, None)],
                 (94, "fp16"): [(1, None, None)], (94, "bf16"): [(1, None, None)],
-                (75, "fp16"): [(1329, None, None)], (75, "bf16"): [(518, None, None)]}
-# Candidates of the 2026-12-01f probe (benchmarks/results/2026-12-01f-probe, records f<n>), planned only
-# under BITORDER_UNVERIFIED=1: option 74's dots keep its rule (f38-f41, K 112-942); option 75 fp16's at
-# K = 910 run 32 contiguous lanes (f42; where that kernel starts and stops is not read: 800-1,328 here);
-# option 10's run 2 contiguous lanes at K 6-12 (f4, f6, f7, f14; 2026-12-01e: 6-15) and 16 at K = 130
-# (f8; 2026-12-01e: 148 and 197), K 16-129 unread; option 86 bf16's keep its candidate rule at K 43 and 48
-# (f49, f50; planned at K 40-80).
-BATCHED_DOT_CANDIDATES = {(74, "fp16"): [(1, None, None)], (74, "bf16"): [(1, None, None)],
-                          (86, "bf16"): [(40, 80, (4, None, 64))],
-                          (75, "fp16"): [(800, 1328, (32, None, 64))],
-                          (10, "fp16"): [(3, 15, (2, None, 64)), (148, 254, (16, None, 64))],
-                          (10, "bf16"): [(3, 15, (2, None, 64)), (130, 254, (16, None, 64))]}
+                (75, "fp16"): [(1329, None, None)], (75, "bf16"): [(518, None, None)],
+                # the 2026-12-01f probe's, ground-checked in call 5: 74 (7 fresh calls), 10 (24), 86 bf16 (2)
+                (74, "fp16"): [(1, None, None)], (74, "bf16"): [(1, None, None)],
+                (86, "bf16"): [(40, 80, (4, None, 64))],
+                (10, "fp16"): [(3, 15, (2, None, 64)), (148, 254, (16, None, 64))],
+                (10, "bf16"): [(3, 15, (2, None, 64)), (130, 254, (16, None, 64))]}
+# Read in the 2026-12-01f probe (benchmarks/results/2026-12-01f-probe, records f<n>): option 74's dots
+# keep its rule (f38-f41, K 112-942); option 10's run 2 contiguous lanes at K 6-12 (f4, f6, f7, f14;
+# 2026-12-01e: 6-15) and 16 at K = 130 (f8; 2026-12-01e: 148 and 197), K 16-129 unread; option 86 bf16's
+# keep its rule at K 43 and 48 (f49, f50; planned at K 40-80); option 75 fp16's at K = 910 run 32
+# contiguous lanes (f42; where that kernel starts and stops is not read: 800-1,328 here). The last is a
+# candidate (BITORDER_UNVERIFIED=1): no fresh call met it.
+BATCHED_DOT_CANDIDATES = {(75, "fp16"): [(800, 1328, (32, None, 64))]}
 
 
 def batched_dot_order(answer: dict, k: int, dtype: str) -> Optional[GemvOrder]:
