@@ -8,6 +8,16 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # argv to run named tests on the copy (then argv's tests/ paths are the copy's), stopping at the first failure
 PYTEST = ["-m", "pytest", "-q", "-s", "-x", "-p", "no:cacheprovider"]
+# A planted fault needs one failing case, not all of them: the check scripts stop at their first FAIL
+# under BITORDER_STOP_AT_FAIL=1, which run_on_mutant sets (CI time).
+STOP = os.environ.get("BITORDER_STOP_AT_FAIL") == "1"
+
+
+def fail(message: str) -> None:
+    """A check script's FAIL line; the script exits 1 there when BITORDER_STOP_AT_FAIL=1."""
+    print(message, flush=True)
+    if STOP:
+        sys.exit(1)
 
 
 def run_on_mutant(tmp_path, rel_file: str, old, new, argv: list, env=None):
@@ -22,7 +32,7 @@ def run_on_mutant(tmp_path, rel_file: str, old, new, argv: list, env=None):
         assert text.count(o) == 1, f"the mutation site must be unique in {rel_file}: {o!r}"
         text = text.replace(o, n)
     target.write_text(text)
-    e = dict(os.environ, **(env or {}))
+    e = dict(os.environ, BITORDER_STOP_AT_FAIL="1", **(env or {}))
     e["PYTHONPATH"] = str(tmp_path / "src") + os.pathsep + e.get("PYTHONPATH", "")
     argv = [str(tmp_path / a) if a.startswith(("tests/", "benchmarks/")) else a for a in argv]
     p = subprocess.run([sys.executable, *argv], env=e, capture_output=True, text=True, timeout=1200, cwd=tmp_path)

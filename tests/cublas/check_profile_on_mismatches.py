@@ -7,6 +7,8 @@ import sys
 import bitorder
 from bitorder.cublas.prober import describe_record, load_records, record_mismatches
 from bitorder.cublas.profile import ArchProfile
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from mutants import fail  # noqa: E402  (stops at the first FAIL in planted-fault runs)
 
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "benchmarks", "results")
 FILES = ["2026-11-29-gate-2/survey-mismatch.jsonl.gz", "2026-11-30-gate/survey-mismatch.jsonl.gz"]
@@ -23,6 +25,6 @@ for f in FILES:
         bad, walks = record_mismatches(rec, d)
         if bad or walks:
             failures += 1
-            print(f"FAIL {rec['case']} {d}: {bad} sampled elements, {walks} walk positions")
+            fail(f"FAIL {rec['case']} {d}: {bad} sampled elements, {walks} walk positions")
 print(f"{failures} failures of {described} described")
 sys.exit(1 if failures else 0)

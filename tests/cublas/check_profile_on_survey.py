@@ -11,6 +11,8 @@ import sys
 import bitorder
 from bitorder.cublas.prober import describe_record, load_records, record_mismatches
 from bitorder.cublas.profile import ArchProfile
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from mutants import fail  # noqa: E402  (stops at the first FAIL in planted-fault runs)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SURVEY = os.path.join(HERE, "..", "..", "benchmarks", "results", "2026-11-29-survey", "survey.jsonl.gz")
@@ -28,6 +30,6 @@ for rec in sample:
     bad, walks = record_mismatches(rec, d)
     if bad or walks:
         failures += 1
-        print(f"FAIL {rec['case']} {d}: {bad} sampled elements, {walks} walk positions")
+        fail(f"FAIL {rec['case']} {d}: {bad} sampled elements, {walks} walk positions")
 print(f"{failures} failures of {len(sample)}")
 sys.exit(1 if failures else 0)

@@ -35,6 +35,7 @@ import bitorder  # noqa: E402
 from bitorder import emulate  # noqa: E402
 from bitorder.cublas.profile import ArchProfile  # noqa: E402
 from bitorder.gemm import fp8  # noqa: E402
+from mutants import fail  # noqa: E402  (stops at the first FAIL in planted-fault runs)
 
 interpret_shim.bf16_round_to_nearest()
 OUT = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
@@ -112,7 +113,7 @@ for (k, split), fast, out, with_bias in itertools.product(itertools.product(ks, 
     desc = describe(k, split, fast, out, with_bias)
     if desc is None or desc.family != "split_k" or fp8.split_gap(desc):
         failures += 1
-        print(f"FAIL no split descriptor for K={k} split_k={split}: {desc}")
+        fail(f"FAIL no split descriptor for K={k} split_k={split}: {desc}")
         continue
     m, n = shapes[cases % 2]
     # the default tile, or small tiles (many programs; fast chains 256 deep, so a tile crosses a
@@ -130,7 +131,7 @@ for (k, split), fast, out, with_bias in itertools.product(itertools.product(ks, 
                                                   want.view(INTS[want.element_size()])):
         failures += 1
         bad = int((got.view(INTS[got.element_size()]) != want.view(INTS[want.element_size()])).sum())
-        print(f"FAIL {m}x{n}x{k} split_k={split} fast={fast} {out} bias={with_bias} block={block} tma={tma}: "
+        fail(f"FAIL {m}x{n}x{k} split_k={split} fast={fast} {out} bias={with_bias} block={block} tma={tma}: "
               f"{bad} of {m * n} elements differ; {desc}")
     if desc.parts >= 3:   # do the draws tell merge orders apart? (the twin's steps alone, no kernel)
         rev = reversed_merge(desc, a, b, bias, sa, sb, out)

@@ -19,6 +19,7 @@ import torch  # noqa: E402
 import bitorder  # noqa: E402
 from bitorder.desc import GEMMDesc  # noqa: E402
 from bitorder.gemm import launch  # noqa: E402
+from mutants import fail  # noqa: E402  (stops at the first FAIL in planted-fault runs)
 
 torch.manual_seed(0)
 DT = {"fp16": torch.float16, "bf16": torch.bfloat16}
@@ -74,7 +75,7 @@ for dtype, (m, n, k), layout, batch in itertools.product(
             out = launch.run(a, b, d2, bias if with_bias else None)
             if out.shape != want.shape or not torch.equal(out.double(), want):
                 failures += 1
-                print(f"FAIL {dtype} {m}x{n}x{k} {layout} batch={batch} bias={with_bias} {d2}")
+                fail(f"FAIL {dtype} {m}x{n}x{k} {layout} batch={batch} bias={with_bias} {d2}")
 if not ONLY:     # broadcast B, swizzled tiles, TMA tiles: the full run only
     # a batched A against a broadcast B (stride 0), as torch.matmul's non-foldable 3-D @ 2-D
     a = operand(20, 50, True, 4, torch.float16)
@@ -82,7 +83,7 @@ if not ONLY:     # broadcast B, swizzled tiles, TMA tiles: the full run only
     out = launch.run(a, w.unsqueeze(0).expand(4, 50, 30), GEMMDesc("plain", "fp16", 50, "wgmma", 16))
     if not torch.equal(out.double(), a.double() @ w.double()):
         failures += 1
-        print("FAIL broadcast B")
+        fail("FAIL broadcast B")
     # many tiles (small blocks): the L2 swizzle's program-to-tile map covers every tile once,
     # with a partial band of tile rows at the bottom (12 rows of tiles: one band of 8, one of 4)
     a = operand(16 * 11 + 3, 40, False, 0, torch.float16)
@@ -90,7 +91,7 @@ if not ONLY:     # broadcast B, swizzled tiles, TMA tiles: the full run only
     out = launch.run(a, b, GEMMDesc("plain", "fp16", 40, "wgmma", 16), block=(16, 16, 32, 4, 1))
     if not torch.equal(out.double(), a.double() @ b.double()):
         failures += 1
-        print("FAIL swizzled tiles")
+        fail("FAIL swizzled tiles")
     # TMA tiles (launch.chain's tma=True): aligned leading dimensions, every layout, batched, bias,
     # edges in M, N and K (the descriptors' zero fill stands for the masks)
     used, plain_launch = [], launch._launch
@@ -105,11 +106,11 @@ if not ONLY:     # broadcast B, swizzled tiles, TMA tiles: the full run only
         want = a.double() @ b.double() + (bias.double() if with_bias else 0)
         if not torch.equal(out.double(), want):
             failures += 1
-            print(f"FAIL tma={tma} {m}x{n}x{k} {layout} batch={batch} bias={with_bias}")
+            fail(f"FAIL tma={tma} {m}x{n}x{k} {layout} batch={batch} bias={with_bias}")
         expect = launch.chain_tma_persistent_kernel if tma == "persistent" and not batch else launch.chain_tma_kernel
         if used[-1] is not expect:
             failures += 1
-            print(f"FAIL {expect.__name__} not used for {m}x{n}x{k} {layout} batch={batch}")
+            fail(f"FAIL {expect.__name__} not used for {m}x{n}x{k} {layout} batch={batch}")
 # the fp8 chain (no scale: the interpreter has no inline asm), whole tiles then the short one or
 # TMA tiles, both accumulation modes, swizzled tiles with an edge in M and N (K 208: a short tile)
 from bitorder.gemm.kernels_fp8 import chain8_kernel  # noqa: E402
@@ -124,6 +125,6 @@ for (m, n, k), promote, tma in itertools.product(((70, 48, 208), (33, 80, 128)) 
                                                HAS_BIAS=False, BLOCK_M=16, BLOCK_N=16, BLOCK_K=64, TMA=tma)
     if not torch.equal(out.double(), a.double() @ b.double()):
         failures += 1
-        print(f"FAIL fp8 {m}x{n}x{k} promote={promote} tma={tma}")
+        fail(f"FAIL fp8 {m}x{n}x{k} promote={promote} tma={tma}")
 print(f"{failures} failures")
 sys.exit(1 if failures else 0)

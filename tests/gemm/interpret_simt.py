@@ -19,6 +19,7 @@ import torch  # noqa: E402
 import bitorder  # noqa: E402
 from bitorder.emulate import simt  # noqa: E402
 from bitorder.gemm.simt import gemv, gemv_rows  # noqa: E402
+from mutants import fail  # noqa: E402  (stops at the first FAIL in planted-fault runs)
 
 print(f"bitorder from {bitorder.__file__}")
 rng = np.random.default_rng(20261130)
@@ -76,7 +77,7 @@ for (m, k, n), trans, out, order in itertools.product(((1, 150, 9), (7, 150, 1),
         g, w = got.view(OUT[out][1]), want.view(OUT[out][1])
         if not np.array_equal(g, w):
             failures += 1
-            print(f"FAIL {(m, k, n)} trans={trans} {out} bias={with_bias} {order}: {int((g != w).sum())} of {g.size} differ")
+            fail(f"FAIL {(m, k, n)} trans={trans} {out} bias={with_bias} {order}: {int((g != w).sum())} of {g.size} differ")
 # a split order's parts in programs of their own, then added in K order by a second launch
 # (gemv(parts_apart=True)): the same bytes as the twin's, batched too
 APART = [simt.GemvOrder(lanes=32, chunk=1, span=37, bias="out"), simt.GemvOrder(lanes=26, chunk=4, span=37),
@@ -91,7 +92,7 @@ for (m, k, n), order in itertools.product(((1, 150, 9), (7, 150, 1)), APART):
     cases += 1
     if not np.array_equal(got, want):
         failures += 1
-        print(f"FAIL parts apart {(2, m, k, n)} {order}: {int((got != want).sum())} of {got.size} differ")
+        fail(f"FAIL parts apart {(2, m, k, n)} {order}: {int((got != want).sum())} of {got.size} differ")
 # batches (bmm's gemv): each entry the twin's bytes for its own operands, the vector side's batch
 # stride 0 too (torch's 3-D @ 2-D expands the 2-D operand)
 for (m, k, n), order in itertools.product(((1, 150, 9), (7, 150, 1)), ORDERS[:12:3]):
@@ -103,7 +104,7 @@ for (m, k, n), order in itertools.product(((1, 150, 9), (7, 150, 1)), ORDERS[:12
         cases += 1
         if not np.array_equal(got, want):
             failures += 1
-            print(f"FAIL batch {(3, m, k, n)} shared={shared} {order}: {int((got != want).sum())} of {got.size} differ")
+            fail(f"FAIL batch {(3, m, k, n)} shared={shared} {order}: {int((got != want).sum())} of {got.size} differ")
 # magma's order (bitorder.gemm.simt.seq): one chain per output over any M x N, every layout, bias or not
 from bitorder.gemm.simt import seq  # noqa: E402
 for (m, k, n), (ta_, tb_), out, with_bias in itertools.product(((5, 13, 70), (40, 38, 3), (1, 7, 1)),
@@ -119,7 +120,7 @@ for (m, k, n), (ta_, tb_), out, with_bias in itertools.product(((5, 13, 70), (40
     g, w = got.view(OUT[out][1]), want.view(OUT[out][1])
     if not np.array_equal(g, w):
         failures += 1
-        print(f"FAIL seq {(m, k, n)} trans={(ta_, tb_)} {out} bias={with_bias}: {int((g != w).sum())} of {g.size} differ")
+        fail(f"FAIL seq {(m, k, n)} trans={(ta_, tb_)} {out} bias={with_bias}: {int((g != w).sum())} of {g.size} differ")
 for shared in (False, True):       # a batch (bmm), the 2-D operand expanded (batch stride 0) too
     a, b = draw((3, 6, 11)), draw((3, 11, 20))
     tb = torch.from_numpy(b[:1]).expand(3, 11, 20) if shared else torch.from_numpy(b)
@@ -129,7 +130,7 @@ for shared in (False, True):       # a batch (bmm), the 2-D operand expanded (ba
     cases += 1
     if not np.array_equal(got, want):
         failures += 1
-        print(f"FAIL seq batch shared={shared}: {int((got != want).sum())} of {got.size} differ")
+        fail(f"FAIL seq batch shared={shared}: {int((got != want).sum())} of {got.size} differ")
 # gemmSN's rows in one launch (gemv_rows): every row of a against b's columns, each as gemv(a[i:i + 1], b)
 for order, (tb_, with_bias) in itertools.product(
         (simt.GemvOrder(lanes=4, chunk=1, fold="seq", block=4), simt.GemvOrder(lanes=4, fold="seq", block=4,
@@ -146,10 +147,10 @@ for order, (tb_, with_bias) in itertools.product(
     cases += 1
     if not np.array_equal(got, want):
         failures += 1
-        print(f"FAIL gemv_rows {order} b transposed={tb_} bias={with_bias}: {int((got != want).sum())} of {got.size} differ")
+        fail(f"FAIL gemv_rows {order} b transposed={tb_} bias={with_bias}: {int((got != want).sum())} of {got.size} differ")
 distinct = min(len(v) for v in seen.values())
 print(f"{cases} cases, {failures} failures; the twin's orders gave at least {distinct} byte patterns per draw")
 if distinct < 4:
-    print("FAIL the draws do not tell the orders apart")
+    fail("FAIL the draws do not tell the orders apart")
     failures += 1
 sys.exit(1 if failures else 0)
