@@ -386,10 +386,10 @@ def _run(a, b, bias, torch_fn):
         from .simt import gemv
         out = gemv(a2, b2, p.order, bias=None if bias_after else bias)
     elif p.path == "rows":          # gemmSN (_gemmsn_candidate): every row of a its own gemv, same order
-        from .simt import gemv_rows
+        from .simt import gemv_rows, gemv_rows_batched
         bias_r = None if bias_after else bias
         out = gemv_rows(a2, b2, p.order, bias=bias_r) if a2.dim() == 2 else \
-            torch.stack([gemv_rows(a2[z], b2[z], p.order, bias=bias_r) for z in range(a2.shape[0])])
+            gemv_rows_batched(a2, b2, p.order, bias=bias_r)
     elif p.path == "dots":          # algorithm 14 with one output side > 1 (_dots_candidate): a dot per output
         from .simt import dot
         bias_d = None if bias_after else bias

@@ -92,6 +92,25 @@ def gemv_rows(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out
                 unroll=unroll).view(M, N)
 
 
+def gemv_rows_batched(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out_dtype=None):
+    """a (B, M, K) @ b (B, K, N) (+ bias (N,), beta = 1) with every row of every entry its own gemv
+    against its entry's columns (batched gemmSN): returns the bytes of gemv_rows(a[z], b[z], order,
+    bias) for every z. Each launch computes the same outputs in the same order whichever way the
+    calls are cut, so it takes min(B, M) launches: one per row over the batch when M < B (gemmSN's
+    M is at most 16, a batch can be larger), one per entry otherwise."""
+    if a.dim() != 3 or b.dim() != 3 or a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
+        raise ValueError(f"gemv_rows_batched takes a (B, M, K) @ b (B, K, N); got {tuple(a.shape)} @ {tuple(b.shape)}")
+    (B, M, _), N = a.shape, b.shape[2]
+    out = torch.empty((B, M, N), dtype=out_dtype or a.dtype, device=a.device)
+    if M < B:       # row i of every entry: a batch of B one-row gemvs
+        for i in range(M):
+            out[:, i:i + 1, :] = gemv(a[:, i:i + 1, :], b, order, bias=bias, out_dtype=out_dtype)
+    else:
+        for z in range(B):
+            out[z] = gemv_rows(a[z], b[z], order, bias=bias, out_dtype=out_dtype)
+    return out
+
+
 def seq(a: torch.Tensor, b: torch.Tensor, bias=None, out_dtype=None):
     """a (M, K) @ b (K, N) (+ bias (N,), beta = 1 as torch's F.linear), or a batch of them (a (B, M, K)
     @ b (B, K, N), no bias), every output one fp32 chain in increasing K, the bias in fp32, one
