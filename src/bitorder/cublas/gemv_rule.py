@@ -186,10 +186,10 @@ CANDIDATES_2026_12_01D = {
 }
 # The 2026-12-01f designed probe of the gemv census's algorithm-13 fallbacks (benchmarks/results/
 # 2026-12-01f-probe/probe_gemv.json.gz, records f<n>): per key, the orders every record of it left
-# (benchmarks/results/2026-12-01f-probe/rules.json); contiguous lanes take their family's cap 64 (the
-# records' parts are under 64 a lane). Each agrees with its sister dtype's rule where there is one (42,
+# (benchmarks/gemv_rules_by_key.py; benchmarks/results/2026-12-01f-probe/rules.json); contiguous
+# lanes take their family's cap 64 (the records' parts are under 64 a lane). Each agrees with its sister dtype's rule where there is one (42,
 # 48, 82, 83, 88, 95, 111; 33 fp16's 2026-12-01d candidate too: f19, f20). Ground check the same day
-# (benchmarks/results/2026-12-01f-ground, call 5): a census of the gate's gemv ground with twenty times
+# (benchmarks/results/2026-12-01f-probe, call 5): a census of the gate's gemv ground with twenty times
 # the fuzz (fresh seed) and the whole gate's fallbacks, rerun under BITORDER_UNVERIFIED=1: 193 planned
 # calls identical (1 to 25 a key, three draws each); the keys met became the defaults. Left out: 26
 # bf16 (16 lanes, contiguous or in chunks of 16: one record, K = 248, where they agree).
