@@ -92,3 +92,17 @@ def test_fitted_rules_become_a_profile_that_describes_new_calls():
     for k, layout in ((4096, "tt"), (4096, "nt"), (4100, "tt")):
         assert prof.describe(answer, k, "bf16", True, layout=layout) == rule_desc(truth, answer, k, "bf16", True, layout)
     assert entry_from_rules(kind, [truth, {**truth, "granule": 16}], recs) is None      # unsettled: no entry
+
+
+def test_bias_added_by_the_last_part_is_recovered():
+    """Algorithm 21's s16816 serial splits add F.linear's bias in the last part (2026-12-01f): a box
+    running that rule keeps it and drops the first-part (bias_acc) and after-the-merge (bias_out)
+    readings; a box adding it in the first part drops bias_last. The whole candidate space holds it."""
+    serial = {**SPLIT, "merge_order": "serial_added", "bias": "bias_last"}
+    recs = records(serial, CASES, scheme=1)
+    decoys = variants(serial, [{"bias": "bias_acc"}, {"bias": "bias_out"}])
+    assert fit(recs, [serial] + decoys) == [serial]
+    first = {**serial, "bias": "bias_acc"}
+    assert fit(records(first, CASES, scheme=1), [serial, first]) == [first]
+    from bitorder.cublas.prober import candidate_rules
+    assert {**serial, "k_major": None} in candidate_rules((21, True, True, 1))

@@ -164,7 +164,9 @@ def candidate_rules(kind: tuple, stages: str | None = None) -> list[dict]:
                 for k_major in [None] + [x for x in K_MAJOR_GRANULES if x > g]:
                     for rnd in ("ceil", "floor"):
                         for partial, order in (("fp32", "sequential"), ("out", "sequential"), ("out", "serial_added")):
-                            for bias in ("bias_acc", "bias_out"):
+                            # bias_last: added by the last part to its sum with the running output
+                            # (algorithm 21's s16816 serial splits, 2026-12-01f)
+                            for bias in ("bias_acc", "bias_out") + (("bias_last",) if order == "serial_added" else ()):
                                 rules.append({**base, "family": "split_k", "granule": g, "k_major": k_major,
                                               "round": rnd, "partial": partial, "merge_order": order, "bias": bias})
     return rules
@@ -193,7 +195,8 @@ def rule_desc(rule: dict, answer: dict, k: int, dtype: str, bias: bool, layout: 
         return None
     if span >= k:
         return GEMMDesc("plain", epilogue=epi_plain, **common)
-    epi = ("round", "bias_out") if bias and rule["bias"] == "bias_out" else epi_plain
+    epi = {"bias_out": ("round", "bias_out"), "bias_last": ("bias_last", "round")}.get(rule["bias"], epi_plain) \
+        if bias else epi_plain
     return GEMMDesc("split_k", k_cuts=(span,), partial_dtype="fp32" if rule["partial"] == "fp32" else dtype,
                     merge_dtype="fp32", merge_order=rule["merge_order"], epilogue=epi, **common)
 
