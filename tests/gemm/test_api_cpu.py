@@ -109,7 +109,37 @@ def test_an_addmm_gemv_plans_the_rule_with_the_bias_before_the_rounding(monkeypa
     x3 = torch.zeros(2, 20, 300, dtype=torch.float16)                 # folded 3-D input: the same plan
     assert api.plan(x3, w.t(), bias).path == "simt"
     ans["custom_option"] = 13                                          # no rule: cuBLAS, as before
-    assert api.plan(x, w.t(), bias).reason == "addmm without the cuBLASLt bias path"
+    p = api.plan(x, w.t(), bias)
+    assert p.reason == "addmm without the cuBLASLt bias path" and p.answer == ans   # the answer kept
+
+
+def test_an_addmm_over_an_unsplit_tensor_core_chain_is_a_candidate(monkeypatch):
+    """F.linear with N = 1 whose bias-free answer is an unsplit tensor-core chain: under
+    BITORDER_UNVERIFIED=1 only, the chain with the bias added in fp32 before the rounding (cuBLAS's
+    beta = 1 epilogue read as bias_acc; not yet checked on the H200); by default cuBLAS, with the
+    answer in the plan."""
+    import dataclasses
+
+    import torch
+    from bitorder.cublas import torch_call
+    from bitorder.cublas.profile import ArchProfile
+    from bitorder.gemm import api
+    nvjet = {"algo_id": 66, "tile": "64x8", "stages": "64xAUTO", "split_k": 1, "reduction_scheme": 0, "custom_option": 0}
+
+    @dataclasses.dataclass
+    class Q:
+        bias_ptr: int = 0
+    monkeypatch.setattr(torch_call, "lt_query", lambda *a, **k: Q())
+    monkeypatch.setattr(api, "_describe", lambda q, dtype, bias: (nvjet, ArchProfile.load().describe(nvjet, 300, dtype, bias)))
+    monkeypatch.setattr(api, "_check", lambda *t: "fp16")
+    x, w, bias = torch.zeros(40, 300, dtype=torch.float16), torch.zeros(1, 300, dtype=torch.float16), \
+        torch.zeros(1, dtype=torch.float16)
+    p = api.plan(x, w.t(), bias)
+    assert p.path == "cublas" and p.answer == nvjet
+    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    p = api.plan(x, w.t(), bias)
+    assert p.path == "triton" and p.desc.family == "plain" and p.desc.epilogue == ("bias_acc", "round")
+    assert "candidate" in p.reason
 
 
 def test_a_k1_addmm_is_one_fp32_add_and_one_rounding(monkeypatch):

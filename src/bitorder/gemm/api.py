@@ -289,13 +289,21 @@ def _addmm(a, b, bias) -> Plan:
         # K == 1: one exact product per output (fp16/bf16 products fit fp32), the bias added in
         # fp32, one rounding: no order left to choose (the whole gate, 2026-12-01: 248 such cases)
         return Plan("k1", None, None, "gemm", "K = 1 addmm: fp32 product + bias, one rounding")
+    answer = None
     if b.shape[1] == 1 and bias.dim() == 1:
         p = _plan2(a, b, None, "gemm")
+        answer = p.answer       # kept on a fallback: what the bias-free call was answered (the gates' records)
         if p.path == "simt":
             return dataclasses.replace(p, reason="gemv rule, beta = 1 bias (addmm)", order=p.order.replace(bias="acc"))
         if p.path in ("dot", "dots", "seq"):
             return dataclasses.replace(p, reason=f"{p.reason}, beta = 1 bias in fp32 (addmm)")
-    return Plan("cublas", None, None, "gemm", "addmm without the cuBLASLt bias path")
+        if p.path == "triton" and p.desc.family == "plain" and _trial():
+            # a candidate (BITORDER_UNVERIFIED=1): an unsplit tensor-core chain reading C (the bias, copied
+            # into the output) in its epilogue as alpha * acc + beta * C in fp32, one rounding, which is
+            # the chain's bias_acc; not yet checked on the H200 (the gates' 5 addmm fallbacks, 2026-12-01f)
+            return dataclasses.replace(p, desc=p.desc.replace(epilogue=("bias_acc", "round")),
+                                       reason=f"{p.reason}, beta = 1 bias in fp32 (addmm, candidate)")
+    return Plan("cublas", None, answer, "gemm", "addmm without the cuBLASLt bias path")
 
 
 def plan(a, b, bias=None) -> Plan:
