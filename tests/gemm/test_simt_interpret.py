@@ -45,20 +45,34 @@ def test_planted_fault_folding_down_as_up_fails(tmp_path):
     assert "fold=down" in out
 
 
-@pytest.mark.parametrize("lanes, fold", [(1, 0), (32, 0), (16, 1), (8, 2)])
-def test_compiles_for_sm90_with_single_rounding_chains(lanes, fold):
+@pytest.mark.parametrize("lanes, fold, warps", [(1, 0, 4), (32, 0, 4), (16, 1, 4), (8, 2, 4), (2, 0, 1), (2, 2, 1)])
+def test_compiles_for_sm90_with_single_rounding_chains(lanes, fold, warps):
     """On sm90 every chain step is one fma.rn.f32 and the fold's adds are plain add.f32: no
-    multiply is left for ptxas to fuse into them."""
+    multiply is left for ptxas to fuse into them; at one warp too (BITORDER_GEMV_WARPS)."""
     import bitorder
     from bitorder.gemm.kernels_simt import gemv_kernel
     sig = {"a_ptr": "*fp16", "v_ptr": "*fp16", "out_ptr": "*fp16", "bias_ptr": "*fp16", "R": "i32", "K": "i32",
            "stride_ar": "i32", "stride_ak": "i32", "stride_v": "i32", "stride_o": "i32", "stride_bias": "i32",
            "SPAN": "i32", "CHUNK": "i32", "CAP": "i32", "BLOCKLEN": "i32", "stride_ab": "i32", "stride_vb": "i32",
            "stride_ob": "i32", "NLANES": "i32"}
-    c = bitorder.compile(gemv_kernel, "sm90", signature=sig, num_warps=4, num_stages=1,
+    c = bitorder.compile(gemv_kernel, "sm90", signature=sig, num_warps=warps, num_stages=1,
                          constexprs={"LANES": lanes, "FOLD": fold, "HAS_BIAS": True, "BIAS_OUT": False, "BLOCK_R": 16,
                                      "BLOCK_IN_CHUNK": False})
     assert "fma.rn.f32" in c.ptx and "mul.f32" not in c.ptx and "mul.rn.f32" not in c.ptx
+
+
+def test_gemv_warps_default_to_the_gated_four(monkeypatch):
+    """BITORDER_GEMV_WARPS: unset (or nonsense) keeps Triton's 4; "auto" a warp per 32 values of
+    block_r x lanes (1 to 4); a number as given."""
+    from bitorder.gemm.simt import _gemv_warps
+    monkeypatch.delenv("BITORDER_GEMV_WARPS", raising=False)
+    assert _gemv_warps(16, 2) == 4
+    monkeypatch.setenv("BITORDER_GEMV_WARPS", "auto")
+    assert (_gemv_warps(16, 2), _gemv_warps(16, 4), _gemv_warps(16, 32), _gemv_warps(1, 2)) == (1, 2, 4, 1)
+    monkeypatch.setenv("BITORDER_GEMV_WARPS", "2")
+    assert _gemv_warps(16, 32) == 2
+    monkeypatch.setenv("BITORDER_GEMV_WARPS", "three")
+    assert _gemv_warps(16, 32) == 4
 
 
 def test_the_split_parts_kernels_compile_for_sm90():

@@ -59,6 +59,7 @@ def gemv(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out_dtyp
     span = order.span or max(K, 1)
     block_r = min(block_r, triton.next_power_of_2(R))
     parts = triton.cdiv(K, span)
+    launch = {"num_warps": _gemv_warps(block_r, triton.next_power_of_2(order.lanes))}
     if parts_apart is None:
         parts_apart = os.environ.get("BITORDER_GEMV_PARTS") != "0"
     if parts_apart and parts > 1:
@@ -66,7 +67,7 @@ def gemv(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out_dtyp
         gemv_parts_kernel[(triton.cdiv(R, block_r), parts, batch)](
             mat, vec, ws, R, K, sr, sk, sv, span, order.chunk or 0, order.cap or 0, order.block or 0, sab, svb,
             order.lanes, LANES=triton.next_power_of_2(order.lanes), FOLD=FOLD_CODES[order.fold], BLOCK_R=block_r,
-            BLOCK_IN_CHUNK=order.block_in_chunk, UNROLL=unroll)
+            BLOCK_IN_CHUNK=order.block_in_chunk, UNROLL=unroll, **launch)
         gemv_merge_kernel[(triton.cdiv(R, 128), batch)](
             ws, out, bias if bias is not None else out, R, parts, so, sb, sob, HAS_BIAS=bias is not None,
             BIAS_OUT=order.bias == "out", BLOCK_R=min(128, triton.next_power_of_2(R)))
@@ -75,9 +76,20 @@ def gemv(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out_dtyp
         mat, vec, out, bias if bias is not None else out, R, K, sr, sk, sv, so, sb, span, order.chunk or 0, order.cap or 0,
         order.block or 0, sab, svb, sob, order.lanes,
         LANES=triton.next_power_of_2(order.lanes), FOLD=FOLD_CODES[order.fold], HAS_BIAS=bias is not None, BIAS_OUT=order.bias == "out",
-        BLOCK_R=block_r, BLOCK_IN_CHUNK=order.block_in_chunk, UNROLL=unroll)
+        BLOCK_R=block_r, BLOCK_IN_CHUNK=order.block_in_chunk, UNROLL=unroll, **launch)
     return out
 
+
+def _gemv_warps(block_r: int, lanes: int) -> int:
+    """The gemv kernels' num_warps: 4 (Triton's default, as gated) unless BITORDER_GEMV_WARPS says
+    otherwise: a number, or "auto" (one warp per 32 of the program's block_r x lanes values, 1 to 4:
+    16 rows x 2 lanes leave 96 of 4 warps' 128 threads idle). The bits do not depend on it: each
+    output's chains are per element and its lane fold a chain of size-2 sums (and a sequential fold's
+    other lanes -0.0), which no layout reorders. Not yet timed on the H200."""
+    how = os.environ.get("BITORDER_GEMV_WARPS", "")
+    if how == "auto":
+        return max(1, min(4, block_r * lanes // 32))
+    return int(how) if how.isdigit() and int(how) in (1, 2, 4, 8) else 4
 
 def gemv_rows(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out_dtype=None, block_r: int = 16,
               unroll: int = 8):
