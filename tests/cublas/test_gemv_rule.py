@@ -350,6 +350,8 @@ def test_rules_of_the_2026_12_01f_probe_replay_their_records(monkeypatch):
     assert gemv_rule.order_for(some, 3850, "fp16") is None and gemv_rule.batched_dot_order(
         {"algo_id": 13, "custom_option": 75, "split_k": 1}, 910, "fp16") is None
     assert gemv_rule.batched_dot_order({"algo_id": 13, "custom_option": 10, "split_k": 1}, 20, "bf16") is None
+    a42 = {"algo_id": 13, "custom_option": 42, "split_k": 1}           # its cap unread past 64 a lane
+    assert gemv_rule.order_for(a42, 512, "fp16") is not None and gemv_rule.order_for(a42, 513, "fp16") is None
     monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
     table = {**gemv_rule.PROBED_2026_12_01F, **gemv_rule.CANDIDATES_2026_12_01F}
     names = [n for _, (_, _, _, _, ns) in table.items() for n in ns if n.startswith("f")]

@@ -224,7 +224,7 @@ CANDIDATES_2026_12_01F = {
 }
 # gemv2N kernels (options 1 and 2) read in the 2026-12-01e refit of the 2026-12-01c/d probes (records
 # no earlier reading had looked at): 2 or 4 contiguous lanes added in order; recorded only to K = 10
-# (option 1) and 33 (option 2), so planned to K = 64 (GEMV2N_MAX_K). Ground check 2026-12-01f
+# (option 1) and 33 (option 2), so planned to K = 64 (MAX_K). Ground check 2026-12-01f
 # (benchmarks/results/2026-12-01f-ground): 27 fresh calls (K 2-31, batched, three draws each) identical;
 # then the defaults.
 PROBED_2026_12_01E = {
@@ -233,7 +233,13 @@ PROBED_2026_12_01E = {
     (2, "bf16"): ("gemv2N_kernel<int,int,bf,bf,bf,f,128,4,4,4,1,false>", 4, None, None, ("d53", "c78")),
 }
 RULES.update(PROBED_2026_12_01E)
-GEMV2N_MAX_K = {key: 64 for key in PROBED_2026_12_01E} | {(2, "fp16"): 64}
+# The most K a rule plans, where a call past it could run what no record has read: gemv2N's recorded
+# reach, and the 2026-12-01f keys with contiguous lanes whose cap of 64 no record or fresh call could
+# tell from no cap (each lane's slice at most 64 there: K <= 64 x lanes, where the two agree); 88 bf16
+# and 102 met fresh calls past it (K to 2,397 and 1,403), identical with the cap.
+MAX_K = {key: 64 for key in PROBED_2026_12_01E} | {(2, "fp16"): 64} | {
+    key: 64 * lanes for key, (_, lanes, chunk, cap, _) in PROBED_2026_12_01F.items()
+    if chunk is None and cap == 64 and key not in ((88, "bf16"), (102, "bf16"), (102, "fp16"))}
 EXTRA[(2, "fp16")] = dict(fold="seq")
 # A batch of dots (bmm with M = N = 1) answered as gemv: the option does not always name the kernel
 # (2026-12-01e refit: option 10's batched dots ran gemvx with 2 contiguous lanes at K 6-15 and 16 at
@@ -304,7 +310,7 @@ def order_for(answer: dict, k: int, dtype: str, outputs: int = 1) -> Optional[Ge
     key = (int(answer.get("custom_option", -1)), dtype)
     candidates = {**CANDIDATES_2026_12_01D, **CANDIDATES_2026_12_01F} if candidates_allowed() else {}
     rule = RULES.get(key) or candidates.get(key)
-    if rule is None or k > GEMV2N_MAX_K.get(key, k):
+    if rule is None or k > MAX_K.get(key, k):
         return None
     _, lanes, chunk, cap, _ = rule
     if outputs > MAX_OUTPUTS.get(key, outputs):
