@@ -319,10 +319,10 @@ def test_rules_of_the_2026_12_01e_refit_replay_their_records():
     a1 = {"algo_id": 13, "custom_option": 1, "split_k": 1}
     assert gemv_rule.order_for(a1, 65, "bf16") is None                 # past gemv2N's K bound
     a75 = {"algo_id": 13, "custom_option": 75, "split_k": 1}
-    assert not gemv_rule.batched_dots_planned(a75, 910, "fp16") and gemv_rule.batched_dots_planned(a75, 1329, "fp16")
+    assert gemv_rule.batched_dot_order(a75, 910, "fp16") is None and gemv_rule.batched_dot_order(a75, 1329, "fp16")
     names = [n for _, (_, _, _, _, ns) in gemv_rule.PROBED_2026_12_01E.items() for n in ns]
     dots = [n for n, r in recs.items() if r["case"].get("batch", 1) > 1 and r["case"]["m"] == r["case"]["n"] == 1
-            and gemv_rule.batched_dots_planned(r.get("answer"), r["case"]["k"], r["case"]["dtype"])]
+            and gemv_rule.batched_dot_order(r.get("answer"), r["case"]["k"], r["case"]["dtype"]) is not None]
     assert len(names) == 6 and len(dots) >= 12
     bytewise = set()
     for name in names + dots:
@@ -336,7 +336,7 @@ def test_rules_of_the_2026_12_01e_refit_replay_their_records():
         if key not in bytewise:
             assert probe_gemv.confirm(rec, [order], pairs, tracers), name
             bytewise.add(key)
-    assert not gemv_rule.batched_dots_planned({"algo_id": 13, "custom_option": 10, "split_k": 1}, 32, "fp16")
+    assert gemv_rule.batched_dot_order({"algo_id": 13, "custom_option": 10, "split_k": 1}, 32, "fp16") is None
 
 
 def test_rules_of_the_2026_12_01f_probe_replay_their_records(monkeypatch):

@@ -148,14 +148,14 @@ for order, (tb_, with_bias) in itertools.product(
     if not np.array_equal(got, want):
         failures += 1
         fail(f"FAIL gemv_rows {order} b transposed={tb_} bias={with_bias}: {int((got != want).sum())} of {got.size} differ")
-# batched gemmSN (gemv_rows_batched): launches by row when M < B, by entry otherwise; each entry's rows the
-# twin's bytes for its own operands
+# batched gemmSN (gemv_rows_batched, by_row): launches by row when M < B, by entry otherwise; each
+# entry's rows the twin's bytes for its own operands
 for (B, M), order in itertools.product(((3, 2), (2, 3)), (simt.GemvOrder(lanes=4, chunk=1, fold="seq", block=4),)):
     if os.environ.get("SIMT_FAULT") == "1":
         break
     a, b, bias = draw((B, M, 40)), draw((B, 40, 7)), draw((7,))
     got = gemv_rows_batched(torch.from_numpy(a), torch.from_numpy(b), order, bias=torch.from_numpy(bias),
-                            out_dtype=torch.float32).numpy().view(np.uint32)
+                            out_dtype=torch.float32, by_row=True).numpy().view(np.uint32)
     want = np.stack([simt.matmul(a[z], b[z], order, bias=bias, out_dtype="fp32") for z in range(B)]).view(np.uint32)
     cases += 1
     if not np.array_equal(got, want):

@@ -91,7 +91,8 @@ RULES = {
 # (lanes folded by a count-down butterfly, one chain per lane).
 EXTRA = {(11, "fp16"): dict(fold="seq", block=512), (11, "bf16"): dict(fold="seq", block=512),
          (12, "fp16"): dict(fold="seq", block=256), (12, "bf16"): dict(fold="seq", block=256),
-         (1, "fp16"): dict(fold="seq"), (1, "bf16"): dict(fold="seq"), (2, "bf16"): dict(fold="seq")}
+         (1, "fp16"): dict(fold="seq"), (1, "bf16"): dict(fold="seq"), (2, "bf16"): dict(fold="seq"),
+         (2, "fp16"): dict(fold="seq")}
 
 # The most outputs (M or N) a rule is known to hold for, where more broke it: option 10 fp16 was
 # identical on 16 fresh shapes up to 5,681 outputs and differed on both calls with 10,675 and
@@ -187,8 +188,9 @@ CANDIDATES_2026_12_01D = {
 # The 2026-12-01f designed probe of the gemv census's algorithm-13 fallbacks (benchmarks/results/
 # 2026-12-01f-probe/probe_gemv.json.gz, records f<n>): per key, the orders every record of it left
 # (benchmarks/gemv_rules_by_key.py; benchmarks/results/2026-12-01f-probe/rules.json); contiguous
-# lanes take their family's cap 64 (the records' parts are under 64 a lane). Each agrees with its sister dtype's rule where there is one (42,
-# 48, 82, 83, 88, 95, 111; 33 fp16's 2026-12-01d candidate too: f19, f20). Ground check the same day
+# lanes take their family's cap 64 (the records' parts are under 64 a lane). Each agrees with its
+# sister dtype's rule where there is one (42, 48, 82, 83, 88, 95, 111; 33 fp16's 2026-12-01d candidate
+# too: f19, f20). Ground check the same day
 # (benchmarks/results/2026-12-01f-probe, call 5): a census of the gate's gemv ground with twenty times
 # the fuzz (fresh seed) and the whole gate's fallbacks, rerun under BITORDER_UNVERIFIED=1: 193 planned
 # calls identical (1 to 25 a key, three draws each); the keys met became the defaults. Left out: 26
@@ -222,6 +224,8 @@ CANDIDATES_2026_12_01F = {
     (73, "fp16"): ("gemvx<...> (Lt bias)", 16, 1, None, ("f37",)),
     (82, "bf16"): ("gemvx<...> (split)", 32, None, 64, ("f43",)),
 }
+# Every candidate key (planned only under BITORDER_UNVERIFIED=1, after RULES).
+CANDIDATES = {**CANDIDATES_2026_12_01D, **CANDIDATES_2026_12_01F}
 # gemv2N kernels (options 1 and 2) read in the 2026-12-01e refit of the 2026-12-01c/d probes (records
 # no earlier reading had looked at): 2 or 4 contiguous lanes added in order; recorded only to K = 10
 # (option 1) and 33 (option 2), so planned to K = 64 (MAX_K). Ground check 2026-12-01f
@@ -240,7 +244,6 @@ RULES.update(PROBED_2026_12_01E)
 MAX_K = {key: 64 for key in PROBED_2026_12_01E} | {(2, "fp16"): 64} | {
     key: 64 * lanes for key, (_, lanes, chunk, cap, _) in PROBED_2026_12_01F.items()
     if chunk is None and cap == 64 and key not in ((88, "bf16"), (102, "bf16"), (102, "fp16"))}
-EXTRA[(2, "fp16")] = dict(fold="seq")
 # A batch of dots (bmm with M = N = 1) answered as gemv: the option does not always name the kernel
 # (2026-12-01e refit: option 10's batched dots ran gemvx with 2 contiguous lanes at K 6-15 and 16 at
 # K 148-197, option 92 bf16's 32 strided lanes against its rule's contiguous ones; two such gate calls
@@ -284,11 +287,6 @@ def batched_dot_order(answer: dict, k: int, dtype: str) -> Optional[GemvOrder]:
     return None
 
 
-def batched_dots_planned(answer: dict, k: int, dtype: str) -> bool:
-    """Whether a batch of dots (M = N = 1, K long) answered as gemv has an order (batched_dot_order)."""
-    return batched_dot_order(answer, k, dtype) is not None
-
-
 # Option 75 bf16's split calls on cuBLASLt's M = 1 bias path (2026-12-01c, 23 records with 4 to 465
 # outputs, splits 3-132) keep the table's order (32 lanes strided over ceil(K / split)) and nothing
 # else. With 2 or 3 outputs the fitter had found no order: its bias check compared 4 designed rows
@@ -308,8 +306,7 @@ def order_for(answer: dict, k: int, dtype: str, outputs: int = 1) -> Optional[Ge
     if split < 1:                    # -1: the split left to run time; no rule knows it
         return None
     key = (int(answer.get("custom_option", -1)), dtype)
-    candidates = {**CANDIDATES_2026_12_01D, **CANDIDATES_2026_12_01F} if candidates_allowed() else {}
-    rule = RULES.get(key) or candidates.get(key)
+    rule = RULES.get(key) or (CANDIDATES.get(key) if candidates_allowed() else None)
     if rule is None or k > MAX_K.get(key, k):
         return None
     _, lanes, chunk, cap, _ = rule

@@ -21,7 +21,7 @@ from ..desc import GEMMDesc
 from ..draws import numpy_draw
 from ..emulate import accumulate, epilogue
 from . import walks as W
-from .profile import layout_of
+from .profile import BIAS_EPILOGUE, layout_of
 
 TID_A, TID_B, TID_BIAS = 1, 2, 3  # the survey's tensor ids for A, B and the bias
 
@@ -180,8 +180,8 @@ def rule_desc(rule: dict, answer: dict, k: int, dtype: str, bias: bool, layout: 
     common = dict(operand_dtype=dtype, k=k, instruction=instr, instruction_k=rule["instruction_k"],
                   k_tail=rule["k_tail"], k_step=rule["k_step"])
     epi_plain = ("bias_acc", "round") if bias else ("round",)
+    epi = BIAS_EPILOGUE[rule["bias"]] if bias else ("round",)
     if rule["family"] == "plain":
-        epi = ("round", "bias_out") if bias and rule["bias"] == "bias_out" else epi_plain
         return GEMMDesc("plain", epilogue=epi, **common)
     s, g = answer["split_k"], rule["granule"]
     if rule.get("k_major") and k % 64 == 0:
@@ -195,8 +195,6 @@ def rule_desc(rule: dict, answer: dict, k: int, dtype: str, bias: bool, layout: 
         return None
     if span >= k:
         return GEMMDesc("plain", epilogue=epi_plain, **common)
-    epi = {"bias_out": ("round", "bias_out"), "bias_last": ("bias_last", "round")}.get(rule["bias"], epi_plain) \
-        if bias else epi_plain
     return GEMMDesc("split_k", k_cuts=(span,), partial_dtype="fp32" if rule["partial"] == "fp32" else dtype,
                     merge_dtype="fp32", merge_order=rule["merge_order"], epilogue=epi, **common)
 

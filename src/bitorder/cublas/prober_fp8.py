@@ -21,6 +21,7 @@ from ..desc import GEMMDesc
 from ..draws import numpy_draw
 from ..emulate import matmul
 from . import walks as W
+from .profile import BIAS_EPILOGUE
 
 TID_A, TID_B, TID_BIAS = 1, 2, 3
 FP8_DTYPES = ("e4m3", "e5m2")
@@ -148,7 +149,7 @@ def rule_desc(rule: dict, answer: dict, k: int, out: str, bias: bool, fast_accum
     """The GEMMDesc a candidate rule gives for one fp8 call, or None where it does not apply
     (a floor-rounded span that leaves K uncovered)."""
     promotion = None if fast_accum else rule["promotion"]
-    epi_bias = (("round", "bias_out") if rule["bias"] == "bias_out" else ("bias_acc", "round")) if bias else ("round",)
+    epi_bias = BIAS_EPILOGUE[rule["bias"]] if bias else ("round",)
     common = dict(operand_dtype="e4m3", k=k, instruction="wgmma", instruction_k=32, promotion=promotion)
     s = answer["split_k"]
     if rule["family"] == "plain":

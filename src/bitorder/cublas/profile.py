@@ -23,6 +23,10 @@ from ..desc import GEMMDesc
 MATCH_KEYS = {"algo_id", "stages_named", "stages", "split", "reduction_scheme", "dtype"}
 SPAN_RULES = {"round_up"}
 BIAS_RULES = {"bias_acc", "bias_last", "bias_out", "none", "unverified"}
+# Where a bias goes, as epilogue steps: before the one rounding (a serial split: into its first part),
+# into a serial split's last part, or to the rounded output (rounding again). The prober's rules share it.
+BIAS_EPILOGUE = {"bias_acc": ("bias_acc", "round"), "bias_last": ("bias_last", "round"),
+                 "bias_out": ("round", "bias_out")}
 
 
 class ProfileError(ValueError):
@@ -121,9 +125,7 @@ class Entry:
             else:
                 d["k_cuts"] = (span,)
         if bias and self.bias != "none":
-            epi = ("bias_acc", "round")
-            if d["family"] != "plain" and self.bias in ("bias_out", "bias_last"):
-                epi = ("round", "bias_out") if self.bias == "bias_out" else ("bias_last", "round")
+            epi = BIAS_EPILOGUE[self.bias if d["family"] != "plain" else "bias_acc"]
         else:
             epi = ("round",)
         if self.fp8 is not None:

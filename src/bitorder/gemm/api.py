@@ -396,12 +396,8 @@ def _run(a, b, bias, torch_fn):
     elif p.path == "rows":          # gemmSN (_gemmsn_candidate): every row of a its own gemv, same order
         from .simt import gemv_rows, gemv_rows_batched
         bias_r = None if bias_after else bias
-        if a2.dim() == 2:
-            out = gemv_rows(a2, b2, p.order, bias=bias_r)
-        elif os.environ.get("BITORDER_ROWS_BATCHED") == "1":   # min(B, M) launches (not yet run on the H200)
-            out = gemv_rows_batched(a2, b2, p.order, bias=bias_r)
-        else:                                                     # a launch per entry, as gated
-            out = torch.stack([gemv_rows(a2[z], b2[z], p.order, bias=bias_r) for z in range(a2.shape[0])])
+        out = gemv_rows(a2, b2, p.order, bias=bias_r) if a2.dim() == 2 else \
+            gemv_rows_batched(a2, b2, p.order, bias=bias_r)
     elif p.path == "dots":          # algorithm 14 with one output side > 1 (_dots_candidate): a dot per output
         from .simt import dot
         bias_d = None if bias_after else bias

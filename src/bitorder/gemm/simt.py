@@ -91,6 +91,7 @@ def _gemv_warps(block_r: int, lanes: int) -> int:
         return max(1, min(4, block_r * lanes // 32))
     return int(how) if how.isdigit() and int(how) in (1, 2, 4, 8) else 4
 
+
 def gemv_rows(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out_dtype=None, block_r: int = 16,
               unroll: int = 8):
     """a (M, K) @ b (K, N) (+ bias (N,), beta = 1) with every row of a its own gemv against b's columns
@@ -104,17 +105,20 @@ def gemv_rows(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out
                 unroll=unroll).view(M, N)
 
 
-def gemv_rows_batched(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out_dtype=None):
+def gemv_rows_batched(a: torch.Tensor, b: torch.Tensor, order: GemvOrder, bias=None, out_dtype=None, by_row=None):
     """a (B, M, K) @ b (B, K, N) (+ bias (N,), beta = 1) with every row of every entry its own gemv
     against its entry's columns (batched gemmSN): returns the bytes of gemv_rows(a[z], b[z], order,
     bias) for every z. Each launch computes the same outputs in the same order whichever way the
-    calls are cut, so it takes min(B, M) launches: one per row over the batch when M < B (gemmSN's
-    M is at most 16, a batch can be larger), one per entry otherwise."""
+    calls are cut: a launch per entry (as gated), or with by_row one per row over the batch where
+    M < B (gemmSN's M is at most 16, a batch can be larger: min(B, M) launches; None:
+    BITORDER_ROWS_BATCHED=1; the same bytes on the CPU interpreter, not yet run on the H200)."""
     if a.dim() != 3 or b.dim() != 3 or a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
         raise ValueError(f"gemv_rows_batched takes a (B, M, K) @ b (B, K, N); got {tuple(a.shape)} @ {tuple(b.shape)}")
     (B, M, _), N = a.shape, b.shape[2]
+    if by_row is None:
+        by_row = os.environ.get("BITORDER_ROWS_BATCHED") == "1"
     out = torch.empty((B, M, N), dtype=out_dtype or a.dtype, device=a.device)
-    if M < B:       # row i of every entry: a batch of B one-row gemvs
+    if by_row and M < B:       # row i of every entry: a batch of B one-row gemvs
         for i in range(M):
             out[:, i:i + 1, :] = gemv(a[:, i:i + 1, :], b, order, bias=bias, out_dtype=out_dtype)
     else:
