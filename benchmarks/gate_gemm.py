@@ -311,7 +311,8 @@ def write_report(out: str, report: dict) -> list:
 
 # --only: a gate's ground, from the same shuffled list
 ONLY = {"gemv": lambda c: min(c.m, c.n) == 1, "k1": lambda c: c.k == 1, "dot": lambda c: c.m == 1 and c.n == 1,
-        "sn": lambda c: 2 <= c.m <= 16 and c.batch == 1}
+        "sn": lambda c: 2 <= c.m <= 16 and c.batch == 1,
+        "snb": lambda c: 2 <= c.m <= 16 and c.batch > 1}   # batched gemmSN's ground (the rows path)
 
 
 def main():
@@ -328,7 +329,7 @@ def main():
                     help="seconds after the budget to rerun, alone, cases that ran out of GPU memory among workers")
     ap.add_argument("--slice", default="", help="START:STOP of the shuffled case list (split a gate over calls)")
     ap.add_argument("--only", choices=tuple(ONLY), help="gemv: only the cases with M == 1 or N == 1 (the gemv "
-                    "rule's ground); k1: only those with K == 1; dot: only M == N == 1 (algorithm 14's ground); sn: 2-D with M from 2 to 16 (gemmSN's ground); from the same shuffled list")
+                    "rule's ground); k1: only those with K == 1; dot: only M == N == 1 (algorithm 14's ground); sn: 2-D with M from 2 to 16 (gemmSN's ground); snb: batched with M from 2 to 16 (the rows path); from the same shuffled list")
     ap.add_argument("--census", action="store_true", help="plan every case, run none: NAME.json lists where "
                     "each case not planned triton goes and why (fast: no product runs)")
     ap.add_argument("--rerun", help="a gate JSON: check its errored, mismatched and not reached cases again "
