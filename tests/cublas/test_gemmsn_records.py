@@ -60,9 +60,9 @@ def test_every_gemmsn_record_has_its_order_and_the_order_gives_its_bytes():
 def test_planted_fault_gemmsn_nn_banked_every_64_fails(tmp_path):
     """A copied tree whose 4-lane NN order banks every 64 instead of 128: the record test must fail."""
     from mutants import pytest_fails_on_mutant
-    pytest_fails_on_mutant(tmp_path, "src/bitorder/cublas/gemv_rule.py",
-                           '1: GemvOrder(lanes=4, fold="seq", block=128, block_in_chunk=True)',
-                           '1: GemvOrder(lanes=4, fold="seq", block=64, block_in_chunk=True)',
+    pytest_fails_on_mutant(tmp_path, "src/bitorder/cublas/profiles/sm90-cublas13.1-simt.json",
+                           '"1": {"lanes": 4, "chunk": null, "cap": null, "fold": "seq", "block": 128,',
+                           '"1": {"lanes": 4, "chunk": null, "cap": null, "fold": "seq", "block": 64,',
                            "tests/cublas/test_gemmsn_records.py::test_every_gemmsn_record_has_its_order_and_the_order_gives_its_bytes")
 
 
@@ -114,7 +114,7 @@ def test_the_two_lane_nn_kernel_banks_every_256():
 def test_planted_fault_two_lane_nn_banked_every_128_fails(tmp_path):
     """A copied tree whose 2-lane NN order banks every 128 (the reading before 2026-12-01d): the test above must fail."""
     from mutants import pytest_fails_on_mutant
-    pytest_fails_on_mutant(tmp_path, "src/bitorder/cublas/gemv_rule.py",
-                           '0: GemvOrder(lanes=2, fold="seq", block=256, block_in_chunk=True)',
-                           '0: GemvOrder(lanes=2, fold="seq", block=128, block_in_chunk=True)',
+    pytest_fails_on_mutant(tmp_path, "src/bitorder/cublas/profiles/sm90-cublas13.1-simt.json",
+                           '"0": {"lanes": 2, "chunk": null, "cap": null, "fold": "seq", "block": 256,',
+                           '"0": {"lanes": 2, "chunk": null, "cap": null, "fold": "seq", "block": 128,',
                            "tests/cublas/test_gemmsn_records.py::test_the_two_lane_nn_kernel_banks_every_256")

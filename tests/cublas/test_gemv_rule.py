@@ -180,7 +180,7 @@ def test_rules_of_the_2026_12_01c_probe_replay_its_records():
         outputs = max(c["m"], c["n"])
         key = (int(a["custom_option"]), c["dtype"])
         split = int(a.get("split_k") or 1) > 1
-        if not (key in gemv_rule.PROBED_2026_12_01C or (split and key == (75, "bf16"))):
+        if not (key in gemv_rule.by_probe("2026-12-01c") or (split and key == (75, "bf16"))):
             continue
         if c["batch"] > 1 and outputs == 1:
             continue                              # batched dots: planned cuBLAS (api._gemv_candidate)
@@ -198,22 +198,22 @@ def test_rules_of_the_2026_12_01c_probe_replay_its_records():
 
 def test_rules_of_the_2026_12_01d_probe_replay_their_records(monkeypatch):
     """The 2026-12-01d probe's rules: twelve defaults since the 2026-12-01e ground check
-    (gemv_rule.PROBED_2026_12_01D), 33 fp16 since 2026-12-01f's (in PROBED_2026_12_01F, with two more
-    records), and one candidate left (CANDIDATES_2026_12_01D, planned only under BITORDER_UNVERIFIED=1);
+    (gemv_rule.by_probe("2026-12-01d")), 33 fp16 since 2026-12-01f's (a 2026-12-01f entry, with two more
+    records), and one candidate left (verified: false, planned only under BITORDER_UNVERIFIED=1);
     each record they name gets its order, which predicts the record's tracer bits, and every fifth
     key's first record its designed bytes (CI time)."""
     import probe_gemv
     with gzip.open(os.path.join(RESULTS, "2026-12-01d-ground", "probe_gemv.json.gz"), "rt") as f:
         recs = json.load(f)["records"]
-    some = next(iter(gemv_rule.CANDIDATES_2026_12_01D))
+    some = next(iter(gemv_rule.by_probe("2026-12-01d", verified=False)))
     answer = {"algo_id": 13, "custom_option": some[0], "split_k": 1}
     assert gemv_rule.order_for(answer, 300, some[1]) is None
     monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
     replayed = 0
-    rules = {**gemv_rule.PROBED_2026_12_01D, **gemv_rule.CANDIDATES_2026_12_01D,
-             (33, "fp16"): gemv_rule.PROBED_2026_12_01F[(33, "fp16")]}
-    assert len(rules) == 14 and all(key in gemv_rule.RULES for key in gemv_rule.PROBED_2026_12_01D)
-    for i, (key, (_, _, _, _, names)) in enumerate(rules.items()):
+    rules = {**gemv_rule.by_probe("2026-12-01d"), (33, "fp16"): gemv_rule.RULES[(33, "fp16")]}
+    assert len(rules) == 14 and all(key in gemv_rule.RULES for key in gemv_rule.by_probe("2026-12-01d", verified=True))
+    for i, (key, rule) in enumerate(rules.items()):
+        names = rule.records
         for j, name in enumerate(n for n in names if n.startswith("d")):
             rec = recs[int(name[1:])]
             c, a = rec["case"], rec["answer"]
@@ -320,7 +320,7 @@ def test_rules_of_the_2026_12_01e_refit_replay_their_records():
     assert gemv_rule.order_for(a1, 65, "bf16") is None                 # past gemv2N's K bound
     a75 = {"algo_id": 13, "custom_option": 75, "split_k": 1}
     assert gemv_rule.batched_dot_order(a75, 910, "fp16") is None and gemv_rule.batched_dot_order(a75, 1329, "fp16")
-    names = [n for _, (_, _, _, _, ns) in gemv_rule.PROBED_2026_12_01E.items() for n in ns]
+    names = [n for rule in gemv_rule.by_probe("2026-12-01e refit").values() for n in rule.records]
     dots = [n for n, r in recs.items() if r["case"].get("batch", 1) > 1 and r["case"]["m"] == r["case"]["n"] == 1
             and gemv_rule.batched_dot_order(r.get("answer"), r["case"]["k"], r["case"]["dtype"]) is not None]
     assert len(names) == 6 and len(dots) >= 12
@@ -353,8 +353,7 @@ def test_rules_of_the_2026_12_01f_probe_replay_their_records(monkeypatch):
     a42 = {"algo_id": 13, "custom_option": 42, "split_k": 1}           # its cap unread past 64 a lane
     assert gemv_rule.order_for(a42, 512, "fp16") is not None and gemv_rule.order_for(a42, 513, "fp16") is None
     monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
-    table = {**gemv_rule.PROBED_2026_12_01F, **gemv_rule.CANDIDATES_2026_12_01F}
-    names = [n for _, (_, _, _, _, ns) in table.items() for n in ns if n.startswith("f")]
+    names = [n for rule in gemv_rule.by_probe("2026-12-01f").values() for n in rule.records if n.startswith("f")]
     dots = [n for n, r in recs.items() if r["case"]["m"] == r["case"]["n"] == 1 and r["case"].get("batch", 1) > 1]
     assert len(names) == 54 and len(dots) >= 10
     bytewise, planned_dots = set(), 0

@@ -46,6 +46,6 @@ def test_every_magma_record_gives_the_orders_bytes():
 def test_planted_fault_magma_two_lanes_fails(tmp_path):
     """A copied tree whose magma order runs two strided lanes: the record test must fail."""
     from mutants import pytest_fails_on_mutant
-    pytest_fails_on_mutant(tmp_path, "src/bitorder/cublas/gemv_rule.py", 'MAGMA_ORDER = GemvOrder(lanes=1, fold="seq")',
-                           'MAGMA_ORDER = GemvOrder(lanes=2, chunk=1, fold="seq")',
+    pytest_fails_on_mutant(tmp_path, "src/bitorder/cublas/profiles/sm90-cublas13.1-simt.json", '"magma": {"lanes": 1, "chunk": null,',
+                           '"magma": {"lanes": 2, "chunk": 1,',
                            "tests/cublas/test_magma_records.py::test_every_magma_record_gives_the_orders_bytes")

@@ -113,11 +113,10 @@ def test_an_addmm_gemv_plans_the_rule_with_the_bias_before_the_rounding(monkeypa
     assert p.reason == "addmm without the cuBLASLt bias path" and p.answer == ans   # the answer kept
 
 
-def test_an_addmm_over_an_unsplit_tensor_core_chain_is_a_candidate(monkeypatch):
-    """F.linear with N = 1 whose bias-free answer is an unsplit tensor-core chain: under
-    BITORDER_UNVERIFIED=1 only, the chain with the bias added in fp32 before the rounding (cuBLAS's
-    beta = 1 epilogue read as bias_acc; not yet checked on the H200); by default cuBLAS, with the
-    answer in the plan."""
+def test_an_addmm_over_an_unsplit_tensor_core_chain_goes_to_cublas(monkeypatch):
+    """F.linear with N = 1 whose bias-free answer is an unsplit tensor-core chain: cuBLAS, with the
+    answer in the plan, under BITORDER_UNVERIFIED=1 too (the chain with the bias in fp32 before the
+    rounding differed on 33 of 34 such calls on the H200, 2026-12-01g)."""
     import dataclasses
 
     import torch
@@ -138,8 +137,7 @@ def test_an_addmm_over_an_unsplit_tensor_core_chain_is_a_candidate(monkeypatch):
     assert p.path == "cublas" and p.answer == nvjet
     monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
     p = api.plan(x, w.t(), bias)
-    assert p.path == "triton" and p.desc.family == "plain" and p.desc.epilogue == ("bias_acc", "round")
-    assert "candidate" in p.reason
+    assert p.path == "cublas" and p.answer == nvjet
 
 
 def test_a_k1_addmm_is_one_fp32_add_and_one_rounding(monkeypatch):

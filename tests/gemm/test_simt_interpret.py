@@ -61,14 +61,14 @@ def test_compiles_for_sm90_with_single_rounding_chains(lanes, fold, warps):
     assert "fma.rn.f32" in c.ptx and "mul.f32" not in c.ptx and "mul.rn.f32" not in c.ptx
 
 
-def test_gemv_warps_default_to_the_gated_four(monkeypatch):
-    """BITORDER_GEMV_WARPS: unset (or nonsense) keeps Triton's 4; "auto" a warp per 32 values of
-    block_r x lanes (1 to 4); a number as given."""
+def test_gemv_warps_follow_the_block(monkeypatch):
+    """The gemv kernels' warps: unset (or nonsense) a warp per 32 values of block_r x lanes (1 to 4;
+    the default since 2026-12-01g); a number as given (4: what the gates ran before)."""
     from bitorder.gemm.simt import _gemv_warps
     monkeypatch.delenv("BITORDER_GEMV_WARPS", raising=False)
-    assert _gemv_warps(16, 2) == 4
-    monkeypatch.setenv("BITORDER_GEMV_WARPS", "auto")
     assert (_gemv_warps(16, 2), _gemv_warps(16, 4), _gemv_warps(16, 32), _gemv_warps(1, 2)) == (1, 2, 4, 1)
+    monkeypatch.setenv("BITORDER_GEMV_WARPS", "4")
+    assert _gemv_warps(16, 2) == 4
     monkeypatch.setenv("BITORDER_GEMV_WARPS", "2")
     assert _gemv_warps(16, 32) == 2
     monkeypatch.setenv("BITORDER_GEMV_WARPS", "three")

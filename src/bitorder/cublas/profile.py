@@ -182,8 +182,25 @@ class ArchProfile:
 
     def describe(self, answer: dict, k: int, dtype: str, bias: bool = False, fast_accum: bool = False,
                  layout: str | None = None, out_dtype: str | None = None):
+        answer = one_k_tile(answer, k)
         e = self.entry_for(answer, dtype)
         return None if e is None else e.describe(answer, k, dtype, bias, fast_accum, layout, out_dtype)
+
+
+# Segment-K kernels (algorithms 41/42) whose split count the heuristic leaves to run time (split_k -1)
+# cannot split a K that fits one K tile (the stages' first number): they run the unsplit chain. The
+# 2026-12-01g survey (benchmarks/results/2026-12-01g-gpu): all three such calls (K 2, 2, 6) launched
+# the "segment_k_off" kernel, and their sampled bits are the unsplit entry's; past one tile the run
+# may split (2026-12-01e: 8717x13x13440 algo 42 differed from the unsplit reading): cuBLAS there.
+SEGMENT_K_ALGOS = (41, 42)
+
+
+def one_k_tile(answer: dict, k: int) -> dict:
+    """The answer with split_k 1 where a run-time split (-1) cannot split K (one K tile), else itself."""
+    if answer["split_k"] >= 1 or answer["algo_id"] not in SEGMENT_K_ALGOS:
+        return answer
+    tile_k = str(answer.get("stages", "")).split("x")[0]
+    return {**answer, "split_k": 1} if tile_k.isdigit() and k <= int(tile_k) else answer
 
 
 def layout_of(query) -> str:

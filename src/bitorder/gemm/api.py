@@ -297,12 +297,8 @@ def _addmm(a, b, bias) -> Plan:
             return dataclasses.replace(p, reason="gemv rule, beta = 1 bias (addmm)", order=p.order.replace(bias="acc"))
         if p.path in ("dot", "dots", "seq"):
             return dataclasses.replace(p, reason=f"{p.reason}, beta = 1 bias in fp32 (addmm)")
-        if p.path == "triton" and p.desc.family == "plain" and _trial():
-            # a candidate (BITORDER_UNVERIFIED=1): an unsplit tensor-core chain reading C (the bias, copied
-            # into the output) in its epilogue as alpha * acc + beta * C in fp32, one rounding, which is
-            # the chain's bias_acc; not yet checked on the H200 (the gates' 5 addmm fallbacks, 2026-12-01f)
-            return dataclasses.replace(p, desc=p.desc.replace(epilogue=("bias_acc", "round")),
-                                       reason=f"{p.reason}, beta = 1 bias in fp32 (addmm, candidate)")
+        # Not the tensor-core chain with the bias in fp32 before the rounding (beta = 1 over the copied
+        # bias): that reading differed on 33 of 34 such calls on the H200 (2026-12-01g); cuBLAS.
     return Plan("cublas", None, answer, "gemm", "addmm without the cuBLASLt bias path")
 
 
