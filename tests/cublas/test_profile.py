@@ -184,3 +184,28 @@ def test_fp8_candidates_stay_out_of_use_until_verified(profile, monkeypatch):
     assert slow.promotion == 128 and fast.promotion is None and slow.instruction_k == 32
     assert slow.epilogue == ("scale", "bias_acc", "round")
     assert profile.describe(nvjet, 4096, "fp16").instruction_k == 16   # fp16 entries untouched
+
+
+def test_a_run_time_split_within_one_k_tile_is_the_unsplit_chain():
+    """split_k -1 (algorithms 41/42: the split left to run time) plans the unsplit entry only where K
+    fits one K tile (nothing to split); the three such calls the 2026-12-01g survey recorded (K 2, 2,
+    6: segment_k_off kernels) are reproduced on the twin, and a deeper one still falls back."""
+    import gzip
+    import json
+    import os
+
+    from bitorder.cublas.prober import describe_record, record_mismatches
+    from bitorder.cublas.profile import ArchProfile, one_k_tile
+    ans = {"algo_id": 41, "tile": "64x64", "stages": "64xAUTO", "split_k": -1, "reduction_scheme": 2, "custom_option": 0}
+    assert one_k_tile(ans, 64)["split_k"] == 1 and one_k_tile(ans, 65) is ans
+    assert one_k_tile({**ans, "algo_id": 66}, 8)["split_k"] == -1
+    prof = ArchProfile.load()
+    assert prof.describe({**ans, "algo_id": 42}, 13440, "bf16") is None
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks", "results", "2026-12-01g-gpu",
+                        "survey-35-41.jsonl.gz")
+    recs = [r for r in map(json.loads, gzip.open(path, "rt")) if r["ran"][0]["algo_id"] == 41]
+    assert len(recs) == 3
+    for rec in recs:
+        d = describe_record(prof, rec)
+        assert d is not None and d.family == "plain"
+        assert record_mismatches(rec, d)[0] == 0, rec["case"]
