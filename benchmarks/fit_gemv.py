@@ -14,36 +14,22 @@ import argparse
 import itertools
 import json
 import os
-import re
 import sys
 import time
 
 import numpy as np
 
 from bitorder.cublas import prober
+# the enumeration and the kernel kinds are the package prober's (bitorder probe gemv): shared, not copied
+from bitorder.cublas.prober_gemv import kernel_kind, settled, signature, structures
 from bitorder.emulate import simt
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SURVEY = os.path.join(HERE, "results", "2026-11-29-survey", "survey.jsonl.gz")
-LANES = (1, 2, 4, 8, 16, 32, 64)
-CHUNKS = (None, 1, 2, 4, 8, 16, 32, 64, 128)
-SPLITS = range(2, 257)
-GRANULES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
-BLOCKS = (256, 512, 1024)
 
 
 def gemv_records(path: str = SURVEY) -> list:
     return [r for r in prober.load_records(path) if r.get("ran") and r["ran"][0]["algo_id"] == 13]
-
-
-def kernel_kind(rec: dict) -> str:
-    """The gemv kernel's name and template arguments (types shortened), + a reduce kernel after it."""
-    names = [k for k in rec["kernels"] if "elementwise_kernel" not in k]
-    m = re.search(r"(gemv\w+|gemvx::kernel)<(.*?), cublasGemv", names[0])
-    args = [x.strip() for x in m.group(2).split(",")]
-    short = {"__half": "h", "__nv_bfloat16": "bf", "float": "f"}
-    kind = m.group(1).replace("internal::", "") + "<" + ",".join(short.get(x, x) for x in args) + ">"
-    return kind + (" + splitKreduce" if any("splitKreduce" in k for k in names) else "")
 
 
 def vector_operand(rec: dict) -> str:
@@ -53,21 +39,6 @@ def vector_operand(rec: dict) -> str:
     if q["m"] == 1:        # cuBLAS's A (torch's B) is the vector; the matrix is cuBLAS's B
         return "torch B (N=1), " + ("N" if q["transb"] else "T")
     return "torch A (M=1), " + ("T" if q["transa"] else "N")
-
-
-def spans(k: int) -> list:
-    out = {-(-(-(-k // s)) // g) * g for s in SPLITS for g in GRANULES}
-    return [None] + sorted(s for s in out if s < k)
-
-
-def structures(k: int, split: bool):
-    """Every order considered for one call: split spans only where a reduce kernel ran after the gemv;
-    lane chains banked every BLOCKS elements where a part is longer than the block (gemv2T: 512)."""
-    for span in (spans(k)[1:] if split else [None]):
-        for lanes, chunk, fold in itertools.product(LANES, CHUNKS, simt.FOLDS):
-            for merge in (simt.MERGES if span else ("sequential",)):
-                for block in (None,) + tuple(b for b in BLOCKS if b < (span or k)):
-                    yield simt.GemvOrder(lanes=lanes, chunk=chunk, fold=fold, span=span, merge=merge, block=block)
 
 
 def recorded_walk(rec: dict) -> dict:
@@ -105,14 +76,6 @@ def walk_fit(rec: dict, orders) -> list:
     return [o for o in alive if np.array_equal(simt.walk_codes(o, k, pos), want)]
 
 
-def signature(o: simt.GemvOrder, k: int) -> tuple:
-    """Orders with equal signatures sum the same K indices in the same tree (empty lanes kept)."""
-    parts = o.parts(k)
-    lanes = tuple(o.lane_of(e - s).tobytes() for s, e in parts)
-    used = max(len(set(o.lane_of(e - s).tolist())) for s, e in parts)
-    return (tuple(parts), lanes, o.fold if used > 1 else "-", o.merge if len(parts) > 1 else "-")
-
-
 def sample_mismatches(rec: dict, order: simt.GemvOrder) -> int:
     """Sampled outputs (both draws) the twin of `order` gets wrong."""
     return prober.gemv_mismatches({**rec, "walk_small": None, "walk_edge": None}, order)[0]
@@ -137,15 +100,6 @@ def sample_fit(rec: dict, orders) -> tuple:
 def hypothesis(o: simt.GemvOrder) -> tuple:
     """What a kernel kind must share across its calls: all but the per-call lanes and span."""
     return (o.fold, "contiguous" if o.chunk is None else o.chunk, o.merge if o.span else "-", o.product, o.bias)
-
-
-def settled(orders: list, k: int) -> dict:
-    """For each field, the values the surviving orders take (a single value: settled)."""
-    out = {}
-    for f in ("span", "lanes", "chunk", "block", "fold", "merge", "product", "bias"):
-        out[f] = sorted({str(getattr(o, f)) for o in orders})
-    out["distinct_trees"] = len({signature(o, k) for o in orders})
-    return out
 
 
 def main(argv=None):

@@ -17,4 +17,4 @@ GATE_ARGS="--jobs 4 --budget 25 --retry-oom 5 --seed 20261622 --rerun $C/segment
 GATE_ARGS="--jobs 12 --budget 30 --retry-oom 5 --seed 20261623 --only snb" \
   timeout -k 5 50 scripts/gpu-run $R mutant-rows | g 4; pack
 python3 -c "import json; d=json.load(open('$C/addmm-cases.json')); json.dump({'mismatches': [{'case': c} for c in d['not_reached_cases']]}, open('$R/addmm-survey.json', 'w'))"
-SURVEY_ARGS="--cases $R/addmm-survey.json --budget ${S:-50} --name survey-addmm" timeout -k 5 $(( ${S:-50} + 15 )) scripts/gpu-run $R survey | g 3; pack
+[ "${S:-50}" -gt 0 ] && SURVEY_ARGS="--cases $R/addmm-survey.json --budget ${S:-50} --name survey-addmm" timeout -k 5 $(( ${S:-50} + 15 )) scripts/gpu-run $R survey | g 3; pack

@@ -1,6 +1,6 @@
-"""The gemv probe's design (bitorder.cublas.gemv_design, benchmarks/probe_gemv.py) on the CPU:
+"""The gemv probe's design (bitorder.cublas.gemv_design, bitorder.cublas.prober_gemv) on the CPU:
 the tracer bits read off an order equal simt.matmul's bytes; the designed inputs give every distinct
-summation tree among fit_gemv's candidates distinct bits (down vs seq, lanes, chunks, spans, merges:
+summation tree among the prober's candidates (prober_gemv.structures) distinct bits (down vs seq, lanes, chunks, spans, merges:
 what the survey left open); the fit of a simulated black box keeps exactly the true order's tree;
 the GPU part imports without a GPU and says so when asked to run."""
 import itertools
@@ -12,14 +12,13 @@ import sys
 import numpy as np
 import pytest
 
+from bitorder.cublas import gemv_design as G
+from bitorder.cublas import prober_gemv as P
+from bitorder.emulate import simt
+from bitorder.emulate.simt import GemvOrder
+from bitorder.gemm.shapes import Case
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "benchmarks"))
-import fit_gemv  # noqa: E402
-import probe_gemv as P  # noqa: E402
-from bitorder.cublas import gemv_design as G  # noqa: E402
-from bitorder.emulate import simt  # noqa: E402
-from bitorder.emulate.simt import GemvOrder  # noqa: E402
-from bitorder.gemm.shapes import Case  # noqa: E402
 
 SPLIT = ("gemv2T_kernel_val<int,int,h,f,f,f,128,16,4,4,false,false>(int, cublasGemvTensorStridedBatched<...>)",
          "void cublasLt::splitKreduce_kernel<...>")
@@ -73,16 +72,16 @@ def _classes(cands, k, dtype):
 def test_the_design_tells_every_unsplit_candidate_tree_apart(k, dtype):
     # (chains banked per block are outside this promise: the design was fixed before gemv2T's blocks
     # were known, and it conflates some; the fit then leaves a record open, never wrongly pinned)
-    by_bits, trees = _classes([o for o in fit_gemv.structures(k, False) if o.block is None], k, dtype)
+    by_bits, trees = _classes([o for o in P.structures(k, False) if o.block is None], k, dtype)
     assert all(len(t) == 1 for t in by_bits.values())      # no two trees give the same bits
     assert len(by_bits) == len(trees)
 
 
 @pytest.mark.parametrize("k,dtype,n_spans", [(1300, "fp16", 6), pytest.param(5050, "bf16", 3, marks=pytest.mark.by_hand)])
 def test_the_design_tells_split_candidate_trees_apart(k, dtype, n_spans):
-    # every lane layout x fold x merge for a sample of the spans fit_gemv enumerates (all: minutes)
-    spans = set(random.Random(k).sample(fit_gemv.spans(k)[1:], n_spans))
-    by_bits, trees = _classes([o for o in fit_gemv.structures(k, True) if o.span in spans and o.block is None], k, dtype)
+    # every lane layout x fold x merge for a sample of the spans the prober enumerates (all: minutes)
+    spans = set(random.Random(k).sample(P.spans(k)[1:], n_spans))
+    by_bits, trees = _classes([o for o in P.structures(k, True) if o.span in spans and o.block is None], k, dtype)
     assert all(len(t) == 1 for t in by_bits.values()) and len(by_bits) == len(trees)
 
 
@@ -161,6 +160,7 @@ def test_the_gpu_part_imports_without_a_gpu_and_says_so():
     with pytest.raises(SystemExit) as e:
         P.require_cuda()
     assert e.value.code == 2
-    p = subprocess.run([sys.executable, os.path.join(HERE, "..", "..", "benchmarks", "probe_gemv.py"), "--out",
-                        "/tmp/bitorder-probe-gemv-none"], capture_output=True, text=True)
-    assert p.returncode == 2 and "needs a CUDA GPU" in p.stderr, p.stderr
+    for cmd in ([os.path.join(HERE, "..", "..", "benchmarks", "probe_gemv.py")],     # the old command line
+                ["-m", "bitorder", "probe", "gemv"]):
+        p = subprocess.run([sys.executable, *cmd, "--out", "/tmp/bitorder-probe-gemv-none"], capture_output=True, text=True)
+        assert p.returncode == 2 and "needs a CUDA GPU" in p.stderr, p.stderr

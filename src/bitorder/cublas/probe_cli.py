@@ -4,8 +4,11 @@
   bitorder probe survey --fp8 --out DIR             (GPU) the same for torch._scaled_mm split-K calls
   bitorder probe verify RECORDS...                   (CPU) the profile against recorded bits
   bitorder probe fit RECORDS... [--out FILE]         (CPU) candidate elimination per answer kind
+  bitorder probe gemv --out DIR [--want KEYS | --cases GATE.json]   (GPU) designed gemv probes (algorithm 13)
+  bitorder probe gemv-fit PROBE_GEMV.json... [--out FILE] [--check]  (CPU) gemv rule entries per answer key
 
-verify and fit read survey files (.jsonl.gz), fp16/bf16 and fp8 records alike; they run on any machine.
+verify and fit read survey files (.jsonl.gz), fp16/bf16 and fp8 records alike; gemv-fit reads the
+gemv probe's probe_gemv.json(.gz); they run on any machine.
 """
 from __future__ import annotations
 
@@ -31,7 +34,7 @@ def verify(paths, console, max_k=70000, profile=None, candidates=False) -> int:
     if candidates:
         os.environ["BITORDER_UNVERIFIED"] = "1"
     from .prober import describe_record, load_records, record_mismatches
-    from .profile import ArchProfile, cublas_defect
+    from .profile import ArchProfile, cublas_defect, one_k_tile
 
     prof = profile or ArchProfile.load()
     records = [r for p in paths for r in load_records(p) if r.get("ran")]
@@ -41,7 +44,7 @@ def verify(paths, console, max_k=70000, profile=None, candidates=False) -> int:
         task = prog.add_task("twin vs recorded bits", total=len(records))
         for rec in records:
             c, a = rec["case"], rec["ran"][0]
-            entry = prof.entry_for(a, c["dtype"])
+            entry = prof.entry_for(one_k_tile(a, c["k"]), c["dtype"])
             d = describe_record(prof, rec)
             name = entry.name if entry else f"(algo {a['algo_id']}: no entry)"
             if d is None:
@@ -121,11 +124,91 @@ def fit_cmd(paths, console, out=None, max_k=8000, max_records=8, profile_out=Non
     return 0
 
 
+def _order_text(o: dict) -> str:
+    layout = f"chunk {o['chunk']}" if o["chunk"] else "contiguous" + (f" cap {o['cap']}" if o["cap"] else "")
+    return f"{o['lanes']} lanes {layout} {o['fold']}" + (f" to K {o['max_k']}" if o.get("max_k") else "")
+
+
+def check_gemv(records, kept) -> list:
+    """[(record, packaged order, verdict)] for the records the fit read (kept: rules_from's): the packaged
+    rule (gemv_rule.order_for; batched_dot_order for batched dots) is "agrees" when it is among the
+    record's kept orders, bias aside, "DISAGREES" when not, "no rule" when it holds none."""
+    from . import gemv_rule
+    from .gemv_fit import fits, is_dot
+    from .prober_gemv import candidates
+    rows = []
+    for i, rec in enumerate(records):
+        if i not in kept:
+            continue
+        c, a = rec["case"], rec["answer"]
+        if is_dot(rec):
+            order = gemv_rule.batched_dot_order(a, c["k"], c["dtype"])
+        else:
+            order = gemv_rule.order_for(a, c["k"], c["dtype"], outputs=max(c["m"], c["n"]))
+        if order is None:
+            rows.append((rec, None, "no rule"))
+            continue
+        if order.replace(bias="acc", product="fma") in set(candidates(c["k"], int(a.get("split_k") or 1))):
+            ok = (order.lanes, order.chunk, order.cap, order.fold) in {o[:4] for o in kept[i]}
+        else:        # outside the fit's family (gemv2T's blocks): replayed on the record itself
+            ok = fits(rec, order)
+        rows.append((rec, order, "agrees" if ok else "DISAGREES"))
+    return rows
+
+
+def gemv_fit(paths, console, out=None, check=False) -> int:
+    """gemv rule entries from designed gemv probes (gemv_fit.rules_from): a table of the answer
+    keys, the entries written to `out` (an entry a line); check: every record against the packaged
+    rule (exit status 1 where one disagrees)."""
+    from .gemv_fit import load_records, rules_from
+    from .prober_gemv import answer_key
+    records = load_records(paths)
+    with _progress(console) as prog:
+        task = prog.add_task("gemv orders per record", total=None)
+        rules = rules_from(records, progress=lambda i, n: prog.update(task, completed=i, total=n))
+    t = Table("answer key (option, dtype, flags)", "records", "orders every record keeps", "entry")
+    for g in rules["keys"]:
+        key, outcome = g["key"], g["outcome"]
+        flags = [f for f in ("split", "batched", "linear_bias", "dot") if key[f]]
+        t.add_row(f"{key['option']} {key['dtype']} {','.join(flags)}", ", ".join(g["records"]),
+                  "; ".join(map(_order_text, g["orders"])) or "[red]none[/]",
+                  _order_text(outcome) if isinstance(outcome, dict) else f"[yellow]undecided[/] ({outcome})")
+    console.print(t)
+    if out:
+        parts = (f'"{name}": [' + ",".join("\n  " + json.dumps(e) for e in rules[name]) + ("\n]" if rules[name] else "]")
+                 for name in ("gemv", "batched_dots", "undecided"))
+        with open(out, "w") as f:
+            f.write("{\n" + ",\n".join(parts) + "\n}\n")
+        console.print(f"wrote {out}: {len(rules['gemv'])} gemv entries, {len(rules['batched_dots'])} batched dots, "
+                      f"{len(rules['undecided'])} keys undecided")
+    if not check:
+        return 0
+    rows = check_gemv(records, rules["kept"])
+    t = Table("record", "call (op dtype batch x M x N x K)", "answer", "packaged rule", "check")
+    colour = {"agrees": "green", "DISAGREES": "red", "no rule": "yellow"}
+    for rec, order, verdict in rows:
+        c = rec["case"]
+        t.add_row(rec["id"], f"{c['op']} {c['dtype']} {c['batch']}x{c['m']}x{c['n']}x{c['k']}",
+                  answer_key(rec["answer"], c["dtype"]), str(order or "-"), f"[{colour[verdict]}]{verdict}[/]")
+    console.print(t)
+    tally = Counter(v for _, _, v in rows)
+    console.print("check: " + ", ".join(f"{v} {n}" for v, n in sorted(tally.items())))
+    return 1 if tally["DISAGREES"] else 0
+
+
 def main(argv) -> int:
+    """`bitorder probe VERB ...`: survey and gemv run on the GPU (their own arguments), the rest on the CPU."""
     ap = argparse.ArgumentParser(prog="bitorder probe", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="verb", required=True)
     sub.add_parser("survey", help="(GPU) record cuBLAS's answers, kernels, walks and output bits", add_help=False)
+    sub.add_parser("gemv", help="(GPU) designed gemv probes: output bits and kernels (bitorder probe gemv -h)",
+                   add_help=False)
+    g = sub.add_parser("gemv-fit", help="(CPU) gemv rule entries per answer key from designed gemv probes")
+    g.add_argument("records", nargs="+", help="probe_gemv.json or .json.gz files")
+    g.add_argument("--out", help="write {gemv, batched_dots, undecided} here (JSON, an entry a line)")
+    g.add_argument("--check", action="store_true", help="every record against the packaged rule (gemv_rule): exit 1 "
+                   "where one disagrees")
     v = sub.add_parser("verify", help="check the arch profile against survey records on the CPU twin")
     v.add_argument("records", nargs="+")
     v.add_argument("--candidates", action="store_true", help="check the profile's verified: false entries too")
@@ -138,8 +221,13 @@ def main(argv) -> int:
     if argv and argv[0] == "survey":
         from .survey import main as survey_main
         return survey_main(argv[1:]) or 0
+    if argv and argv[0] == "gemv":
+        from .prober_gemv import main as gemv_main
+        return gemv_main(argv[1:]) or 0
     args = ap.parse_args(argv)
     console = Console()
     if args.verb == "verify":
         return verify(args.records, console, candidates=args.candidates)
+    if args.verb == "gemv-fit":
+        return gemv_fit(args.records, console, args.out, args.check)
     return fit_cmd(args.records, console, args.out, args.max_k, args.max_records, args.profile)
