@@ -280,6 +280,15 @@ def _lt_bias_path(x, w, bias) -> bool:
     return (bias.dim() == 1 and bias.is_contiguous() and bias.shape[0] == N and K > 1 and N > 1)
 
 
+# F.linear with N = 1 off the Lt bias path over an nvjet answer (torch copies the bias into C, beta = 1):
+# the unsplit kernel (nvjet_*_badd_*) rounds its chain to the output type, then adds C and rounds again;
+# the split one (nvjet_*_bx_splitK_* + splitKreduce) adds C to the fp32 sum of the parts before the one
+# rounding. Read on the CPU from the 2026-12-01g survey of 63 such calls (walks and sampled bits: 33 of
+# 33 unsplit and 27 of 27 split fit these and not the other placement; benchmarks/results/2026-12-01g-gpu).
+ADDMM_NVJET = (66,)
+ADDMM_NVJET_EPILOGUE = {"plain": ("round", "bias_out"), "split_k": ("bias_acc", "round")}
+
+
 def _addmm(a, b, bias) -> Plan:
     """F.linear with a bias off the cuBLASLt bias path (a 2-D, folded if it came 3-D): torch copies the bias into the output and
     runs the product with beta = 1 (cublasGemmEx). K == 1: path "k1"; an output column (N == 1) is
@@ -297,8 +306,9 @@ def _addmm(a, b, bias) -> Plan:
             return dataclasses.replace(p, reason="gemv rule, beta = 1 bias (addmm)", order=p.order.replace(bias="acc"))
         if p.path in ("dot", "dots", "seq"):
             return dataclasses.replace(p, reason=f"{p.reason}, beta = 1 bias in fp32 (addmm)")
-        # Not the tensor-core chain with the bias in fp32 before the rounding (beta = 1 over the copied
-        # bias): that reading differed on 33 of 34 such calls on the H200 (2026-12-01g); cuBLAS.
+        if p.path == "triton" and p.answer is not None and int(p.answer.get("algo_id", -1)) in ADDMM_NVJET:
+            return dataclasses.replace(p, desc=p.desc.replace(epilogue=ADDMM_NVJET_EPILOGUE[p.desc.family]),
+                                       reason=f"{p.reason}, beta = 1 bias (addmm)")
     return Plan("cublas", None, answer, "gemm", "addmm without the cuBLASLt bias path")
 
 
