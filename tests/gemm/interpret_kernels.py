@@ -63,9 +63,11 @@ for dtype, (m, n, k), layout, batch in itertools.product(
     ref = a.double() @ b.double()
     for d in descs(dtype, k):
         last = d.merge_order == "serial_added" and (not SAMPLE or (m, n, k) == (70, 33, 150))
-        for with_bias in (False, True) + (("last",) if last else ()):
+        for with_bias in (False, True) + (("last",) if last else ()) + (("out",) if d.family == "plain" else ()):
             if with_bias == "last":      # the bias with the last part (algorithm 21's s16816 serial kernels)
                 d2, want = d.replace(epilogue=("bias_last", "round")), ref + bias.double()
+            elif with_bias == "out":     # the bias to the rounded chain (torch's addmm over nvjet's badd kernels)
+                d2, want = d.replace(epilogue=("round", "bias_out")), ref + bias.double()
             elif with_bias:
                 d2 = d.replace(epilogue=("round", "bias_out") if d.family == "split_k" and d.merge_order == "sequential"
                                and d.partial_dtype != "fp32" else ("bias_acc", "round"))

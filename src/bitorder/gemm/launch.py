@@ -267,7 +267,14 @@ def run(a, b, desc: GEMMDesc, bias=None, out_dtype=None, block=None, tma: bool |
     tail = dict(group=desc.instruction_k, tail_first=desc.k_tail == "first", k_step=desc.k_step or 16, block=block, tma=tma)
     has_bias = bias is not None
     if desc.family == "plain":
-        return chain(a, b, out, span=desc.k, bias=bias if "bias_acc" in desc.epilogue else None, **tail)
+        if has_bias and "bias_out" in desc.epilogue:
+            # the rounded chain, then the bias added in fp32 and rounded again (torch's addmm over nvjet's
+            # badd kernels): fp16/bf16 + fp16/bf16 is exact in fp32 wherever a second rounding could tie
+            chain(a, b, out, span=desc.k, bias=None, **tail)
+            return out.copy_((out.float() + bias.float()).to(out_dtype))
+        if has_bias and "bias_acc" not in desc.epilogue:
+            raise NotImplementedError(f"no Triton kernel adds a bias as {desc.epilogue}")   # never drop it silently
+        return chain(a, b, out, span=desc.k, bias=bias if has_bias else None, **tail)
     if desc.family != "split_k" or len(desc.k_cuts) != 1 or desc.merge_dtype != "fp32" or desc.k_parts is not None:
         raise NotImplementedError(f"no Triton kernel for {desc}")
     serial = desc.merge_order == "serial_added"
