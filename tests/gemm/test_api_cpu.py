@@ -113,31 +113,40 @@ def test_an_addmm_gemv_plans_the_rule_with_the_bias_before_the_rounding(monkeypa
     assert p.reason == "addmm without the cuBLASLt bias path" and p.answer == ans   # the answer kept
 
 
-def test_an_addmm_over_an_unsplit_tensor_core_chain_goes_to_cublas(monkeypatch):
-    """F.linear with N = 1 whose bias-free answer is an unsplit tensor-core chain: cuBLAS, with the
-    answer in the plan, under BITORDER_UNVERIFIED=1 too (the chain with the bias in fp32 before the
-    rounding differed on 33 of 34 such calls on the H200, 2026-12-01g)."""
+def test_an_addmm_over_nvjet_places_the_bias_as_the_survey_read(monkeypatch):
+    """F.linear with N = 1 over an nvjet answer (torch's addmm, beta = 1): a split answer plans its chain
+    with the bias in the fp32 sum (27 of 27 fresh calls identical, 2026-12-01g); an unsplit one the chain
+    rounded, then the bias (the survey's reading; planned only under BITORDER_UNVERIFIED=1 until a GPU
+    gate has run it), cuBLAS by default with the answer in the plan; other algorithms cuBLAS."""
     import dataclasses
 
     import torch
     from bitorder.cublas import torch_call
     from bitorder.cublas.profile import ArchProfile
     from bitorder.gemm import api
-    nvjet = {"algo_id": 66, "tile": "64x8", "stages": "64xAUTO", "split_k": 1, "reduction_scheme": 0, "custom_option": 0}
+    unsplit = {"algo_id": 66, "tile": "64x8", "stages": "64xAUTO", "split_k": 1, "reduction_scheme": 0, "custom_option": 0}
+    split = {**unsplit, "split_k": 12, "reduction_scheme": 2}
 
     @dataclasses.dataclass
     class Q:
         bias_ptr: int = 0
+    answer = {}
     monkeypatch.setattr(torch_call, "lt_query", lambda *a, **k: Q())
-    monkeypatch.setattr(api, "_describe", lambda q, dtype, bias: (nvjet, ArchProfile.load().describe(nvjet, 300, dtype, bias)))
+    monkeypatch.setattr(api, "_describe", lambda q, dtype, bias: (answer, ArchProfile.load().describe(answer, 3000, dtype, bias)))
     monkeypatch.setattr(api, "_check", lambda *t: "fp16")
-    x, w, bias = torch.zeros(40, 300, dtype=torch.float16), torch.zeros(1, 300, dtype=torch.float16), \
+    x, w, bias = torch.zeros(40, 3000, dtype=torch.float16), torch.zeros(1, 3000, dtype=torch.float16), \
         torch.zeros(1, dtype=torch.float16)
+    answer.update(split)
     p = api.plan(x, w.t(), bias)
-    assert p.path == "cublas" and p.answer == nvjet
+    assert p.path == "triton" and p.desc.family == "split_k" and p.desc.epilogue == ("bias_acc", "round")
+    answer.update(unsplit)
+    p = api.plan(x, w.t(), bias)
+    assert p.path == "cublas" and p.answer == unsplit
     monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
     p = api.plan(x, w.t(), bias)
-    assert p.path == "cublas" and p.answer == nvjet
+    assert p.path == "triton" and p.desc.family == "plain" and p.desc.epilogue == ("round", "bias_out")
+    answer.update(algo_id=23, tile="64x64", stages="64x4")
+    assert api.plan(x, w.t(), bias).path == "cublas"
 
 
 def test_a_k1_addmm_is_one_fp32_add_and_one_rounding(monkeypatch):
