@@ -289,14 +289,15 @@ def _lt_bias_path(x, w, bias) -> bool:
 # output because launch.run then dropped a plain chain's bias_out (fixed, interpreter-checked, not rerun
 # on the H200): the unsplit half plans only under BITORDER_UNVERIFIED=1 until a GPU gate has seen it.
 ADDMM_NVJET = (66,)
-ADDMM_NVJET_EPILOGUE = {"plain": ("round", "bias_out"), "split_k": ("bias_acc", "round")}
+ADDMM_NVJET_BIAS = {"plain": "bias_out", "split_k": "bias_acc"}      # by the descriptor's family
 
 
 def _addmm(a, b, bias) -> Plan:
     """F.linear with a bias off the cuBLASLt bias path (a 2-D, folded if it came 3-D): torch copies the bias into the output and
     runs the product with beta = 1 (cublasGemmEx). K == 1: path "k1"; an output column (N == 1) is
     a gemv (or, M == N == 1, a dot) whose bias meets the fp32 sum before the one rounding (GemvOrder
-    bias "acc"), planned from the bias-free call's answer. Otherwise cuBLAS."""
+    bias "acc"), or an nvjet chain with the bias where ADDMM_NVJET_BIAS puts it, planned from the
+    bias-free call's answer. Otherwise cuBLAS (the bias-free answer kept in the plan)."""
     if a.shape[1] == 1 and bias.dim() == 1:
         # K == 1: one exact product per output (fp16/bf16 products fit fp32), the bias added in
         # fp32, one rounding: no order left to choose (the whole gate, 2026-12-01: 248 such cases)
@@ -311,7 +312,8 @@ def _addmm(a, b, bias) -> Plan:
             return dataclasses.replace(p, reason=f"{p.reason}, beta = 1 bias in fp32 (addmm)")
         if (p.path == "triton" and p.answer is not None and int(p.answer.get("algo_id", -1)) in ADDMM_NVJET
                 and (p.desc.family == "split_k" or _trial())):
-            return dataclasses.replace(p, desc=p.desc.replace(epilogue=ADDMM_NVJET_EPILOGUE[p.desc.family]),
+            from ..cublas.profile import BIAS_EPILOGUE
+            return dataclasses.replace(p, desc=p.desc.replace(epilogue=BIAS_EPILOGUE[ADDMM_NVJET_BIAS[p.desc.family]]),
                                        reason=f"{p.reason}, beta = 1 bias (addmm)")
     return Plan("cublas", None, answer, "gemm", "addmm without the cuBLASLt bias path")
 
