@@ -2,6 +2,7 @@
 
     python benchmarks/fallback_cases.py OUT.json FILE [FILE ...] [--algo 21,35] [--survey]
         [--paths simt] [--options 10] [--outputs 6536:] [--split yes] [--reason addmm]
+        [--skip-reason 'drops the last']
 
 FILE: a census JSON (`gate_gemm.py --census`: "not_triton") or a gate JSON (.json or .json.gz:
 "fallback_cases"). Writes {"not_reached_cases": [...]} (what `gate_gemm.py --rerun` checks again,
@@ -36,6 +37,8 @@ def main(argv=None) -> int:
     ap.add_argument("--outputs", default="", metavar="LO:HI", help="keep calls whose output count max(M, N) is in [LO, HI]")
     ap.add_argument("--split", choices=("yes", "no"), help="keep split answers only (yes) or unsplit ones (no)")
     ap.add_argument("--reason", default="", help="keep the cases whose fallback reason contains this text (e.g. addmm)")
+    ap.add_argument("--skip-reason", default="", help="leave out the cases whose fallback reason contains this text "
+                    "(e.g. 'drops the last': cuBLAS's own tail drops, which no candidate plans)")
     args = ap.parse_args(argv)
     keep = {int(a) for a in args.algo.split(",") if a}
     options = {int(o) for o in args.options.split(",") if o}
@@ -48,7 +51,8 @@ def main(argv=None) -> int:
             if ((not keep or a.get("algo_id") in keep) and (not options or a.get("custom_option") in options)
                     and (lo is None or outputs >= lo) and (hi is None or outputs <= hi)
                     and (args.split is None or split == (args.split == "yes"))
-                    and args.reason in r.get("reason", "")):
+                    and args.reason in r.get("reason", "")
+                    and not (args.skip_reason and args.skip_reason in r.get("reason", ""))):
                 cases[json.dumps(c, sort_keys=True)] = c
     body = {"mismatches": [{"case": c} for c in cases.values()]} if args.survey else \
         {"not_reached_cases": list(cases.values())}
