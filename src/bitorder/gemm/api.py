@@ -286,8 +286,9 @@ def _lt_bias_path(x, w, bias) -> bool:
 # rounding. Read on the CPU from the 2026-12-01g survey of 63 such calls (walks and sampled bits: 33 of
 # 33 unsplit and 27 of 27 split fit these and not the other placement; benchmarks/results/2026-12-01g-gpu).
 # On fresh draws (2026-12-01g call 4) the 27 split calls were identical; the unsplit ones differed on every
-# output because launch.run then dropped a plain chain's bias_out (fixed, interpreter-checked, not rerun
-# on the H200): the unsplit half plans only under BITORDER_UNVERIFIED=1 until a GPU gate has seen it.
+# output because launch.run then dropped a plain chain's bias_out (fixed). After the fix (2026-12-02 call 1,
+# benchmarks/results/2026-12-02-gpu): the 63 addmm calls 63 of 63 identical and 60 more from a fresh 4x
+# census identical; the placements swapped (planted fault) differ on 60 of 63.
 ADDMM_NVJET = (66,)
 ADDMM_NVJET_BIAS = {"plain": "bias_out", "split_k": "bias_acc"}      # by the descriptor's family
 
@@ -310,8 +311,7 @@ def _addmm(a, b, bias) -> Plan:
             return dataclasses.replace(p, reason="gemv rule, beta = 1 bias (addmm)", order=p.order.replace(bias="acc"))
         if p.path in ("dot", "dots", "seq"):
             return dataclasses.replace(p, reason=f"{p.reason}, beta = 1 bias in fp32 (addmm)")
-        if (p.path == "triton" and p.answer is not None and int(p.answer.get("algo_id", -1)) in ADDMM_NVJET
-                and (p.desc.family == "split_k" or _trial())):
+        if p.path == "triton" and p.answer is not None and int(p.answer.get("algo_id", -1)) in ADDMM_NVJET:
             from ..cublas.profile import BIAS_EPILOGUE
             return dataclasses.replace(p, desc=p.desc.replace(epilogue=BIAS_EPILOGUE[ADDMM_NVJET_BIAS[p.desc.family]]),
                                        reason=f"{p.reason}, beta = 1 bias (addmm)")
