@@ -199,16 +199,12 @@ def test_rules_of_the_2026_12_01c_probe_replay_its_records():
 def test_rules_of_the_2026_12_01d_probe_replay_their_records(monkeypatch):
     """The 2026-12-01d probe's rules: twelve defaults since the 2026-12-01e ground check
     (gemv_rule.by_probe("2026-12-01d")), 33 fp16 since 2026-12-01f's (a 2026-12-01f entry, with two more
-    records), and one candidate left (verified: false, planned only under BITORDER_UNVERIFIED=1);
-    each record they name gets its order, which predicts the record's tracer bits, and every fifth
-    key's first record its designed bytes (CI time)."""
+    records), and 114 fp16 since 2026-12-02's (93 fresh calls); each record they name gets its order,
+    which predicts the record's tracer bits, and every fifth key's first record its designed bytes (CI time)."""
     import probe_gemv
     with gzip.open(os.path.join(RESULTS, "2026-12-01d-ground", "probe_gemv.json.gz"), "rt") as f:
         recs = json.load(f)["records"]
-    some = next(iter(gemv_rule.by_probe("2026-12-01d", verified=False)))
-    answer = {"algo_id": 13, "custom_option": some[0], "split_k": 1}
-    assert gemv_rule.order_for(answer, 300, some[1]) is None
-    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    assert not gemv_rule.by_probe("2026-12-01d", verified=False)
     replayed = 0
     rules = {**gemv_rule.by_probe("2026-12-01d"), (33, "fp16"): gemv_rule.RULES[(33, "fp16")]}
     assert len(rules) == 14 and all(key in gemv_rule.RULES for key in gemv_rule.by_probe("2026-12-01d", verified=True))
@@ -340,14 +336,14 @@ def test_rules_of_the_2026_12_01e_refit_replay_their_records():
 
 
 def test_rules_of_the_2026_12_01f_probe_replay_their_records(monkeypatch):
-    """The 2026-12-01f probe's rules (defaults since its ground check; two keys and option 75 fp16's
-    dots at K 800-1,328 still candidates, BITORDER_UNVERIFIED=1): every named record's tracer bits
+    """The 2026-12-01f probe's rules (defaults since its ground check; option 73 fp16 since 2026-12-02's;
+    82 bf16 and option 75 fp16's dots at K 800-1,328 still candidates, BITORDER_UNVERIFIED=1): every named record's tracer bits
     under its key's order, the designed bytes of one record a key, and the batched dots' orders by K
     (option 10's 2 and 16 lanes, 74's rule, 86 bf16's, 75 fp16 at K = 910 contiguous)."""
     import probe_gemv
     recs = {"f" + name.split(":")[1]: rec for name, rec in _probe_records(("2026-12-01f-probe/probe_gemv.json.gz",))}
-    some = {"algo_id": 13, "custom_option": 73, "split_k": 1}
-    assert gemv_rule.order_for(some, 3850, "fp16") is None and gemv_rule.batched_dot_order(
+    some = {"algo_id": 13, "custom_option": 82, "split_k": 2}
+    assert gemv_rule.order_for(some, 3850, "bf16") is None and gemv_rule.batched_dot_order(
         {"algo_id": 13, "custom_option": 75, "split_k": 1}, 910, "fp16") is None
     assert gemv_rule.batched_dot_order({"algo_id": 13, "custom_option": 10, "split_k": 1}, 20, "bf16") is None
     a42 = {"algo_id": 13, "custom_option": 42, "split_k": 1}           # its cap unread past 64 a lane
