@@ -5,7 +5,7 @@ fresh calls before it becomes a default. cuBLASLt's heuristic answers by shape, 
 case that got the rare answer often get it too. For each case this draws PER variants: each of
 M, N, K scaled by a log-uniform factor in [1 / SPREAD, SPREAD] (rounded, at least 1; a dimension
 of 1 stays 1, as do the case's op, dtype, layout, batch and group), half of them keeping K. Writes
-{"not_reached_cases": [...]} for `gate_gemm.py --census --rerun` (which ones get the answer) and then
+{"not_reached_cases": [...]} for `gate_gemm.py --census --rerun` (which ones get the answer; CASES: a rerun, survey or gate file) and then
 `fallback_cases.py` / `gate_gemm.py --rerun` (their ground check on fresh draws).
 
     python benchmarks/neighbors.py OUT.json CASES.json [CASES.json ...] [--per 300] [--spread 1.3] [--seed S]
@@ -21,7 +21,8 @@ import random
 def cases_of(path: str) -> list[dict]:
     with open(path) as f:
         data = json.load(f)
-    return data.get("not_reached_cases") or [m["case"] for m in data.get("mismatches", [])]
+    rows = data.get("mismatches") or data.get("fallback_cases") or []
+    return data.get("not_reached_cases") or [m["case"] for m in rows]
 
 
 def near(case: dict, per: int, spread: float, rng: random.Random) -> list[dict]:

@@ -370,3 +370,34 @@ def test_rules_of_the_2026_12_01f_probe_replay_their_records(monkeypatch):
             assert probe_gemv.confirm(rec, [order], pairs, tracers), name
             bytewise.add(key)
     assert planned_dots >= 8
+
+
+def test_rules_of_the_2026_12_02_probe_replay_their_records(monkeypatch):
+    """The 2026-12-02 probe's candidates (BITORDER_UNVERIFIED=1 until their ground check): option 107 bf16
+    and the batched dots of options 10, 92, 93, 100, 106 over the K ranges recorded. Every record with an
+    order planned predicts its tracer bits, one record a key its designed bytes; outside the recorded
+    ranges (option 10 bf16 K 35-94) and by default, none."""
+    import probe_gemv
+    recs = dict(_probe_records(("2026-12-02-gpu/call3/gemv-probe/probe_gemv.json.gz",)))
+    dot10 = {"algo_id": 13, "custom_option": 10, "split_k": 1}
+    assert gemv_rule.batched_dot_order(dot10, 20, "bf16") is None
+    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    assert gemv_rule.batched_dot_order(dot10, 60, "bf16") is None
+    planned, bytewise = 0, set()
+    for name, rec in recs.items():
+        c, a = rec["case"], rec.get("answer")
+        if not a:
+            continue
+        dot = c["m"] == c["n"] == 1 and c.get("batch", 1) > 1
+        order = (gemv_rule.batched_dot_order(a, c["k"], c["dtype"]) if dot else
+                 gemv_rule.order_for(a, c["k"], c["dtype"], outputs=max(c["m"], c["n"])))
+        if order is None:
+            continue
+        planned += 1
+        pairs, tracers = probe_gemv.design_for(c["k"], c["dtype"])
+        assert (G.decode(rec["bits"], c["dtype"]) == G.predict(order, c["k"], pairs, tracers)).all(), name
+        key = (int(a["custom_option"]), c["dtype"], dot)
+        if key not in bytewise:
+            assert probe_gemv.confirm(rec, [order], pairs, tracers), name
+            bytewise.add(key)
+    assert planned >= 90 and len(bytewise) == 8
