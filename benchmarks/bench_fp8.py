@@ -7,35 +7,13 @@ gate has passed this measures the kernel the gate verifies. Writes bench_fp8.jso
 bench_fp8.png (geometric mean per layer, split at 5 GFLOP).
 
 --sweep N times the promoting chains (use_fast_accum=False) of N realistic shapes above 5 GFLOP
-at each SWEEP8 tile, PIPE off and on (kernels_fp8.chain8_tile's warp-specialized K loop, on
-128-row TMA tiles with 4 warps a group as fp8.run applies it: SWEEP8_PIPE), bytes compared with
-torch's for each, into sweep_fp8/sweep.json (rewritten after every shape, so a run cut short keeps
-what it timed). Why: Triton waits for each promotion interval's fresh dot before its fp32 add (the
-PTX has wgmma.wait_group 0 after every interval's four k32 steps), so one CTA cannot overlap its
-adds with its tensor-core work; tiles small enough for two CTAs per SM (64-row tiles: 24 KB a
-stage, few registers) may let the other CTA's wgmma run meanwhile, and so may PIPE's two consumer
-groups, which wait only on the producer's barriers, not on each other.
+at each SWEEP8 tile, bytes compared with torch's, into sweep_fp8.json. Why: Triton waits for each
+promotion interval's fresh dot before its fp32 add (the PTX has wgmma.wait_group 0 after every
+interval's four k32 steps), so one CTA cannot overlap its adds with its tensor-core work; tiles
+small enough for two CTAs per SM (64-row tiles: 24 KB a stage, few registers) may let the other
+CTA's wgmma run meanwhile.
 
-What the source can do about the wait (compiled for sm_90 with Triton 3.6 on the CPU, 128x128 and
-64x128 TMA tiles, 2026-12-02): the promotion as written (acc + dot) and software-pipelined (the
-partial carried: p_next = dot; acc += p; p = p_next) both get wait_group 0 right after the dot
-(the pipelined one with 200 registers instead of 139); two intervals a turn (BLOCK_K 256, two dots,
-(acc + p0) + p1) get a wait_group 0 after each dot (199 registers, 197-262 KB at 3-4 stages). Triton
-keeps a dot async only if the loop uses its result solely through the next turn or after an
-earlier wait_group 0 (WGMMAPipeline.cpp, dotCanBeProperlyAsync); the one form that issues a dot
-before the adds (a synchronous dot, then a carried one, then the adds) copies the carried partial
-at the loop's back edge while its wgmma runs, and ptxas serializes every wgmma (C7514, 253
-registers). An scf.if use of the second dot crashes Triton's pipeliner. So PIPE is the warp
-specialization (tl.range(warp_specialize=True)): at 4 warps on 128-row TMA tiles Triton 3.6 builds a
-TMA producer group and two 64-row consumer groups (384 threads, 168 registers, setmaxnreg 232 for
-the consumers, no spills, not serialized); each consumer still waits for its own dot before its
-adds. At 8 warps and on pointer tiles PIPE compiles to the same PTX as off; on 64-row tiles both
-consumer groups would compute the whole tile (fp8.run does not apply it there).
-
-    python benchmarks/bench_fp8.py --out DIR [--budget S] [--sweep N --sweep-only] [--pipe on|off]
-
---pipe sets BITORDER_FP8_PIPE for the realistic set (the default: whatever the environment says;
-bench_fp8.json records it).
+    python benchmarks/bench_fp8.py --out DIR [--budget S] [--sweep N --sweep-only]
 """
 from __future__ import annotations
 
@@ -60,19 +38,11 @@ from bitorder.gemm import fp8
 SWEEP8 = [(128, 128, 128, 8, 4, True), (128, 128, 128, 8, 3, True), (128, 128, 128, 8, 4, False),
           (64, 128, 128, 4, 4, True), (64, 128, 128, 4, 3, True), (64, 128, 128, 4, 4, False),
           (64, 128, 128, 4, 2, True), (128, 64, 128, 4, 4, True), (64, 64, 128, 4, 6, True)]
-# PIPE on: the 128-row TMA tiles above with 4 warps a group (fp8._pipe), where Triton specializes
-SWEEP8_PIPE = [(128, 128, 128, 4, 4, True), (128, 128, 128, 4, 3, True), (128, 64, 128, 4, 4, True)]
 
 
-def _tile_name(tile, pipe):
-    return "x".join(map(str, tile[:5])) + ("xtma" if tile[5] else "") + ("xpipe" if pipe else "")
-
-
-def sweep(cases, count: int, budget: float, out=None) -> list[dict]:
-    """Every SWEEP8 tile with PIPE off and every SWEEP8_PIPE tile with PIPE on, on the first `count`
-    promoting cases above 5 GFLOP whose plan runs Triton: CUDA-graph speed against torch._scaled_mm,
-    and the bytes against torch's. out(rows) is called after every shape (the partial results);
-    tiles past the budget are marked skipped."""
+def sweep(cases, count: int, budget: float) -> list[dict]:
+    """Every SWEEP8 tile on the first `count` promoting cases above 5 GFLOP whose plan runs Triton:
+    CUDA-graph speed against torch._scaled_mm, and the bytes against torch's."""
     from bench_gemm import graph_ms  # noqa: E402
     rows, t0 = [], time.time()
     for case in [c for c in cases if not c.fast_accum and 2 * c.m * c.n * c.k > 5e9][:count]:
@@ -86,29 +56,19 @@ def sweep(cases, count: int, budget: float, out=None) -> list[dict]:
         ref = torch._scaled_mm(a, b, sa, sb, **kw)
         row = {"m": case.m, "n": case.n, "k": case.k, "desc": str(p.desc),
                "ms_torch": graph_ms(lambda: torch._scaled_mm(a, b, sa, sb, **kw), 30), "tiles": {}}
-        for tile, pipe in [(t, False) for t in SWEEP8] + [(t, True) for t in SWEEP8_PIPE]:
-            name = _tile_name(tile, pipe)
-            if time.time() - t0 > budget:
-                row["tiles"][name] = {"skipped": "budget"}
-                continue
-            fn = lambda: fp8.run(a, b, sa, sb, p.desc, None, torch.bfloat16, block=tile[:5], tma=tile[5],  # noqa: E731
-                                 pipe=pipe)
+        for tile in SWEEP8:
+            fn = lambda: fp8.run(a, b, sa, sb, p.desc, None, torch.bfloat16, block=tile[:5], tma=tile[5])  # noqa: E731
+            name = "x".join(map(str, tile[:5])) + ("xtma" if tile[5] else "")
             try:
                 same = bool(torch.equal(bits(fn()), bits(ref)))
                 ms = graph_ms(fn, 30)
             except Exception as e:   # out of shared memory or registers for this tile
-                row["tiles"][name] = {"error": f"{type(e).__name__}: {str(e)[:200]}"}
+                row["tiles"][name] = {"error": type(e).__name__}
                 continue
             row["tiles"][name] = {"ms": ms, "speed": row["ms_torch"] / ms if ms else None, "identical": same}
         rows.append(row)
-        best = {pipe: max(((v["speed"], k) for k, v in row["tiles"].items()
-                           if v.get("speed") and k.endswith("xpipe") == pipe), default=(0.0, "none"))
-                for pipe in (False, True)}
-        print(f"sweep {case.m}x{case.n}x{case.k} slow: best PIPE off {best[False][1]} {best[False][0]:.2f}x, "
-              f"PIPE on {best[True][1]} {best[True][0]:.2f}x; every tile torch's bytes: "
-              f"{all(v.get('identical', True) for v in row['tiles'].values())}", flush=True)
-        if out:
-            out(rows)
+        best = max(((v["speed"], k) for k, v in row["tiles"].items() if v.get("speed")), default=(0.0, "none"))
+        print(f"sweep {case.m}x{case.n}x{case.k} slow: best {best[1]} {best[0]:.2f}x", flush=True)
     return rows
 
 
@@ -119,23 +79,17 @@ def main():
     ap.add_argument("--seed", type=int, default=8)
     ap.add_argument("--sweep", type=int, default=0, help="promoting shapes above 5 GFLOP whose tiles are swept")
     ap.add_argument("--sweep-only", action="store_true", help="the sweep alone, with the whole budget")
-    ap.add_argument("--pipe", choices=("on", "off"), help="BITORDER_FP8_PIPE for the realistic set")
     args = ap.parse_args()
     os.environ["BITORDER_UNVERIFIED"] = "1"
-    if args.pipe:
-        os.environ[fp8.PIPE_ENV] = "1" if args.pipe == "on" else "0"
     cases = [c for fast in (False, True) for c in realistic_cases(fast, "bf16")]
     random.Random(args.seed).shuffle(cases)
     if args.sweep:
         from bench_gemm import write_sweep  # noqa: E402
+        rows = sweep(cases, args.sweep, args.budget if args.sweep_only else args.budget / 2)
+        for r in rows:   # write_sweep reads ms_cublas as the reference's time
+            r["ms_cublas"] = r["ms_torch"]
         os.makedirs(os.path.join(args.out, "sweep_fp8"), exist_ok=True)
-
-        def write(rows):
-            for r in rows:   # write_sweep reads ms_cublas as the reference's time
-                r["ms_cublas"] = r["ms_torch"]
-            return write_sweep(os.path.join(args.out, "sweep_fp8"), rows)
-        rows = sweep(cases, args.sweep, args.budget if args.sweep_only else args.budget / 2, write)
-        rc = write(rows)
+        rc = write_sweep(os.path.join(args.out, "sweep_fp8"), rows)
         if args.sweep_only:
             return rc
     rows, t0 = [], time.time()
@@ -156,8 +110,7 @@ def main():
     groups, overall = summarize(rows, lambda r: f"{'fast' if r['fast_accum'] else 'slow'}:{r['group'].split(':')[1]}")
     report = {"device": torch.cuda.get_device_name(), "rows": rows, "groups": groups, "overall": overall,
               "identical": sum(r["identical"] for r in rows), "triton_path": sum(r["path"] == "triton" for r in rows),
-              "n": len(rows), "planned": len(cases), "seconds": time.time() - t0,
-              "env": {k: os.environ.get(k, "") for k in (fp8.PIPE_ENV, "BITORDER_FP8_TMA", "BITORDER_TMA")}}
+              "n": len(rows), "planned": len(cases), "seconds": time.time() - t0}
     with open(os.path.join(args.out, "bench_fp8.json"), "w") as f:
         json.dump(report, f, indent=1)
     plot_speeds(os.path.join(args.out, "bench_fp8.png"), groups, [("speed_graph", "CUDA graphs")],

@@ -54,15 +54,6 @@ ROW_WISE_ORDERS = {"acc*(sa*sb)": ("scale",), "(acc*sa)*sb": ("scale_a", "scale_
 # (0.70-0.94x -> 0.64-0.84x); every output byte-identical both ways. fp8 plans stay
 # candidates (BITORDER_UNVERIFIED) until gated.
 FP8_TMA = os.environ.get("BITORDER_FP8_TMA", "1") != "0"
-# BITORDER_FP8_PIPE=1 (off until timed on the H200): promoting chains on 128-row TMA tiles run their
-# K loop warp-specialized (kernels_fp8.chain8_tile's PIPE; 4 warps a group: one TMA producer group and
-# two consumer groups of 64 rows each, 384 threads). Triton 3.6 waits for each interval's fresh dot
-# (wgmma.wait_group 0) before its fp32 add whatever the source does (benchmarks/bench_fp8.py's
-# docstring); split into two consumer groups that sync only with the producer, one group's adds may
-# overlap the other's wgmma. The same dots and adds in the same order (sm_90 compile, CPU: no spills,
-# no serialized wgmma; 64-row tiles would run the whole tile in both consumer groups, so PIPE is
-# not applied there). Read at each call.
-PIPE_ENV = "BITORDER_FP8_PIPE"
 _SCALE_CODE = {("scale",): 1, ("scale_a", "scale_b"): 2, ("scale_b", "scale_a"): 3, ("scale_bias_fma",): 4}
 
 
@@ -243,17 +234,6 @@ def _block(M: int, N: int, desc: GEMMDesc, programs: int, cuda: bool):
     return BM, BN, 128, warps, min(stages, 4)
 
 
-def _pipe(tile, tma: bool, desc: GEMMDesc, pipe):
-    """(tile, PIPE) for a launch: pipe None follows BITORDER_FP8_PIPE, applied only to promoting chains
-    on 128-row TMA tiles, which then run with 4 warps a group (kernels_fp8.chain8_tile's PIPE);
-    pipe True or False is passed to the kernel as given (a test's or a sweep's choice)."""
-    if pipe is None:
-        pipe = (os.environ.get(PIPE_ENV, "0") == "1" and tma and desc.promotion is not None and tile[0] == 128)
-        if pipe:
-            tile = (*tile[:3], 4, tile[4])
-    return tile, bool(pipe)
-
-
 def _tma(a, b, desc: GEMMDesc, tma) -> bool:
     if tma is None:
         tma = (FP8_TMA and desc.promotion is not None) or launch.TMA
@@ -263,14 +243,13 @@ def _tma(a, b, desc: GEMMDesc, tma) -> bool:
     return tma
 
 
-def run_split(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch.bfloat16, block=None, tma=None,
-              pipe=None):
+def run_split(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch.bfloat16, block=None, tma=None):
     """The bytes a split_k `desc` prescribes for a @ b with tensor-wise fp8 scales (split_gap(desc)
     must be ""): part p's wgmma k32 chain over [p * span, min((p + 1) * span, K)) from zero (with a
     promotion, a fresh chain every desc.promotion elements from the part's start, added in with a
     round-to-nearest fp32 add), stored as an unscaled fp32 partial; then, per element,
     ((p0 + p1) + ...) in fp32, times fp32(scale_a * scale_b), plus the bias in fp32 (bias_acc),
-    rounded once to out_dtype. block, tma and pipe are speed knobs (run's)."""
+    rounded once to out_dtype. block and tma are speed knobs (run's)."""
     gap = split_gap(desc, "tensor" if _tensor_wise(scale_a, scale_b) else "row")
     if gap:
         raise NotImplementedError(f"no Triton kernel for {desc}: {gap}")
@@ -279,14 +258,13 @@ def run_split(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch
     M, K = a.shape
     N = b.shape[1]
     parts, span = desc.parts, desc.k_cuts[0]
-    tma = _tma(a, b, desc, tma)
-    (BM, BN, BK, warps, stages), pipe = _pipe(block or _block(M, N, desc, parts, a.is_cuda), tma, desc, pipe)
+    BM, BN, BK, warps, stages = block or _block(M, N, desc, parts, a.is_cuda)
     if desc.promotion is not None:
         BK = desc.promotion   # one dot per promotion interval, from each part's start
     ws = torch.empty((parts, M, N), dtype=torch.float32, device=a.device)
     part8_kernel[(triton.cdiv(M, BM) * triton.cdiv(N, BN), parts)](
         a, b, ws, M, N, K, span, a.stride(0), b.stride(1), N, M * N, A_ROW=True, B_ROW=False,
-        PROMOTE=desc.promotion or 0, BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK, TMA=tma, PIPE=pipe,
+        PROMOTE=desc.promotion or 0, BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK, TMA=_tma(a, b, desc, tma),
         num_warps=warps, num_stages=stages)
     out = torch.empty((M, N), dtype=out_dtype, device=a.device)
     n = M * N
@@ -297,29 +275,27 @@ def run_split(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch
     return out
 
 
-def run(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch.bfloat16, block=None, tma=None,
-        pipe=None):
+def run(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch.bfloat16, block=None, tma=None):
     """The bytes `desc` prescribes for a @ b with fp8 scales (plain wgmma k32 chains; split_k
-    descriptors go to run_split). block, tma (default: TMA tiles for promoting chains, FP8_TMA,
-    where the operands are 16-byte aligned) and pipe (default: BITORDER_FP8_PIPE, _pipe) are speed
-    knobs."""
+    descriptors go to run_split). block and tma (default: TMA tiles for promoting chains, FP8_TMA,
+    where the operands are 16-byte aligned) are speed knobs."""
     if desc.family == "split_k":
-        return run_split(a, b, scale_a, scale_b, desc, bias, out_dtype, block, tma, pipe)
+        return run_split(a, b, scale_a, scale_b, desc, bias, out_dtype, block, tma)
     scale = tuple(s for s in desc.epilogue if s.startswith("scale"))
     if desc.family != "plain" or desc.instruction_k != 32 or scale not in _SCALE_CODE:
         raise NotImplementedError(f"no Triton kernel for {desc}")
     M, K = a.shape
     N = b.shape[1]
     out = torch.empty((M, N), dtype=out_dtype, device=a.device)
-    tma = _tma(a, b, desc, tma)
-    (BM, BN, BK, warps, stages), pipe = _pipe(block or _block(M, N, desc, 1, a.is_cuda), tma, desc, pipe)
+    BM, BN, BK, warps, stages = block or _block(M, N, desc, 1, a.is_cuda)
     if desc.promotion is not None:
         BK = desc.promotion   # one dot per promotion interval: Triton promotes once per dot
+    tma = _tma(a, b, desc, tma)
     chain8_kernel[(triton.cdiv(M, BM) * triton.cdiv(N, BN),)](
         a, b, out, bias if bias is not None else out, scale_a, scale_b, M, N, K, a.stride(0), b.stride(1), N,
         A_ROW=True, B_ROW=False, PROMOTE=desc.promotion or 0, SCALE=_SCALE_CODE[scale],
         ROWWISE=not _tensor_wise(scale_a, scale_b), HAS_BIAS=bias is not None, BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK,
-        TMA=tma, PIPE=pipe,
+        TMA=tma,
         num_warps=warps, num_stages=stages)
     return out
 
