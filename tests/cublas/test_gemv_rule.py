@@ -345,7 +345,7 @@ def test_rules_of_the_2026_12_01f_probe_replay_their_records(monkeypatch):
     some = {"algo_id": 13, "custom_option": 82, "split_k": 2}
     assert gemv_rule.order_for(some, 3850, "bf16") is None and gemv_rule.batched_dot_order(
         {"algo_id": 13, "custom_option": 75, "split_k": 1}, 910, "fp16") is None
-    assert gemv_rule.batched_dot_order({"algo_id": 13, "custom_option": 10, "split_k": 1}, 20, "bf16") is None
+    assert gemv_rule.batched_dot_order({"algo_id": 13, "custom_option": 10, "split_k": 1}, 40, "bf16") is None
     a42 = {"algo_id": 13, "custom_option": 42, "split_k": 1}           # its cap unread past 64 a lane
     assert gemv_rule.order_for(a42, 512, "fp16") is not None and gemv_rule.order_for(a42, 513, "fp16") is None
     monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
@@ -373,15 +373,14 @@ def test_rules_of_the_2026_12_01f_probe_replay_their_records(monkeypatch):
 
 
 def test_rules_of_the_2026_12_02_probe_replay_their_records(monkeypatch):
-    """The 2026-12-02 probe's candidates (BITORDER_UNVERIFIED=1 until their ground check): option 107 bf16
-    and the batched dots of options 10, 92, 93, 100, 106 over the K ranges recorded. Every record with an
-    order planned predicts its tracer bits, one record a key its designed bytes; outside the recorded
-    ranges (option 10 bf16 K 35-94) and by default, none."""
+    """The 2026-12-02 probe's rules (defaults since its ground check: 281 fresh calls identical): option 107
+    bf16 and the batched dots of options 10, 92, 93, 100, 106 over the K ranges recorded. Every record with
+    an order planned predicts its tracer bits, one record a key its designed bytes; outside the recorded
+    ranges (option 10 bf16 K 35-94), none."""
     import probe_gemv
     recs = dict(_probe_records(("2026-12-02-gpu/call3/gemv-probe/probe_gemv.json.gz",)))
     dot10 = {"algo_id": 13, "custom_option": 10, "split_k": 1}
-    assert gemv_rule.batched_dot_order(dot10, 20, "bf16") is None
-    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    assert gemv_rule.batched_dot_order(dot10, 20, "bf16") is not None
     assert gemv_rule.batched_dot_order(dot10, 60, "bf16") is None
     planned, bytewise = 0, set()
     for name, rec in recs.items():
