@@ -18,7 +18,7 @@ import pinned_kernels as pk  # noqa: E402
 
 from bitorder.compiler import harness, layouts, ptxas  # noqa: E402
 
-OPS = ("SHFL", "BAR", "STS", "LDS", "LDG", "STG", "MUFU", "FADD", "FFMA")
+OPS = ("SHFL", "BAR", "STS", "LDS", "LDG", "STG", "MUFU", "FADD", "FFMA", "FSEL", "LDL", "STL")
 
 
 def counts(text: str) -> collections.Counter:

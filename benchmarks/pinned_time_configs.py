@@ -34,7 +34,8 @@ def main(argv=None) -> int:
             for c, p, f, a, b in zip(configs[True], tp, tf, gp, gf)]
     out = {"name": args.name, "device": ps.torch.cuda.get_device_name(),
            "switches": {"layouts": layouts.enabled(),
-                        "convert_rows": layouts.CONVERT_ROWS, "convert_keep_warps": layouts.CONVERT_KEEP_WARPS},
+                        "convert_rows": layouts.CONVERT_ROWS, "convert_keep_warps": layouts.CONVERT_KEEP_WARPS,
+                        "convert_shuffle": layouts.CONVERT_SHUFFLE},
            "rows": rows, "digests": {"pinned": sorted(digests[True]), "free": sorted(digests[False])}}
     with open(args.out, "w") as f:
         json.dump(out, f, indent=1)

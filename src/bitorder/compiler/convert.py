@@ -22,6 +22,18 @@ blocked tensor is converted the same way when its axis does not already run regi
 warps in order: rows reduced along their contiguous axis (softmax, cross_entropy), where the tree
 shuffles once per lane level per register repetition. Fewer shuffles, one more shared-memory
 round trip per chain; the H200 decides.
+
+With shuffle=True (BITORDER_PINNED_CONVERT_SHUFFLE=1, an experiment, off by default) the chain is
+converted level by level instead (shuffle_plan): before each level whose pair bit sits in a lane,
+one convert_layout to the layout with that lane bit swapped for a kept axis' register bit (or, for
+a row with no kept bit in registers, the axis' highest register bit), nothing else changed. Triton
+3.6 lowers a conversion that is one register/lane transposition with warp shuffles, no shared
+memory (ConvertLayoutOpToLLVM's transferWithinWarp, when cvtNeedsWarpShuffle: the minimal
+conversion's dims are register and lane and it has fewer than two mixed transpositions): half the
+registers cross one lane xor, then the level's add runs in registers and halves them. The first
+level whose pair bit is a warp's gathers every warp row bit into kept register (then lane) bits
+with one shared-memory conversion. The first conversion's source is read back from the layout
+Triton inferred for the chain's first reshape (unsplit), so it is the accumulator's own.
 """
 from __future__ import annotations
 
@@ -158,6 +170,121 @@ def text(layout: dict) -> str:
     return f"#ttg.linear<{{register = {vs('register')}, lane = {vs('lane')}, warp = {vs('warp')}, block = []}}>"
 
 
+def parse_linear(attr: str) -> dict | None:
+    """The bases of a #ttg.linear attribute's text (register, lane, warp), or None for another
+    attribute or a layout over several CTAs."""
+    import ast
+    if not attr.startswith("#ttg.linear<"):
+        return None
+    got = {k: ast.literal_eval(v) for k, v in re.findall(r"(register|lane|warp|block) = (\[[-0-9, \[\]]*\])", attr)}
+    if set(got) != {"register", "lane", "warp", "block"} or got.pop("block"):
+        return None
+    return got
+
+
+def unsplit(layout: dict, axis: int) -> dict:
+    """split's inverse: the layout of x from that of reshape(x, [..., S/2, 2, ...]) at `axis`."""
+    return {k: [v[:axis] + [2 * v[axis] + v[axis + 1]] + v[axis + 2:] for v in vs] for k, vs in layout.items()}
+
+
+def swap_pair_into_registers(layout: dict, axis: int) -> dict | None:
+    """The layout that differs from `layout` in one exchange: the lane basis holding the pair bit
+    (`axis`' coordinate 1) trades places with the first register basis on a kept axis only; None
+    when the pair bit is not a lane's or no register holds a kept axis' bit. Triton 3.6 lowers
+    such a conversion (one register bit swapped with one lane bit, warps unchanged) with warp
+    shuffles, no shared memory: half the registers cross one lane xor (docs/pinned.md)."""
+    pair = [1 if i == axis else 0 for i in range(len(next(v for vs in layout.values() for v in vs)))]
+    if pair not in layout["lane"]:
+        return None
+    regs = layout["register"]
+    i = next((i for i, v in enumerate(regs) if v[axis] == 0 and any(v)), None)
+    if i is None:     # no kept axis' bit in registers: the axis' highest register bit (a later level)
+        i = max((i for i, v in enumerate(regs) if v[axis] > 1), key=lambda i: regs[i][axis], default=None)
+    if i is None:
+        return None
+    j = layout["lane"].index(pair)
+    out = {k: [list(v) for v in vs] for k, vs in layout.items()}
+    out["register"][i], out["lane"][j] = out["lane"][j], out["register"][i]
+    return out
+
+
+def gather_warp_pairs(layout: dict, axis: int) -> dict | None:
+    """The layout with every warp basis on `axis` alone traded for a kept axis' basis, registers'
+    first, then lanes' (from the last): one shared-memory round trip that leaves no tree level
+    across warps (Triton's reduction would cross warps once per level); None when the layout has
+    no warp on the axis or not enough kept bases."""
+    pair_warps = [j for j, v in enumerate(layout["warp"]) if v[axis] and not any(x for i, x in enumerate(v) if i != axis)]
+    if not pair_warps:
+        return None
+    kept = [("register", i) for i, v in enumerate(layout["register"]) if v[axis] == 0 and any(v)] + \
+        [("lane", i) for i, v in reversed(list(enumerate(layout["lane"]))) if v[axis] == 0 and any(v)]
+    if len(kept) < len(pair_warps):
+        return None
+    out = {k: [list(v) for v in vs] for k, vs in layout.items()}
+    for j, (kind, i) in zip(pair_warps, kept):
+        out[kind][i], out["warp"][j] = out["warp"][j], out[kind][i]
+    return out
+
+
+def shuffle_plan(source: dict, axis: int, levels: int, gather_warps: bool = True) -> list:
+    """[(the layout a level's input is converted to, or None to leave it), the layout of its
+    reshape] for each of a pinned chain's `levels`, from the layout of its input (`source`, the
+    tensor before the first reshape): a level whose pair bit sits in a lane first swaps it with a
+    kept axis' register bit (swap_pair_into_registers), so its add runs in registers; a pair in
+    registers or warps is reduced as it lies. The layouts follow the way Triton derives them
+    (split for the reshape, drop for the reduction's slice)."""
+    plan, cur = [], source
+    rank = len(next(v for vs in source.values() for v in vs))
+    for _ in range(levels):
+        conv = swap_pair_into_registers(cur, axis)
+        if conv is None and gather_warps and [int(d == axis) for d in range(rank)] in cur["warp"]:
+            conv = gather_warp_pairs(cur, axis)
+            if conv is not None:
+                conv = swap_pair_into_registers(conv, axis) or conv
+        shaped = split(conv or cur, axis)
+        plan.append((conv, shaped))
+        cur = drop(shaped, axis + 1)
+    return plan
+
+
+def _shuffle_chain(lines: list, steps: list, axis: int, defs: dict, name: str, new_defs: list) -> bool:
+    """Edit a pinned chain's lines for the shuffle mode (BITORDER_PINNED_CONVERT_SHUFFLE): one
+    convert_layout before each level whose pair bit is in a lane (shuffle_plan), each step's
+    layout renamed #<name>_<k>; False (nothing edited) when the chain's first reshape layout is
+    not a linear layout Triton inferred or no level needs a swap."""
+    reshapes = [(i, m) for i, m in steps[:-1] if m is not None]
+    attr = defs.get(reshapes[0][1].group(8), "")
+    first = parse_linear(attr)
+    if first is None and attr.startswith("#ttg.blocked<"):
+        first = blocked_bases(attr[len("#ttg.blocked<{"):-2], _dims(reshapes[0][1].group(7)))
+    if first is None:
+        return False
+    plan = shuffle_plan(unsplit(first, axis), axis, len(reshapes))
+    if not any(conv for conv, _ in plan):
+        return False
+    renamed = {}
+    for k, ((i, m), (conv, shaped)) in enumerate(zip(reshapes, plan)):
+        renamed[m.group(8)] = f"{name}_{k}"
+        new_defs.append(f"{name}_{k} = {text(shaped)}")
+        ind, res, operand, dtype = m.group(1), m.group(2), m.group(3), m.group(5)
+        src = m.group(6) if k == 0 else f"#ttg.slice<{{dim = {axis + 1}, parent = {name}_{k - 1}}}>"
+        ty = f"tensor<{m.group(4)}x{dtype}"
+        head = ""
+        if conv is not None:
+            new_defs.append(f"{name}_s{k} = {text(conv)}")
+            head = f"{ind}{res}_sw = ttg.convert_layout {operand} : {ty}, {src}> -> {ty}, {name}_s{k}>\n"
+            operand, src = f"{res}_sw", f"{name}_s{k}"
+        lines[i] = (f"{head}{ind}{res} = tt.reshape {operand} : {ty}, {src}> -> "
+                    f"tensor<{m.group(7)}x{dtype}, {name}_{k}>{m.group(9)}")
+    cur = drop(plan[-1][1], axis + 1)
+    for i, m in steps[1:]:      # the reductions' types and the last reshape read the new layouts
+        if m is None or i == steps[-1][0]:
+            for old, new in renamed.items():
+                lines[i] = re.sub(re.escape(old) + r"(?=[>}])", new, lines[i])
+    new_defs.append(f"{name}_out = {text(drop(cur, axis))}")
+    return True
+
+
 def _chain(lines: list, first: int):
     """The pinned chain whose first reshape is lines[first]: (reduced axis, [(reshape line, its
     match), (the reduction's type line, None), ...] up to the reshape that drops the axis), or
@@ -189,7 +316,23 @@ def _in_order(bases: dict, axis: int) -> bool:
     return bits == sorted(bits)
 
 
-def rewrite(src: str, rows: bool = False, keep_warps: bool = False) -> tuple[str, list[str]]:
+def _retarget_result(lines: list, steps: list, name: str, dtype: str) -> None:
+    """The chain's last reshape (dropping the axis) yields #<name>_out; its users read that when
+    they are all conversions, else one more conversion goes back to the layout they expect."""
+    i, m = steps[-1]
+    out_ty = f"tensor<{m.group(7)}x{dtype}"
+    lines[i] = lines[i].replace(f"-> {out_ty}, {m.group(8)}>", f"-> {out_ty}, {name}_out>")
+    users = [j for j, ln in enumerate(lines) if j != i and re.search(re.escape(m.group(2)) + r"\b", ln)]
+    if users and all(" = ttg.convert_layout " + m.group(2) + " :" in lines[j] for j in users):
+        for j in users:
+            lines[j] = lines[j].replace(f"{out_ty}, {m.group(8)}> ->", f"{out_ty}, {name}_out> ->")
+    else:     # back to the layout the rest of the kernel was compiled for
+        lines[i] = lines[i].replace(f"{m.group(2)} = tt.reshape", f"{m.group(2)}_out = tt.reshape", 1)
+        lines[i] += (f"\n{m.group(1)}{m.group(2)} = ttg.convert_layout {m.group(2)}_out : {out_ty}, {name}_out> -> "
+                     f"{out_ty}, {m.group(8)}>")
+
+
+def rewrite(src: str, rows: bool = False, keep_warps: bool = False, shuffle: bool = False) -> tuple[str, list[str]]:
     """(finished TTGIR with each pinned chain over an accumulator layout converted first, what
     changed). A chain qualifies when its first reshape splits an axis of a tensor in an MMA
     layout (or, with rows, a blocked layout out of order along the axis). Its steps get layouts
@@ -211,13 +354,18 @@ def rewrite(src: str, rows: bool = False, keep_warps: bool = False) -> tuple[str
         source = defs[m0.group(6)]
         if source.startswith("#ttg.blocked<") and _in_order(blocked_bases(source[len("#ttg.blocked<{"):-2], shape), axis):
             continue    # a blocked input whose axis already runs registers, lanes, warps in order
+        name = f"#bitorder_chain{n}"
+        if shuffle and _shuffle_chain(lines, steps, axis, defs, name, new_defs):
+            _retarget_result(lines, steps, name, dtype)
+            changes.append(f"{m0.group(2)}: {m0.group(4)} {m0.group(6)} -> lane pair bits swapped into registers "
+                           f"level by level on axis {axis}")
+            continue
         try:
             warp = mma_warp_bases(source, shape) if keep_warps else None
             layout = chain_layout_keeping_warps(shape, axis, warp, lanes) if warp is not None else \
                 chain_layout(shape, axis, warps, lanes)
         except ValueError:
             continue
-        name = f"#bitorder_chain{n}"
         new_defs.append(f"{name} = {text(layout)}")
         cur, k, renamed = layout, 0, {}
         for i, m in steps[:-1]:
@@ -235,17 +383,7 @@ def rewrite(src: str, rows: bool = False, keep_warps: bool = False) -> tuple[str
         for i, _ in steps[1:]:      # the reductions and the later reshapes read the new layouts
             for old, new in renamed.items():
                 lines[i] = re.sub(re.escape(old) + r"(?=[>}])", new, lines[i])
-        i, m = steps[-1]
-        out_ty = f"tensor<{m.group(7)}x{dtype}"
-        lines[i] = lines[i].replace(f"-> {out_ty}, {m.group(8)}>", f"-> {out_ty}, {name}_out>")
-        users = [j for j, ln in enumerate(lines) if j != i and re.search(re.escape(m.group(2)) + r"\b", ln)]
-        if users and all(" = ttg.convert_layout " + m.group(2) + " :" in lines[j] for j in users):
-            for j in users:
-                lines[j] = lines[j].replace(f"{out_ty}, {m.group(8)}> ->", f"{out_ty}, {name}_out> ->")
-        else:     # back to the layout the rest of the kernel was compiled for
-            lines[i] = lines[i].replace(f"{m.group(2)} = tt.reshape", f"{m.group(2)}_out = tt.reshape", 1)
-            lines[i] += (f"\n{m.group(1)}{m.group(2)} = ttg.convert_layout {m.group(2)}_out : {out_ty}, {name}_out> -> "
-                         f"{out_ty}, {m.group(8)}>")
+        _retarget_result(lines, steps, name, dtype)
         changes.append(f"{m0.group(2)}: {m0.group(4)} {m0.group(6)} -> registers on axis {axis} "
                        f"({len(renamed)} levels)")
     if not changes:

@@ -149,7 +149,13 @@ def _hook(backend, stages, options, language, capability):
             finally:
                 passes.ttir.add_convert_to_ttgpuir, passes.ttgpuir.add_coalesce = saved
         # after the last RemoveLayoutConversions: pinned chains over an MMA accumulator
-        return _reparsed(mod, *convert.rewrite(str(mod), rows=CONVERT_ROWS, keep_warps=CONVERT_KEEP_WARPS))
+        text = str(mod)
+        if CONVERT_SHUFFLE:     # (if its text does not parse: the stock conversion below)
+            new, changes = convert.rewrite(text, rows=CONVERT_ROWS, keep_warps=CONVERT_KEEP_WARPS, shuffle=True)
+            got = _reparsed(mod, new, changes)
+            if got is not mod:
+                return got
+        return _reparsed(mod, *convert.rewrite(text, rows=CONVERT_ROWS, keep_warps=CONVERT_KEEP_WARPS))
     stages["ttgir"] = ttgir
 
 
@@ -177,7 +183,7 @@ def _source_hash() -> str:
     for path in (__file__, convert.__file__):
         with open(path, "rb") as f:
             h.update(f.read())
-    h.update(f"rows={CONVERT_ROWS} keep_warps={CONVERT_KEEP_WARPS}".encode())
+    h.update(f"rows={CONVERT_ROWS} keep_warps={CONVERT_KEEP_WARPS} shuffle={CONVERT_SHUFFLE}".encode())
     return h.hexdigest()[:12]
 
 
@@ -188,6 +194,10 @@ CONVERT_ROWS = os.environ.get("BITORDER_PINNED_CONVERT_ROWS", "") not in ("", "0
 # An accumulator's chain converted to a layout that keeps the mma layout's warps (the conversion
 # stays inside each warp; one tree level may cross warps): an experiment, off by default.
 CONVERT_KEEP_WARPS = os.environ.get("BITORDER_PINNED_CONVERT_KEEP_WARPS", "") not in ("", "0")
+# An accumulator's chain converted level by level instead of once: before each level whose pair
+# bit sits in a lane, a conversion swapping that lane bit with a kept axis' register bit, which
+# Triton lowers with warp shuffles (convert.shuffle_plan): an experiment, off by default.
+CONVERT_SHUFFLE = os.environ.get("BITORDER_PINNED_CONVERT_SHUFFLE", "") not in ("", "0")
 
 
 # Neither Triton's cache key nor bitorder's sees what the hook does: both key on these files' text.
