@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 2026-12-02 (~2.5 min; issue 4), prepared on the CPU, not yet run: gemm_colsum's pinned chain with the
+# 2026-12-02 (~2.5 min; issue 4; run as 2026-12-02 call 5, benchmarks/results/2026-12-02-gpu): gemm_colsum's pinned chain with the
 # accumulator conversion's shuffle mode (BITORDER_PINNED_CONVERT_SHUFFLE=1, an experiment: before each tree
 # level whose pair bit sits in a lane, a conversion swapping that lane bit with a column's register bit,
 # which Triton 3.6 lowers with warp shuffles; the warps' row bits gathered once through shared memory)
