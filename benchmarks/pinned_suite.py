@@ -390,6 +390,7 @@ def main():
     ap.add_argument("--rep", type=float, default=20, help="do_bench's rep (ms) per configuration")
     ap.add_argument("--kernels", default="", help="comma-separated case names (default: all twelve)")
     args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)   # (2026-12-02 calls 5-6 lost their check: the folder did not exist)
     names = [n for n in args.kernels.split(",") if n] or list(CASES)
     unknown = sorted(set(names) - set(CASES))
     if unknown:
