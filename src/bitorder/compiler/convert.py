@@ -37,6 +37,7 @@ Triton inferred for the chain's first reshape (unsplit), so it is the accumulato
 """
 from __future__ import annotations
 
+import ast
 import re
 
 _ALIAS_LINE = re.compile(r"^(#[\w.]+) = (#[^\n]*)$", re.M)
@@ -173,7 +174,6 @@ def text(layout: dict) -> str:
 def parse_linear(attr: str) -> dict | None:
     """The bases of a #ttg.linear attribute's text (register, lane, warp), or None for another
     attribute or a layout over several CTAs."""
-    import ast
     if not attr.startswith("#ttg.linear<"):
         return None
     got = {k: ast.literal_eval(v) for k, v in re.findall(r"(register|lane|warp|block) = (\[[-0-9, \[\]]*\])", attr)}
