@@ -10,7 +10,10 @@ cancelling), compared as integers. The fp8 profile candidates plan (BITORDER_UNV
 this gate is what verifies them (split-K answers included: the summary counts them per path as
 split:triton / split:cublas, and split:identical). Writes NAME.json.
 
-    python benchmarks/gate_fp8.py --out DIR [--fuzz 10000] [--jobs N] [--budget S] [--quick]
+    python benchmarks/gate_fp8.py --out DIR [--fuzz 10000] [--jobs N] [--budget S] [--quick] [--slice A:B]
+
+--slice A:B checks cases A to B of the shuffled list (the same seeds as a whole run), so the 63,312
+cases of the issue's gate can be split over device calls and their JSONs added up.
 """
 from __future__ import annotations
 
@@ -126,6 +129,7 @@ def main():
     ap.add_argument("--retry-oom", type=float, default=60.0)
     ap.add_argument("--quick", action="store_true", help="a small sample (the planted-fault run)")
     ap.add_argument("--name", default="gate_fp8")
+    ap.add_argument("--slice", default="", help="START:STOP of the shuffled case list (a gate split over calls)")
     args = ap.parse_args()
     os.environ["BITORDER_UNVERIFIED"] = "1"   # read per call; spawned workers inherit it
     if args.quick:
@@ -133,9 +137,14 @@ def main():
     cases = build(args)
     if args.quick:
         cases = cases[:400]
+    first = 0
+    if args.slice:
+        a, b = (int(x) if x else None for x in args.slice.split(":"))
+        first = a or 0
+        cases = cases[a:b]
     t0 = time.time()
     results, errors, stats, left = check_cases(cases, args.seed, t0, t0 + args.budget, args.jobs, args.name,
-                                               retry_s=args.retry_oom, check=check_case)
+                                               first, retry_s=args.retry_oom, check=check_case)
     summary = defaultdict(Counter)
     for r in results:
         c = r["case"]
@@ -150,6 +159,7 @@ def main():
             s[f"split:{r['path']}"] += 1
             s["split:identical"] += r["ok"] and "torch_rejects" not in r
     report = gate_report(args.name, t0, len(cases), results, errors, summary, stats=stats, n_not_reached=len(left),
+                         slice=args.slice,
                          torch_rejects=dict(Counter(r["torch_rejects"][:80] for r in results if "torch_rejects" in r)))
     mism = write_report(args.out, report)
     return 1 if (mism or errors) else 0
