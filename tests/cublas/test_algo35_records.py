@@ -1,0 +1,62 @@
+"""cuBLAS algorithm 35 (F.linear with a bias, fp16, split 9, scheme 2, one sm80_xmma 32x32x64 kernel
+after a Memset, no reduce kernel) against the H200's 10 recorded calls (2026-12-01g survey): the
+64-wide K tiles are dealt to the 9 parts in turn (part p: tiles p, p + 9, ...), each part an mma.sync
+k16 chain from zero, the fp32 partials summed in part order, the bias added in fp32, one rounding
+(benchmarks/fit_algo35.py: the fit, the descriptor and its replay with the dealing)."""
+import os
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "benchmarks"))
+
+
+def _fit():
+    import bitorder
+    print(f"bitorder from {os.path.dirname(bitorder.__file__)}")     # (the planted-fault run checks which tree)
+    import fit_algo35
+    return fit_algo35
+
+
+def _records(F):
+    recs = sorted(F.algo35_records(), key=lambda r: r["case"]["k"])
+    assert len(recs) == 10 and all(r["ran"][0]["split_k"] == 9 for r in recs)
+    return recs
+
+
+def test_the_dealt_split_gives_the_recorded_bytes_and_walks():
+    """CI: the shallowest call's sampled bits (both draws) and the cheapest call's walks; the
+    contiguous reading (today's twin on the same descriptor), a tree merge and tiles of 32 fail."""
+    F = _fit()
+    recs = _records(F)
+    shallow = recs[0]                                                  # 744x16x236336
+    assert F.record_mismatches(shallow) == {"narrow": 0, "wide": 0}
+    cheap = min(recs, key=lambda r: len(F.walk_codes(r, "small")) + len(F.walk_codes(r, "edge")))
+    bad, n = F.desc_walk_mismatches(cheap)
+    assert n > 900 and bad == 0, (bad, n)
+    # negative checks: each perturbation of the order misses
+    assert sum(F.record_mismatches(shallow, strided=False).values()) > 0   # contiguous parts
+    assert F.desc_walk_mismatches(cheap, lambda k: F.algo35_desc(k).replace(merge_order="tree"))[0] > 0
+    assert F.desc_walk_mismatches(cheap, lambda k: F.algo35_desc(k).replace(k_cuts=(32,)))[0] > 0
+    out = F.record_mismatches(shallow, lambda k: F.algo35_desc(k).replace(epilogue=("round", "bias_out")))
+    assert sum(out.values()) > 0                                       # the bias after the rounding
+
+
+@pytest.mark.by_hand
+def test_every_algo35_record_sampled_bits_and_walks():
+    """All 10 records: every sampled output of both draws, and every recorded walk position."""
+    F = _fit()
+    for rec in _records(F):
+        c = rec["case"]
+        assert F.record_mismatches(rec) == {"narrow": 0, "wide": 0}, c
+        bad, n = F.desc_walk_mismatches(rec)
+        assert bad == 0 and n > 0, (c, bad, n)
+
+
+def test_planted_fault_parts_dealt_in_reverse_order_fails(tmp_path):
+    """A copied tree whose dealing gives part p the tiles 8 - p, 17 - p, ... (the part order
+    reversed): the CI record test must fail (its walks)."""
+    from mutants import pytest_fails_on_mutant
+    pytest_fails_on_mutant(tmp_path, "benchmarks/fit_algo35.py", "t[p::desc.parts]", "t[desc.parts - 1 - p::desc.parts]",
+                           "tests/cublas/test_algo35_records.py::test_the_dealt_split_gives_the_recorded_bytes_and_walks")
