@@ -209,3 +209,23 @@ def test_a_run_time_split_within_one_k_tile_is_the_unsplit_chain():
         d = describe_record(prof, rec)
         assert d is not None and d.family == "plain"
         assert record_mismatches(rec, d)[0] == 0, rec["case"]
+
+
+def test_a_region_an_entry_leaves_open_goes_to_a_later_candidate_only(monkeypatch):
+    """describe: where the first matching entry leaves K open (a span rule's known unknown), the call
+    falls back by default; under BITORDER_UNVERIFIED=1 a later candidate may describe it, never a later
+    verified entry (which the default lookup would not have reached either)."""
+    monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
+    desc = {"family": "split_k", "instruction": "mma_sync", "instruction_k": 16, "k_tail": "first", "k_step": 16,
+            "partial_dtype": "fp32", "merge_dtype": "fp32", "merge_order": "sequential"}
+    match = {"algo_id": [21], "split": True}
+    open_at_64 = {"rule": "round_up", "granule": 8, "unknown_when": "k_multiple_of", "of": 64}
+    entries = [dict(name="first", match=match, desc=desc, span=open_at_64),
+               dict(name="verified-later", match=match, desc=desc, span={"rule": "round_up", "granule": 128}),
+               dict(name="candidate", match=match, desc=desc, span={"rule": "round_up", "granule": 64}, verified=False)]
+    p = ArchProfile({"arch": "sm_90", "cublas": "13.1.0", "entries": entries})
+    ans = {"algo_id": 21, "stages": "64x6", "split_k": 3, "reduction_scheme": 1}
+    assert p.describe(ans, 640, "fp16") is None and p.describe(ans, 648, "fp16").k_cuts == (216,)
+    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    assert p.describe(ans, 640, "fp16").k_cuts == (256,)          # the candidate's granule 64, not 128
+    assert p.describe(ans, 648, "fp16").k_cuts == (216,)          # the first entry where it knows

@@ -183,8 +183,17 @@ class ArchProfile:
     def describe(self, answer: dict, k: int, dtype: str, bias: bool = False, fast_accum: bool = False,
                  layout: str | None = None, out_dtype: str | None = None):
         answer = one_k_tile(answer, k)
-        e = self.entry_for(answer, dtype)
-        return None if e is None else e.describe(answer, k, dtype, bias, fast_accum, layout, out_dtype)
+        trial, left_open = candidates_allowed(), False
+        for e in self.entries:
+            if not (e.verified or trial) or not e.matches(answer, dtype) or (left_open and e.verified):
+                continue
+            d = e.describe(answer, k, dtype, bias, fast_accum, layout, out_dtype)
+            if d is not None or not trial:
+                return d
+            # under BITORDER_UNVERIFIED=1 a region an entry leaves open (a span rule's unknown, an
+            # unverified bias) may be a later candidate's to describe; never a later verified entry's
+            left_open = True
+        return None
 
 
 # Segment-K kernels (algorithms 41/42) whose split count the heuristic leaves to run time (split_k -1)
