@@ -74,3 +74,21 @@ def test_planted_fault_in_the_fits_replay_fails(tmp_path):
     from mutants import pytest_fails_on_mutant
     pytest_fails_on_mutant(tmp_path, "benchmarks/fit_algo35.py", "t[p::desc.parts]", "t[desc.parts - 1 - p::desc.parts]",
                            "tests/cublas/test_algo35_records.py::test_the_dealt_split_gives_the_recorded_bytes_and_walks")
+
+
+def test_the_bias_probes_design_reads_acc_on_the_twin():
+    """benchmarks/probe_algo35_bias.py's designed rows under the candidate (bias in fp32 after the merge)
+    give the "acc" row pattern on the twin, and no other reading's."""
+    import numpy as np
+    import probe_algo35_bias as P
+    from bitorder.emulate import accumulate, epilogue
+    F = _fit()
+    k = 64 * 9 * 3 + 40
+    d = F.algo35_desc(k)
+    a = np.zeros((4, k))
+    for i, row in enumerate(P.design(k, 9)):
+        for kk, v in row:
+            a[i, kk] = v
+    bias = np.array([P.BIAS])
+    out = epilogue(accumulate(a, np.ones((k, 1)), d, bias), d, "fp16", bias)[:, 0]
+    assert P.classify(out) == ["acc"]
