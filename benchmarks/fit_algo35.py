@@ -23,7 +23,8 @@ plus the plain k16 chain (one accumulator over all of K) with the bias in fp32 o
 Result (2026-12-02, results/2026-12-02-algo35): "strided" with fp32 partials summed in part order and
 the bias in fp32 (acc, seed0 and part0 alike) gives every sampled output of the 10 records (768 of
 768) and every walk position (76,956); reversed and tree merges fit the samples but miss 19,960 and
-11,402 walk positions; every other candidate misses samples. algo35_desc / replay: the descriptor.
+11,402 walk positions; every other candidate misses samples. algo35_desc: the descriptor (split_k with
+layout="strided", which the twin replays); replay: the fit's own reading, checked against the twin.
 
     python benchmarks/fit_algo35.py [--out benchmarks/results/2026-12-02-algo35/fit_algo35.json]   (~15 min, one core)
 """
@@ -174,22 +175,20 @@ def candidates_for(a, b, bias32, k: int, split: int) -> dict:
 
 
 # -- the fitted rule as a descriptor ---------------------------------------------------------------
-# GEMMDesc has no field for K tiles dealt to parts in turn: split_k's k_cuts nest contiguous spans,
-# and `layout` ("strided": every count-th tile) is a gemv/dot field today. The rule below is the
-# GEMMDesc the twin would replay with one extension: layout="strided" allowed on split_k, meaning
-# "the k_cuts[0]-wide tiles are dealt to k_parts parts in turn (part p: tiles p, p + k_parts, ...),
-# each part one chain from zero over its tiles in increasing K". Built here without the layout
-# (today's validation rejects it on split_k); replay() applies the dealing.
+# GEMMDesc's split_k layout="strided": the k_cuts[0]-wide tiles dealt to k_parts parts in turn (part p:
+# tiles p, p + k_parts, ...), each part one chain from zero over its tiles in increasing K. The twin
+# (bitorder.emulate) replays it; replay() below is the fit's own independent reading of the same rule,
+# kept to check the twin against.
 
-def algo35_desc(k: int, split: int = 9, dtype: str = "fp16"):
-    """Algorithm 35's fitted order for one K, as a GEMMDesc less its dealing (see replay())."""
+def algo35_desc(k: int, split: int = 9, dtype: str = "fp16", layout: str | None = "strided"):
+    """Algorithm 35's fitted order for one K (layout=None: the same cuts read as contiguous parts)."""
     from bitorder.desc import GEMMDesc
     return GEMMDesc("split_k", dtype, k, "mma_sync", 16, k_cuts=(TILE,), k_parts=split, partial_dtype="fp32",
-                    merge_dtype="fp32", merge_order="sequential", epilogue=("bias_acc", "round"))
+                    merge_dtype="fp32", merge_order="sequential", layout=layout, epilogue=("bias_acc", "round"))
 
 
 def dealt_parts(desc) -> list:
-    """The layout="strided" reading of a split_k descriptor: for each of desc.parts parts, the
+    """The fit's own reading of a strided split_k descriptor: for each of desc.parts parts, the
     instruction groups it walks (its k_cuts[0]-wide tiles, in K order)."""
     tile = desc.k_cuts[0]
     t = [(s, min(s + tile, desc.k)) for s in range(0, desc.k, tile)]
@@ -199,9 +198,9 @@ def dealt_parts(desc) -> list:
 
 
 def replay(desc, a, b, bias=None) -> np.ndarray:
-    """The twin's output (dtype values) for a (R, K) @ b (K, C) under desc read with layout="strided":
-    each dealt part a chain (emulate.tensorcore), the parts merged as desc says, then desc's epilogue
-    (emulate.gemm.epilogue: here the bias in fp32, then one rounding)."""
+    """The fit's replay (dtype values) of a (R, K) @ b (K, C) under a strided desc: each dealt part a
+    chain (emulate.tensorcore), the parts merged as desc says, then desc's epilogue (here the bias
+    in fp32, then one rounding). The twin (emulate.accumulate) should give the same bytes."""
     from bitorder.emulate import gemm as G
     parts = [tc.chain(a, b, g, desc.operand_dtype) for g in dealt_parts(desc)]
     acc = G._merge(parts, desc)
@@ -209,17 +208,18 @@ def replay(desc, a, b, bias=None) -> np.ndarray:
 
 
 def record_mismatches(rec: dict, desc_for=algo35_desc, strided: bool = True) -> dict:
-    """{kind: wrong sampled outputs} of a record under desc_for(K) (strided: read with the dealing;
-    else as today's twin reads the descriptor, contiguous parts)."""
+    """{kind: wrong sampled outputs} of a record under desc_for(K), on the twin (emulate.accumulate);
+    strided=False reads the same cuts as contiguous parts. The fit's replay() must agree with the twin."""
     from bitorder.emulate import accumulate, epilogue
     c = rec["case"]
     d = desc_for(c["k"])
+    if not strided:
+        d = d.replace(layout=None)
     bad = {}
     for kind, a, b, bias32, bits in record_draws(rec):
-        if strided:
-            got = replay(d, a, b, bias32)
-        else:
-            got = epilogue(accumulate(a, b, d, bias32), d, c["dtype"], bias32)
+        got = epilogue(accumulate(a, b, d, bias32), d, c["dtype"], bias32)
+        if d.layout == "strided":
+            assert np.array_equal(got.view(np.int16), replay(d, a, b, bias32).view(np.int16)), "twin != fit's replay"
         bad[kind] = bad.get(kind, 0) + int((got.view(np.int16) != bits).sum())
     return bad
 
@@ -259,10 +259,12 @@ def walk_mismatches(rec: dict, part_groups: list, merge_parts) -> tuple:
 
 
 def desc_walk_mismatches(rec: dict, desc_for=algo35_desc) -> tuple:
-    """walk_mismatches of the descriptor read with the dealing (layout="strided")."""
+    """walk_mismatches of a strided descriptor: its parts' groups as the twin deals them
+    (GEMMDesc.part_tiles, emulate.gemm.k_groups), merged as the twin merges."""
     from bitorder.emulate import gemm as G
     d = desc_for(rec["case"]["k"])
-    return walk_mismatches(rec, dealt_parts(d), lambda ps: G._merge(ps, d))
+    groups = [[g for s, e in tl for g in G.k_groups(d, s, e)] for tl in d.part_tiles()]
+    return walk_mismatches(rec, groups, lambda ps: G._merge(ps, d))
 
 
 def fit_walks(rec: dict, assign: str, order: str) -> tuple:

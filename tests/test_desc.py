@@ -34,6 +34,11 @@ def descs(draw):
         kw["partial_dtype"] = draw(st.sampled_from(["fp32", "fp16", "bf16"]))
         kw["merge_dtype"] = draw(st.sampled_from(["fp32", "fp16", "bf16"]))
         kw["merge_order"] = draw(st.sampled_from(["sequential", "tree", "serial_seeded", "serial_added"]))
+    if (family == "split_k" and len(kw["k_cuts"]) == 1 and "k_step" not in kw and "promotion" not in kw
+            and kw["merge_order"] in ("sequential", "tree") and draw(st.booleans())):
+        tiles = -(-k // kw["k_cuts"][0])
+        if tiles >= 2:
+            kw.update(layout="strided", k_parts=draw(st.integers(2, tiles)))
     if family in ("gemv", "dot"):
         kw["layout"] = draw(st.sampled_from(["contiguous", "strided"]))
         kw["lane_fold"] = tuple(draw(st.permutations([1, 2, 4, 8, 16])))
@@ -86,7 +91,14 @@ BASE = dict(family="split_k", operand_dtype="fp16", k=4096, instruction="wgmma",
     (dict(k_tail="first"), "k_tail='first' needs k_step"),
     (dict(promotion=128), "promotion is an fp8"),
     (dict(k_cuts=(1024, 2048)), "must shrink"),
-    (dict(layout="strided"), "layout is a gemv/dot field"),
+    (dict(layout="strided"), "strided split_k needs k_parts"),
+    (dict(layout="contiguous", k_parts=2), "split_k takes layout None"),
+    (dict(layout="strided", k_parts=2, k_cuts=(1024, 512)), "one level of k_cuts"),
+    (dict(layout="strided", k_parts=2, k_tail="first", k_step=64), "counts its instruction groups"),
+    (dict(layout="strided", k_parts=2, merge_order="serial_added"), "merged after they finish"),
+    (dict(layout="strided", k_parts=5), "leave the last part empty"),
+    (dict(family="plain", k_cuts=(), partial_dtype=None, merge_dtype=None, merge_order=None, layout="strided"),
+     "layout is a gemv/dot field"),
     (dict(epilogue=("bias_out", "round")), "bias_out comes after round"),
     (dict(epilogue=()), "round to the output type exactly once"),
     (dict(epilogue=("scale", "round")), "scales are fp8"),
@@ -116,3 +128,17 @@ def test_from_json_rejects_unknown_and_missing_fields():
 def test_str_is_one_readable_line():
     s = str(GEMMDesc(**BASE))
     assert "\n" not in s and "split_k" in s and "cuts=1024(4 parts)" in s and "merge=sequential@fp32" in s
+
+
+def test_strided_split_deals_tiles_in_turn():
+    """split_k layout="strided": k_cuts[0]-wide tiles dealt to k_parts parts in turn (algorithm 35)."""
+    d = GEMMDesc("split_k", "fp16", 300, "mma_sync", 16, k_cuts=(64,), k_parts=3, partial_dtype="fp32",
+                 merge_dtype="fp32", merge_order="sequential", layout="strided", epilogue=("bias_acc", "round"))
+    assert d.parts == 3
+    assert d.part_tiles() == [[(0, 64), (192, 256)], [(64, 128), (256, 300)], [(128, 192)]]
+    assert "tiles=64 dealt to 3 parts in turn" in str(d) and "\n" not in str(d)
+    assert GEMMDesc.from_json(d.to_json()) == d
+    with pytest.raises(ValueError, match="part_tiles"):
+        d.outer_parts()
+    c = d.replace(layout=None)          # the same cuts as contiguous parts: the last takes the rest
+    assert c.part_tiles() == [[(0, 64)], [(64, 128)], [(128, 300)]]

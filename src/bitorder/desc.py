@@ -90,7 +90,16 @@ class GEMMDesc:
                      from part i-1's rounded result), serial_added (part i's
                      finished chain is added to part i-1's rounded result).
       layout         gemv/dot: which K elements a lane takes, contiguous slices or
-                     every count-th tile (strided).
+                     every count-th tile (strided). split_k: None (contiguous parts,
+                     the default) or "strided": K is cut into tiles of k_cuts[0] from
+                     k = 0 (the last one short when it does not divide K), dealt to
+                     k_parts parts in turn (part p walks tiles p, p + k_parts, ... in
+                     increasing K, one chain from zero over all its tiles, the
+                     instruction groups counted from each tile's start); the parts
+                     are then merged in part order as merge_order says (cuBLAS's
+                     algorithm 35, sm80_xmma 32x32x64 split 9: benchmarks/fit_algo35.py).
+                     A strided split needs k_parts, one level of k_cuts, k_tail
+                     "last", no promotion and a non-serial merge.
       lane_fold      gemv/dot/chains: the butterfly offsets of the cross-lane fold,
                      in the order they run (count-down (16, 8, 4, 2, 1) or up).
       epilogue       the steps after the K reduction, in order, from scale
@@ -197,8 +206,17 @@ class GEMMDesc:
         if self.family in ("gemv", "dot"):
             need(self.layout in LAYOUTS, f"{self.family} needs layout in {LAYOUTS}, got {self.layout!r}")
             need(len(self.lane_fold) >= 1, f"{self.family} needs lane_fold: the butterfly rounds")
+        elif self.family == "split_k" and self.layout is not None:
+            need(self.layout == "strided",
+                 f"split_k takes layout None (contiguous parts) or 'strided' (tiles dealt in turn), got {self.layout!r}")
+            need(self.k_parts is not None, "a strided split_k needs k_parts: the number of parts the tiles are dealt to")
+            need(len(self.k_cuts) == 1, f"a strided split_k has one level of k_cuts (the tile width), got {self.k_cuts}")
+            need(self.k_tail == "last", "a strided split_k counts its instruction groups from each tile's start (k_tail 'last')")
+            need(self.promotion is None, "a strided split_k has no fp8 promotion (not modelled)")
+            need(self.merge_order not in ("serial_seeded", "serial_added"),
+                 "a strided split_k's parts are merged after they finish, not serially")
         else:
-            need(self.layout is None, "layout is a gemv/dot field")
+            need(self.layout is None, "layout is a gemv/dot field (and split_k's 'strided')")
         need(all(o > 0 and o & (o - 1) == 0 for o in self.lane_fold),
              f"lane_fold offsets are powers of two, got {self.lane_fold}")
         need(isinstance(self.epilogue, tuple) and all(s in EPILOGUE_STEPS for s in self.epilogue),
@@ -231,11 +249,23 @@ class GEMMDesc:
         return -(-self.k // self.k_cuts[0]) if self.k_cuts else 1
 
     def outer_parts(self) -> list:
-        """(start, stop) of each outermost part, in K order."""
+        """(start, stop) of each outermost part, in K order (contiguous parts: see part_tiles for
+        a strided split)."""
+        if self.layout == "strided" and self.family == "split_k":
+            raise ValueError("a strided split's parts are not contiguous spans: use part_tiles()")
         if not self.k_cuts:
             return [(0, self.k)]
         span, n = self.k_cuts[0], self.parts
         return [(i * span, self.k if i == n - 1 else min((i + 1) * span, self.k)) for i in range(n)]
+
+    def part_tiles(self) -> list:
+        """For each outermost part, in part order, the (start, stop) spans it walks in increasing K:
+        one span a part for contiguous parts, its dealt tiles for a strided split."""
+        if self.layout == "strided" and self.family == "split_k":
+            tile = self.k_cuts[0]
+            t = [(s, min(s + tile, self.k)) for s in range(0, self.k, tile)]
+            return [t[p::self.k_parts] for p in range(self.k_parts)]
+        return [[se] for se in self.outer_parts()]
 
     def replace(self, **changes) -> "GEMMDesc":
         """A copy with fields changed (validated again)."""
@@ -279,7 +309,9 @@ class GEMMDesc:
             bits.append(f"promote/{self.promotion}" + ("@k0" if self.promotion_anchor == "k0" else ""))
         if self.k_tail == "first":
             bits.append(f"tail=first/{self.k_step}")
-        if self.k_cuts:
+        if self.k_cuts and self.layout == "strided" and self.family == "split_k":
+            bits.append(f"tiles={self.k_cuts[0]} dealt to {self.parts} parts in turn")
+        elif self.k_cuts:
             last = "" if self.k_parts is None else ", last takes the rest"
             bits.append("cuts=" + "/".join(map(str, self.k_cuts)) + f"({self.parts} parts{last})")
         if self.partial_dtype:

@@ -2,7 +2,8 @@
 after a Memset, no reduce kernel) against the H200's 10 recorded calls (2026-12-01g survey): the
 64-wide K tiles are dealt to the 9 parts in turn (part p: tiles p, p + 9, ...), each part an mma.sync
 k16 chain from zero, the fp32 partials summed in part order, the bias added in fp32, one rounding
-(benchmarks/fit_algo35.py: the fit, the descriptor and its replay with the dealing)."""
+(benchmarks/fit_algo35.py: the fit and the descriptor, split_k with layout="strided", replayed on the
+twin and checked against the fit's own replay)."""
 import os
 import sys
 
@@ -35,6 +36,12 @@ def test_the_dealt_split_gives_the_recorded_bytes_and_walks():
     cheap = min(recs, key=lambda r: len(F.walk_codes(r, "small")) + len(F.walk_codes(r, "edge")))
     bad, n = F.desc_walk_mismatches(cheap)
     assert n > 900 and bad == 0, (bad, n)
+    # through the prober (the twin as a survey record is checked): the strided desc, and its
+    # contiguous reading
+    from bitorder.cublas.prober import sample_mismatches
+    d = F.algo35_desc(shallow["case"]["k"])
+    assert d.layout == "strided" and sample_mismatches(shallow, d, "narrow") == 0
+    assert sample_mismatches(shallow, d.replace(layout=None), "narrow") > 0
     # negative checks: each perturbation of the order misses
     assert sum(F.record_mismatches(shallow, strided=False).values()) > 0   # contiguous parts
     assert F.desc_walk_mismatches(cheap, lambda k: F.algo35_desc(k).replace(merge_order="tree"))[0] > 0
@@ -55,8 +62,33 @@ def test_every_algo35_record_sampled_bits_and_walks():
 
 
 def test_planted_fault_parts_dealt_in_reverse_order_fails(tmp_path):
-    """A copied tree whose dealing gives part p the tiles 8 - p, 17 - p, ... (the part order
-    reversed): the CI record test must fail (its walks)."""
+    """A copied tree whose twin (GEMMDesc.part_tiles) deals part p the tiles 8 - p, 17 - p, ...
+    (the part order reversed): the CI record test must fail."""
+    from mutants import pytest_fails_on_mutant
+    pytest_fails_on_mutant(tmp_path, "src/bitorder/desc.py", "t[p::self.k_parts]", "t[self.k_parts - 1 - p::self.k_parts]",
+                           "tests/cublas/test_algo35_records.py::test_the_dealt_split_gives_the_recorded_bytes_and_walks")
+
+
+def test_planted_fault_in_the_fits_replay_fails(tmp_path):
+    """The fit's own replay dealt in reverse: the twin-against-replay check must fail."""
     from mutants import pytest_fails_on_mutant
     pytest_fails_on_mutant(tmp_path, "benchmarks/fit_algo35.py", "t[p::desc.parts]", "t[desc.parts - 1 - p::desc.parts]",
                            "tests/cublas/test_algo35_records.py::test_the_dealt_split_gives_the_recorded_bytes_and_walks")
+
+
+def test_the_bias_probes_design_reads_acc_on_the_twin():
+    """benchmarks/probe_algo35_bias.py's designed rows under the candidate (bias in fp32 after the merge)
+    give the "acc" row pattern on the twin, and no other reading's."""
+    import numpy as np
+    import probe_algo35_bias as P
+    from bitorder.emulate import accumulate, epilogue
+    F = _fit()
+    k = 64 * 9 * 3 + 40
+    d = F.algo35_desc(k)
+    a = np.zeros((4, k))
+    for i, row in enumerate(P.design(k, 9)):
+        for kk, v in row:
+            a[i, kk] = v
+    bias = np.array([P.BIAS])
+    out = epilogue(accumulate(a, np.ones((k, 1)), d, bias), d, "fp16", bias)[:, 0]
+    assert P.classify(out) == ["acc"]

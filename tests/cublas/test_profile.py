@@ -36,7 +36,8 @@ def test_profile_loads_and_entries_are_well_formed(profile):
             for bias in (False, True):
                 d = e.describe(ans, k, dtype, bias)
                 assert d is None or (isinstance(d, GEMMDesc) and d.k == k)
-                if not bias:
+                tiles_unread = e.span is not None and e.span["rule"] == "tiles" and -(-k // e.span["tile"]) < ans["split_k"]
+                if not bias and not tiles_unread:      # (a strided split's part without a tile: unread)
                     assert d is not None, (e.name, k)
 
 
@@ -229,3 +230,37 @@ def test_a_region_an_entry_leaves_open_goes_to_a_later_candidate_only(monkeypatc
     monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
     assert p.describe(ans, 640, "fp16").k_cuts == (256,)          # the candidate's granule 64, not 128
     assert p.describe(ans, 648, "fp16").k_cuts == (216,)          # the first entry where it knows
+
+
+def test_algorithm_35_plans_the_strided_split_only_as_a_candidate(monkeypatch):
+    """Algorithm 35's answer (split 9, scheme 2) describes the strided split (K tiles of 64 dealt to the
+    9 parts in turn, the bias in fp32) under BITORDER_UNVERIFIED=1 only, with k_cuts (64,) whatever K;
+    where a part would get no tile, nothing (unread)."""
+    ans = {"algo_id": 35, "tile": "32x32", "stages": "64x6", "split_k": 9, "reduction_scheme": 2, "custom_option": 2}
+    prof = ArchProfile.load()
+    monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
+    assert prof.describe(ans, 236336, "fp16", True) is None
+    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    for k in (236336, 452000, 64 * 9, 64 * 8 + 1, 100003):
+        d = prof.describe(ans, k, "fp16", True)
+        assert d == GEMMDesc("split_k", "fp16", k, "mma_sync", 16, k_cuts=(64,), k_parts=9, partial_dtype="fp32",
+                             merge_dtype="fp32", merge_order="sequential", layout="strided",
+                             epilogue=("bias_acc", "round")), k
+    assert prof.describe(ans, 236336, "fp16").epilogue == ("round",)
+    assert prof.describe({**ans, "split_k": 5}, 100003, "fp16").k_parts == 5
+    assert prof.describe(ans, 64 * 8, "fp16", True) is None        # 8 tiles for 9 parts
+    assert prof.describe(ans, 236336, "bf16", True) is None        # bf16 unrecorded
+
+
+def test_algorithm_35_records_through_the_profile(monkeypatch):
+    """The shallowest algorithm-35 record, described by the profile under BITORDER_UNVERIFIED=1,
+    reproduces its narrow sampled bits on the twin."""
+    import gzip
+    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks", "results", "2026-12-01g-gpu",
+                        "survey-35-41.jsonl.gz")
+    recs = [r for r in map(json.loads, gzip.open(path, "rt")) if r.get("ran") and r["ran"][0]["algo_id"] == 35]
+    rec = min(recs, key=lambda r: r["case"]["k"])
+    d = describe_record(ArchProfile.load(), rec)
+    assert d is not None and d.layout == "strided" and d.k_parts == 9
+    assert sample_mismatches(rec, d, "narrow") == 0

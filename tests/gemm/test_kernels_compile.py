@@ -105,3 +105,17 @@ def test_persistent_tma_chain_compiles_and_fits():
                                              PROGRAMS=132, WARP_SPECIALIZE=False))
         assert "cp.async.bulk.tensor" in c.ptx and "wgmma.mma_async" in c.ptx
         assert c.metadata["shared"] <= 227 * 1024, (bm, bn, stages, c.metadata["shared"])
+
+
+@pytest.mark.parametrize("a_row, b_row", [(True, False), (False, True)])
+def test_strided_split_chain_compiles(a_row, b_row):
+    """The strided split's chain (algorithm 35: K tiles dealt to the parts in turn) compiles for sm90
+    with fp32 partials, at the tiles the launcher picks for skinny and square outputs."""
+    from bitorder.gemm import launch
+    sig = {**SIG, "out_ptr": "*fp32"}
+    for bm, bn, bk, warps, stages in sorted({launch.blocks(m, n, 9, 132) for m, n in ((744, 16), (4096, 4096))}):
+        c = bitorder.compile(chain_kernel, "sm90", signature=sig, num_warps=warps, num_stages=stages, aligned=ALIGNED,
+                             constexprs=dict(A_ROW=a_row, B_ROW=b_row, GROUP=16, TAIL_FIRST=False, HAS_BIAS=False,
+                                             BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, STRIDED=True))
+        assert c.metadata["shared"] <= 227 * 1024
+        assert "wgmma.mma_async" in c.ptx or "mma.sync" in c.ptx

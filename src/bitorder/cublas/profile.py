@@ -21,7 +21,10 @@ from importlib import resources
 from ..desc import GEMMDesc
 
 MATCH_KEYS = {"algo_id", "stages_named", "stages", "split", "reduction_scheme", "dtype"}
-SPAN_RULES = {"round_up"}
+SPAN_RULES = {"round_up", "tiles"}
+# "round_up": contiguous parts of round_up(ceil(K / split), granule). "tiles": K tiles of span["tile"]
+# dealt to the answer's split_k parts in turn (the desc template's layout "strided"; algorithm 35):
+# k_cuts (tile,) and k_parts split_k whatever K; None where some part would get no tile (unread).
 BIAS_RULES = {"bias_acc", "bias_last", "bias_out", "none", "unverified"}
 # Where a bias goes, as epilogue steps: before the one rounding (a serial split: into its first part),
 # into a serial split's last part, or to the rounded output (rounding again). The prober's rules share it.
@@ -102,7 +105,12 @@ class Entry:
         for key in ("partial_dtype", "merge_dtype"):
             if d.get(key) == "out":
                 d[key] = out_dtype or dtype
-        if self.span is not None:
+        if self.span is not None and self.span["rule"] == "tiles":
+            s, tile = answer["split_k"], self.span["tile"]
+            if d.get("layout") != "strided" or s < 2 or _ceil_div(k, tile) < s:
+                return None     # (a part without a tile: cuBLAS's order there is unread)
+            d["k_cuts"], d["k_parts"] = (tile,), s
+        elif self.span is not None:
             s = answer["split_k"]
             g = self.span["granule"]
             k_major = self.span.get("k_major")

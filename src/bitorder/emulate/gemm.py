@@ -2,7 +2,8 @@
 
 emulate.matmul(a, b, desc) composes the tensor-core step (tensorcore.py) as the
 descriptor says: instruction groups laid over K (k_tail, k_step), the nest of
-k_cuts each accumulated from zero, partials rounded to partial_dtype, merged in
+k_cuts each accumulated from zero (or, for a strided split, the k_cuts[0]-wide tiles
+dealt to the parts in turn), partials rounded to partial_dtype, merged in
 merge_order at merge_dtype, then the epilogue.
 """
 from __future__ import annotations
@@ -163,6 +164,13 @@ def accumulate(a, b, desc: GEMMDesc, bias=None, scale=None) -> np.ndarray:
                     acc = add_rn(acc, np.asarray(bias, np.float64).astype(np.float32)[None, :])
             running = round_to(acc, desc.partial_dtype)
         return running
+    if desc.family == "split_k" and desc.layout == "strided":
+        # tiles dealt to the parts in turn: each part one chain from zero over its tiles in K order
+        fmt, parts = desc.operand_dtype, []
+        for tiles in desc.part_tiles():
+            p = tc.chain(a, b, [g for s, e in tiles for g in k_groups(desc, s, e)], fmt)
+            parts.append(p if scale is None else mul_rn(p, scale))
+        return _merge(parts, desc)
     if desc.family == "split_k":
         return _merge(_reduce_levels(a, b, desc, 0, K, 0, scale), desc)
     raise NotImplementedError(f"emulate: family {desc.family} is not modelled yet")

@@ -17,7 +17,9 @@ def profile_table() -> Table:
         tmpl = f"{d['family']} {d['instruction']}.k{d['instruction_k']}"
         if d.get("k_tail") == "first":
             tmpl += f" tail=first/{d['k_step']}"
-        if e.span:
+        if e.span and e.span["rule"] == "tiles":
+            tmpl += f" tiles of {e.span['tile']} dealt to the s parts in turn"
+        elif e.span:
             tmpl += f" span=round_up(ceil(K/s),{e.span['granule']})"
         if d.get("partial_dtype"):
             tmpl += f" partials={d['partial_dtype']} merge={d['merge_order']}"

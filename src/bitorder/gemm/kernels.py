@@ -57,8 +57,13 @@ def _chain(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, SPAN, K_STEP,
            stride_ab, stride_a, stride_bb, stride_b, stride_ob, stride_om, stride_op,
            A_ROW: tl.constexpr, B_ROW: tl.constexpr,
            GROUP: tl.constexpr, TAIL_FIRST: tl.constexpr, HAS_BIAS: tl.constexpr,
-           BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+           BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, STRIDED: tl.constexpr = False):
     """out[part, batch, m, n] = chain over K part `part` (SPAN elements each).
+
+    STRIDED (a split_k descriptor's layout "strided", cuBLAS's algorithm 35): K is cut into tiles
+    of SPAN from k = 0 (the last one short) dealt to the parts in turn: part p walks tiles p,
+    p + parts, ... (parts = the grid's third axis) in increasing K, one chain from zero, the groups
+    of GROUP counted from each tile's start (TAIL_FIRST must be False).
 
     A is row-major (A_ROW: unit stride along K, stride_a between rows) or column-
     major (unit stride along M, stride_a between columns); B likewise (B_ROW: unit
@@ -89,6 +94,14 @@ def _chain(a_ptr, b_ptr, out_ptr, bias_ptr, M, N, K, SPAN, K_STEP,
     n_ok = rn[None, :] < N
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     k_main = k_lo
+    if STRIDED:
+        k_hi = k_lo   # (the loops below walk nothing: the dealt tiles are walked here)
+        for t0 in range(k_lo, K, SPAN * tl.num_programs(2)):
+            t1 = tl.minimum(t0 + SPAN, K)
+            for k0 in range(t0, t1, REAL_K):
+                kk = k0 + lane_k
+                a, b = _masked_tiles(a_base, b_base, kk, lane_real & (kk < t1), m_ok, n_ok, sak, sbk)
+                acc = tl.dot(a, b, acc)
     if TAIL_FIRST:
         # The residue turn: (k_hi - k_lo) % K_STEP elements, grouped from k_lo.
         k_main = k_lo + (k_hi - k_lo) % K_STEP

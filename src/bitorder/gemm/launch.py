@@ -204,11 +204,14 @@ def ensure_allocator():
 
 
 def chain(a, b, out, *, span: int, group: int = 16, tail_first: bool = False, k_step: int = 16, bias=None,
-          parts: int = 1, block=None, tma: bool | None = None):
+          parts: int = 1, block=None, tma: bool | None = None, strided: bool = False):
     """Launch chain_kernel: out[part] = the chain over part `part` of K, in out's type.
     tma (default BITORDER_TMA): True: a plain chain over aligned operands runs chain_tma_kernel;
     "persistent": an unbatched one runs chain_tma_persistent_kernel on one program per SM.
-    Every route walks the same dots in the same order: the tile and route choose speed, never bits."""
+    Every route walks the same dots in the same order: the tile and route choose speed, never bits.
+    strided: K's tiles of `span` dealt to the parts in turn (part p: tiles p, p + parts, ...)."""
+    if strided and (tail_first or parts < 2):
+        raise NotImplementedError("a strided split walks its tiles' groups from each tile's start, over 2+ parts")
     a3, b3 = _as3d(a), _as3d(b)
     batch, M, K = a3.shape
     N = b3.shape[-1]
@@ -247,7 +250,7 @@ def chain(a, b, out, *, span: int, group: int = 16, tail_first: bool = False, k_
     _launch(kernel, grid, (
         a3, b3, o, bias if bias is not None else a3, M, N, K, span, k_step, sab, sa, sbb, sb,
         o.stride(1), o.stride(2), o.stride(0),
-        a_row, b_row, group, tail_first, bias is not None, BM, BN, BK), warps, stages[0] if stages else 3)
+        a_row, b_row, group, tail_first, bias is not None, BM, BN, BK, strided), warps, stages[0] if stages else 3)
     return out
 
 
@@ -275,7 +278,9 @@ def run(a, b, desc: GEMMDesc, bias=None, out_dtype=None, block=None, tma: bool |
         if has_bias and "bias_acc" not in desc.epilogue:
             raise NotImplementedError(f"no Triton kernel adds a bias as {desc.epilogue}")   # never drop it silently
         return chain(a, b, out, span=desc.k, bias=bias if has_bias else None, **tail)
-    if desc.family != "split_k" or len(desc.k_cuts) != 1 or desc.merge_dtype != "fp32" or desc.k_parts is not None:
+    strided = desc.layout == "strided"
+    if (desc.family != "split_k" or len(desc.k_cuts) != 1 or desc.merge_dtype != "fp32"
+            or (desc.k_parts is not None and not strided) or desc.layout not in (None, "strided")):
         raise NotImplementedError(f"no Triton kernel for {desc}")
     serial = desc.merge_order == "serial_added"
     if not serial and desc.merge_order != "sequential":
@@ -284,7 +289,9 @@ def run(a, b, desc: GEMMDesc, bias=None, out_dtype=None, block=None, tma: bool |
     ws_dtype = torch.float32 if serial else _TORCH[desc.partial_dtype]
     parts = desc.parts
     ws = torch.empty((parts, *shape), dtype=ws_dtype, device=a.device)
-    chain(a, b, ws, span=desc.k_cuts[0], parts=parts, **tail)
+    if strided and serial:
+        raise NotImplementedError(f"no Triton kernel for {desc}")
+    chain(a, b, ws, span=desc.k_cuts[0], parts=parts, strided=strided, **tail)
     if not has_bias:
         mode = 0
     elif "bias_out" in desc.epilogue:
