@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Next session (prepared on the CPU, not yet run; ~8 min): algorithm 35's candidate entry
-# algo35-xmma-splitk-strided (branch algo35-strided: split_k layout "strided", K tiles of 64 dealt to the 9 parts
+# algo35-xmma-splitk-strided (merged 2026-12-02 from the branch algo35-strided: split_k layout "strided", K tiles of 64 dealt to the 9 parts
 # in turn, bias in fp32 after the merge) on fresh draws, under BITORDER_UNVERIFIED=1:
 #  (1) gate_gemm --rerun of the algorithm-35 cases: benchmarks/results/2026-12-02-cases/algo35.json plus 60 of the 248
 #      algorithm-35 fallbacks of 2026-12-02 call 2's census (census-nb.json.gz), three draws each (narrow, wide,
