@@ -33,8 +33,8 @@ def verify(paths, console, max_k=70000, profile=None, candidates=False) -> int:
 
     if candidates:
         os.environ["BITORDER_UNVERIFIED"] = "1"
-    from .prober import describe_record, load_records, record_mismatches
-    from .profile import ArchProfile, cublas_defect, one_k_tile
+    from .prober import load_records, record_mismatches, resolve_record
+    from .profile import ArchProfile, cublas_defect
 
     prof = profile or ArchProfile.load()
     records = [r for p in paths for r in load_records(p) if r.get("ran")]
@@ -44,8 +44,7 @@ def verify(paths, console, max_k=70000, profile=None, candidates=False) -> int:
         task = prog.add_task("twin vs recorded bits", total=len(records))
         for rec in records:
             c, a = rec["case"], rec["ran"][0]
-            entry = prof.entry_for(one_k_tile(a, c["k"]), c["dtype"])
-            d = describe_record(prof, rec)
+            entry, d = resolve_record(prof, rec)      # the entry describe used (a candidate may take what one leaves open)
             name = entry.name if entry else f"(algo {a['algo_id']}: no entry)"
             if d is None:
                 tally[(name, "falls back" + (" (cuBLAS defect)" if cublas_defect(a, c["k"]) else ""))] += 1

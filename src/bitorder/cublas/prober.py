@@ -212,11 +212,16 @@ def _fp8(rec: dict) -> bool:
 
 def describe_record(profile, rec: dict):
     """The profile's GEMMDesc for the call a survey record ran (None: the call falls back)."""
+    return resolve_record(profile, rec)[1]
+
+
+def resolve_record(profile, rec: dict):
+    """(the profile entry that decides the call a survey record ran, its GEMMDesc): ArchProfile.resolve."""
     if _fp8(rec):
         from . import prober_fp8
-        return prober_fp8.describe_record(profile, rec)
+        return profile.resolve(*prober_fp8.describe_args(rec))
     c = rec["case"]
-    return profile.describe(rec["ran"][0], c["k"], c["dtype"], c["op"] == "linear_bias", layout=record_layout(rec))
+    return profile.resolve(rec["ran"][0], c["k"], c["dtype"], c["op"] == "linear_bias", layout=record_layout(rec))
 
 
 def record_mismatches(rec: dict, desc: GEMMDesc) -> tuple[int, int | None]:

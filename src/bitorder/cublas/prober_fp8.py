@@ -182,11 +182,15 @@ def survives(rule: dict, rec: dict) -> bool:
     return not walk_mismatches(rec, d)
 
 
+def describe_args(rec: dict) -> tuple:
+    """ArchProfile.describe's (or resolve's) arguments for an fp8 record's call."""
+    c = rec["case"]
+    return rec["ran"][0], c["k"], c["dtype"], bool(c.get("bias")), bool(c["fast_accum"]), "tn", c["out"]
+
+
 def describe_record(profile, rec: dict):
     """The profile's GEMMDesc for an fp8 record's call (None: it falls back)."""
-    c = rec["case"]
-    return profile.describe(rec["ran"][0], c["k"], c["dtype"], bool(c.get("bias")), bool(c["fast_accum"]),
-                            layout="tn", out_dtype=c["out"])
+    return profile.describe(*describe_args(rec))
 
 
 # -- a simulated black box ---------------------------------------------------------------------

@@ -190,18 +190,24 @@ class ArchProfile:
 
     def describe(self, answer: dict, k: int, dtype: str, bias: bool = False, fast_accum: bool = False,
                  layout: str | None = None, out_dtype: str | None = None):
+        return self.resolve(answer, k, dtype, bias, fast_accum, layout, out_dtype)[1]
+
+    def resolve(self, answer: dict, k: int, dtype: str, bias: bool = False, fast_accum: bool = False,
+                layout: str | None = None, out_dtype: str | None = None):
+        """(the entry that decides this call, its GEMMDesc): describe's lookup, naming the entry
+        (None, None: no entry matches; (entry, None): the entry leaves the call to cuBLAS)."""
         answer = one_k_tile(answer, k)
-        trial, left_open = candidates_allowed(), False
+        trial, first = candidates_allowed(), None
         for e in self.entries:
-            if not (e.verified or trial) or not e.matches(answer, dtype) or (left_open and e.verified):
+            if not (e.verified or trial) or not e.matches(answer, dtype) or (first is not None and e.verified):
                 continue
             d = e.describe(answer, k, dtype, bias, fast_accum, layout, out_dtype)
             if d is not None or not trial:
-                return d
+                return e, d
             # under BITORDER_UNVERIFIED=1 a region an entry leaves open (a span rule's unknown, an
             # unverified bias) may be a later candidate's to describe; never a later verified entry's
-            left_open = True
-        return None
+            first = first or e
+        return first, None
 
 
 # Segment-K kernels (algorithms 41/42) whose split count the heuristic leaves to run time (split_k -1)
