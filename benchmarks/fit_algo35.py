@@ -58,14 +58,14 @@ def algo35_records(path: str = SURVEY) -> list:
 
 # -- the K order: which tiles each part walks ----------------------------------------------------
 
-def tiles(k: int) -> list:
-    """(start, stop) of each K tile of 64 from k = 0 (the last one short when 64 does not divide K)."""
-    return [(s, min(s + TILE, k)) for s in range(0, k, TILE)]
+def tiles(k: int, tile: int = TILE) -> list:
+    """(start, stop) of each K tile from k = 0 (the last one short when the tile does not divide K)."""
+    return [(s, min(s + tile, k)) for s in range(0, k, tile)]
 
 
-def part_tiles(k: int, split: int, assign: str) -> list:
+def part_tiles(k: int, split: int, assign: str, tile: int = TILE) -> list:
     """For each of `split` parts, its tiles in the order it walks them."""
-    t = tiles(k)
+    t = tiles(k, tile)
     if assign == "strided":
         return [t[p::split] for p in range(split)]
     if assign == "contiguous":        # tiles dealt as evenly as possible, the first T % s parts one more
@@ -82,9 +82,9 @@ def part_tiles(k: int, split: int, assign: str) -> list:
     raise ValueError(assign)
 
 
-def groups_of(tile_list: list) -> list:
-    """mma.sync k16 groups over tiles, in order (groups counted from each tile's start)."""
-    return [(s, min(s + L, te)) for (ts, te) in tile_list for s in range(ts, te, L)]
+def groups_of(tile_list: list, ik: int = L) -> list:
+    """mma.sync k16 (instruction-k ik) groups over tiles, in order (counted from each tile's start)."""
+    return [(s, min(s + ik, te)) for (ts, te) in tile_list for s in range(ts, te, ik)]
 
 
 # -- the merge and the bias -----------------------------------------------------------------------
@@ -190,11 +190,7 @@ def algo35_desc(k: int, split: int = 9, dtype: str = "fp16", layout: str | None 
 def dealt_parts(desc) -> list:
     """The fit's own reading of a strided split_k descriptor: for each of desc.parts parts, the
     instruction groups it walks (its k_cuts[0]-wide tiles, in K order)."""
-    tile = desc.k_cuts[0]
-    t = [(s, min(s + tile, desc.k)) for s in range(0, desc.k, tile)]
-    ik = desc.instruction_k
-    return [[(s, min(s + ik, te)) for (ts, te) in t[p::desc.parts] for s in range(ts, te, ik)]
-            for p in range(desc.parts)]
+    return [groups_of(t, desc.instruction_k) for t in part_tiles(desc.k, desc.parts, "strided", desc.k_cuts[0])]
 
 
 def replay(desc, a, b, bias=None) -> np.ndarray:

@@ -72,7 +72,8 @@ def test_planted_fault_parts_dealt_in_reverse_order_fails(tmp_path):
 def test_planted_fault_in_the_fits_replay_fails(tmp_path):
     """The fit's own replay dealt in reverse: the twin-against-replay check must fail."""
     from mutants import pytest_fails_on_mutant
-    pytest_fails_on_mutant(tmp_path, "benchmarks/fit_algo35.py", "t[p::desc.parts]", "t[desc.parts - 1 - p::desc.parts]",
+    pytest_fails_on_mutant(tmp_path, "benchmarks/fit_algo35.py", "t[p::split] for p in range(split)",
+                           "t[split - 1 - p::split] for p in range(split)",
                            "tests/cublas/test_algo35_records.py::test_the_dealt_split_gives_the_recorded_bytes_and_walks")
 
 
