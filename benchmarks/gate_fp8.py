@@ -30,7 +30,7 @@ import bitorder  # noqa: E402
 from bitorder.draws import torch_draw  # noqa: E402
 from bitorder.gemm import fp8  # noqa: E402
 from bitorder.gemm.shapes import FP8Case, _log_uniform, realistic  # noqa: E402
-from gate_gemm import check_cases, gate_report, write_report  # noqa: E402
+from gate_gemm import check_cases, gate_report, take_slice, write_report  # noqa: E402
 
 OUT = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 PAIRS = [(fast, out) for fast in (False, True) for out in ("bf16", "fp16", "fp32")]
@@ -137,11 +137,7 @@ def main():
     cases = build(args)
     if args.quick:
         cases = cases[:400]
-    first = 0
-    if args.slice:
-        a, b = (int(x) if x else None for x in args.slice.split(":"))
-        first = a or 0
-        cases = cases[a:b]
+    cases, first = take_slice(cases, args.slice)
     t0 = time.time()
     results, errors, stats, left = check_cases(cases, args.seed, t0, t0 + args.budget, args.jobs, args.name,
                                                first, retry_s=args.retry_oom, check=check_case)

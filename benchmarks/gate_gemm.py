@@ -242,6 +242,15 @@ def case_bytes(case: Case) -> int:
     return 2 * case.batch * (case.m * case.k + case.k * case.n + case.m * case.n)
 
 
+def take_slice(cases: list, spec: str) -> tuple[list, int]:
+    """(cases[START:STOP], START) for --slice "START:STOP" (either end may be empty; "" keeps all): a gate
+    split over calls, each case keeping the seed index it has in the whole list."""
+    if not spec:
+        return cases, 0
+    a, b = (int(x) if x else None for x in spec.split(":"))
+    return cases[a:b], a or 0
+
+
 def deal(indexed, jobs: int) -> list[list]:
     """Each worker's share: big cases to the first max(1, jobs // 6) workers, the rest dealt
     round-robin to the others, so that a dozen processes never hold many big cases at once
@@ -348,11 +357,7 @@ def main():
         cases = cases[:600]
     if args.only:
         cases = [(s, c) for s, c in cases if ONLY[args.only](c)]
-    first = 0
-    if args.slice:
-        a, b = (int(x) if x else None for x in args.slice.split(":"))
-        first = a or 0
-        cases = cases[a:b]
+    cases, first = take_slice(cases, args.slice)
     if args.rerun:
         with open(args.rerun) as f:
             old = json.load(f)
