@@ -22,14 +22,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch  # noqa: E402
 
 from gate_gemm import bits, draw  # noqa: E402
+from neighbors import cases_of  # noqa: E402
 from bitorder.gemm.shapes import Case  # noqa: E402
 
 
 def load_cases(path: str) -> list[Case]:
-    with open(path) as f:
-        data = json.load(f)
-    rows = data.get("not_reached_cases") or [m["case"] for m in data.get("mismatches", [])]
-    return [Case(**{k: r[k] for k in ("op", "dtype", "m", "n", "k", "batch", "layout", "group")}) for r in rows]
+    """The cases of a rerun, survey or gate file (neighbors.cases_of reads all three)."""
+    return [Case(**{k: r[k] for k in ("op", "dtype", "m", "n", "k", "batch", "layout", "group")}) for r in cases_of(path)]
 
 
 def torch_call(case: Case, a, b, bias):
