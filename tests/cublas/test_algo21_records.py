@@ -35,11 +35,11 @@ def test_the_s16816_serial_entry_gives_the_recorded_bytes():
     assert checked >= 1
 
 
-def test_the_wide_candidate_gives_the_recorded_bytes_at_k_a_multiple_of_64(monkeypatch):
-    """algo21-s16816-splitk-serial-wide (a candidate, 2026-12-02): K a multiple of 64, which the verified
-    entry leaves open, takes the K-major span of the wmma and scheme-2 entries (granule 64 when an
-    operand runs along K); the granule-8 span misses (the planted fault). By default the call still
-    falls back."""
+def test_k_a_multiple_of_64_takes_the_k_major_span(monkeypatch):
+    """algo21-s16816-splitk-serial at K a multiple of 64 (the -wide candidate of 2026-12-02, verified and
+    merged 2026-12-02b): the K-major span of the wmma and scheme-2 entries (granule 64 when an operand runs
+    along K); the granule-8 span misses (the planted fault). Layout nt there is unread: cuBLAS's."""
+    monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
     recs = [r for r in load_records(os.path.join(RESULTS, "2026-12-02-gpu", "call3", "survey-21-41-42.jsonl.gz"))
             if int(r["ran"][0]["algo_id"]) == 21 and int(r["ran"][0]["reduction_scheme"]) == 1]
     assert len(recs) == 12
@@ -49,11 +49,12 @@ def test_the_wide_candidate_gives_the_recorded_bytes_at_k_a_multiple_of_64(monke
     # the shallowest record where the two granules cut K apart (CI time)
     rec = min((r for r in recs if r["case"]["k"] % 64 == 0 and len(set(spans(r))) == 2), key=lambda r: r["case"]["k"])
     profile = ArchProfile.load()
-    assert describe_record(profile, rec) is None
-    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
     d = describe_record(profile, rec)
     assert d.epilogue == ("bias_last", "round") and d.merge_order == "serial_added"
     assert sample_mismatches(rec, d, "narrow") == 0, rec["case"]
     assert d.k_cuts == (spans(rec)[1],)
     fine = dataclasses.replace(d, k_cuts=(spans(rec)[0],))
     assert sample_mismatches(rec, fine, "narrow") > 0
+    ans, k = rec["ran"][0], rec["case"]["k"]
+    assert profile.describe(ans, k, rec["case"]["dtype"], True, layout="nt") is None
+    assert profile.describe(ans, k + 8, rec["case"]["dtype"], True, layout="nt").k_cuts == (-(-(-(-(k + 8) // ans["split_k"])) // 8) * 8,)

@@ -232,15 +232,13 @@ def test_a_region_an_entry_leaves_open_goes_to_a_later_candidate_only(monkeypatc
     assert p.describe(ans, 648, "fp16").k_cuts == (216,)          # the first entry where it knows
 
 
-def test_algorithm_35_plans_the_strided_split_only_as_a_candidate(monkeypatch):
+def test_algorithm_35_plans_the_strided_split(monkeypatch):
     """Algorithm 35's answer (split 9, scheme 2) describes the strided split (K tiles of 64 dealt to the
-    9 parts in turn, the bias in fp32) under BITORDER_UNVERIFIED=1 only, with k_cuts (64,) whatever K;
-    where a part would get no tile, nothing (unread)."""
+    9 parts in turn, the bias in fp32 after the merge; verified on the H200 2026-12-02b), with k_cuts
+    (64,) whatever K; where a part would get no tile, nothing (unread)."""
     ans = {"algo_id": 35, "tile": "32x32", "stages": "64x6", "split_k": 9, "reduction_scheme": 2, "custom_option": 2}
     prof = ArchProfile.load()
     monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
-    assert prof.describe(ans, 236336, "fp16", True) is None
-    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
     for k in (236336, 452000, 64 * 9, 64 * 8 + 1, 100003):
         d = prof.describe(ans, k, "fp16", True)
         assert d == GEMMDesc("split_k", "fp16", k, "mma_sync", 16, k_cuts=(64,), k_parts=9, partial_dtype="fp32",
