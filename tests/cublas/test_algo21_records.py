@@ -38,7 +38,7 @@ def test_the_s16816_serial_entry_gives_the_recorded_bytes():
 def test_k_a_multiple_of_64_takes_the_k_major_span(monkeypatch):
     """algo21-s16816-splitk-serial at K a multiple of 64 (the -wide candidate of 2026-12-02, verified and
     merged 2026-12-02b): the K-major span of the wmma and scheme-2 entries (granule 64 when an operand runs
-    along K); the granule-8 span misses (the planted fault). Layout nt there is unread: cuBLAS's."""
+    along K); the granule-8 span misses (the planted fault). In layout nt (no operand along K) the granule stays 8."""
     monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
     recs = [r for r in load_records(os.path.join(RESULTS, "2026-12-02-gpu", "call3", "survey-21-41-42.jsonl.gz"))
             if int(r["ran"][0]["algo_id"]) == 21 and int(r["ran"][0]["reduction_scheme"]) == 1]
@@ -55,6 +55,5 @@ def test_k_a_multiple_of_64_takes_the_k_major_span(monkeypatch):
     assert d.k_cuts == (spans(rec)[1],)
     fine = dataclasses.replace(d, k_cuts=(spans(rec)[0],))
     assert sample_mismatches(rec, fine, "narrow") > 0
-    ans, k = rec["ran"][0], rec["case"]["k"]
-    assert profile.describe(ans, k, rec["case"]["dtype"], True, layout="nt") is None
-    assert profile.describe(ans, k + 8, rec["case"]["dtype"], True, layout="nt").k_cuts == (-(-(-(-(k + 8) // ans["split_k"])) // 8) * 8,)
+    # cuBLAS layout nt (no operand along K): granule 8 there too (the 2026-12-02b ground)
+    assert profile.describe(rec["ran"][0], rec["case"]["k"], rec["case"]["dtype"], True, layout="nt").k_cuts == (spans(rec)[0],)
