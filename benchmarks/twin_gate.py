@@ -15,6 +15,7 @@ that the twin can be fitted to them on the CPU).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
@@ -242,14 +243,31 @@ def _kind(case) -> str:
 
 
 def _entry(plan_json: str, case) -> str:
-    """The arch-profile entry a replayed plan came from (the first whose match takes its answer)."""
-    from bitorder.cublas.profile import ArchProfile
+    """The arch-profile entry a replayed plan came from: the first allowed entry matching its answer
+    that describes the plan's own GEMMDesc (the plan JSON has no layout or bias flag for `resolve`, so
+    each is tried), else the first matching one. Under BITORDER_UNVERIFIED=1 a later candidate may
+    describe what an earlier entry leaves open: `entry_for` alone would name the earlier entry."""
+    from bitorder.cublas.profile import ArchProfile, candidates_allowed, one_k_tile
+    from bitorder.desc import GEMMDesc
     plan = json.loads(plan_json)
     dtype = getattr(case, "dtype", "")
     if not plan.get("answer"):
         return f"no answer ({plan['desc']['family'] if plan.get('desc') else '-'})"
-    e = ArchProfile.load().entry_for(plan["answer"], dtype)
-    return e.name if e is not None else "no entry"
+    prof, trial = ArchProfile.load(), candidates_allowed()
+    matching = [e for e in prof.entries if (e.verified or trial) and e.matches(plan["answer"], dtype)]
+    if not matching:
+        return "no entry"
+    if plan.get("desc"):
+        want = GEMMDesc.from_dict(plan["desc"])
+        for e in matching:
+            for layout, bias, fast in itertools.product((None, "nn", "nt", "tn", "tt"), (False, True), (False, True)):
+                try:
+                    got = e.describe(one_k_tile(plan["answer"], want.k), want.k, dtype, bias, fast, layout, getattr(case, "out", None))
+                except (KeyError, ValueError, TypeError):
+                    got = None
+                if got == want:
+                    return e.name
+    return matching[0].name
 
 
 def _entries_not_met(entries) -> list:

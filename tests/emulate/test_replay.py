@@ -112,3 +112,28 @@ def test_fp8_special_values_replay_without_error(promotion):
     assert (bits[0] == 0x7FFF).all()
     assert np.asarray(out, np.float32)[5, 0] == np.float32(448.0 * 448.0 * 64)   # 49 x 2^18: exact in bf16
     assert (np.asarray(out, np.float32)[3] == 0).all()
+
+
+def test_the_twin_gate_labels_the_entry_that_described_the_plan(monkeypatch):
+    """twin_gate._entry names the entry whose GEMMDesc the plan carries: under BITORDER_UNVERIFIED=1 a
+    later candidate describing what the first matching entry leaves open is named, not the first."""
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks"))
+    import twin_gate
+    from bitorder.cublas import profile
+    from bitorder.gemm.shapes import Case
+    desc = {"family": "split_k", "instruction": "mma_sync", "instruction_k": 16, "k_tail": "first", "k_step": 16,
+            "partial_dtype": "fp32", "merge_dtype": "fp32", "merge_order": "sequential"}
+    match = {"algo_id": [21], "split": True}
+    entries = [dict(name="first", match=match, desc=desc,
+                    span={"rule": "round_up", "granule": 8, "unknown_when": "k_multiple_of", "of": 64}),
+               dict(name="candidate", match=match, desc=desc, span={"rule": "round_up", "granule": 64}, verified=False)]
+    fake = profile.ArchProfile({"arch": "sm_90", "cublas": "13.1.0", "entries": entries})
+    monkeypatch.setattr(profile.ArchProfile, "load", classmethod(lambda cls, *a, **k: fake))
+    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    ans = {"algo_id": 21, "stages": "64x6", "split_k": 3, "reduction_scheme": 1}
+    case = Case("mm", "fp16", 4, 4, 640)
+    for k, name in ((640, "candidate"), (648, "first")):
+        d = fake.describe(ans, k, "fp16")
+        assert twin_gate._entry(Plan("triton", d, ans, "gemm").to_json(), case) == name, k
