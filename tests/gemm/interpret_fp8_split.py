@@ -19,6 +19,7 @@ the real wgmma, TMA and pipelining on sm_90) is the H200 gate's to check.
 bf16 outputs: the interpreter truncates fp32 -> bf16; interpret_shim.bf16_round_to_nearest makes
 it round to nearest even, as the GPU's cvt.rn does. Prints one line per failure, exits nonzero if any.
 """
+import dataclasses
 import itertools
 import os
 import sys
@@ -98,7 +99,25 @@ def reversed_merge(desc, a, b, bias, sa, sb, out):
     return torch.from_numpy(np.ascontiguousarray(res).view({2: np.int16, 4: np.int32}[res.itemsize])).view(OUT[out])
 
 
-print(f"bitorder from {bitorder.__file__}")
+def compare(desc, m, n, out, with_bias, block, tma, label):
+    """fp8.run against the twin on one fresh draw; counts and reports a failure. Returns the draw."""
+    global failures
+    a, b = operands(desc, m, n, rng)
+    sa = torch.tensor(0.37 + (cases % 7) / 10, dtype=torch.float32)
+    sb = torch.tensor(1.7000001 if cases % 2 else -0.3000001, dtype=torch.float32)
+    bias = (torch.randn(n, dtype=torch.float64) * 2.0 ** float(rng.integers(-8, 12))).to(OUT[out]) if with_bias else None
+    got = fp8.run(a, b, sa, sb, desc, bias, OUT[out], block=block, tma=tma)
+    want = emulate.replay(desc, a, b, bias, sa, sb, out)
+    if got.shape != want.shape or not torch.equal(got.view(INTS[got.element_size()]),
+                                                  want.view(INTS[want.element_size()])):
+        failures += 1
+        bad = int((got.view(INTS[got.element_size()]) != want.view(INTS[want.element_size()])).sum())
+        fail(f"FAIL {m}x{n}x{desc.k} {label} {out} bias={with_bias} block={block} tma={tma}: "
+             f"{bad} of {m * n} elements differ; {desc}")
+    return a, b, bias, sa, sb, want
+
+
+print(f"bitorder from {bitorder.__file__} (BITORDER_FP8_PAIRS {fp8.FP8_PAIRS})")
 rng = np.random.default_rng(20261201)
 failures = cases = 0
 told, merges = dict.fromkeys(OUT, 0), dict.fromkeys(OUT, 0)
@@ -121,22 +140,52 @@ for (k, split), fast, out, with_bias in itertools.product(itertools.product(ks, 
     block = None if cases % 3 == 0 else (16, 16, 256 if fast else 128, 4, 1)
     tma = (None, False, True)[cases % 3]
     cases += 1
-    a, b = operands(desc, m, n, rng)
-    sa = torch.tensor(0.37 + (cases % 7) / 10, dtype=torch.float32)
-    sb = torch.tensor(1.7000001 if cases % 2 else -0.3000001, dtype=torch.float32)
-    bias = (torch.randn(n, dtype=torch.float64) * 2.0 ** float(rng.integers(-8, 12))).to(OUT[out]) if with_bias else None
-    got = fp8.run(a, b, sa, sb, desc, bias, OUT[out], block=block, tma=tma)
-    want = emulate.replay(desc, a, b, bias, sa, sb, out)
-    if got.shape != want.shape or not torch.equal(got.view(INTS[got.element_size()]),
-                                                  want.view(INTS[want.element_size()])):
-        failures += 1
-        bad = int((got.view(INTS[got.element_size()]) != want.view(INTS[want.element_size()])).sum())
-        fail(f"FAIL {m}x{n}x{k} split_k={split} fast={fast} {out} bias={with_bias} block={block} tma={tma}: "
-              f"{bad} of {m * n} elements differ; {desc}")
+    a, b, bias, sa, sb, want = compare(desc, m, n, out, with_bias, block, tma, f"split_k={split} fast={fast}")
     if desc.parts >= 3:   # do the draws tell merge orders apart? (the twin's steps alone, no kernel)
         rev = reversed_merge(desc, a, b, bias, sa, sb, out)
         told[out] += not torch.equal(rev.view(INTS[rev.element_size()]), want.view(INTS[want.element_size()]))
         merges[out] += 1
+# FP8_SPLIT_PLAIN=1: the plain promoting chain too (one part, a fresh chain every 128 of K: what
+# BITORDER_FP8_PAIRS changes on the plain path), odd and even interval counts, a short last tile; its
+# fp32 accumulator unscaled (SCALE 0: the scales are inline asm, which the interpreter lacks)
+from bitorder.gemm.kernels_fp8 import chain8_kernel  # noqa: E402
+
+
+def designed(k, m, n):
+    """Intervals s, B, -B, s (s = 2^-18 a product, B = 2^15 an interval): the chain's adds in order,
+    ((s + B) - B) + s, give s; pairs added first (s + B) + (-B + s) give 0. The random draws' blocks
+    are too close in scale to tell these apart."""
+    a = torch.zeros(m, k)
+    w = torch.ones(n, k)
+    a[:, 0], a[:, 128:256], a[:, 256:384], a[:, 384] = 2.0 ** -9, 256.0, -256.0, 2.0 ** -9
+    w[:, 0], w[:, 384] = 2.0 ** -9, 2.0 ** -9
+    return a.to(torch.float8_e4m3fn), w.to(torch.float8_e4m3fn).t()
+
+
+plain = 0
+for k, bm, tma in itertools.product((512,) + ks if os.environ.get("FP8_SPLIT_PLAIN") == "1" else (), (16, 32),
+                                    (False, True)):
+    desc = describe(k, 1, False, "fp32", False)
+    if desc is None or desc.family != "plain" or not desc.promotion:
+        failures += 1
+        fail(f"FAIL no plain promoting descriptor for K={k}: {desc}")
+        continue
+    desc = dataclasses.replace(desc, epilogue=("round",))
+    m, n = shapes[plain % 2]
+    plain += 1
+    a, b = designed(k, m, n) if k == 512 else operands(desc, m, n, rng)
+    got = torch.empty((m, n), dtype=torch.float32)
+    one = torch.tensor(1.0)
+    chain8_kernel[(-(-m // bm) * -(-n // bm),)](a, b, got, got, one, one, m, n, k, a.stride(0), b.stride(1), n,
+                                                A_ROW=True, B_ROW=False, PROMOTE=desc.promotion, SCALE=0,
+                                                ROWWISE=False, HAS_BIAS=False, BLOCK_M=bm, BLOCK_N=bm,
+                                                BLOCK_K=desc.promotion, TMA=tma, PAIRS=fp8.FP8_PAIRS)
+    want = emulate.replay(desc, a, b, None, one, one, "fp32")
+    if not torch.equal(got.view(torch.int32), want.view(torch.int32)):
+        failures += 1
+        fail(f"FAIL plain {m}x{n}x{k} block {bm} tma={tma} pairs={fp8.FP8_PAIRS}: "
+             f"{int((got.view(torch.int32) != want.view(torch.int32)).sum())} of {m * n} elements differ")
+print(f"{plain} plain cases")
 print("the parts merged in reverse order differ from the twin's in " +
       ", ".join(f"{told[o]} of {merges[o]} {o}" for o in OUT) + " cases of 3 or more parts")
 print(f"{cases} cases, {failures} failures")

@@ -192,3 +192,30 @@ def test_quick_subset_passes_on_the_tree_under_test():
     """The planted-fault runs' subset passes on the unmutated tree (so their failures are the faults')."""
     p = _interpret(quick=True)
     assert p.returncode == 0 and " 0 failures" in p.stdout, p.stdout[-3000:] + p.stderr[-3000:]
+
+
+PAIRS_ENV = {"TRITON_INTERPRET": "1", "FP8_SPLIT_QUICK": "1", "FP8_SPLIT_PLAIN": "1", "BITORDER_FP8_PAIRS": "1"}
+PAIRS_FAULT = ["            p1 = tl.dot(a1, b1)\n            acc = (acc + p0) + p1",
+               "b_desc.load([pid_n * BLOCK_N, k0 + BLOCK_K]).T)\n            acc = (acc + p0) + p1"]
+
+
+def test_paired_intervals_give_the_twins_bytes():
+    """BITORDER_FP8_PAIRS=1 (two promotion intervals' chains issued, then (acc + p0) + p1): the split
+    path's quick subset and the plain promoting chain, pointer and TMA tiles, give the twin's bytes,
+    a designed draw included where adding the pair first would not."""
+    p = subprocess.run([sys.executable, os.path.join(HERE, "interpret_fp8_split.py")], env=dict(os.environ, **PAIRS_ENV),
+                       capture_output=True, text=True, timeout=1200)
+    assert "(BITORDER_FP8_PAIRS True)" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
+    assert p.returncode == 0 and " 0 failures" in p.stdout and "16 plain cases" in p.stdout, p.stdout[-3000:]
+
+
+def test_paired_intervals_added_pair_first_fail(tmp_path):
+    """The planted fault: acc + (p0 + p1) in both paired loops (copied tree) fails the designed draw."""
+    sys.path.insert(0, os.path.dirname(HERE))
+    from mutants import run_on_mutant
+
+    p, copy = run_on_mutant(tmp_path, "src/bitorder/gemm/kernels_fp8.py", PAIRS_FAULT,
+                            [x.replace("acc = (acc + p0) + p1", "acc = acc + (p0 + p1)") for x in PAIRS_FAULT],
+                            ["tests/gemm/interpret_fp8_split.py"], env=PAIRS_ENV)
+    assert f"bitorder from {copy}" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
+    assert p.returncode != 0 and "FAIL plain" in p.stdout, p.stdout[-2000:]

@@ -71,3 +71,12 @@ def test_fp8_promoting_chains_keep_the_pipeline_and_spill_only_at_128x256():
                         ROWWISE=False, HAS_BIAS=False, TMA=tma)
         assert not big.wgmma_serialized and not small.wgmma_serialized, (big.codes, small.codes)
         assert big.spill_stores > 0 and small.spill_stores == 0
+
+
+def test_fp8_paired_promoting_chain_keeps_the_pipeline_at_128x128():
+    """BITORDER_FP8_PAIRS' loop (two fresh chains a trip) at fp8.run's promoting tile, TMA and pointers:
+    not serialized, no spill (TMA: 199 registers on 2026-12-02b)."""
+    for tma in (False, True):
+        r = _report(chain8_kernel, SIG8, (128, 128, 128, 8, 3), A_ROW=True, B_ROW=False, PROMOTE=128, SCALE=1,
+                    ROWWISE=False, HAS_BIAS=False, TMA=tma, PAIRS=True)
+        assert not r.wgmma_serialized and r.spill_stores == 0, (tma, r.codes, r.spill_stores)

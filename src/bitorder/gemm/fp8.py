@@ -54,6 +54,19 @@ ROW_WISE_ORDERS = {"acc*(sa*sb)": ("scale",), "(acc*sa)*sb": ("scale_a", "scale_
 # (0.70-0.94x -> 0.64-0.84x); every output byte-identical both ways. fp8 plans stay
 # candidates (BITORDER_UNVERIFIED) until gated.
 FP8_TMA = os.environ.get("BITORDER_FP8_TMA", "1") != "0"
+# BITORDER_FP8_PAIRS=1 (an experiment, off by default; read at import): promoting chains issue two
+# intervals' fresh chains before adding them ((acc + p0) + p1: the same adds in the same order), so
+# one interval's wgmmas may overlap the other's wait; not yet timed on the H200.
+FP8_PAIRS = os.environ.get("BITORDER_FP8_PAIRS", "") == "1"
+
+
+def _pairs(desc, BM, BN, BK, stages):
+    """(PAIRS, num_stages) for a chain: a stage of a paired loop holds two intervals' tiles, so only
+    as many stages as fit about 200 KB of shared memory (sm_90 has 227 KB: 128x128x128 pairs at 4
+    stages would need 256 KB and not launch)."""
+    if not (FP8_PAIRS and desc.promotion is not None):
+        return False, stages
+    return True, max(1, min(stages, 200_000 // (2 * (BM + BN) * BK)))
 _SCALE_CODE = {("scale",): 1, ("scale_a", "scale_b"): 2, ("scale_b", "scale_a"): 3, ("scale_bias_fma",): 4}
 
 
@@ -261,11 +274,12 @@ def run_split(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch
     BM, BN, BK, warps, stages = block or _block(M, N, desc, parts, a.is_cuda)
     if desc.promotion is not None:
         BK = desc.promotion   # one dot per promotion interval, from each part's start
+    pairs, stages = _pairs(desc, BM, BN, BK, stages)
     ws = torch.empty((parts, M, N), dtype=torch.float32, device=a.device)
     part8_kernel[(triton.cdiv(M, BM) * triton.cdiv(N, BN), parts)](
         a, b, ws, M, N, K, span, a.stride(0), b.stride(1), N, M * N, A_ROW=True, B_ROW=False,
         PROMOTE=desc.promotion or 0, BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK, TMA=_tma(a, b, desc, tma),
-        num_warps=warps, num_stages=stages)
+        PAIRS=pairs, num_warps=warps, num_stages=stages)
     out = torch.empty((M, N), dtype=out_dtype, device=a.device)
     n = M * N
     # enable_fp_fusion=False: every add and multiply rounds on its own (merge8_kernel's docstring)
@@ -291,11 +305,12 @@ def run(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch.bfloa
     if desc.promotion is not None:
         BK = desc.promotion   # one dot per promotion interval: Triton promotes once per dot
     tma = _tma(a, b, desc, tma)
+    pairs, stages = _pairs(desc, BM, BN, BK, stages)
     chain8_kernel[(triton.cdiv(M, BM) * triton.cdiv(N, BN),)](
         a, b, out, bias if bias is not None else out, scale_a, scale_b, M, N, K, a.stride(0), b.stride(1), N,
         A_ROW=True, B_ROW=False, PROMOTE=desc.promotion or 0, SCALE=_SCALE_CODE[scale],
         ROWWISE=not _tensor_wise(scale_a, scale_b), HAS_BIAS=bias is not None, BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK,
-        TMA=tma,
+        TMA=tma, PAIRS=pairs,
         num_warps=warps, num_stages=stages)
     return out
 

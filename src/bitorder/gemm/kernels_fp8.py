@@ -51,11 +51,18 @@ def _dot8(a, b, acc, PROMOTE: tl.constexpr):
 @triton.jit
 def chain8_tile(a_ptr, b_ptr, pid_m, pid_n, M, N, k_lo, k_hi, stride_a, stride_b,
                 A_ROW: tl.constexpr, B_ROW: tl.constexpr, PROMOTE: tl.constexpr,
-                BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, TMA: tl.constexpr):
+                BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, TMA: tl.constexpr,
+                PAIRS: tl.constexpr = False):
     """The fp32 accumulator of output tile (pid_m, pid_n): one chain over K indices [k_lo, k_hi),
     from zero, in K order, tiles of BLOCK_K from k_lo (so promotion intervals, BLOCK_K = PROMOTE,
     count from k_lo), the last tile zero past k_hi. TMA (A row-major, B column-major, 16-byte-aligned
-    bases and leading strides): the descriptors end at k_hi, so their zero fill is the same mask."""
+    bases and leading strides): the descriptors end at k_hi, so their zero fill is the same mask.
+    PAIRS (promoting chains only; an experiment, BITORDER_FP8_PAIRS): whole intervals two at a time,
+    both fresh chains issued before either is added, then (acc + p0) + p1: the same adds in the same
+    order, so that one interval's wgmmas can run while the other's add waits."""
+    k_pairs = k_lo
+    if PAIRS and PROMOTE > 0:
+        k_pairs = k_lo + (k_hi - k_lo) // (2 * BLOCK_K) * (2 * BLOCK_K)
     rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     rk = tl.arange(0, BLOCK_K)
@@ -69,13 +76,26 @@ def chain8_tile(a_ptr, b_ptr, pid_m, pid_n, M, N, k_lo, k_hi, stride_a, stride_b
     if TMA:   # zeros past M, N and k_hi come from the descriptors' bounds
         a_desc = tl.make_tensor_descriptor(a_ptr, [M, k_hi], [stride_a, 1], [BLOCK_M, BLOCK_K])
         b_desc = tl.make_tensor_descriptor(b_ptr, [N, k_hi], [stride_b, 1], [BLOCK_N, BLOCK_K])
-        for k0 in range(k_lo, k_hi, BLOCK_K):
+        for k0 in range(k_lo, k_pairs, 2 * BLOCK_K):
+            p0 = tl.dot(a_desc.load([pid_m * BLOCK_M, k0]), b_desc.load([pid_n * BLOCK_N, k0]).T)
+            p1 = tl.dot(a_desc.load([pid_m * BLOCK_M, k0 + BLOCK_K]), b_desc.load([pid_n * BLOCK_N, k0 + BLOCK_K]).T)
+            acc = (acc + p0) + p1
+        for k0 in range(k_pairs, k_hi, BLOCK_K):
             acc = _dot8(a_desc.load([pid_m * BLOCK_M, k0]), b_desc.load([pid_n * BLOCK_N, k0]).T, acc, PROMOTE)
     else:
         # Whole tiles first, with no mask along K (Triton then vectorises and pipelines the
         # loads), then the short tile, zero past k_hi: the same dots on the same values in order.
         k_full = k_lo + (k_hi - k_lo) // BLOCK_K * BLOCK_K
-        for k0 in range(k_lo, k_full, BLOCK_K):
+        for k0 in range(k_lo, k_pairs, 2 * BLOCK_K):
+            kk = k0 + rk
+            a0 = tl.load(a_base + kk[None, :] * sak, mask=m_ok, other=0.0)
+            b0 = tl.load(b_base + kk[:, None] * sbk, mask=n_ok, other=0.0)
+            a1 = tl.load(a_base + (kk[None, :] + BLOCK_K) * sak, mask=m_ok, other=0.0)
+            b1 = tl.load(b_base + (kk[:, None] + BLOCK_K) * sbk, mask=n_ok, other=0.0)
+            p0 = tl.dot(a0, b0)
+            p1 = tl.dot(a1, b1)
+            acc = (acc + p0) + p1
+        for k0 in range(k_pairs, k_full, BLOCK_K):
             kk = k0 + rk
             a = tl.load(a_base + kk[None, :] * sak, mask=m_ok, other=0.0)
             b = tl.load(b_base + kk[:, None] * sbk, mask=n_ok, other=0.0)
@@ -92,7 +112,8 @@ def chain8_tile(a_ptr, b_ptr, pid_m, pid_n, M, N, k_lo, k_hi, stride_a, stride_b
 def chain8_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K, stride_a, stride_b, stride_om,
                   A_ROW: tl.constexpr, B_ROW: tl.constexpr, PROMOTE: tl.constexpr, SCALE: tl.constexpr,
                   ROWWISE: tl.constexpr, HAS_BIAS: tl.constexpr,
-                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, TMA: tl.constexpr = False):
+                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, TMA: tl.constexpr = False,
+                  PAIRS: tl.constexpr = False):
     """out = epilogue(the K chain of a @ b); grid = (cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N),).
     SCALE 0 applies no scale (the interpreter tests: it has no inline asm). TMA (A row-major, B
     column-major, 16-byte-aligned bases and leading strides): the tiles come by TMA, zero past
@@ -103,7 +124,7 @@ def chain8_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K, stri
     m_ok = rm[:, None] < M
     n_ok = rn[None, :] < N
     acc = chain8_tile(a_ptr, b_ptr, pid_m, pid_n, M, N, 0, K, stride_a, stride_b, A_ROW, B_ROW, PROMOTE,
-                      BLOCK_M, BLOCK_N, BLOCK_K, TMA)
+                      BLOCK_M, BLOCK_N, BLOCK_K, TMA, PAIRS)
     if ROWWISE:
         sa = tl.load(sa_ptr + rm, mask=rm < M, other=1.0)[:, None]
         sb = tl.load(sb_ptr + rn, mask=rn < N, other=1.0)[None, :]
@@ -131,7 +152,8 @@ def chain8_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K, stri
 @triton.jit
 def part8_kernel(a_ptr, b_ptr, ws_ptr, M, N, K, SPAN, stride_a, stride_b, stride_wm, stride_wp,
                  A_ROW: tl.constexpr, B_ROW: tl.constexpr, PROMOTE: tl.constexpr,
-                 BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, TMA: tl.constexpr = False):
+                 BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, TMA: tl.constexpr = False,
+                 PAIRS: tl.constexpr = False):
     """ws[part] = the unscaled fp32 chain over K indices [part * SPAN, min((part + 1) * SPAN, K)),
     started from zero at the part's start (promotion intervals count from there: BLOCK_K = PROMOTE),
     stored unrounded. grid = (cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N), parts); merge8_kernel finishes."""
@@ -140,7 +162,7 @@ def part8_kernel(a_ptr, b_ptr, ws_ptr, M, N, K, SPAN, stride_a, stride_b, stride
     k_lo = part * SPAN
     k_hi = tl.minimum(k_lo + SPAN, K)
     acc = chain8_tile(a_ptr, b_ptr, pid_m, pid_n, M, N, k_lo, k_hi, stride_a, stride_b, A_ROW, B_ROW, PROMOTE,
-                      BLOCK_M, BLOCK_N, BLOCK_K, TMA)
+                      BLOCK_M, BLOCK_N, BLOCK_K, TMA, PAIRS)
     rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     w = ws_ptr + part.to(tl.int64) * stride_wp + rm[:, None].to(tl.int64) * stride_wm + rn[None, :]
