@@ -7,7 +7,7 @@ import triton.language as tl
 
 import bitorder
 from bitorder import check
-from bitorder.check import bits, symbolic
+from bitorder.check import bits, memory, symbolic
 from bitorder.compiler.demo import ROW_SUM_SIGNATURE, row_sum
 
 pytest.importorskip("torch")
@@ -17,6 +17,9 @@ signature_module = __import__("bitorder.check.signature", fromlist=["_MEMO"])
 def _clear():
     symbolic._SEEN.clear()
     symbolic._SEEN_OLD.clear()
+    symbolic._ONCE_SEEN.clear()
+    symbolic._PKEY.clear()
+    memory._SYMBOLIC.clear()
     for memo in (bits._MADE, bits._INT_BITS, bits._INTEGER, bits._EQUAL, signature_module._MEMO,
                  signature_module._BY_TEXT):
         memo.clear()

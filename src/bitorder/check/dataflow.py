@@ -338,17 +338,15 @@ class _Block(Memory, TensorCore):
         integer, regs, undef, n = self.integer, self.regs, self.undef, self.n
         base = opcode_base(op)
         ring = base in ("add", "sub", "mad") and ".wide" not in op and ".hi" not in op and len(decoded) >= 2
+        sign, mad = -1 if base == "sub" else 1, base == "mad"
+        # operands as (0, register), (1, None) for the thread index, (2, a constant): decoded once
+        spec = [(0, x) if k == "reg" else (1, None) if k == "tid" else (2, n if k == "ntid" else x) for k, x in decoded]
         for t in range(n):
             r = regs[t]
-            args = [r.get(x, undef) if k == "reg" else t if k == "tid" else n if k == "ntid" else x for k, x in decoded]
+            args = [r.get(x, undef) if k == 0 else x if k == 2 else t for k, x in spec]
             if ring and isinstance(args[0], (int, dict)) and isinstance(args[1], (int, dict)) \
                     and (len(args) == 2 or all(isinstance(a, (int, dict)) for a in args[2:])):
-                if base == "add":
-                    r[dst] = _cap(padd(args[0], args[1]))
-                elif base == "sub":
-                    r[dst] = _cap(padd(args[0], args[1], -1))
-                else:
-                    r[dst] = _cap(padd(pmul(args[0], args[1]), args[2]))
+                r[dst] = _cap(padd(pmul(args[0], args[1]), args[2]) if mad else padd(args[0], args[1], sign))
             else:
                 r[dst] = integer(op, args)
 

@@ -14,7 +14,17 @@ def _symbolic_part(at) -> str:
     terms other than its constant (and than any zero one, as padd's normal form drops them)."""
     if isinstance(at, int):
         return "0"
-    return "+".join([_TERM[i] if i in _TERM else _term(i) for i in sorted(at.items()) if i[0] and i[1]]) or "0"
+    items = tuple(at.items())   # memoised as pkey is: equal tuples are equal polynomials
+    text = _SYMBOLIC.get(items)
+    if text is None:
+        text = "+".join([_TERM[i] if i in _TERM else _term(i) for i in sorted(items) if i[0] and i[1]]) or "0"
+        if len(_SYMBOLIC) > 100_000:
+            _SYMBOLIC.clear()
+        _SYMBOLIC[items] = text
+    return text
+
+
+_SYMBOLIC = {}   # tuple(polynomial.items()) -> _symbolic_part's text
 
 
 class Memory:
@@ -76,7 +86,14 @@ class Memory:
                 if offset:
                     a = padd(a, offset)
             for r, o in steps:
-                self._element(t, padd(a, o) if o else a, r, g, width, load, shared)
+                at = padd(a, o) if o else a
+                if global_load:   # _element's global case, inlined (the bulk of loads)
+                    if self.stored and not self._unwritten_input(at):
+                        raise Unsupported("a global load after a global store (they may alias)")
+                    self.write(t, r, self.load(at, width), g)
+                else:
+                    self._element(t, at, r, g, width, load, shared)
+        global_load = load and not shared
         return run
 
     def _element(self, t, at, r, g, width, load, shared):
@@ -95,7 +112,7 @@ class Memory:
         k = pkey(at)
         if UNDEF in k:
             return self.undef
-        v = ("node", self.nodes.make("load", (), payload=f"[{k}]b{8 * width}"))
+        v = ("node", self.nodes.make_load(f"[{k}]b{8 * width}"))
         self.loads[v[1]] = (at, width)
         return v
 

@@ -31,6 +31,15 @@ def _norm(p):
 
 
 def padd(a, b, sign=1):
+    cb = b.__class__
+    if cb is int:
+        if a.__class__ is dict:   # an address plus an offset (the common case): the constant term only
+            out = a.copy()
+            if b:
+                out[()] = out.get((), 0) + sign * b
+            return _norm(out)
+        if a.__class__ is int:
+            return a + sign * b
     if isinstance(a, int) and isinstance(b, int):
         return a + sign * b
     out = dict(a) if isinstance(a, dict) else ({(): a} if a else {})
@@ -58,11 +67,23 @@ def pmul(a, b):
 def pkey(p) -> str:
     if isinstance(p, int):
         return str(p)
-    items = sorted(p.items())
-    try:
-        return "+".join([_TERM[i] for i in items])
-    except KeyError:
-        return "+".join([_TERM[i] if i in _TERM else _term(i) for i in items])
+    # memoised by the items in the dict's own order: equal tuples are equal polynomials, so the
+    # text is theirs whatever order built them (an address's text is asked for in every thread)
+    items = tuple(p.items())
+    text = _PKEY.get(items)
+    if text is None:
+        ordered = sorted(items)
+        try:
+            text = "+".join([_TERM[i] for i in ordered])
+        except KeyError:
+            text = "+".join([_TERM[i] if i in _TERM else _term(i) for i in ordered])
+        if len(_PKEY) > 200_000:
+            _PKEY.clear()
+        _PKEY[items] = text
+    return text
+
+
+_PKEY = {}   # tuple(polynomial.items()) -> pkey's text
 
 
 # (monomial, coefficient) -> its text "c*x*y", rendered once (pkey runs per thread per access);
@@ -165,8 +186,16 @@ class Nodes:
             kind = _kind(op)
         if self.record:
             return self._make_recorded(nid, op, kids, payload, kind)
-        if kind == _ONCE:   # a leaf or a select: seldom built twice, so not worth a memo entry
-            key_of[nid] = self._key(op, kids, payload, kind)
+        if kind == _ONCE:   # a leaf or a select: seldom twice in a walk, but again in the next
+            # configuration's walk (the same loads, masked alike): their own memo, not to crowd _SEEN
+            seen = (op, *kids, payload)
+            key = _ONCE_SEEN.get(seen)
+            if key is None:
+                key = self._key(op, kids, payload, kind)   # (a pure function of the tuple for _ONCE)
+                if len(_ONCE_SEEN) >= _SEEN_MAX:
+                    _ONCE_SEEN.clear()
+                _ONCE_SEEN[seen] = key
+            key_of[nid] = key
             return nid
         if kind == _COMMUTES or kind == _JOINED:
             kids.sort()     # their key does not depend on the children's order: neither does the memo
@@ -180,6 +209,25 @@ class Nodes:
         elif kind == _JOINED:          # (key, the set it joins): this walk's lattice learns it
             self.lattice[key[0]] = key[1]
             key = key[0]
+        key_of[nid] = key
+        return nid
+
+    def make_load(self, payload):
+        """make("load", (), payload): a leaf (no children, so never undefined), its key memoised
+        as make memoises it, without make's dispatch (a load per element per thread)."""
+        if self.record:
+            return self.make("load", (), payload)
+        key_of = self.key_of
+        nid = len(key_of) + 1
+        if nid > _MAX_NODES:
+            raise Unsupported(f"more than {_MAX_NODES} tree nodes")
+        seen = ("load", payload)   # make's (op, *kids, payload)
+        key = _ONCE_SEEN.get(seen)
+        if key is None:
+            key = self._key("load", [], payload, _ONCE)
+            if len(_ONCE_SEEN) >= _SEEN_MAX:
+                _ONCE_SEEN.clear()
+            _ONCE_SEEN[seen] = key
         key_of[nid] = key
         return nid
 
@@ -323,7 +371,7 @@ _RING = {"add", "sub", "mul", "mad", "shl"}
 _JOIN = {"max.f32", "max.ftz.f32"}
 _blake2b = hashlib.blake2b
 # how _key orders a node's children, by opcode (decided once per opcode text)
-# (_ONCE: children in order, like _PLAIN, and no memo entry in _SEEN or Nodes._seen)
+# (_ONCE: children in order, like _PLAIN; memoised in _ONCE_SEEN, not in _SEEN or Nodes._seen)
 _PLAIN, _COMMUTES, _FMA, _JOINED, _ONCE = 0, 1, 2, 3, 4
 _KIND = {}
 
@@ -341,6 +389,7 @@ def _kind(op: str) -> int:
 # most _SEEN_MAX entries each.
 _SEEN: dict = {}
 _SEEN_OLD: dict = {}
+_ONCE_SEEN: dict = {}   # the same for loads and selects (_ONCE): (op, child keys..., payload) -> key
 _SEEN_MAX = 250_000
 _MAX_NODES = 2_000_000   # tree nodes before the walk gives up (memory)
 _MAX_STEPS = 20000   # instructions (each over all threads) before the walk gives up on a loop
