@@ -190,3 +190,22 @@ def test_the_switch_is_read_at_import_and_keys_the_caches():
     on = subprocess.run([sys.executable, "-c", code], env={**env, "BITORDER_PINNED_CONVERT_SHUFFLE": "1"},
                         capture_output=True, text=True, check=True).stdout.split()
     assert off[0] == "False" and on[0] == "True" and off[1] != on[1]
+
+
+@pytest.mark.parametrize("target, warps", [("gfx942", 1), ("gfx942", 4), ("gfx90a", 4), ("sm80", 2)])
+def test_every_plan_the_pass_makes_on_other_targets_is_sound(monkeypatch, tmp_path, target, warps):
+    """The plans the shuffle mode makes while compiling for AMD (mfma accumulators, 64-lane warps) and
+    sm80 pass the same check as the NVIDIA plans above (each conversion one exchange, every planned
+    level's pair in registers, the tensor covered once): recorded from the pass itself."""
+    made = []
+    real = convert.shuffle_plan
+
+    def recording(source, axis, levels, *a, **k):
+        plan = real(source, axis, levels, *a, **k)
+        made.append((source, axis, plan))
+        return plan
+    monkeypatch.setattr(convert, "shuffle_plan", recording)
+    build(monkeypatch, tmp_path, True, warps, 64, target=target)
+    assert made, "the pass made no shuffle plan"
+    for source, axis, plan in made:
+        check_plan(source, axis, plan)
