@@ -571,18 +571,16 @@ class _Block(Memory, TensorCore):
         clamp, mask = self.val(0, ops[3]), self.val(0, ops[4])
         if mask not in (-1, 0xFFFFFFFF) or clamp != (0 if mode == "up" else 31):
             raise Unsupported(f"shuffle {ins.text()}")
-        src = []
-        for t in range(self.n):
-            if self.guard(t, ins) is not True:
-                raise Unsupported("a guarded shuffle")
-            src.append(self.val(t, ops[1]))
+        if ins.guard is not None and any(self.guard(t, ins) is not True for t in range(self.n)):
+            raise Unsupported("a guarded shuffle")   # (guard is True for every thread when unguarded)
+        src = [self.val(t, ops[1]) for t in range(self.n)]
         out = []
         for t in range(self.n):
             b, lane = self.val(t, ops[2]), t % 32
             if not isinstance(b, int) or not 0 <= b < 32:
                 raise Unsupported(f"a shuffle lane operand that is not a constant lane: {ins.text()}")
-            j = {"bfly": lane ^ b, "up": lane - b if lane >= b else lane,
-                 "down": lane + b if lane + b < 32 else lane, "idx": b}[mode]
+            j = (lane ^ b if mode == "bfly" else b if mode == "idx" else (lane - b if lane >= b else lane)
+                 if mode == "up" else (lane + b if lane + b < 32 else lane))
             out.append(src[t - lane + j])
         for t in range(self.n):
             self.regs[t][ops[0]] = out[t]

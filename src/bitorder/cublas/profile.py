@@ -117,8 +117,8 @@ class Entry:
             if k_major and k % k_major["k_multiple_of"] == 0:
                 # cuBLAS rounds the span coarser when K is a multiple of 64 and an operand runs
                 # along K in memory (every layout but "nt"); walks of 14 calls, 2026-11-30.
-                if layout is None or layout in k_major.get("unread_layouts", ()):
-                    return None     # (a layout this entry's ground never met there: cuBLAS's)
+                if layout is None:
+                    return None
                 if layout != "nt":
                     g = k_major["granule"]
             unknown = self.span.get("unknown_when")
