@@ -262,3 +262,29 @@ def test_algorithm_35_records_through_the_profile(monkeypatch):
     d = describe_record(ArchProfile.load(), rec)
     assert d is not None and d.layout == "strided" and d.k_parts == 9
     assert sample_mismatches(rec, d, "narrow") == 0
+
+
+def test_algorithm_41_past_one_tile_plans_unsplit_only_as_a_candidate(monkeypatch):
+    """A run-time split (-1) of algorithm 41 past one K tile: cuBLAS by default; under
+    BITORDER_UNVERIFIED=1 the unsplit chain, which the 2026-12-02 records (F.linear with a bias, bf16,
+    K 924-1,120) reproduce. Algorithm 42 stays cuBLAS either way."""
+    import gzip
+    import os
+
+    from bitorder.cublas.prober import describe_record, record_mismatches
+    from bitorder.cublas.profile import one_k_tile
+    ans = {"algo_id": 41, "tile": "64x64", "stages": "64xAUTO", "split_k": -1, "reduction_scheme": 2, "custom_option": 0}
+    monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
+    assert one_k_tile(ans, 924) is ans
+    prof = ArchProfile.load()
+    assert prof.describe(ans, 924, "bf16", True) is None
+    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    assert one_k_tile(ans, 924)["split_k"] == 1 and one_k_tile({**ans, "algo_id": 42}, 924)["split_k"] == -1
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks", "results", "2026-12-02-gpu", "call3",
+                        "survey-21-41-42.jsonl.gz")
+    recs = [r for r in map(json.loads, gzip.open(path, "rt")) if r.get("ran") and r["ran"][0]["algo_id"] == 41]
+    assert len(recs) == 4
+    rec = min(recs, key=lambda r: r["case"]["k"])          # (CI time)
+    d = describe_record(prof, rec)
+    assert d is not None and d.family == "plain"
+    assert record_mismatches(rec, d)[0] == 0, rec["case"]

@@ -216,14 +216,24 @@ class ArchProfile:
 # the "segment_k_off" kernel, and their sampled bits are the unsplit entry's; past one tile the run
 # may split (2026-12-01e: 8717x13x13440 algo 42 differed from the unsplit reading): cuBLAS there.
 SEGMENT_K_ALGOS = (41, 42)
+# Past one tile, algorithm 41's run-time splits fit the unsplit chain on every record (2026-12-02: 4 F.linear
+# calls with a bias, bf16, K 924-1,120; benchmarks/results/2026-12-02-gpu/call3): a candidate (under
+# BITORDER_UNVERIFIED=1 only) until fresh calls agree. Algorithm 42's did not settle (K step, and
+# 8717x13x13440 differed from the unsplit reading on 2026-12-01e).
+SEGMENT_K_UNSPLIT_CANDIDATES = (41,)
 
 
 def one_k_tile(answer: dict, k: int) -> dict:
-    """The answer with split_k 1 where a run-time split (-1) cannot split K (one K tile), else itself."""
+    """The answer with split_k 1 where a run-time split (-1) cannot split K (one K tile), or, under
+    BITORDER_UNVERIFIED=1, where the algorithm is read as never splitting (a candidate); else itself."""
     if answer["split_k"] >= 1 or answer["algo_id"] not in SEGMENT_K_ALGOS:
         return answer
     tile_k = str(answer.get("stages", "")).split("x")[0]
-    return {**answer, "split_k": 1} if tile_k.isdigit() and k <= int(tile_k) else answer
+    if tile_k.isdigit() and k <= int(tile_k):
+        return {**answer, "split_k": 1}
+    if answer["algo_id"] in SEGMENT_K_UNSPLIT_CANDIDATES and candidates_allowed():
+        return {**answer, "split_k": 1}
+    return answer
 
 
 def layout_of(query) -> str:
