@@ -219,3 +219,21 @@ def test_paired_intervals_added_pair_first_fail(tmp_path):
                             ["tests/gemm/interpret_fp8_split.py"], env=PAIRS_ENV)
     assert f"bitorder from {copy}" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
     assert p.returncode != 0 and "FAIL plain" in p.stdout, p.stdout[-2000:]
+
+
+@pytest.mark.parametrize("tile", sorted({t for t, p in _split_tiles() if p}))
+def test_paired_part_kernel_fits_at_the_stages_fp8_pairs_allows(tile, monkeypatch):
+    """BITORDER_FP8_PAIRS at run_split's promoting tiles, with the stages fp8._pairs caps them to: the
+    shared memory fits sm_90's 227 KB, TMA tiles keep the wgmma pipeline and every register."""
+    monkeypatch.setattr(fp8, "FP8_PAIRS", True)
+    bm, bn, bk, warps, stages = tile
+    d = GEMMDesc("split_k", "e4m3", 4096, "wgmma", 32, promotion=128, k_cuts=(1024,), partial_dtype="fp32",
+                 merge_dtype="fp32", merge_order="sequential", epilogue=("scale", "round"))
+    pairs, stages = fp8._pairs(d, bm, bn, bk, stages)
+    assert pairs
+    c = bitorder.compile(part8_kernel, "sm90", signature=SIGP, num_warps=warps, num_stages=stages, aligned=ALIGNEDP,
+                         constexprs=dict(A_ROW=True, B_ROW=False, PROMOTE=128, BLOCK_M=bm, BLOCK_N=bn,
+                                         BLOCK_K=bk, TMA=True, PAIRS=True))
+    assert c.metadata["shared"] <= 227 * 1024
+    r = ptxas.report(c.ptx)
+    assert not r.wgmma_serialized and r.spill_stores == 0, (tile, stages, r.codes, r.spill_stores)
