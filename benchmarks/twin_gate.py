@@ -15,7 +15,6 @@ that the twin can be fitted to them on the CPU).
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import os
 import random
@@ -243,31 +242,16 @@ def _kind(case) -> str:
 
 
 def _entry(plan_json: str, case) -> str:
-    """The arch-profile entry a replayed plan came from: the first allowed entry matching its answer
-    that describes the plan's own GEMMDesc (the plan JSON has no layout or bias flag for `resolve`, so
-    each is tried), else the first matching one. Under BITORDER_UNVERIFIED=1 a later candidate may
-    describe what an earlier entry leaves open: `entry_for` alone would name the earlier entry."""
-    from bitorder.cublas.profile import ArchProfile, candidates_allowed, one_k_tile
-    from bitorder.desc import GEMMDesc
+    """The arch-profile entry that decided a replayed plan: `prober.resolve_record` on the case's call,
+    as for a survey record (under BITORDER_UNVERIFIED=1 a later candidate may describe what an earlier
+    entry leaves open: the first matching entry is not always the one)."""
+    from bitorder.cublas.profile import ArchProfile
+    from bitorder.cublas.prober import resolve_record
     plan = json.loads(plan_json)
-    dtype = getattr(case, "dtype", "")
     if not plan.get("answer"):
         return f"no answer ({plan['desc']['family'] if plan.get('desc') else '-'})"
-    prof, trial = ArchProfile.load(), candidates_allowed()
-    matching = [e for e in prof.entries if (e.verified or trial) and e.matches(plan["answer"], dtype)]
-    if not matching:
-        return "no entry"
-    if plan.get("desc"):
-        want = GEMMDesc.from_dict(plan["desc"])
-        for e in matching:
-            for layout, bias, fast in itertools.product((None, "nn", "nt", "tn", "tt"), (False, True), (False, True)):
-                try:
-                    got = e.describe(one_k_tile(plan["answer"], want.k), want.k, dtype, bias, fast, layout, getattr(case, "out", None))
-                except (KeyError, ValueError, TypeError):
-                    got = None
-                if got == want:
-                    return e.name
-    return matching[0].name
+    e, _ = resolve_record(ArchProfile.load(), {"case": case.to_dict(), "ran": [plan["answer"]]})
+    return e.name if e is not None else "no entry"
 
 
 def _entries_not_met(entries) -> list:

@@ -133,7 +133,6 @@ def test_the_twin_gate_labels_the_entry_that_described_the_plan(monkeypatch):
     monkeypatch.setattr(profile.ArchProfile, "load", classmethod(lambda cls, *a, **k: fake))
     monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
     ans = {"algo_id": 21, "stages": "64x6", "split_k": 3, "reduction_scheme": 1}
-    case = Case("mm", "fp16", 4, 4, 640)
     for k, name in ((640, "candidate"), (648, "first")):
         d = fake.describe(ans, k, "fp16")
-        assert twin_gate._entry(Plan("triton", d, ans, "gemm").to_json(), case) == name, k
+        assert twin_gate._entry(Plan("triton", d, ans, "gemm").to_json(), Case("mm", "fp16", 4, 4, k)) == name, k
