@@ -49,6 +49,14 @@ def _dot8(a, b, acc, PROMOTE: tl.constexpr):
 
 
 @triton.jit
+def _whole_tile(a_base, b_base, kk, sak, sbk, m_ok, n_ok):
+    """A's and B's tiles at K indices kk, all inside K (no mask along K: Triton vectorises and
+    pipelines the loads), zero past M and N."""
+    return (tl.load(a_base + kk[None, :] * sak, mask=m_ok, other=0.0),
+            tl.load(b_base + kk[:, None] * sbk, mask=n_ok, other=0.0))
+
+
+@triton.jit
 def chain8_tile(a_ptr, b_ptr, pid_m, pid_n, M, N, k_lo, k_hi, stride_a, stride_b,
                 A_ROW: tl.constexpr, B_ROW: tl.constexpr, PROMOTE: tl.constexpr,
                 BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, TMA: tl.constexpr,
@@ -88,17 +96,13 @@ def chain8_tile(a_ptr, b_ptr, pid_m, pid_n, M, N, k_lo, k_hi, stride_a, stride_b
         k_full = k_lo + (k_hi - k_lo) // BLOCK_K * BLOCK_K
         for k0 in range(k_lo, k_pairs, 2 * BLOCK_K):
             kk = k0 + rk
-            a0 = tl.load(a_base + kk[None, :] * sak, mask=m_ok, other=0.0)
-            b0 = tl.load(b_base + kk[:, None] * sbk, mask=n_ok, other=0.0)
-            a1 = tl.load(a_base + (kk[None, :] + BLOCK_K) * sak, mask=m_ok, other=0.0)
-            b1 = tl.load(b_base + (kk[:, None] + BLOCK_K) * sbk, mask=n_ok, other=0.0)
+            a0, b0 = _whole_tile(a_base, b_base, kk, sak, sbk, m_ok, n_ok)
+            a1, b1 = _whole_tile(a_base, b_base, kk + BLOCK_K, sak, sbk, m_ok, n_ok)
             p0 = tl.dot(a0, b0)
             p1 = tl.dot(a1, b1)
             acc = (acc + p0) + p1
         for k0 in range(k_pairs, k_full, BLOCK_K):
-            kk = k0 + rk
-            a = tl.load(a_base + kk[None, :] * sak, mask=m_ok, other=0.0)
-            b = tl.load(b_base + kk[:, None] * sbk, mask=n_ok, other=0.0)
+            a, b = _whole_tile(a_base, b_base, k0 + rk, sak, sbk, m_ok, n_ok)
             acc = _dot8(a, b, acc, PROMOTE)
         if k_full < k_hi:
             kk = k_full + rk
