@@ -248,10 +248,15 @@ class GEMMDesc:
             return self.k_parts
         return -(-self.k // self.k_cuts[0]) if self.k_cuts else 1
 
+    @property
+    def strided_split(self) -> bool:
+        """A split_k whose K tiles are dealt to the parts in turn (layout "strided"), not cut into spans."""
+        return self.family == "split_k" and self.layout == "strided"
+
     def outer_parts(self) -> list:
         """(start, stop) of each outermost part, in K order (contiguous parts: see part_tiles for
         a strided split)."""
-        if self.layout == "strided" and self.family == "split_k":
+        if self.strided_split:
             raise ValueError("a strided split's parts are not contiguous spans: use part_tiles()")
         if not self.k_cuts:
             return [(0, self.k)]
@@ -261,7 +266,7 @@ class GEMMDesc:
     def part_tiles(self) -> list:
         """For each outermost part, in part order, the (start, stop) spans it walks in increasing K:
         one span a part for contiguous parts, its dealt tiles for a strided split."""
-        if self.layout == "strided" and self.family == "split_k":
+        if self.strided_split:
             tile = self.k_cuts[0]
             t = [(s, min(s + tile, self.k)) for s in range(0, self.k, tile)]
             return [t[p::self.k_parts] for p in range(self.k_parts)]
@@ -309,7 +314,7 @@ class GEMMDesc:
             bits.append(f"promote/{self.promotion}" + ("@k0" if self.promotion_anchor == "k0" else ""))
         if self.k_tail == "first":
             bits.append(f"tail=first/{self.k_step}")
-        if self.k_cuts and self.layout == "strided" and self.family == "split_k":
+        if self.k_cuts and self.strided_split:
             bits.append(f"tiles={self.k_cuts[0]} dealt to {self.parts} parts in turn")
         elif self.k_cuts:
             last = "" if self.k_parts is None else ", last takes the rest"

@@ -164,7 +164,7 @@ def accumulate(a, b, desc: GEMMDesc, bias=None, scale=None) -> np.ndarray:
                     acc = add_rn(acc, np.asarray(bias, np.float64).astype(np.float32)[None, :])
             running = round_to(acc, desc.partial_dtype)
         return running
-    if desc.family == "split_k" and desc.layout == "strided":
+    if desc.strided_split:
         # tiles dealt to the parts in turn: each part one chain from zero over its tiles in K order
         fmt, parts = desc.operand_dtype, []
         for tiles in desc.part_tiles():

@@ -278,9 +278,9 @@ def run(a, b, desc: GEMMDesc, bias=None, out_dtype=None, block=None, tma: bool |
         if has_bias and "bias_acc" not in desc.epilogue:
             raise NotImplementedError(f"no Triton kernel adds a bias as {desc.epilogue}")   # never drop it silently
         return chain(a, b, out, span=desc.k, bias=bias if has_bias else None, **tail)
-    strided = desc.layout == "strided"
+    strided = desc.strided_split   # (GEMMDesc allows split_k no other layout, nor a serial strided merge)
     if (desc.family != "split_k" or len(desc.k_cuts) != 1 or desc.merge_dtype != "fp32"
-            or (desc.k_parts is not None and not strided) or desc.layout not in (None, "strided")):
+            or (desc.k_parts is not None and not strided)):
         raise NotImplementedError(f"no Triton kernel for {desc}")
     serial = desc.merge_order == "serial_added"
     if not serial and desc.merge_order != "sequential":
@@ -289,8 +289,6 @@ def run(a, b, desc: GEMMDesc, bias=None, out_dtype=None, block=None, tma: bool |
     ws_dtype = torch.float32 if serial else _TORCH[desc.partial_dtype]
     parts = desc.parts
     ws = torch.empty((parts, *shape), dtype=ws_dtype, device=a.device)
-    if strided and serial:
-        raise NotImplementedError(f"no Triton kernel for {desc}")
     chain(a, b, ws, span=desc.k_cuts[0], parts=parts, strided=strided, **tail)
     if not has_bias:
         mode = 0
