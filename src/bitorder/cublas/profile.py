@@ -148,15 +148,16 @@ class Entry:
         return GEMMDesc(operand_dtype=dtype, k=k, epilogue=epi, **d)
 
 
-def cublas_defect(answer: dict, k: int) -> str | None:
+def cublas_defect(answer: dict, k: int, dtype: str = "fp16") -> str | None:
     """A known cuBLAS 13.1 defect this answer hits at this K, in words, or None.
 
-    nvjet split-K (algo 66) cuts K into s parts of round_up(floor(K/s), 64); when that
-    leaves products beyond s parts (floor(K/s) a multiple of 64, s not dividing K) they
-    are never summed. Located from walks on the H200 (survey-mismatch 2026-11-29).
+    nvjet split-K (algo 66) cuts K into s parts of round_up(floor(K/s), g) (g = 64 for fp16/bf16,
+    the fp8 entry's 128 for e4m3/e5m2); when that leaves products beyond s parts (floor(K/s) a
+    multiple of g, s not dividing K) they are never summed. Located from walks on the H200
+    (survey-mismatch 2026-11-29); for fp8 the 2026-12-02c gate's one mismatch meets the condition.
     """
-    s = answer.get("split_k", 1)
-    if answer.get("algo_id") == 66 and s > 1 and k % s and (k // s) % 64 == 0:
+    s, g = answer.get("split_k", 1), 128 if dtype in ("e4m3", "e5m2") else 64
+    if answer.get("algo_id") == 66 and s > 1 and k % s and (k // s) % g == 0:
         dropped = k - s * (k // s)
         return f"cuBLAS drops the last {dropped} of K={k} products (nvjet split-K into {s} parts of {k // s})"
     return None
@@ -216,11 +217,12 @@ class ArchProfile:
 # the "segment_k_off" kernel, and their sampled bits are the unsplit entry's; past one tile the run
 # may split (2026-12-01e: 8717x13x13440 algo 42 differed from the unsplit reading): cuBLAS there.
 SEGMENT_K_ALGOS = (41, 42)
-# Past one tile, algorithm 41's run-time splits fit the unsplit chain on every record (2026-12-02: 4 F.linear
-# calls with a bias, bf16, K 924-1,120; benchmarks/results/2026-12-02-gpu/call3): a candidate (under
-# BITORDER_UNVERIFIED=1 only) until fresh calls agree. Algorithm 42's did not settle (K step, and
-# 8717x13x13440 differed from the unsplit reading on 2026-12-01e).
-SEGMENT_K_UNSPLIT_CANDIDATES = (41,)
+# Past one tile no algorithm's run-time split reads as the unsplit chain: algorithm 41 fitted it on 4
+# records (2026-12-02: F.linear with a bias, bf16, K 924-1,120), but 35 of 36 fresh calls near the
+# 2026-12-02b leftovers (fp16 nt, K 1,944-2,286) differed from it on the H200
+# (benchmarks/results/2026-12-02c-gpu/call4/ground41.log): the candidate is false. Kept as a tuple so a
+# later candidate can name its algorithms (under BITORDER_UNVERIFIED=1 only).
+SEGMENT_K_UNSPLIT_CANDIDATES: tuple = ()
 
 
 def one_k_tile(answer: dict, k: int) -> dict:

@@ -226,8 +226,11 @@ def plan(a, b, scale_a, scale_b, bias=None, out_dtype=None, use_fast_accum=False
     if ans is None:
         return api.Plan("cublas", None, None, "scaled_gemm", "no heuristic answer", us)
     if desc is None:
-        return api.Plan("cublas", None, ans, "scaled_gemm",
-                        f"algo {ans['algo_id']} fp8 answer outside the arch profile's verified entries", us)
+        from ..cublas.profile import cublas_defect
+
+        defect = cublas_defect(ans, K, _FP8[a.dtype])
+        return api.Plan("cublas", None, ans, "scaled_gemm", f"{defect}; torch's bytes are returned as they are"
+                        if defect else f"algo {ans['algo_id']} fp8 answer outside the arch profile's verified entries", us)
     if desc.family != "plain":
         gap = split_gap(desc, scaling)
         if gap:
