@@ -1,8 +1,8 @@
 """Which pinned-suite binaries a layout-pass switch changes (CPU: Triton compiles for sm90, no GPU).
 
 Prints one JSON line per kernel: how many of its configurations' pinned PTX differ between the
-stock pass and the pass under the switches in the environment (BITORDER_PINNED_CONVERT_ROWS,
-_SHUFFLE, ...; read at import). A kernel whose pinned binaries are all unchanged keeps its H200
+pass with every conversion switch off and the pass under the switches in the environment
+(BITORDER_PINNED_CONVERT_ROWS, _SHUFFLE: on unless =0; _KEEP_WARPS: off unless =1; read at import). A kernel whose pinned binaries are all unchanged keeps its H200
 results (same binary, same bits and time); only the changed ones need the GPU again.
 
     PYTHONPATH=src python benchmarks/pinned_changed.py row_sum,softmax > changed.jsonl
@@ -42,9 +42,8 @@ def main(names):
         got = {}
         for mode in ("stock", "switched"):
             env = dict(os.environ)
-            if mode == "stock":
-                for k in SWITCHES:
-                    env.pop(k, None)
+            if mode == "stock":      # (rows and shuffle are on by default since 2026-12-02c)
+                env.update({k: "0" for k in SWITCHES})
             r = subprocess.run([sys.executable, here, "--hashes", name], env=env, capture_output=True, text=True)
             if r.returncode:
                 raise SystemExit(f"{name} ({mode}): {r.stderr[-2000:]}")

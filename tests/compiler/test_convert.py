@@ -1,7 +1,9 @@
 """The accumulator conversion of the layout pass (bitorder.compiler.convert): the chain layout
 covers its tensor exactly with the reduced axis' low bits in registers, reshape and reduction
 layouts follow the flat index, and on sm90 and gfx942 a pinned column sum of an MMA accumulator
-is converted once, shuffles no more than the free sum, and leaves free sums alone."""
+is converted once, shuffles no more than the free sum, and leaves free sums alone. These are the
+one-conversion mode's tests (BITORDER_PINNED_CONVERT_ROWS=0 BITORDER_PINNED_CONVERT_SHUFFLE=0, set
+per test through layouts.conversions); the default shuffle mode's are in test_convert_shuffle.py."""
 import os
 import re
 import sys
@@ -9,11 +11,17 @@ import sys
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from bitorder.compiler import convert
+from bitorder.compiler import convert, layouts
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lit", "kernels"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks"))
 from pinned_layouts import ops  # noqa: E402  (TTGIR without source locations: cached builds may come from another checkout)
+
+
+@pytest.fixture(autouse=True)
+def one_conversion():
+    with layouts.conversions(rows=False, shuffle=False):
+        yield
 
 
 def _coords(layout, shape):

@@ -1,5 +1,5 @@
-"""The shuffle mode of the accumulator conversion (BITORDER_PINNED_CONVERT_SHUFFLE=1, an
-experiment, off by default): before each tree level whose pair bit sits in a lane, one
+"""The shuffle mode of the accumulator conversion (BITORDER_PINNED_CONVERT_SHUFFLE, the pass's
+default since 2026-12-02c; =0 turns it off): before each tree level whose pair bit sits in a lane, one
 convert_layout that swaps that lane bit with a kept axis' register bit and changes nothing
 else, which Triton 3.6 lowers with warp shuffles (one mixed register/lane transposition:
 cvtNeedsWarpShuffle); the level's add then runs in registers. Checked here: the plans for the
@@ -186,10 +186,23 @@ def test_the_switch_is_read_at_import_and_keys_the_caches():
     import subprocess
     code = "from bitorder.compiler import layouts; print(layouts.CONVERT_SHUFFLE, layouts._SOURCE)"
     env = {k: v for k, v in os.environ.items() if not k.startswith("BITORDER_PINNED_CONVERT")}
-    off = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout.split()
-    on = subprocess.run([sys.executable, "-c", code], env={**env, "BITORDER_PINNED_CONVERT_SHUFFLE": "1"},
-                        capture_output=True, text=True, check=True).stdout.split()
-    assert off[0] == "False" and on[0] == "True" and off[1] != on[1]
+    run = lambda e: subprocess.run([sys.executable, "-c", code], env=e, capture_output=True, text=True,  # noqa: E731
+                                   check=True).stdout.split()
+    default, on, off = run(env), run({**env, "BITORDER_PINNED_CONVERT_SHUFFLE": "1"}), \
+        run({**env, "BITORDER_PINNED_CONVERT_SHUFFLE": "0"})
+    assert default == on and on[0] == "True" and off[0] == "False" and off[1] != on[1]   # on by default
+
+
+def test_conversions_flips_the_switches_and_the_cache_keys_and_restores_both():
+    from bitorder.compiler import layouts
+    before = layouts.CONVERT_ROWS, layouts.CONVERT_SHUFFLE, layouts._hook.bitorder_identity
+    with layouts.conversions(shuffle=not before[1]):
+        assert layouts.CONVERT_SHUFFLE != before[1] and layouts.CONVERT_ROWS == before[0]
+        assert layouts._hook.bitorder_identity != before[2]
+        with layouts.applied(True):
+            import triton
+            assert triton.knobs.cache.dir.endswith(layouts._SOURCE)
+    assert (layouts.CONVERT_ROWS, layouts.CONVERT_SHUFFLE, layouts._hook.bitorder_identity) == before
 
 
 @pytest.mark.parametrize("target, warps", [("gfx942", 1), ("gfx942", 4), ("gfx90a", 4), ("sm80", 2)])

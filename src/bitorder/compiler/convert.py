@@ -17,13 +17,13 @@ with one shared-memory round trip for the conversion. The chain's layouts are wr
 linear layouts, computed the way a reshape and a reduction derive them: a reshape of
 power-of-two extents is a permutation of the flat index's bits, a reduction drops its axis.
 
-With rows=True (BITORDER_PINNED_CONVERT_ROWS=1, an experiment, off by default) a chain over a
+With rows=True (BITORDER_PINNED_CONVERT_ROWS, on by default since 2026-12-02c; =0 turns it off) a chain over a
 blocked tensor is converted the same way when its axis does not already run registers, lanes,
 warps in order: rows reduced along their contiguous axis (softmax, cross_entropy), where the tree
 shuffles once per lane level per register repetition. Fewer shuffles, one more shared-memory
-round trip per chain; the H200 decides.
+round trip per chain (H200: cross_entropy 1.114 -> 1.057 with shuffle).
 
-With shuffle=True (BITORDER_PINNED_CONVERT_SHUFFLE=1, an experiment, off by default) the chain is
+With shuffle=True (BITORDER_PINNED_CONVERT_SHUFFLE, on by default since 2026-12-02c; =0 turns it off) the chain is
 converted level by level instead (shuffle_plan): before each level whose pair bit sits in a lane,
 one convert_layout to the layout with that lane bit swapped for a kept axis' register bit (or, for
 a row with no kept bit in registers, the axis' highest register bit), nothing else changed. Triton

@@ -188,21 +188,30 @@ def _source_hash() -> str:
 
 
 # Rows reduced along their contiguous axis get the same conversion too (convert.rewrite's rows=)
-# where their axis runs out of order: an experiment for the H200 to time against the stock pinned
-# rows; off by default.
-CONVERT_ROWS = os.environ.get("BITORDER_PINNED_CONVERT_ROWS", "") not in ("", "0")
+# where their axis runs out of order. On by default since 2026-12-02c: with CONVERT_SHUFFLE, the
+# twelve-kernel suite on the H200 stayed invariant and equal to the CPU reference, median pinned/free
+# 1.011, cross_entropy 1.114 -> 1.057, gemm_colsum 1.295 -> 1.107 (benchmarks/results/2026-12-02c-gpu).
+# BITORDER_PINNED_CONVERT_ROWS=0 turns it off.
+CONVERT_ROWS = os.environ.get("BITORDER_PINNED_CONVERT_ROWS", "1") not in ("", "0")
 # An accumulator's chain converted to a layout that keeps the mma layout's warps (the conversion
 # stays inside each warp; one tree level may cross warps): an experiment, off by default.
 CONVERT_KEEP_WARPS = os.environ.get("BITORDER_PINNED_CONVERT_KEEP_WARPS", "") not in ("", "0")
 # An accumulator's chain converted level by level instead of once: before each level whose pair
 # bit sits in a lane, a conversion swapping that lane bit with a kept axis' register bit, which
-# Triton lowers with warp shuffles (convert.shuffle_plan): an experiment, off by default.
-CONVERT_SHUFFLE = os.environ.get("BITORDER_PINNED_CONVERT_SHUFFLE", "") not in ("", "0")
+# Triton lowers with warp shuffles (convert.shuffle_plan). On by default since 2026-12-02c (above);
+# BITORDER_PINNED_CONVERT_SHUFFLE=0 turns it off.
+CONVERT_SHUFFLE = os.environ.get("BITORDER_PINNED_CONVERT_SHUFFLE", "1") not in ("", "0")
 
 
-# Neither Triton's cache key nor bitorder's sees what the hook does: both key on these files' text.
-_SOURCE = _source_hash()
-_hook.bitorder_identity = f"bitorder.compiler.layouts:{_SOURCE}"
+# Neither Triton's cache key nor bitorder's sees what the hook does: both key on these files' text
+# and the conversion switches (conversions() rekeys when it flips them).
+def _rekey() -> None:
+    global _SOURCE
+    _SOURCE = _source_hash()
+    _hook.bitorder_identity = f"bitorder.compiler.layouts:{_SOURCE}"
+
+
+_rekey()
 
 
 def enable(on: bool = True) -> None:
@@ -238,6 +247,28 @@ def applied(on: bool = True):
         yield
     finally:
         enable(before)
+
+
+@contextlib.contextmanager
+def conversions(rows: bool | None = None, shuffle: bool | None = None):
+    """The pass's conversion switches (CONVERT_ROWS, CONVERT_SHUFFLE; None: as they are) for the
+    compiles inside the block, with both caches keyed on them; the switches and keys before come
+    back after. The bits of a pinned sum are the same in every mode (the tree is fixed); only
+    where its levels run changes."""
+    global CONVERT_ROWS, CONVERT_SHUFFLE
+    before = CONVERT_ROWS, CONVERT_SHUFFLE
+    CONVERT_ROWS = before[0] if rows is None else bool(rows)
+    CONVERT_SHUFFLE = before[1] if shuffle is None else bool(shuffle)
+    _rekey()
+    if enabled():
+        enable(True)     # (Triton's cache directory is named by the key)
+    try:
+        yield
+    finally:
+        CONVERT_ROWS, CONVERT_SHUFFLE = before
+        _rekey()
+        if enabled():
+            enable(True)
 
 
 def enabled() -> bool:
