@@ -117,11 +117,11 @@ def finish(acc: np.ndarray, bias32: np.ndarray, bias: str) -> np.ndarray:
 
 # -- a record's draws -----------------------------------------------------------------------------
 
-def record_draws(rec: dict):
-    """[(kind, a (R, K), b (K, C), bias fp32 (C,), recorded bits (R, C) int16)] of both draws."""
+def record_draws(rec: dict, kinds=KINDS):
+    """[(kind, a (R, K), b (K, C), bias fp32 (C,), recorded bits (R, C) int16)] of the draws `kinds` (both)."""
     case = rec["case"]
     out = []
-    for kind in KINDS:
+    for kind in kinds:
         s = rec["samples_" + kind]
         seed = rec["seed"] + (1 if kind == "wide" else 0)
         bias = numpy_draw(None, case["dtype"], seed, TID_BIAS, kind, index=np.array(s["cols"])).astype(np.float32)
@@ -203,16 +203,17 @@ def replay(desc, a, b, bias=None) -> np.ndarray:
     return G.epilogue(acc, desc, desc.operand_dtype, bias)
 
 
-def record_mismatches(rec: dict, desc_for=algo35_desc, strided: bool = True) -> dict:
-    """{kind: wrong sampled outputs} of a record under desc_for(K), on the twin (emulate.accumulate);
-    strided=False reads the same cuts as contiguous parts. The fit's replay() must agree with the twin."""
+def record_mismatches(rec: dict, desc_for=algo35_desc, strided: bool = True, kinds=KINDS) -> dict:
+    """{kind: wrong sampled outputs} of a record's draws `kinds` under desc_for(K), on the twin
+    (emulate.accumulate); strided=False reads the same cuts as contiguous parts. The fit's replay()
+    must agree with the twin."""
     from bitorder.emulate import accumulate, epilogue
     c = rec["case"]
     d = desc_for(c["k"])
     if not strided:
         d = d.replace(layout=None)
     bad = {}
-    for kind, a, b, bias32, bits in record_draws(rec):
+    for kind, a, b, bias32, bits in record_draws(rec, kinds):
         got = epilogue(accumulate(a, b, d, bias32), d, c["dtype"], bias32)
         if d.layout == "strided":
             assert np.array_equal(got.view(np.int16), replay(d, a, b, bias32).view(np.int16)), "twin != fit's replay"

@@ -26,28 +26,52 @@ def _records(F):
     return recs
 
 
+def _twin_against_the_fits_replay(F):
+    """The twin (GEMMDesc.part_tiles, emulate) and the fit's own replay give the same bytes on a
+    small designed draw (K: 27 whole tiles and a short one over the 9 parts; half of K cancels the
+    other, so the fp16 outputs keep the fp32 partials' last bits), which the contiguous reading of
+    the same cuts does not give: a dealing fault in either fails here, in seconds."""
+    import numpy as np
+    from bitorder.emulate import accumulate, epilogue
+    k = 64 * 27 + 40
+    rng = np.random.default_rng(35)
+    a = (rng.standard_normal((8, k)) * 2.0 ** rng.integers(-8, 6, (8, k))).astype(np.float16).astype(np.float64)
+    b = (rng.standard_normal((k, 8)) * 2.0 ** rng.integers(-8, 6, (k, 8))).astype(np.float16).astype(np.float64)
+    h = k // 2
+    a[:, h:2 * h], b[h:2 * h] = -a[:, :h], b[:h]
+    bias = rng.standard_normal(8).astype(np.float16).astype(np.float32)
+    d = F.algo35_desc(k)
+    twin = epilogue(accumulate(a, b, d, bias), d, "fp16", bias).view(np.int16)
+    assert np.array_equal(twin, F.replay(d, a, b, bias).view(np.int16)), "twin != fit's replay"
+    c = d.replace(layout=None)
+    assert (epilogue(accumulate(a, b, c, bias), c, "fp16", bias).view(np.int16) != twin).sum() > 0
+
+
 def test_the_dealt_split_gives_the_recorded_bytes_and_walks():
-    """CI: the shallowest call's sampled bits (both draws) and the cheapest call's walks; the
-    contiguous reading (today's twin on the same descriptor), a tree merge and tiles of 32 fail."""
+    """CI: the twin against the fit's replay on a small draw; the shallowest call's sampled bits,
+    the narrow draw through the prober and the wide one through the fit (its replay too), and the
+    cheapest call's walks; on the shallowest call's narrow draw the contiguous reading and the bias
+    after the rounding miss, on the walks a tree merge and tiles of 32. (Each 236k-deep replay is
+    seconds: the other draw of each, and every record, run by hand:
+    test_every_algo35_record_sampled_bits_and_walks.)"""
     F = _fit()
+    _twin_against_the_fits_replay(F)              # (the planted faults stop here)
     recs = _records(F)
     shallow = recs[0]                                                  # 744x16x236336
-    assert F.record_mismatches(shallow) == {"narrow": 0, "wide": 0}
-    cheap = min(recs, key=lambda r: len(F.walk_codes(r, "small")) + len(F.walk_codes(r, "edge")))
-    bad, n = F.desc_walk_mismatches(cheap)
-    assert n > 900 and bad == 0, (bad, n)
     # through the prober (the twin as a survey record is checked): the strided desc, and its
-    # contiguous reading
+    # contiguous reading; through the fit's own draws (and its replay): the wide draw
     from bitorder.cublas.prober import sample_mismatches
     d = F.algo35_desc(shallow["case"]["k"])
     assert d.layout == "strided" and sample_mismatches(shallow, d, "narrow") == 0
-    assert sample_mismatches(shallow, d.replace(layout=None), "narrow") > 0
+    assert F.record_mismatches(shallow, kinds=("wide",)) == {"wide": 0}
+    cheap = min(recs, key=lambda r: len(F.walk_codes(r, "small")) + len(F.walk_codes(r, "edge")))
+    bad, n = F.desc_walk_mismatches(cheap)
+    assert n > 900 and bad == 0, (bad, n)
     # negative checks: each perturbation of the order misses
-    assert sum(F.record_mismatches(shallow, strided=False).values()) > 0   # contiguous parts
+    assert sample_mismatches(shallow, d.replace(layout=None), "narrow") > 0          # contiguous parts
     assert F.desc_walk_mismatches(cheap, lambda k: F.algo35_desc(k).replace(merge_order="tree"))[0] > 0
     assert F.desc_walk_mismatches(cheap, lambda k: F.algo35_desc(k).replace(k_cuts=(32,)))[0] > 0
-    out = F.record_mismatches(shallow, lambda k: F.algo35_desc(k).replace(epilogue=("round", "bias_out")))
-    assert sum(out.values()) > 0                                       # the bias after the rounding
+    assert sample_mismatches(shallow, d.replace(epilogue=("round", "bias_out")), "narrow") > 0   # the bias after the rounding
 
 
 @pytest.mark.by_hand
