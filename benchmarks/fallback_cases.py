@@ -53,9 +53,11 @@ def main(argv=None) -> int:
                     and (args.split is None or split == (args.split == "yes"))
                     and args.reason in r.get("reason", "")
                     and not (args.skip_reason and args.skip_reason in r.get("reason", ""))):
-                cases[json.dumps(c, sort_keys=True)] = c
-    body = {"mismatches": [{"case": c} for c in cases.values()]} if args.survey else \
-        {"not_reached_cases": list(cases.values())}
+                cases[json.dumps(c, sort_keys=True)] = (c, r.get("answer"))
+    # --survey entries keep the census answer: the gemv probe groups its records by it (2026-12-02c's
+    # probe got none and its answers had to be joined from the census afterwards)
+    body = {"mismatches": [{"case": c, "answer": a} if a else {"case": c} for c, a in cases.values()]} \
+        if args.survey else {"not_reached_cases": [c for c, _ in cases.values()]}
     with open(args.out, "w") as f:
         json.dump(body, f)
     print(f"[fallback_cases] {len(cases)} cases -> {args.out}")
