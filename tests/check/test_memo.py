@@ -20,6 +20,7 @@ def _clear():
     symbolic._ONCE_SEEN.clear()
     symbolic._PKEY.clear()
     memory._SYMBOLIC.clear()
+    memory._ELEMENT.clear()
     for memo in (bits._MADE, bits._INT_BITS, bits._INTEGER, bits._EQUAL, signature_module._MEMO,
                  signature_module._BY_TEXT):
         memo.clear()

@@ -24,34 +24,27 @@ the same grid.
 """
 from __future__ import annotations
 
-import functools
 import gc
 import hashlib
 import re
 
+from .allthreads import _CONCRETE, AllThreads
 from .memory import Memory
 from .ptx import Entry, Instr, Label, opcode_base
 from .bits import Bits, int_form
-from .rules import _REG, _address, _branches_on_constants, _cvt_types, _hammock, _operand
+from .rules import _REG, _address, _branches_on_constants, _cvt_types, _float_cmp, _hammock, _operand
 from .tensorcore import _PROXY_FENCE, TensorCore, smem_or, smem_shift
-from .symbolic import (Nodes, UNDEF, UNDEF_PRED, Unsupported, _BITS, _FLOAT_TYPE, _KNOWN, _MAX_STEPS, _RING, _cap,
+from .symbolic import (Nodes, UNDEF, UNDEF_PRED, Unsupported, _BITS, _KNOWN, _MAX_STEPS, _RING, _cap,
                        _concrete, _disjoint, _extend, _is_float_op, _is_int, _itype, _pair_cvt, _pred, _wrap, atom,
                        first_difference, float_form, negate, padd, pkey, pmul, select)
 
 _INT_REG = re.compile(r"[bus](16|32|64)")   # selp types of integer registers
-
-
-@functools.lru_cache(maxsize=None)
-def _float_cmp(op: str) -> bool:
-    """Whether a setp compares floating-point values (its type), decided once per opcode."""
-    return bool(_FLOAT_TYPE.search(op))
-_CONCRETE = {}   # (integer opcode, constant operands...) -> the constant result (_Block.integer)
 _BITS_TOKEN = {}   # an int -> the token of its bits as a float operand (_Block.fnode)
 
 __all__ = ["Unsupported", "first_difference", "roots", "signature", "signature_of", "walk"]
 
 
-class _Block(Memory, TensorCore):
+class _Block(Memory, TensorCore, AllThreads):
     def __init__(self, entry: Entry, nodes: Nodes, divisible=frozenset(), bound=(), cta=None):
         if not entry.reqntid:
             raise Unsupported("no .reqntid launch bound")
@@ -292,7 +285,8 @@ class _Block(Memory, TensorCore):
             return (lambda t, ins, g: self._float(t, op, base, ops, g, self.vals(t, decoded, ops)),
                     lambda: self._float_all(op, base, ops[0], decoded))
         if base == "setp" and len(ops) == 3 and "|" not in ops[0]:
-            return lambda t, ins, g: self.write(t, ops[0], self.compare(op, *self.vals(t, decoded, ops)), g), None
+            return (lambda t, ins, g: self.write(t, ops[0], self.compare(op, *self.vals(t, decoded, ops)), g),
+                    lambda: self._setp_all(op, ops[0], decoded))
         if base == "mov" and not op.endswith(".pred"):
             return lambda t, ins, g: self.write(t, ops[0], self.vals(t, decoded, ops)[0], g), None
         if (base in _RING or base in ("shr", "and", "or", "xor", "min", "max", "cvt", "neg", "not", "bfe")) \
@@ -300,55 +294,6 @@ class _Block(Memory, TensorCore):
             return (lambda t, ins, g: self.write(t, ops[0], self.integer(op, self.vals(t, decoded, ops)), g),
                     lambda: self._integer_all(op, ops[0], decoded))
         return self.execute, None
-
-    def _float_all(self, op, base, dst, decoded):
-        """_float in every thread, unguarded and outside a skipped region (one call, not n)."""
-        nodes, fnode, regs, undef, n = self.nodes, self.fnode, self.regs, self.undef, self.n
-        muls = nodes.muls
-        contracts = base in ("add", "sub") and ".rn" not in op
-        unrounded = base == "mul" and ".rn" not in op
-        # a constant operand's token is a function of the constant alone: made once, not per thread
-        spec = [(0, x) if k == "reg" else (1, None) if k == "tid" else (2, fnode(n if k == "ntid" else x))
-                for k, x in decoded]
-        argss = []
-        for t in range(n):
-            r = regs[t]
-            args = []
-            for k, x in spec:
-                if k == 0:
-                    v = r.get(x, undef)
-                    args.append(v[1] if v.__class__ is tuple and v[0] == "node" else fnode(v))
-                else:
-                    args.append(x if k == 2 else fnode(t))
-            if contracts and muls and any(a in muls for a in args):
-                raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
-            argss.append(args)
-        # every thread read its operands before any writes (each reads only its own registers)
-        nids = nodes.make_all(op, argss)
-        if unrounded:
-            muls.update(nids)
-        elif base == "neg" and muls:
-            muls.update(nid for nid, args in zip(nids, argss) if args[0] in muls)
-        for r, nid in zip(regs, nids):
-            r[dst] = ("node", nid)
-
-    def _integer_all(self, op, dst, decoded):
-        """integer() in every thread, unguarded and outside a skipped region; an add, sub or mad
-        of integers (integer()'s ring case, the bulk of index arithmetic) without the dispatch."""
-        integer, regs, undef, n = self.integer, self.regs, self.undef, self.n
-        base = opcode_base(op)
-        ring = base in ("add", "sub", "mad") and ".wide" not in op and ".hi" not in op and len(decoded) >= 2
-        sign, mad = -1 if base == "sub" else 1, base == "mad"
-        # operands as (0, register), (1, None) for the thread index, (2, a constant): decoded once
-        spec = [(0, x) if k == "reg" else (1, None) if k == "tid" else (2, n if k == "ntid" else x) for k, x in decoded]
-        for t in range(n):
-            r = regs[t]
-            args = [r.get(x, undef) if k == 0 else x if k == 2 else t for k, x in spec]
-            if ring and isinstance(args[0], (int, dict)) and isinstance(args[1], (int, dict)) \
-                    and (len(args) == 2 or all(isinstance(a, (int, dict)) for a in args[2:])):
-                r[dst] = _cap(padd(pmul(args[0], args[1]), args[2]) if mad else padd(args[0], args[1], sign))
-            else:
-                r[dst] = integer(op, args)
 
     def vals(self, t, decoded, ops):
         """val(t, o) for every source operand o in ops[1:], given their decoded forms."""

@@ -27,6 +27,33 @@ def _symbolic_part(at) -> str:
 _SYMBOLIC = {}   # tuple(polynomial.items()) -> _symbolic_part's text
 
 
+def _element_address(a, items, offset, o, width):
+    """(at, pkey(at), load()'s leaf payload or None where the address reads a register never
+    written) for the element at a + offset + o, with at computed as the per-element code computes
+    it: padd(padd(a, offset), o), each step only for a nonzero constant. Memoised for a
+    polynomial by (its items in order, offset, o, width): equal tuples are equal polynomials, and
+    at is a function of them (values are never changed in place, so one `at` may be shared)."""
+    if items is None:
+        key = None
+    else:
+        key = (items, offset, o, width)
+        hit = _ELEMENT.get(key)
+        if hit is not None:
+            return hit
+    at = padd(a, offset) if offset else a
+    at = padd(at, o) if o else at
+    k = pkey(at)
+    hit = (at, k, None if UNDEF in k else f"[{k}]b{8 * width}")
+    if key is not None:
+        if len(_ELEMENT) > 200_000:
+            _ELEMENT.clear()
+        _ELEMENT[key] = hit
+    return hit
+
+
+_ELEMENT = {}   # (address items, offset, element offset, width) -> _element_address's answer
+
+
 class Memory:
     """Memory accesses of a _Block (dataflow.py), which this is mixed into: it holds the
     registers, the shared words, the roots and the node table these methods read and write."""
@@ -83,16 +110,22 @@ class Memory:
                     a = t if kind == "tid" else self.n if kind == "ntid" else x
                 if not isinstance(a, (int, dict)):
                     raise Unsupported("an address that is not an integer")
-                if offset:
-                    a = padd(a, offset)
+            items = tuple(a.items()) if a.__class__ is dict else None
             for r, o in steps:
-                at = padd(a, o) if o else a
-                if global_load:   # _element's global case, inlined (the bulk of loads)
+                at, k, payload = _element_address(a, items, offset, o, width)
+                if global_load:   # _element's global case and load(), inlined (the bulk of loads)
                     if self.stored and not self._unwritten_input(at):
                         raise Unsupported("a global load after a global store (they may alias)")
-                    self.write(t, r, self.load(at, width), g)
+                    if payload is None:
+                        self.write(t, r, self.undef, g)
+                    else:
+                        nid = self.nodes.make_load(payload)
+                        self.loads[nid] = (at, width)
+                        self.write(t, r, ("node", nid), g)
+                elif load:
+                    self.shared_load(t, k, r, g, width, at)
                 else:
-                    self._element(t, at, r, g, width, load, shared)
+                    self.shared_store(t, k, self.val(t, r), g, width, at)
         global_load = load and not shared
         return run
 

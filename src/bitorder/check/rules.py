@@ -8,7 +8,7 @@ import math
 import re
 
 from .ptx import Instr, Label
-from .symbolic import Unsupported, _norm, atom, padd, pkey
+from .symbolic import _FLOAT_TYPE, Unsupported, _norm, atom, padd, pkey
 
 
 _NOT_IN_REGION = {"bra", "bar", "barrier", "shfl", "ldmatrix", "stmatrix", "ret", "exit", "call", "brx"}
@@ -101,6 +101,12 @@ def _operand(op: str):
 
 
 @functools.lru_cache(maxsize=None)
+def _float_cmp(op: str) -> bool:
+    """Whether a setp compares floating-point values (its type), decided once per opcode."""
+    return bool(_FLOAT_TYPE.search(op))
+
+
+@functools.lru_cache(maxsize=None)
 def _address(text: str):
     """'[%rd5+16]' -> ('%rd5', 16), parsed once per operand text."""
     m = re.fullmatch(r"\[\s*([^\]+]+?)\s*(?:\+\s*(-?\d+))?\s*\]", text)
@@ -131,8 +137,17 @@ def _linear_cmp(cmp, a, b):
     gcd g and the constant k floored accordingly, since gE + k < 0 <=> E + floor(k/g) < 0.
     Guards that differ only in how coarsely a vectorised access groups its elements against a
     bound known to be a multiple of 16 meet in one form; different conditions never do."""
-    d = {"lt": lambda: padd(a, b, -1), "le": lambda: padd(padd(a, b, -1), -1), "gt": lambda: padd(b, a, -1),
-         "ge": lambda: padd(padd(b, a, -1), -1), "eq": lambda: padd(a, b, -1), "ne": lambda: padd(a, b, -1)}[cmp]()
+    # (a chain of tests, not a table of six closures built per call: this runs per thread)
+    if cmp == "lt" or cmp == "eq" or cmp == "ne":
+        d = padd(a, b, -1)
+    elif cmp == "le":
+        d = padd(padd(a, b, -1), -1)
+    elif cmp == "gt":
+        d = padd(b, a, -1)
+    elif cmp == "ge":
+        d = padd(padd(b, a, -1), -1)
+    else:
+        raise KeyError(cmp)
     if isinstance(d, int):
         return {"lt": d < 0, "le": d < 0, "gt": d < 0, "ge": d < 0, "eq": d == 0, "ne": d != 0}[cmp]
     k = d.get((), 0)

@@ -12,6 +12,7 @@ A v1 signature never equals a v0 one.
 """
 from __future__ import annotations
 
+import gc
 import hashlib
 import re
 from dataclasses import dataclass
@@ -193,6 +194,20 @@ def _classify_ptx(ptx, args=None):
     text, the divisibility and the bound arguments alone, so a text seen before (the same kernel
     compiled again, or under a num_stages that changes nothing) is neither parsed nor
     canonicalised again."""
+    # the cyclic collector off, as the walk has it (dataflow.walk): parsing allocates thousands
+    # of objects, enough to trigger full collections that re-scan the memos of every walk; the
+    # reading makes no cycles, and any garbage would be collected once it is back on
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _classify_ptx_text(ptx, args)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _classify_ptx_text(ptx, args):
+    """_classify_ptx's answer (the collector as the caller left it)."""
     divisible = divisible_params(ptx)
     if isinstance(ptx, Entry):
         return _classify(ptx, divisible, args)

@@ -1,0 +1,256 @@
+"""One instruction in every thread of the block at once (dataflow.py mixes this into its _Block):
+the unguarded instructions outside a skipped region, which are the bulk of every walk.
+
+Each handler computes exactly what the per-thread handler (dataflow._Block.execute and the
+functions it dispatches to) computes in each thread, in one loop over the threads with the
+operand texts decoded once and the per-thread dispatch hoisted out of the loop. Every thread
+reads its operands before any thread writes (each reads only its own registers, so the order
+does not matter either way). tests/check/test_allthreads.py walks the same programs both ways
+and compares every register's value and every node key.
+"""
+from __future__ import annotations
+
+from .ptx import opcode_base
+from .rules import _float_cmp
+from .symbolic import (_COMMUTES, _FMIRROR, _FSYMMETRIC, _JOINED, _KIND, _MAX_NODES, _ONCE, UNDEF_PRED, Unsupported,
+                       _cap, _kind, _retype, padd, pmul)
+from . import symbolic
+
+_CONCRETE = {}   # (integer opcode, constant operands...) -> the constant result (_Block.integer)
+
+
+class AllThreads:
+    """The all-thread handlers of a _Block (its regs, nodes, fnode, integer)."""
+
+    def _float_all(self, op, base, dst, decoded):
+        """_float in every thread, unguarded and outside a skipped region (one call, not n)."""
+        nodes, fnode, regs, undef, n = self.nodes, self.fnode, self.regs, self.undef, self.n
+        muls = nodes.muls
+        contracts = base in ("add", "sub") and ".rn" not in op
+        unrounded = base == "mul" and ".rn" not in op
+        kind = _KIND.get(op)
+        if kind is None:
+            kind = _kind(op)
+        if any(k == "tid" for k, _ in decoded) or nodes.record or kind == _JOINED or kind == _ONCE:
+            return self._float_all_each(op, base, dst, decoded, contracts, unrounded)
+        # operands as node ids or tokens, thread by thread and operand by operand (the order in
+        # which fnode makes a select's node, as the per-thread walk makes them); a constant's
+        # token is a function of the constant alone: made once, not per thread
+        consts = [None if k == "reg" else fnode(n if k == "ntid" else x) for k, x in decoded]
+        # checked thread by thread as the operands are read, as _float_all_each checks (so the
+        # first thread's failure is the one reported); fnode adds no multiply to muls meanwhile
+        check = contracts and bool(muls)
+        names = [x if k == "reg" else None for k, x in decoded]
+        if len(decoded) == 2 and consts[0] is None and consts[1] is None:    # the common case
+            xa, xb = names
+            argss = []
+            selects = self._selects.get
+            for r in regs:
+                va, vb = r.get(xa, undef), r.get(xb, undef)
+                # fnode, its node and made-select cases inlined: ("node", id) gives id, a select
+                # whose node fnode made already (the same object) gives that node
+                if va.__class__ is tuple and va[0] == "node":
+                    a = va[1]
+                else:
+                    hit = selects(id(va))
+                    a = hit[1] if hit is not None and hit[0] is va else fnode(va)
+                if vb.__class__ is tuple and vb[0] == "node":
+                    b = vb[1]
+                else:
+                    hit = selects(id(vb))
+                    b = hit[1] if hit is not None and hit[0] is vb else fnode(vb)
+                if check and (a in muls or b in muls):
+                    raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
+                argss.append((a, b))
+        else:
+            argss = []
+            selects = self._selects.get
+            for r in regs:
+                args = []
+                for x, c in zip(names, consts):
+                    if c is None:
+                        v = r.get(x, undef)
+                        if v.__class__ is tuple and v[0] == "node":
+                            args.append(v[1])
+                        else:   # fnode's made-select case inlined, as above
+                            hit = selects(id(v))
+                            args.append(hit[1] if hit is not None and hit[0] is v else fnode(v))
+                    else:
+                        args.append(c)
+                if check and any(a in muls for a in args):
+                    raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
+                argss.append(args)
+        nids = _make_column(nodes, op, argss, kind)
+        if unrounded:
+            muls.update(nids)
+        elif base == "neg" and muls:
+            muls.update(nid for nid, args in zip(nids, argss) if args[0] in muls)
+        for r, nid in zip(regs, nids):
+            r[dst] = ("node", nid)
+
+    def _float_all_each(self, op, base, dst, decoded, contracts, unrounded):
+        """_float_all for the forms its fast loop leaves out (a thread-index operand, shapes
+        recorded, max.f32's joined nodes): Nodes.make_all over the operands of every thread."""
+        nodes, fnode, regs, undef, n = self.nodes, self.fnode, self.regs, self.undef, self.n
+        muls = nodes.muls
+        spec = [(0, x) if k == "reg" else (1, None) if k == "tid" else (2, fnode(n if k == "ntid" else x))
+                for k, x in decoded]
+        argss = []
+        for t in range(n):
+            r = regs[t]
+            args = []
+            for k, x in spec:
+                if k == 0:
+                    v = r.get(x, undef)
+                    args.append(v[1] if v.__class__ is tuple and v[0] == "node" else fnode(v))
+                else:
+                    args.append(x if k == 2 else fnode(t))
+            if contracts and muls and any(a in muls for a in args):
+                raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
+            argss.append(args)
+        nids = nodes.make_all(op, argss)
+        if unrounded:
+            muls.update(nids)
+        elif base == "neg" and muls:
+            muls.update(nid for nid, args in zip(nids, argss) if args[0] in muls)
+        for r, nid in zip(regs, nids):
+            r[dst] = ("node", nid)
+
+    def _setp_all(self, op, dst, decoded):
+        """compare() in every thread, unguarded and outside a skipped region. A float comparison's
+        form (float_form: mirrored, or its operands sorted) is decided once for the opcode; the
+        rest (integer comparisons) call compare itself."""
+        regs, undef, n = self.regs, self.undef, self.n
+        spec = [(0, x) if k == "reg" else (1, None) if k == "tid" else (2, n if k == "ntid" else x) for k, x in decoded]
+        if len(spec) != 2:
+            compare = self.compare
+            for t in range(n):   # (compare raises its own TypeError, as the per-thread walk does)
+                r = regs[t]
+                regs[t][dst] = compare(op, *[r.get(x, undef) if k == 0 else x if k == 2 else t for k, x in spec])
+            return
+        if not _float_cmp(op):
+            compare = self.compare
+            (ka, xa), (kb, xb) = spec
+            vals = [(r.get(xa, undef) if ka == 0 else xa if ka == 2 else t,
+                     r.get(xb, undef) if kb == 0 else xb if kb == 2 else t) for t, r in enumerate(regs)]
+            for r, (a, b) in zip(regs, vals):
+                r[dst] = compare(op, a, b)
+            return
+        # float_form's three shapes, decided once: mirrored (operands swapped, the opcode
+        # retyped), symmetric (operands sorted), or as written
+        cmp = op.split(".")[1]
+        mirrored = cmp in _FMIRROR
+        form_op = _retype(op, _FMIRROR[cmp]) if mirrored else op
+        symmetric = cmp in _FSYMMETRIC
+        fnode, key_of, undefined = self.fnode, self.nodes.key_of, self.nodes.undefined
+        (ka, xa), (kb, xb) = spec
+        vals = [(r.get(xa, undef) if ka == 0 else xa if ka == 2 else t,
+                 r.get(xb, undef) if kb == 0 else xb if kb == 2 else t) for t, r in enumerate(regs)]
+        for r, (a, b) in zip(regs, vals):
+            fa, fb = fnode(a), fnode(b)
+            if fa in undefined or fb in undefined:
+                r[dst] = UNDEF_PRED
+                continue
+            a, b = key_of.get(fa, fa), key_of.get(fb, fb)
+            if mirrored:
+                r[dst] = ("fcmp", form_op, b, a)
+            elif symmetric and b < a:
+                r[dst] = ("fcmp", op, b, a)
+            else:
+                r[dst] = ("fcmp", op, a, b)
+
+    def _integer_all(self, op, dst, decoded):
+        """integer() in every thread, unguarded and outside a skipped region; integer()'s ring
+        case (the bulk of index arithmetic: add, sub, mad, mul.lo, shl by a constant) and its
+        memo of constant operands without the dispatch. The ring case is taken only where
+        integer() takes it: no operand held bit by bit (Bits.integer models shl of such a
+        register; it returns None for add, sub, mad and mul, whatever their operands)."""
+        integer, regs, undef, n = self.integer, self.regs, self.undef, self.n
+        base = opcode_base(op)
+        plain = ".wide" not in op and ".hi" not in op
+        ring = base in ("add", "sub", "mad") and plain and len(decoded) >= 2
+        sign, mad = -1 if base == "sub" else 1, base == "mad"
+        # operands as (0, register), (1, None) for the thread index, (2, a constant): decoded once
+        spec = [(0, x) if k == "reg" else (1, None) if k == "tid" else (2, n if k == "ntid" else x) for k, x in decoded]
+        if len(spec) == 2 and base in ("add", "sub", "mul", "shl", "shr", "and", "or", "xor") and spec[0][0] != 1 \
+                and spec[1][0] != 1:
+            return self._integer_pairs(op, base, dst, spec, plain, sign)
+        for t in range(n):
+            r = regs[t]
+            args = [r.get(x, undef) if k == 0 else x if k == 2 else t for k, x in spec]
+            if ring and isinstance(args[0], (int, dict)) and isinstance(args[1], (int, dict)) \
+                    and (len(args) == 2 or all(isinstance(a, (int, dict)) for a in args[2:])):
+                r[dst] = _cap(padd(pmul(args[0], args[1]), args[2]) if mad else padd(args[0], args[1], sign))
+            else:
+                r[dst] = integer(op, args)
+
+    def _integer_pairs(self, op, base, dst, spec, plain, sign):
+        """_integer_all for a two-operand opcode of registers and constants: two constants from
+        integer()'s memo of constant operands (the same dictionary, read first as integer()
+        reads it), the ring cases computed as integer()'s ring case computes them, the rest
+        through integer() itself."""
+        integer, regs, undef = self.integer, self.regs, self.undef
+        (ka, xa), (kb, xb) = spec
+        pairs = [(r.get(xa, undef) if ka == 0 else xa, r.get(xb, undef) if kb == 0 else xb) for r in regs]
+        concrete = _CONCRETE.get
+        addsub = base in ("add", "sub") and plain
+        mul = base == "mul" and plain
+        shl = base == "shl"
+        known = self.bits.known if self.bits.table else None
+        for r, (a, b) in zip(regs, pairs):
+            ca, cb = a.__class__, b.__class__
+            if ca is int and cb is int:
+                hit = concrete((op, a, b))
+                r[dst] = hit if hit is not None else integer(op, [a, b])
+            elif addsub and (ca is dict or ca is int) and (cb is dict or cb is int):
+                r[dst] = _cap(padd(a, b, sign))
+            elif mul and (ca is dict or ca is int) and (cb is dict or cb is int):
+                r[dst] = _cap(pmul(a, b))
+            elif shl and ca is dict and cb is int and (known is None or known(a) is None):
+                r[dst] = _cap(pmul(a, 1 << b))
+            else:
+                r[dst] = integer(op, [a, b])
+
+
+def _make_column(nodes, op, argss, kind):
+    """nodes.make_all(op, argss) for a kind that is neither joined nor made once, shapes not
+    recorded: the same keys, marks and count of ids, the per-element work inlined. A node's key
+    is a function of (op, its children's keys in _key's order, payload ""), as in make; the
+    children of a commuting op are sorted, of an fma its first two, as _key orders them (make
+    sorts only the commuting ones before its memo; the fma's order is a key of its own there, so
+    the fma's memo tuple keeps the children as given)."""
+    key_of, undefined = nodes.key_of, nodes.undefined
+    get, miss = symbolic._SEEN.get, nodes._seen_miss
+    nid = len(key_of)
+    if nid + len(argss) > _MAX_NODES:
+        raise Unsupported(f"more than {_MAX_NODES} tree nodes")
+    out = []
+    commutes = kind == _COMMUTES
+    if commutes and all(len(a) == 2 for a in argss):
+        for a, b in argss:
+            ka = key_of[a] if a.__class__ is int else a
+            kb = key_of[b] if b.__class__ is int else b
+            nid += 1
+            if undefined and (a in undefined or b in undefined):
+                undefined.add(nid)
+            seen = (op, kb, ka, "") if kb < ka else (op, ka, kb, "")
+            key = get(seen)   # (a generation flipped meanwhile: the old one still maps correctly)
+            if key is None:
+                key = miss(seen, op, list(seen[1:3]), "", kind)
+            key_of[nid] = key
+            out.append(nid)
+        return out
+    for args in argss:
+        kids = [key_of[c] if c.__class__ is int else c for c in args]
+        nid += 1
+        if undefined and not undefined.isdisjoint(args):
+            undefined.add(nid)
+        if commutes:
+            kids.sort()
+        seen = (op, *kids, "")
+        key = get(seen)
+        if key is None:
+            key = miss(seen, op, kids, "", kind)
+        key_of[nid] = key
+        out.append(nid)
+    return out
