@@ -1,6 +1,6 @@
 """benchmarks/pinned_suite.py's phase 1 as the GPU run takes it (check_case over shares of a case's
 space, merged), on the CPU under Triton's interpreter (PINNED_DEVICE=cpu): mid_sum's kernel at 8
-rows (the suite's 512 take minutes here), its quick space in two shares. Prints the merged verdict;
+rows and 32 reduced elements (the suite's 512 x 128 take minutes here), its quick space in two shares. Prints the merged verdict;
 tests/language/test_pinned_suite_phases.py reads it."""
 import os
 import sys
@@ -14,8 +14,8 @@ import pinned_suite as ps  # noqa: E402
 import triton  # noqa: E402
 
 kernel, _, _, _, block, blocks, ref, _ = ps.CASES["mid_sum"]
-ps.CASES["mid_sum_8"] = (kernel, lambda s: [ps.wide((8, 128, 16), s)], (8, 16), lambda b: (triton.cdiv(8, b),),
-                         block, blocks, ref, dict(A=8, B=128, C=16))
+ps.CASES["mid_sum_8"] = (kernel, lambda s: [ps.wide((8, 32, 16), s)], (8, 16), lambda b: (triton.cdiv(8, b),),
+                         block, blocks, ref, dict(A=8, B=32, C=16))
 parts = [ps.check_case("mid_sum_8", True, (i, 2)) for i in range(2)]
 m = ps.merge_parts(parts)
 print("parts", [p["configs"] for p in parts], "configs", m["configs"], "launches", len(m["ran"]),

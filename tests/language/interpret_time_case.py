@@ -15,8 +15,8 @@ import pinned_suite as ps  # noqa: E402
 
 calls = []
 ps._bench = lambda fn, rep: calls.append(1) or (1.0, 0.5)
-ps.TIMING["mid_sum"] = (lambda s: [pk.wide((32, 128, 16), s)], (32, 16), lambda b: (triton.cdiv(32, b),),
-                        dict(A=32, B=128, C=16))
+ps.TIMING["mid_sum"] = (lambda s: [pk.wide((32, 32, 16), s)], (32, 16), lambda b: (triton.cdiv(32, b),),
+                        dict(A=32, B=32, C=16))
 ran = [[1, 1, 1, al, p] for al in (True, False) for p in (True, False)]
 r = ps.set_times({}, *ps.time_case("mid_sum", ran, 1))
 print("configs", r["timed_configs"]["pinned"], r["timed_configs"]["free"])
