@@ -108,11 +108,15 @@ def _programs(draw):
             preds.append(p)
         elif kind == "selp":
             p = draw(st.sampled_from(preds))
-            if draw(st.booleans()):
+            form = draw(st.sampled_from(["float", "bits", "ints"]))
+            if form == "float":
                 lines.append(f"selp.f32 {d}, {fop()}, {fop()}, {p};")
                 floats.append(d)
-            else:
+            elif form == "bits":
                 lines.append(f"selp.b32 {d}, 1, 0, {p};")
+                ints.append(d)
+            else:
+                lines.append(f"selp.b32 {d}, {iop()}, {iop()}, {p};")
                 ints.append(d)
         elif kind == "bits":   # a register of predicate bits: shl / or / and of selp'ed bits
             a = f"%r{nxt + 1}"

@@ -10,12 +10,15 @@ and compares every register's value and every node key.
 """
 from __future__ import annotations
 
+import re
+
 from .ptx import opcode_base
 from .rules import _float_cmp
 from .symbolic import (_COMMUTES, _FMIRROR, _FSYMMETRIC, _JOINED, _KIND, _MAX_NODES, _ONCE, UNDEF_PRED, Unsupported,
-                       _cap, _kind, _retype, padd, pmul)
+                       _cap, _kind, _retype, padd, pkey, pmul, select, short)
 from . import symbolic
 
+_INT_REG = re.compile(r"[bus](16|32|64)")   # selp types of integer registers
 _CONCRETE = {}   # (integer opcode, constant operands...) -> the constant result (_Block.integer)
 
 
@@ -159,6 +162,33 @@ class AllThreads:
             else:
                 r[dst] = ("fcmp", op, a, b)
 
+    def _selp_handlers(self, op, ops, decoded):
+        """(run(t, ins, g), run_all()) for selp d, a, b, c in a program without cp.async or
+        wgmma: execute's selp case with its operands decoded once (vals) and its opcode's
+        type read once."""
+        int_reg = _INT_REG.fullmatch(op.split(".")[-1]) is not None
+        dst, undef, bits = ops[0], self.undef, self.bits
+
+        def value(a, b, c):
+            if c == UNDEF_PRED:
+                return undef
+            if isinstance(c, bool):
+                return a if c else b
+            if int_reg and a.__class__ is int and b.__class__ is int:
+                return bits.selp(op, c, a, b)     # predicate bits
+            if isinstance(a, (int, dict)) and isinstance(b, (int, dict)):
+                return {(_selp_name(c, a, b),): 1}   # atom(f"selp({c},{pkey(a)},{pkey(b)})")
+            return select(c, a, b)
+
+        def run_all():
+            regs = self.regs
+            rows = [[r.get(x, undef) if k == "reg" else t if k == "tid" else self.n if k == "ntid" else x
+                     for k, x in decoded] for t, r in enumerate(regs)]
+            for r, (a, b, c) in zip(regs, rows):
+                r[dst] = value(a, b, c)
+
+        return (lambda t, ins, g: self.write(t, dst, value(*self.vals(t, decoded, ops)), g)), run_all
+
     def _integer_all(self, op, dst, decoded):
         """integer() in every thread, unguarded and outside a skipped region; integer()'s ring
         case (the bulk of index arithmetic: add, sub, mad, mul.lo, shl by a constant) and its
@@ -254,3 +284,19 @@ def _make_column(nodes, op, argss, kind):
         key_of[nid] = key
         out.append(nid)
     return out
+
+
+def _selp_name(c, a, b) -> str:
+    """short(f"selp({c},{pkey(a)},{pkey(b)})"), the name of a selp of two integers on predicate c,
+    memoised by the three texts that name it (the same in every configuration's walk)."""
+    key = (str(c), pkey(a), pkey(b))
+    name = _SELP.get(key)
+    if name is None:
+        name = short(f"selp({key[0]},{key[1]},{key[2]})")
+        if len(_SELP) > 100_000:
+            _SELP.clear()
+        _SELP[key] = name
+    return name
+
+
+_SELP = {}   # (predicate text, two integers' texts) -> _selp_name's answer

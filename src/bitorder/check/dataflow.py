@@ -26,9 +26,8 @@ from __future__ import annotations
 
 import gc
 import hashlib
-import re
 
-from .allthreads import _CONCRETE, AllThreads
+from .allthreads import _CONCRETE, _INT_REG, AllThreads
 from .memory import Memory
 from .ptx import Entry, Instr, Label, opcode_base
 from .bits import Bits, int_form
@@ -38,7 +37,6 @@ from .symbolic import (Nodes, UNDEF, UNDEF_PRED, Unsupported, _BITS, _KNOWN, _MA
                        _concrete, _disjoint, _extend, _is_float_op, _is_int, _itype, _pair_cvt, _pred, _wrap, atom,
                        first_difference, float_form, negate, padd, pkey, pmul, select)
 
-_INT_REG = re.compile(r"[bus](16|32|64)")   # selp types of integer registers
 _BITS_TOKEN = {}   # an int -> the token of its bits as a float operand (_Block.fnode)
 
 __all__ = ["Unsupported", "first_difference", "roots", "signature", "signature_of", "walk"]
@@ -293,6 +291,8 @@ class _Block(Memory, TensorCore, AllThreads):
                 and ".pred" not in op and not _is_float_op(op):
             return (lambda t, ins, g: self.write(t, ops[0], self.integer(op, self.vals(t, decoded, ops)), g),
                     lambda: self._integer_all(op, ops[0], decoded))
+        if base == "selp" and len(ops) == 4 and self.tc is None:
+            return self._selp_handlers(op, ops, decoded)
         return self.execute, None
 
     def vals(self, t, decoded, ops):
