@@ -7,7 +7,7 @@ import triton.language as tl
 
 import bitorder
 from bitorder import check
-from bitorder.check import bits, memory, symbolic
+from bitorder.check import allthreads, bits, memory, symbolic
 from bitorder.compiler.demo import ROW_SUM_SIGNATURE, row_sum
 
 pytest.importorskip("torch")
@@ -21,6 +21,8 @@ def _clear():
     symbolic._PKEY.clear()
     memory._SYMBOLIC.clear()
     memory._ELEMENT.clear()
+    memory._BASES.clear()
+    allthreads._SELP.clear()
     for memo in (bits._MADE, bits._INT_BITS, bits._INTEGER, bits._EQUAL, signature_module._MEMO,
                  signature_module._BY_TEXT):
         memo.clear()

@@ -256,14 +256,15 @@ def _make_column(nodes, op, argss, kind):
         raise Unsupported(f"more than {_MAX_NODES} tree nodes")
     out = []
     commutes = kind == _COMMUTES
-    if commutes and all(len(a) == 2 for a in argss):
+    arity = len(argss[0]) if argss else 0
+    if arity == 2 and all(len(a) == 2 for a in argss):
         for a, b in argss:
             ka = key_of[a] if a.__class__ is int else a
             kb = key_of[b] if b.__class__ is int else b
             nid += 1
             if undefined and (a in undefined or b in undefined):
                 undefined.add(nid)
-            seen = (op, kb, ka, "") if kb < ka else (op, ka, kb, "")
+            seen = (op, kb, ka, "") if commutes and kb < ka else (op, ka, kb, "")
             key = get(seen)   # (a generation flipped meanwhile: the old one still maps correctly)
             if key is None:
                 key = miss(seen, op, list(seen[1:3]), "", kind)

@@ -67,18 +67,21 @@ class Memory:
         a = self.addr(t, ops[1] if load else ops[0])
         regs = _reg_list(ops[0] if load else ops[1])
         shared = ".shared" in op
+        gname = None   # the guard's name in the roots: one for every element this thread stores
         for i, r in enumerate(regs):
             at = padd(a, i * width) if i else a
             if load or shared:
                 self._element(t, at, r, g, width, load, shared)
             else:
                 self.stored = True
+                if gname is None:
+                    gname = "always" if g is True else short(str(g))
                 v = self.val(t, r)
                 parts = self.packs.get(v[1]) if isinstance(v, tuple) and v[0] == "node" else None
                 parts = parts if parts and sum(w for _, w in parts) == width else None
                 for j, (pv, pw) in enumerate(parts or [(v, width)]):   # a packed register: its parts
                     self.claim_bytes(padd(at, j * pw), pw)
-                    self.store(pkey(padd(at, j * pw)), g, pv, f"b{8 * pw}")
+                    self.store(pkey(padd(at, j * pw)), g, pv, f"b{8 * pw}", gname)
 
     def _memory_handler(self, ins):
         """memory(t, ins, g) for one load (global or shared) or shared store, its operand texts
@@ -349,12 +352,16 @@ class Memory:
             if self.bytes.setdefault((sym, b), key) != key:
                 raise Unsupported("two stores of one block overlap in part")
 
-    def store(self, k, g, v, width):
+    def store(self, k, g, v, width, gname=None):
+        """The root at address text k: value v under guard g (gname: g's name in the roots, the
+        caller's if it has it), `width` its type's text; refused where two stores conflict."""
         if g == UNDEF_PRED or UNDEF in k:
             raise Unsupported("a store whose guard or address reads a register never written")
         if self.fnode(v) in self.nodes.undefined:
             raise Unsupported("an output may depend on a register or shared word never written")
-        entry = ("always" if g is True else short(str(g)), self.key(v), width)
+        if gname is None:
+            gname = "always" if g is True else short(str(g))
+        entry = (gname, self.key(v), width)
         prev = self.roots.get(k)
         if prev is not None and prev[1:] != entry[1:]:
             raise Unsupported("two stores of different values to one address")
@@ -368,5 +375,17 @@ class Memory:
 
 
 def _pointer_bases(at) -> list:
-    """The pointer arguments a global address is on (sorted): its parameters of degree one."""
-    return sorted(m[0] for m in _poly(at) if len(m) == 1 and m[0].startswith("param:"))
+    """The pointer arguments a global address is on (sorted): its parameters of degree one.
+    Memoised by the address's monomials in order (the answer reads nothing else); a new list
+    each time, as the callers may keep it."""
+    monomials = tuple(_poly(at))
+    hit = _BASES.get(monomials)
+    if hit is None:
+        hit = tuple(sorted(m[0] for m in monomials if len(m) == 1 and m[0].startswith("param:")))
+        if len(_BASES) > 100_000:
+            _BASES.clear()
+        _BASES[monomials] = hit
+    return list(hit)
+
+
+_BASES = {}   # an address's monomials, in order -> its pointer arguments (_pointer_bases)
