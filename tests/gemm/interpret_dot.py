@@ -21,6 +21,10 @@ from bitorder.gemm.simt import dot  # noqa: E402
 
 print(f"bitorder from {bitorder.__file__}")
 QUICK = os.environ.get("SIMT_QUICK") == "1"
+# CI's share (SIMT_SAMPLE=1): grid 130 (the reduce's partials past 128; 130 programs a launch, the
+# costly case here) with pairs split x / y and fp32 outputs only; the split, single elements and
+# fp16 outputs run on the smaller grids as by hand
+SAMPLE = os.environ.get("SIMT_SAMPLE") == "1"
 OUT = {"fp16": (torch.float16, np.uint16), "fp32": (torch.float32, np.uint32)}
 failures = cases = 0
 seen = {}
@@ -29,6 +33,8 @@ for (grid, k), (split, vec), out in itertools.product(((1, 3), (1, 255), (3, 256
     if QUICK and (k > 5000 or out == "fp16"):
         continue
     if vec == 1 and out == "fp16" and k < 3000:      # (CI time: single elements keep the fp32 outputs and long K)
+        continue
+    if SAMPLE and grid == 130 and ((split, vec) != (True, 2) or out != "fp32"):
         continue
     rng = np.random.default_rng(grid * 100003 + k)
     a = (rng.standard_normal((1, k)) * 2.0 ** rng.integers(-10, 6, (1, k))).astype(np.float16)
