@@ -10,7 +10,8 @@ pytest.importorskip("torch")
 
 def test_every_product_once_and_the_bias_once():
     """Every descriptor shape the launcher takes sums each product once and the bias once (CI: the
-    first loop on layouts nn and tt, KERNELS_SAMPLE; run interpret_kernels.py by hand for all four)."""
+    first loop on layouts nn and tt, its batched split chains on one shape, a quarter of the TMA
+    tiles, KERNELS_SAMPLE; run interpret_kernels.py by hand for all of them)."""
     env = dict(os.environ, TRITON_INTERPRET="1", KERNELS_SAMPLE="1")
     script = os.path.join(os.path.dirname(__file__), "interpret_kernels.py")
     p = subprocess.run([sys.executable, script], env=env, capture_output=True, text=True, timeout=1200)
