@@ -227,6 +227,8 @@ class AllThreads:
         mul = base == "mul" and plain
         shl = base == "shl"
         known = self.bits.known if self.bits.table else None
+        bits_integer = self.bits.integer
+        bitwise = base in ("shl", "shr", "and", "or", "xor")
         for r, (a, b) in zip(regs, pairs):
             ca, cb = a.__class__, b.__class__
             if ca is int and cb is int:
@@ -238,6 +240,12 @@ class AllThreads:
                 r[dst] = _cap(pmul(a, b))
             elif shl and ca is dict and cb is int and (known is None or known(a) is None):
                 r[dst] = _cap(pmul(a, 1 << b))
+            elif bitwise and known is not None and (ca is dict or ca is int) and (cb is dict or cb is int) \
+                    and (known(a) is not None or known(b) is not None):
+                # a register held bit by bit: integer() would ask Bits.integer first (its operands
+                # as they are: integers, no tree's bits), and take its answer unless it is None
+                hit = bits_integer(op, base, [a, b])
+                r[dst] = hit if hit is not None else integer(op, [a, b])
             else:
                 r[dst] = integer(op, [a, b])
 
