@@ -140,17 +140,20 @@ def test_run_split_refuses_what_it_does_not_compute():
 FULL = os.environ.get("FP8_SPLIT_FULL") == "1"
 
 
-def _interpret(quick=False):
-    env = dict(os.environ, TRITON_INTERPRET="1", **({"FP8_SPLIT_QUICK": "1"} if quick else {}),
-               **({} if FULL else {"FP8_SPLIT_SAMPLE": "1"}))
+def _interpret():
+    env = dict(os.environ, TRITON_INTERPRET="1", **({} if FULL else {"FP8_SPLIT_SAMPLE": "1"}))
     return subprocess.run([sys.executable, os.path.join(HERE, "interpret_fp8_split.py")], env=env,
                           capture_output=True, text=True, timeout=1200)
 
 
 def test_interpreted_split_path_gives_the_twins_bytes():
+    """CI's share (or all 300 problems), and on the way the planted-fault runs' quick subset (run
+    first, on a quick run's draws) passes on the tree under test, so their failures are the faults'
+    (one run for both; the quick subset alone: FP8_SPLIT_QUICK=1)."""
     p = _interpret()
     want = "300 cases, 0 failures" if FULL else "120 cases, 0 failures"
     assert p.returncode == 0 and want in p.stdout, p.stdout[-3000:] + p.stderr[-3000:]
+    assert "the quick subset: 60 cases, 0 failures" in p.stdout, p.stdout[-3000:]
     # the draws are not degenerate: reversing the merge order would show in every output type
     line = next(x for x in p.stdout.splitlines() if x.startswith("the parts merged in reverse order"))
     assert " 0 of " not in line, line
@@ -188,12 +191,14 @@ def test_planted_fault_fails_the_interpreted_comparison(tmp_path, fault):
     assert p.returncode != 0 and "FAIL" in p.stdout and " 0 failures" not in p.stdout, p.stdout[-2000:]
 
 
-def test_quick_subset_passes_on_the_tree_under_test():
-    """The planted-fault runs' subset passes on the unmutated tree (so their failures are the faults')."""
-    p = _interpret(quick=True)
-    assert p.returncode == 0 and " 0 failures" in p.stdout, p.stdout[-3000:] + p.stderr[-3000:]
-
-
+def test_interpreted_split_path_gives_the_twins_bytes():
+    """CI's share (or all 300 problems), and on the way the planted-fault runs' quick subset (run
+    first, on a quick run's draws) passes on the tree under test, so their failures are the faults'
+    (one run for both; the quick subset alone: FP8_SPLIT_QUICK=1)."""
+    p = _interpret()
+    want = "300 cases, 0 failures" if FULL else "120 cases, 0 failures"
+    assert p.returncode == 0 and want in p.stdout, p.stdout[-3000:] + p.stderr[-3000:]
+    assert "the quick subset: 60 cases, 0 failures" in p.stdout, p.stdout[-3000:]
 PAIRS_ENV = {"TRITON_INTERPRET": "1", "FP8_SPLIT_QUICK": "1", "FP8_SPLIT_PLAIN": "1", "BITORDER_FP8_PAIRS": "1"}
 PAIRS_FAULT = ["            p1 = tl.dot(a1, b1)\n            acc = (acc + p0) + p1",
                "b_desc.load([pid_n * BLOCK_N, k0 + BLOCK_K]).T)\n            acc = (acc + p0) + p1"]
@@ -201,8 +206,9 @@ PAIRS_FAULT = ["            p1 = tl.dot(a1, b1)\n            acc = (acc + p0) + 
 
 def test_paired_intervals_give_the_twins_bytes():
     """BITORDER_FP8_PAIRS=1 (two promotion intervals' chains issued, then (acc + p0) + p1): the split
-    path's quick subset and the plain promoting chain, pointer and TMA tiles, give the twin's bytes,
-    a designed draw included where adding the pair first would not."""
+    path's quick subset (its promoting chains: pairs leave fast ones alone) and the plain promoting
+    chain, pointer and TMA tiles, give the twin's bytes, a designed draw included where adding the
+    pair first would not."""
     p = subprocess.run([sys.executable, os.path.join(HERE, "interpret_fp8_split.py")], env=dict(os.environ, **PAIRS_ENV),
                        capture_output=True, text=True, timeout=1200)
     assert "(BITORDER_FP8_PAIRS True)" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
@@ -210,13 +216,15 @@ def test_paired_intervals_give_the_twins_bytes():
 
 
 def test_paired_intervals_added_pair_first_fail(tmp_path):
-    """The planted fault: acc + (p0 + p1) in both paired loops (copied tree) fails the designed draw."""
+    """The planted fault: acc + (p0 + p1) in both paired loops (copied tree) fails the designed draw
+    (the plain chains alone, FP8_SPLIT_PLAIN=only: the split cases' random draws cannot tell the
+    pair's adds apart, which is why the designed draw exists; CI time)."""
     sys.path.insert(0, os.path.dirname(HERE))
     from mutants import run_on_mutant
 
     p, copy = run_on_mutant(tmp_path, "src/bitorder/gemm/kernels_fp8.py", PAIRS_FAULT,
                             [x.replace("acc = (acc + p0) + p1", "acc = acc + (p0 + p1)") for x in PAIRS_FAULT],
-                            ["tests/gemm/interpret_fp8_split.py"], env=PAIRS_ENV)
+                            ["tests/gemm/interpret_fp8_split.py"], env=dict(PAIRS_ENV, FP8_SPLIT_PLAIN="only"))
     assert f"bitorder from {copy}" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
     assert p.returncode != 0 and "FAIL plain" in p.stdout, p.stdout[-2000:]
 
