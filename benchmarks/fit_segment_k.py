@@ -25,6 +25,7 @@ VARIANTS = {
     "longer_first": {"longer": "first"},              # the longer segments first: one K tile moved
     "s_minus_1": {"s_shift": -1},
     "s_plus_1": {"s_shift": 1},
+    "s_always_8": {"segments": 8},                    # undecided by the records: fits too
 }
 
 

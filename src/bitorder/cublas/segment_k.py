@@ -82,10 +82,11 @@ def workspace_of(answer: dict) -> int | None:
 
 
 def plan(answer: dict, m: int, n: int, k: int, dtype: str, bias: bool = False, s_shift: int = 0,
-         longer: str = "last", merge: str = "part0_last") -> SegmentKPlan | None:
+         longer: str = "last", merge: str = "part0_last", segments: int | None = None) -> SegmentKPlan | None:
     """The candidate's plan for torch's (m, n, k) call that cuBLAS answered with `answer`, or None
     (not a candidate call, outside the records' region, or BITORDER_UNVERIFIED is not 1).
-    s_shift / longer / merge: deliberate variants (planted faults and the alternatives tested)."""
+    s_shift / longer / merge / segments (a fixed s): deliberate variants (planted faults and the
+    alternatives tested)."""
     if not candidates_allowed():
         return None
     if (answer.get("algo_id") != 42 or answer.get("split_k") != -1 or answer.get("tile") != "64x64"
@@ -96,7 +97,7 @@ def plan(answer: dict, m: int, n: int, k: int, dtype: str, bias: bool = False, s
     ws = workspace_of(answer)
     if not 1 <= rem <= 20 or ws is None:
         return None     # one wave plus 1-20 left-over tiles: the records' region
-    s = ws // (rem * PARTIAL_BYTES) + s_shift
+    s = (segments or ws // (rem * PARTIAL_BYTES)) + s_shift
     iters = -(-k // TILE)
     if s < 2 or s > iters:
         return None
