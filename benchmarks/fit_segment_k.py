@@ -57,6 +57,9 @@ def main(argv=None) -> int:
     for rec in records():
         c = rec["case"]
         p = S.record_plan(rec, **VARIANTS[args.variant])
+        if p is None:
+            print(f"{c['m']}x{c['n']}x{c['k']}: no plan under this variant", flush=True)
+            continue
         b, w, n = check(rec, VARIANTS[args.variant], args.quick)
         tb, tw, tn = tb + b, tw + w, tn + n
         print(f"{c['m']}x{c['n']}x{c['k']} left-over tiles {-(-c['m'] // 64) - 132} segments "
