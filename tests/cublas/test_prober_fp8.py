@@ -222,6 +222,9 @@ def test_anchor_is_one_rule_where_every_span_starts_on_a_promotion_boundary():
 
 
 def test_the_shipped_fp8_split_entry_is_a_candidate():
-    """Fitted on the H200's survey (2026-11-30d); no fp8 split-K kernel exists, so it stays unverified."""
+    """Fitted on the H200's survey (2026-11-30d); a candidate until its gate passes, and the nvjet tail-drop
+    condition left to cuBLAS (2026-12-02c: the fp8 gate's one mismatch)."""
     e = next(e for e in ArchProfile.load().entries if e.name == "probed-fp8-algo66-named-split-s2")
-    assert e.verified is False and e.span == {"rule": "round_up", "granule": 128}
+    assert e.verified is False
+    assert {k: v for k, v in e.span.items() if k != "note"} == {"rule": "round_up", "granule": 128,
+                                                               "unknown_when": "cublas_drops_tail"}
