@@ -36,7 +36,7 @@ import re
 import tempfile
 import threading
 
-from . import convert
+from . import convert, rowperm
 
 _PATCH_LOCK = threading.Lock()
 _REAL: dict = {}   # Triton's own convert-to-TTGIR and coalesce pass builders, saved before any stand-in
@@ -131,6 +131,8 @@ def _hook(backend, stages, options, language, capability):
     target, warp = (f"hip:{options.arch}", options.warp_size) if amd else (f"cuda:{capability}", 32)
 
     def ttgir(src, metadata):
+        if ROWPERM and not amd and (capability < 90 or options.num_warps < 4):   # mma.sync accumulators
+            src = _reparsed(src, *rowperm.rewrite(str(src), options.num_warps))
         pm = ir.pass_manager(src.context)
         _REAL["convert"](pm, target, options.num_warps, warp, options.num_ctas)   # (never a stand-in)
         _REAL["coalesce"](pm)
@@ -180,10 +182,10 @@ def _reparsed(mod, text: str, changes: list):
 def _source_hash() -> str:
     import hashlib
     h = hashlib.sha256()
-    for path in (__file__, convert.__file__):
+    for path in (__file__, convert.__file__, rowperm.__file__):
         with open(path, "rb") as f:
             h.update(f.read())
-    h.update(f"rows={CONVERT_ROWS} keep_warps={CONVERT_KEEP_WARPS} shuffle={CONVERT_SHUFFLE}".encode())
+    h.update(f"rows={CONVERT_ROWS} keep_warps={CONVERT_KEEP_WARPS} shuffle={CONVERT_SHUFFLE} rowperm={ROWPERM}".encode())
     return h.hexdigest()[:12]
 
 
@@ -201,6 +203,10 @@ CONVERT_KEEP_WARPS = os.environ.get("BITORDER_PINNED_CONVERT_KEEP_WARPS", "") no
 # Triton lowers with warp shuffles (convert.shuffle_plan). On by default since 2026-12-02c (above);
 # BITORDER_PINNED_CONVERT_SHUFFLE=0 turns it off.
 CONVERT_SHUFFLE = os.environ.get("BITORDER_PINNED_CONVERT_SHUFFLE", "1") not in ("", "0")
+# A pinned column sum of an mma.sync accumulator with the dot's A rows permuted and the accumulator's rows
+# relabelled back, so that the tree's low row bits are registers (rowperm.py): an experiment, off by
+# default, until the H200 times it (benchmarks/results/2026-12-02c-rowperm-cpu).
+ROWPERM = os.environ.get("BITORDER_PINNED_ROWPERM", "") not in ("", "0")
 
 
 # Neither Triton's cache key nor bitorder's sees what the hook does: both key on these files' text
@@ -250,22 +256,23 @@ def applied(on: bool = True):
 
 
 @contextlib.contextmanager
-def conversions(rows: bool | None = None, shuffle: bool | None = None):
-    """The pass's conversion switches (CONVERT_ROWS, CONVERT_SHUFFLE; None: as they are) for the
-    compiles inside the block, with both caches keyed on them; the switches and keys before come
-    back after. The bits of a pinned sum are the same in every mode (the tree is fixed); only
-    where its levels run changes."""
-    global CONVERT_ROWS, CONVERT_SHUFFLE
-    before = CONVERT_ROWS, CONVERT_SHUFFLE
+def conversions(rows: bool | None = None, shuffle: bool | None = None, rowperm: bool | None = None):
+    """The pass's switches (CONVERT_ROWS, CONVERT_SHUFFLE, ROWPERM; None: as they are) for the compiles
+    inside the block, with both caches keyed on them; the switches and keys before come back after.
+    The bits of a pinned sum are the same in every mode (the tree is fixed); only where its levels run
+    changes."""
+    global CONVERT_ROWS, CONVERT_SHUFFLE, ROWPERM
+    before = CONVERT_ROWS, CONVERT_SHUFFLE, ROWPERM
     CONVERT_ROWS = before[0] if rows is None else bool(rows)
     CONVERT_SHUFFLE = before[1] if shuffle is None else bool(shuffle)
+    ROWPERM = before[2] if rowperm is None else bool(rowperm)
     _rekey()
     if enabled():
         enable(True)     # (Triton's cache directory is named by the key)
     try:
         yield
     finally:
-        CONVERT_ROWS, CONVERT_SHUFFLE = before
+        CONVERT_ROWS, CONVERT_SHUFFLE, ROWPERM = before
         _rekey()
         if enabled():
             enable(True)
