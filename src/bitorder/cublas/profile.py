@@ -217,23 +217,17 @@ class ArchProfile:
 # the "segment_k_off" kernel, and their sampled bits are the unsplit entry's; past one tile the run
 # may split (2026-12-01e: 8717x13x13440 algo 42 differed from the unsplit reading): cuBLAS there.
 SEGMENT_K_ALGOS = (41, 42)
-# Past one tile no algorithm's run-time split reads as the unsplit chain: algorithm 41 fitted it on 4
-# records (2026-12-02: F.linear with a bias, bf16, K 924-1,120), but 35 of 36 fresh calls near the
-# 2026-12-02b leftovers (fp16 nt, K 1,944-2,286) differed from it on the H200
-# (benchmarks/results/2026-12-02c-gpu/call4/ground41.log): the candidate is false. Kept as a tuple so a
-# later candidate can name its algorithms (under BITORDER_UNVERIFIED=1 only).
-SEGMENT_K_UNSPLIT_CANDIDATES: tuple = ()
+# Past one tile no run-time split reads as the unsplit chain: algorithm 41 fitted it on 4 records (2026-12-02:
+# F.linear with a bias, bf16, K 924-1,120), but 35 of 36 fresh calls near the 2026-12-02b leftovers (fp16 nt,
+# K 1,944-2,286) differed from it on the H200 (benchmarks/results/2026-12-02c-gpu/call4/ground41.log).
 
 
 def one_k_tile(answer: dict, k: int) -> dict:
-    """The answer with split_k 1 where a run-time split (-1) cannot split K (one K tile), or, under
-    BITORDER_UNVERIFIED=1, where the algorithm is read as never splitting (a candidate); else itself."""
+    """The answer with split_k 1 where a run-time split (-1) cannot split K (one K tile), else itself."""
     if answer["split_k"] >= 1 or answer["algo_id"] not in SEGMENT_K_ALGOS:
         return answer
     tile_k = str(answer.get("stages", "")).split("x")[0]
     if tile_k.isdigit() and k <= int(tile_k):
-        return {**answer, "split_k": 1}
-    if answer["algo_id"] in SEGMENT_K_UNSPLIT_CANDIDATES and candidates_allowed():
         return {**answer, "split_k": 1}
     return answer
 
