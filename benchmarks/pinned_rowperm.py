@@ -24,7 +24,10 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-SIGMAS = {1: [3, 4, 5, 6, 0, 1, 2], 2: [3, 5, 6, 0, 1, 2, 4], 4: [3, 6, 0, 1, 2, 4, 5], 8: [3, 0, 1, 2, 4, 5, 6]}
+from bitorder.compiler import rowperm  # noqa: E402
+
+# mma.sync (1-2 warps): the layout pass's own sigma; wgmma (4-8 warps): read off its m64 layouts by hand
+SIGMAS = {1: rowperm.sigma(7, 1), 2: rowperm.sigma(7, 2), 4: [3, 6, 0, 1, 2, 4, 5], 8: [3, 0, 1, 2, 4, 5, 6]}
 M, K, N_CHECK, N_TIME = 128, 64, 1024, 65536
 BLOCKS = (32, 64, 128)
 
@@ -35,7 +38,7 @@ def kernel_source() -> str:
            'rows loaded permuted and the accumulator\'s rows un-permuted before the sum."""',
            "import triton", "import triton.language as tl", ""]
     for w, s in SIGMAS.items():
-        perm = [6 - s[6 - e] for e in range(7)] + [7]
+        perm = rowperm.orders(s)[0] + [7]
         rows = " + ".join(f"(((r >> {s[j]}) & 1) << {j})" for j in range(7))
         out += ["", "@triton.jit",
                 f"def perm_w{w}(a_ptr, b_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, BN: tl.constexpr,",

@@ -31,6 +31,14 @@ def sigma(m_bits: int, warps: int) -> list:
     return regs + [0, 1, 2] + warp_bits
 
 
+def orders(s: list) -> tuple:
+    """(accumulator order, A order): the trans orders over a (2,) * bits view (most significant row bit
+    first) that relabel hardware rows as logical ones under sigma `s`, and its inverse for A's rows."""
+    bits = len(s)
+    perm = [bits - 1 - s[bits - 1 - e] for e in range(bits)]
+    return perm, [perm.index(x) for x in range(bits)]
+
+
 def _shape(dims) -> str:
     return "x".join(str(d) for d in dims)
 
@@ -52,8 +60,7 @@ def rewrite(ttir: str, warps: int) -> tuple[str, list]:
             continue          # not the first step of a pinned chain over the rows
         bits = m.bit_length() - 1
         s = sigma(bits, warps)
-        perm = [bits - 1 - s[bits - 1 - e] for e in range(bits)]          # accumulator: hardware -> logical
-        inv = [perm.index(x) for x in range(bits)]                          # A: logical -> hardware
+        perm, inv = orders(s)       # the accumulator's (hardware -> logical) and A's (logical -> hardware)
         tag, ind, two = f"%bitorder_rowperm{len(changes)}", md["ind"], [2] * bits
 
         def permuted(src, order, cols, ty, name):
