@@ -83,13 +83,7 @@ class AllThreads:
                 if check and any(a in muls for a in args):
                     raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
                 argss.append(args)
-        nids = _make_column(nodes, op, argss, kind)
-        if unrounded:
-            muls.update(nids)
-        elif base == "neg" and muls:
-            muls.update(nid for nid, args in zip(nids, argss) if args[0] in muls)
-        for r, nid in zip(regs, nids):
-            r[dst] = ("node", nid)
+        self._float_results(_make_column(nodes, op, argss, kind), argss, base, dst, unrounded)
 
     def _float_all_each(self, op, base, dst, decoded, contracts, unrounded):
         """_float_all for the forms its fast loop leaves out (a thread-index operand, shapes
@@ -111,12 +105,17 @@ class AllThreads:
             if contracts and muls and any(a in muls for a in args):
                 raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
             argss.append(args)
-        nids = nodes.make_all(op, argss)
+        self._float_results(nodes.make_all(op, argss), argss, base, dst, unrounded)
+
+    def _float_results(self, nids, argss, base, dst, unrounded):
+        """Every thread's new float node into dst; an unrounded multiply's nodes (and a negation of
+        one) recorded, so that an add reading them refuses (ptxas may contract the pair)."""
+        muls = self.nodes.muls
         if unrounded:
             muls.update(nids)
         elif base == "neg" and muls:
             muls.update(nid for nid, args in zip(nids, argss) if args[0] in muls)
-        for r, nid in zip(regs, nids):
+        for r, nid in zip(self.regs, nids):
             r[dst] = ("node", nid)
 
     def _setp_all(self, op, dst, decoded):
