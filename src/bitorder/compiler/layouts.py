@@ -204,9 +204,10 @@ CONVERT_KEEP_WARPS = os.environ.get("BITORDER_PINNED_CONVERT_KEEP_WARPS", "") no
 # BITORDER_PINNED_CONVERT_SHUFFLE=0 turns it off.
 CONVERT_SHUFFLE = os.environ.get("BITORDER_PINNED_CONVERT_SHUFFLE", "1") not in ("", "0")
 # A pinned column sum of an mma.sync accumulator with the dot's A rows permuted and the accumulator's rows
-# relabelled back, so that the tree's low row bits are registers (rowperm.py): an experiment, off by
-# default, until the H200 times it (benchmarks/results/2026-12-02c-rowperm-cpu).
-ROWPERM = os.environ.get("BITORDER_PINNED_ROWPERM", "") not in ("", "0")
+# relabelled back, so that the tree's low row bits are registers (rowperm.py). On by default since
+# 2026-12-02d: on the H200 gemm_colsum's best pinned over best free went 1.107 -> 1.024, every pinned
+# output one pattern and = the CPU reference (benchmarks/results/2026-12-02d-gpu). =0 turns it off.
+ROWPERM = os.environ.get("BITORDER_PINNED_ROWPERM", "1") not in ("", "0")
 
 
 # Neither Triton's cache key nor bitorder's sees what the hook does: both key on these files' text
