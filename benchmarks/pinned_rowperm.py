@@ -5,6 +5,9 @@ Triton keeps it a linear layout) before the pinned sum. Every output element is 
 (its row of A, its column of B), and the pinned tree runs over the logical rows as before, so the bits
 must be the stock pinned kernel's; but its first levels become register adds, as a free sum's are.
 
+The pass makes this rewrite itself since 2026-12-02d (bitorder.compiler.rowperm, on by default); this script
+keeps it off, so that "pinned" is the stock pinned kernel and "perm" the hand-written form.
+
     PYTHONPATH=src python benchmarks/pinned_rowperm.py --out DIR          (CPU: SASS counts, checker verdicts)
     PYTHONPATH=src python benchmarks/pinned_rowperm.py --gpu --out DIR    (H200: bytes and CUDA-graph times)
     python benchmarks/pinned_rowperm.py --write                          (regenerate pinned_rowperm_kernels.py)
@@ -152,7 +155,9 @@ def main(argv=None):
     if args.write:
         open(os.path.join(HERE, "pinned_rowperm_kernels.py"), "w").write(kernel_source())
         return 0
-    gpu(args.out, args.rep) if args.gpu else cpu(args.out)
+    from bitorder.compiler import layouts
+    with layouts.conversions(rowperm=False):    # "pinned" is the stock pinned kernel: the pass's own rewrite
+        gpu(args.out, args.rep) if args.gpu else cpu(args.out)    # (the default since 2026-12-02d) stays off
     return 0
 
 
