@@ -1,6 +1,7 @@
-"""The gemv candidates of the 2026-12-02c probe (option 53 fp16, option 59 bf16 with F.linear's bias at
-beta = 1): fitted on the CPU from the H200's designed records; they plan only under BITORDER_UNVERIFIED=1
-until a ground check on fresh calls, and within the K they were read at."""
+"""The gemv keys of the 2026-12-02c probe (option 53 fp16, option 59 bf16 with F.linear's bias at beta = 1):
+fitted on the CPU from the H200's designed records, verified by the 2026-12-02d ground check (218 fresh
+calls identical, their planted fault mutant-probed-i differing on 205); they plan within the K they were
+read at."""
 import gzip
 import json
 import os
@@ -19,9 +20,7 @@ def test_candidates_predict_every_record_and_replay_one_per_key(monkeypatch):
     import probe_gemv
     with gzip.open(PROBE, "rt") as f:
         recs = json.load(f)["records"]
-    monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
-    assert all(gemv_rule.order_for(r["answer"], r["case"]["k"], r["case"]["dtype"]) is None for r in recs)
-    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)      # verified: they plan by default
     seen = set()
     for rec in recs:
         c, a = rec["case"], rec["answer"]
@@ -50,3 +49,19 @@ def test_a_wrong_lane_count_misses_the_records(monkeypatch):
     pairs, tracers = probe_gemv.design_for(c["k"], c["dtype"])
     wrong = order.replace(lanes=4)
     assert not (G.decode(rec["bits"], c["dtype"]) == G.predict(wrong, c["k"], pairs, tracers)).all()
+
+
+def test_the_ground_checked_calls_plan_by_default_within_the_k_read(monkeypatch):
+    """The 2026-12-02d ground's 224 calls with their recorded answers: the 218 within the K read get a
+    gemv order without BITORDER_UNVERIFIED, the 6 past it none (cuBLAS)."""
+    monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
+    with gzip.open(os.path.join(ROOT, "benchmarks", "results", "2026-12-02d-gpu", "call3", "census-near13.json.gz"),
+                   "rt") as f:
+        rows = [r for r in json.load(f)["not_triton"] if r["answer"].get("custom_option") in (53, 59)
+                and r["answer"]["algo_id"] == 13]
+    with open(os.path.join(ROOT, "benchmarks", "results", "2026-12-02d-gpu", "ground13-cases.json")) as f:
+        ground = {json.dumps(c, sort_keys=True) for c in json.load(f)["not_reached_cases"]}
+    rows = [r for r in rows if json.dumps(r["case"], sort_keys=True) in ground]
+    planned = [gemv_rule.order_for(r["answer"], r["case"]["k"], r["case"]["dtype"]) is not None for r in rows]
+    assert len(rows) == 224 and sum(planned) == 218
+    assert all(p == (r["case"]["k"] <= (178 if r["case"]["dtype"] == "fp16" else 124)) for p, r in zip(planned, rows))
