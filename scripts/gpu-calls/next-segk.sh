@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# Prepared 2026-12-02c for a next session (issue 3, ~8 min): the ground check of the algorithm-42 segment-K
-# candidate (src/bitorder/cublas/segment_k.py; fitted on the CPU from 32 records, benchmarks/results/
-# 2026-12-02c-segment-k-cpu): fresh bf16 nt calls one wave of 132 tiles plus 1-20, N <= 64, K 6k-43k, whose
-# answer is algorithm 42 split -1; torch's bytes against the twin on 12 left-over rows and 3 wave rows, three
-# draws each. Then the planted fault (longer segments first: must differ) and the records' open alternative
-# (s always 8: differs from the candidate where the workspace rule gives s != 8) on the same calls.
+# Prepared 2026-12-02d (CPU session, issue 3; ~6 min): the second ground check of the segment-K reading
+# (src/bitorder/cublas/segment_k.py), now with torch's bits kept. 2026-12-02d call 2 stored only differ counts;
+# on the CPU the merge "pairwise" (partials summed pairwise, paired from the last segment, an odd first one
+# passing up) reproduced all 171 of its counts (19 calls x 3 draws x 3 twins) where the merge then planned
+# (segments 1..s-1 in K order, segment 0 last) missed 1,210 outputs of the cancelling draws; the same
+# reading, with 128x128 tiles in a serpentine order, fits the 35 algorithm-41 records
+# (benchmarks/results/2026-12-02d-segment-k-cpu/README.md). One run: ~36 fresh algorithm-42 calls (bf16 nt,
+# N <= 64, 133-152 tiles, at most 4 per segment count s, so that odd s are reached) and ~12 fresh algorithm-41
+# calls (fp16 nt, 266-330 tiles), three draws each; torch's bits on every checked output kept; the twins side
+# by side on the same outputs: candidate (must be 0), pairwise_first (differs only where s is not a power of
+# two), part0_last (the old merge: must differ on the cancelling draws), longer_first (planted fault: must
+# differ), s_always_8, rowmajor (41: the partly split n-tile row's m-tiles ascending: must differ there).
 set -u
 R=$OUT/r; mkdir -p $R
 pack() { tar czf $OUT/results.tgz -C $OUT r; }
 timeout -k 5 40 scripts/gpu-run $R report > /dev/null 2>&1          # installs the wheel once
 export PYTHONPATH=src:/tmp/site BITORDER_UNVERIFIED=1
-for v in candidate longer_first s_always_8; do
-  timeout -k 5 150 python3 benchmarks/ground_segment_k.py --out $R --calls 40 --budget 40 --jobs 14 --variant $v \
-    > $R/ground-$v.log 2>&1; echo "$v exit $?"; tail -1 $R/ground-$v.log | cut -c1-400; pack
-done
+timeout -k 5 300 python3 benchmarks/ground_segment_k.py --out $R --calls42 36 --calls41 12 --draw 600 \
+  --per-s 4 --plan-budget 30 --budget 100 --jobs 14 > $R/ground.log 2>&1; echo "ground exit $?"
+grep '^\[ground\]' $R/ground.log | cut -c1-600; tail -1 $R/ground.log | cut -c1-1500; pack

@@ -1,25 +1,35 @@
-"""Algorithm 42's run-time split (split_k -1, "segment_k_on" kernels): a candidate read from records.
+"""cuBLAS 13.1's run-time split (split_k -1, sm90 xmma "segment_k_on" kernels): a candidate read from records.
 
-cuBLAS 13.1's sm90 xmma segment-K kernel (algorithm 42, tile 64x64, stages 64xAUTO) fitted on the CPU
-from 32 H200 survey records (bf16, torch layout nt, M 8,478-9,699, N 10-63, K 7,541-38,554; 2026-12-02
-call 3 and 2026-12-02c call 4; benchmarks/results/2026-12-02c-segment-k-cpu/README.md):
+Bits contract: for a call this module plans, `matmul` / `accumulate` return, output by output, the bytes
+the candidate says cuBLAS writes; it is a CPU replay on the twin's primitives (`emulate.gemm._part`,
+`add_rn`, `epilogue`), plans nothing on the GPU, and `plan` answers only under BITORDER_UNVERIFIED=1.
+Two kernels, one reading (KERNELS):
 
-* The output tiles (64x64 in cuBLAS's frame; torch's N <= 64 makes them row blocks of torch's M) fill
-  one wave of SM_COUNT = 132 CTAs data-parallel: each of the first 132 tiles is the plain k16 chain
-  over all of K. The rem = tiles - 132 tiles left over are split along K ("segment-K").
+* algorithm 42: bf16, tile 64x64, torch layout nt, N <= 64 (one tile column), one wave of 132 tiles plus
+  1-20 (fitted from 32 H200 survey records, 2026-12-02 call 3 and 2026-12-02c call 4; the merge order
+  from 2026-12-02d's ground check: benchmarks/results/2026-12-02d-segment-k-cpu/README.md);
+* algorithm 41: fp16, tile 128x128, torch layout nt, two waves plus 2-66 tiles (35 records, 2026-12-02d call 3).
+
+The reading, in cuBLAS's frame (torch's output transposed: cuBLAS rows are torch columns):
+
+* The T = mt x nt output tiles are ordered n-tile by n-tile, the m-tiles of an even n-tile ascending and
+  of an odd n-tile descending ("serpentine"). The first T - rem tiles (rem = T mod 132: whole waves of
+  SM_COUNT = 132 CTAs) are data-parallel: each is the plain wgmma k16 chain over all of K. The rem tiles
+  left over are split along K ("segment-K").
 * Each left-over tile's ceil(K / 64) K iterations are cut into s contiguous segments as evenly as
-  possible, the longer segments (one iteration more) last; s is the number of fp32 64x64 partial
-  buffers per left-over tile in the answer's workspace (workspace // (rem * 16384); 2, 4, 8, 10, 13
-  or 16 in the records, 8 wherever the records can tell).
-* Each segment is a k16 chain from zero (fp32); segments 1..s-1 are summed in fp32 (round to nearest)
-  in K order, and segment 0 is added last; one rounding to the output type.
+  possible, the longer segments (one iteration more) last; s is the number of fp32 partial buffers per
+  left-over tile in the answer's workspace (workspace // (rem * tile * tile * 4)).
+* Each segment is a k16 chain from zero (fp32). The s partials are summed pairwise, level by level,
+  pairing from the last segment: (s-2, s-1), (s-4, s-3), ...; at a level with an odd count the first
+  (lowest-K) partial passes up unpaired (merge "pairwise"); every add fp32 round to nearest; one
+  rounding to the output type.
 
-Walks: every pair straddling a boundary of segments i, i+1 (i >= 1) keeps r, so the partials holding
-+L and -L meet before segment 0 (which holds r): a merge from segment 0 upwards is excluded; the order
-among segments 1..s-1 is not read (their sum in reverse order fits too). No GEMMDesc holds this (the
-split depends on the tile, the segments are uneven, segment 0 is merged last): the rule replays on
-the twin's primitives here and plans nothing on the GPU; plan() answers only under
-BITORDER_UNVERIFIED=1 (a candidate until a GPU ground check).
+Evidence: the 32 algorithm-42 records' sampled bits and 1.6M walk positions, the 35 algorithm-41 records'
+sampled bits and walks (the serpentine order: which m-tile of a partly left-over n-tile row is split), and
+the 2026-12-02d ground check's differ counts (19 calls x 3 draws x 3 twins, reproduced exactly; the old
+merge "part0_last", segments 1..s-1 in K order then segment 0, missed 1,210 outputs of the cancelling
+draws). No GEMMDesc holds this (the split depends on the tile, the segments are uneven, the merge is a
+tree): to plan it on the GPU, GEMMDesc needs explicit part bounds, a per-tile split and a tree merge.
 """
 from __future__ import annotations
 
@@ -34,44 +44,70 @@ from . import walks as W
 from .profile import candidates_allowed
 
 SM_COUNT = 132
-TILE = 64
-PARTIAL_BYTES = TILE * TILE * 4       # one fp32 64x64 partial buffer
-MERGES = ("part0_last", "reverse", "sequential")   # the candidate's, its undecided twin, an excluded one
+K_TILE = 64                            # K elements per main-loop iteration (tilesize ...x64)
+TILE = 64                              # algorithm 42's tile (kept for callers of the first reading)
+# per algorithm: tile (square), output dtype, whole waves before the split, left-over tiles in the records
+KERNELS = {42: {"tile": 64, "dtype": "bf16", "waves": 1, "rem": (1, 20), "one_column": True},
+           41: {"tile": 128, "dtype": "fp16", "waves": 2, "rem": (2, 66), "one_column": False}}
+# the candidate's merge, the one it replaced, and the alternatives the records and the ground excluded
+MERGES = ("pairwise", "pairwise_first", "part0_last", "reverse", "sequential")
 
 
 @dataclass(frozen=True)
 class SegmentKPlan:
-    """One call's run-time split: rows [0, dp_rows) of torch's output are the plain chain, the rows
-    after it (the left-over tiles) sum the segments `bounds` (K element offsets, 0 .. K) by `merge`."""
+    """One call's run-time split. Tiles are tile x tile in cuBLAS's frame (mt tiles along torch's N, nt
+    along torch's M); those at serpentine order index >= first_split sum the segments `bounds` (K offsets,
+    0 .. K) by `merge`, the others run the plain chain."""
 
     k: int
     dtype: str
-    dp_rows: int
     bounds: tuple
-    merge: str = "part0_last"
+    merge: str = "pairwise"
+    tile: int = 64
+    mt: int = 1
+    nt: int = 1
+    first_split: int = SM_COUNT
+    order: str = "serpentine"
 
     @property
     def plain(self) -> GEMMDesc:
         """The data-parallel tiles' descriptor (and each segment's chain: wgmma k16 groups from its start)."""
         return GEMMDesc("plain", self.dtype, self.k, "wgmma", 16)
 
-    def parts_for_row(self, row: int) -> tuple:
-        """The (start, stop) K spans whose chains make output row `row`'s sum, in K order."""
-        if row < self.dp_rows:
+    @property
+    def dp_rows(self) -> int:
+        """Torch rows before the first left-over tile (one tile column only: algorithm 42)."""
+        return self.first_split * self.tile if self.mt == 1 else 0
+
+    def order_index(self, mi: int, ni: int) -> int:
+        """Tile (m-tile mi, n-tile ni)'s place in the launch order ("rowmajor": a planted fault)."""
+        flip = self.order == "serpentine" and ni % 2 == 1
+        return ni * self.mt + (self.mt - 1 - mi if flip else mi)
+
+    def is_split(self, row: int, col: int = 0) -> bool:
+        """Whether torch's output (row, col) lies in a left-over tile."""
+        return self.order_index(col // self.tile, row // self.tile) >= self.first_split
+
+    def parts_for(self, row: int, col: int = 0) -> tuple:
+        """The (start, stop) K spans whose chains make torch's output (row, col), in K order."""
+        if not self.is_split(row, col):
             return ((0, self.k),)
         return tuple(zip(self.bounds, self.bounds[1:]))
+
+    def parts_for_row(self, row: int) -> tuple:
+        return self.parts_for(row, 0)
 
 
 def segment_bounds(k: int, s: int, longer: str = "last") -> tuple:
     """K offsets of s segments of the ceil(k / 64) iterations, as even as possible, the longer ones
     `longer` ("last": the candidate; "first": a planted fault), the last clipped to k."""
-    iters = -(-k // TILE)
+    iters = -(-k // K_TILE)
     base, extra = divmod(iters, s)
     lens = [base + (i >= s - extra if longer == "last" else i < extra) for i in range(s)]
     out, pos = [0], 0
     for n in lens:
         pos += n
-        out.append(min(pos * TILE, k))
+        out.append(min(pos * K_TILE, k))
     return tuple(out)
 
 
@@ -82,52 +118,111 @@ def workspace_of(answer: dict) -> int | None:
 
 
 def plan(answer: dict, m: int, n: int, k: int, dtype: str, bias: bool = False, s_shift: int = 0,
-         longer: str = "last", merge: str = "part0_last", segments: int | None = None) -> SegmentKPlan | None:
-    """The candidate's plan for torch's (m, n, k) call that cuBLAS answered with `answer`, or None
-    (not a candidate call, outside the records' region, or BITORDER_UNVERIFIED is not 1).
-    s_shift / longer / merge / segments (a fixed s): deliberate variants (planted faults and the
+         longer: str = "last", merge: str = "pairwise", segments: int | None = None,
+         order: str = "serpentine") -> SegmentKPlan | None:
+    """The candidate's plan for torch's (m, n, k) call (layout nt) that cuBLAS answered with `answer`, or
+    None (not a segment-K answer, outside the records' region, or BITORDER_UNVERIFIED is not 1).
+    s_shift / longer / merge / segments (a fixed s) / order: deliberate variants (planted faults and the
     alternatives tested)."""
     if not candidates_allowed():
         return None
-    if (answer.get("algo_id") != 42 or answer.get("split_k") != -1 or answer.get("tile") != "64x64"
-            or str(answer.get("stages")) != "64xAUTO" or dtype != "bf16" or bias or n > TILE):
+    kern = KERNELS.get(answer.get("algo_id"))
+    if (kern is None or answer.get("split_k") != -1 or answer.get("tile") != f"{kern['tile']}x{kern['tile']}"
+            or str(answer.get("stages")) != "64xAUTO" or dtype != kern["dtype"] or bias):
         return None
-    tiles = -(-m // TILE)
-    rem = tiles - SM_COUNT
+    t = kern["tile"]
+    mt, nt = -(-n // t), -(-m // t)          # cuBLAS's m is torch's N
+    if kern["one_column"] and mt != 1:
+        return None
+    rem = mt * nt - kern["waves"] * SM_COUNT
     ws = workspace_of(answer)
-    if not 1 <= rem <= 20 or ws is None:
-        return None     # one wave plus 1-20 left-over tiles: the records' region
-    s = (segments or ws // (rem * PARTIAL_BYTES)) + s_shift
-    iters = -(-k // TILE)
-    if s < 2 or s > iters:
+    lo, hi = kern["rem"]
+    if not lo <= rem <= hi or ws is None:
+        return None     # the records' region: whole waves plus these left-over tiles
+    s = (segments or ws // (rem * t * t * 4)) + s_shift
+    if s < 2 or s > -(-k // K_TILE):
         return None
-    return SegmentKPlan(k, dtype, SM_COUNT * TILE, segment_bounds(k, s, longer), merge)
+    return SegmentKPlan(k, dtype, segment_bounds(k, s, longer), merge, t, mt, nt, mt * nt - rem, order)
 
 
-def merge_parts(parts: list, merge: str) -> np.ndarray:
-    """fp32 partials (K order) summed as `merge` says: part0_last (1..s-1 in order, then part 0),
-    reverse (s-1 down to 0), sequential (0 up to s-1)."""
-    if len(parts) == 1:
-        return parts[0]
-    order = {"part0_last": parts[1:] + parts[:1], "reverse": parts[::-1], "sequential": parts}[merge]
+def merge_tree(s: int, merge: str = "pairwise"):
+    """The merge as a nested tuple over segment indices 0..s-1 (a pair adds its two sides, fp32 RN):
+    pairwise (the candidate: pairs from the last segment, an odd first one passes up), pairwise_first
+    (pairs from segment 0, an odd last one passes up), part0_last (1..s-1 in K order, then 0), reverse
+    (s-1 down to 0), sequential (0 up to s-1)."""
+    idx = list(range(s))
+    if merge in ("pairwise", "pairwise_first"):
+        level = idx
+        while len(level) > 1:
+            odd = len(level) % 2
+            if merge == "pairwise":
+                level = level[:odd] + [(level[i], level[i + 1]) for i in range(odd, len(level), 2)]
+            else:
+                level = [(level[i], level[i + 1]) for i in range(0, len(level) - 1, 2)] + level[len(level) - odd:]
+        return level[0]
+    order = {"part0_last": idx[1:] + idx[:1], "reverse": idx[::-1], "sequential": idx}[merge]
     acc = order[0]
-    for p in order[1:]:
-        acc = add_rn(acc, p)
+    for i in order[1:]:
+        acc = (acc, i)
     return acc
 
 
+def merge_parts(parts: list, merge: str) -> np.ndarray:
+    """fp32 partials (K order) summed as merge_tree(len(parts), merge) says."""
+    def ev(t):
+        return parts[t] if isinstance(t, int) else add_rn(ev(t[0]), ev(t[1]))
+    return ev(merge_tree(len(parts), merge))
+
+
+def chains(a_rows: np.ndarray, b: np.ndarray, p: SegmentKPlan, rows, cols) -> tuple:
+    """(split, full, parts) for torch's outputs rows x cols (a_rows (R, K): A's rows `rows`; b (K, C): B's
+    columns `cols`, float64 values): split (R, C) bool, whether an output is in a left-over tile; full
+    (R, C) the plain chain (None when no output needs it); parts the segments' fp32 partials (R, C) each,
+    in K order ([] when none is needed). Rows that need neither are zeros."""
+    a_rows, b = np.asarray(a_rows, np.float64), np.asarray(b, np.float64)
+    split = np.array([[p.is_split(r, c) for c in cols] for r in rows], bool).reshape(len(rows), len(cols))
+    shape = (len(rows), len(cols))
+
+    full, parts = None, []
+    if (~split).any():      # the plain chain only for rows that have an output outside the left-over tiles
+        ri = np.flatnonzero((~split).any(axis=1))
+        full = np.zeros(shape, np.float32)
+        full[ri] = _part(a_rows[ri], b, p.plain, 0, p.k)
+    if split.any():         # and the segments only for rows that have one inside (chains are row by row)
+        ri = np.flatnonzero(split.any(axis=1))
+        for s, e in zip(p.bounds, p.bounds[1:]):
+            x = np.zeros(shape, np.float32)
+            x[ri] = _part(a_rows[ri], b, p.plain, s, e)
+            parts.append(x)
+    return split, full, parts
+
+
+def accumulate(a_rows: np.ndarray, b: np.ndarray, p: SegmentKPlan, rows, cols, merge: str | None = None) -> np.ndarray:
+    """The fp32 sums the kernel hands its epilogue for torch's outputs rows x cols (see chains); merge:
+    another merge of the same partials (default: the plan's)."""
+    split, full, parts = chains(a_rows, b, p, rows, cols)
+    return merged(split, full, parts, merge or p.merge)
+
+
+def merged(split: np.ndarray, full, parts: list, merge: str) -> np.ndarray:
+    """chains()'s outputs put together: the plain chain outside the left-over tiles, the merge inside."""
+    if not parts:
+        return full
+    m = merge_parts(parts, merge)
+    return m if full is None else np.where(split, m, full)
+
+
 def accumulate_row(a_row: np.ndarray, b: np.ndarray, p: SegmentKPlan, row: int) -> np.ndarray:
-    """The fp32 sum the kernel hands its epilogue for output row `row`: a_row (K,), b (K, C) float64."""
+    """The fp32 sum for output row `row` (one tile column: every column shares its spans): (1, C)."""
     a = np.asarray(a_row, np.float64)[None, :]
-    parts = [_part(a, b, p.plain, s, e) for s, e in p.parts_for_row(row)]
+    parts = [_part(a, np.asarray(b, np.float64), p.plain, s, e) for s, e in p.parts_for(row, 0)]
     return merge_parts(parts, p.merge)
 
 
 def matmul(a: np.ndarray, b: np.ndarray, p: SegmentKPlan) -> np.ndarray:
-    """The candidate's output for a (M, K) @ b (K, N) (float64 values of bf16), as bf16 values."""
-    b = np.asarray(b, np.float64)
-    rows = [epilogue(accumulate_row(a[i], b, p, i), p.plain, p.dtype) for i in range(a.shape[0])]
-    return np.concatenate(rows, axis=0)
+    """The candidate's output for a (M, K) @ b (K, N) (float64 values of the dtype), as dtype values."""
+    rows, cols = list(range(a.shape[0])), list(range(b.shape[1]))
+    return epilogue(accumulate(a, b, p, rows, cols), p.plain, p.dtype)
 
 
 # -- against a survey record ------------------------------------------------------------------------
@@ -143,18 +238,18 @@ def sample_mismatches(rec: dict, p: SegmentKPlan, kind: str = "narrow", rows=Non
     from .prober import operand_rows
     c, s = rec["case"], rec["samples_" + kind]
     seed = rec["seed"] + (1 if kind == "wide" else 0)
+    keep = [i for i, r in enumerate(s["rows"]) if rows is None or r in rows]
+    if not keep:
+        return 0
+    rr = [s["rows"][i] for i in keep]
+    a = operand_rows(c, seed, kind, "a", 0, rr)
     b = operand_rows(c, seed, kind, "b", 0, s["cols"]).T
-    bad = 0
-    for i, row in enumerate(s["rows"]):
-        if rows is not None and row not in rows:
-            continue
-        a = operand_rows(c, seed, kind, "a", 0, [row])[0]
-        got = epilogue(accumulate_row(a, b, p, row), p.plain, c["dtype"]).view(np.int16)[0]
-        bad += int((got != np.array(s["bits"][0][i], dtype=np.int16)).sum())
-    return bad
+    got = epilogue(accumulate(a, b, p, rr, s["cols"]), p.plain, c["dtype"]).view(np.int16)
+    want = np.array(s["bits"][0], dtype=np.int16)[keep]
+    return int((got != want).sum())
 
 
-def _sparse_part(k0: int, k1: int, vals: dict) -> np.ndarray:
+def _sparse_part(k0: int, k1: int, vals: dict, fmt: str) -> np.ndarray:
     """A k16 chain from zero over [k0, k1) of a row with a few nonzeros {k: value} times ones (a step
     over zeros leaves the accumulator as it is)."""
     acc = np.zeros((1, 1), np.float32)
@@ -164,27 +259,27 @@ def _sparse_part(k0: int, k1: int, vals: dict) -> np.ndarray:
         for q, v in vals.items():
             if s <= q < e:
                 a[0, q - s] = v
-        acc = tc.mma_step(a, np.ones((e - s, 1)), acc, "bf16")
+        acc = tc.mma_step(a, np.ones((e - s, 1)), acc, fmt)
     return acc
 
 
-def walk_code(parts: tuple, merge: str, m: int, r: float, memo: dict) -> int:
+def walk_code(parts: tuple, merge: str, m: int, r: float, memo: dict, fmt: str = "bf16") -> int:
     """The walk's code (1: r survived, 0: zero, 2: other) for the pair at m under these parts."""
     def where(q):
         i = next(j for j, (s, e) in enumerate(parts) if s <= q < e)
         return i, (q - parts[i][0]) // 16
     (i0, g0), (im, gm), (in_, gn) = where(0), where(m), where(m + 1)
-    key = (len(parts), merge, r, im, in_, im == i0 and gm == g0, gm == gn)
+    key = (len(parts), merge, r, fmt, im, in_, im == i0 and gm == g0, gm == gn)
     if key not in memo:
         vals = {0: r, m: W.L_VALUE, m + 1: -W.L_VALUE}
-        out = round_to(merge_parts([_sparse_part(s, e, vals) for s, e in parts], merge), "bf16")[0, 0]
+        out = round_to(merge_parts([_sparse_part(s, e, vals, fmt) for s, e in parts], merge), fmt)[0, 0]
         memo[key] = 1 if out == r else 0 if out == 0 else 2
     return memo[key]
 
 
 def walk_mismatches(rec: dict, p: SegmentKPlan) -> tuple[int, int]:
     """(recorded walk positions the plan gets wrong, positions compared): each walk row is output
-    row (its index in the walk) mod M, as the survey laid the walk into A's rows."""
+    row (its index in the walk) mod M, column 0, as the survey laid the walk into A's rows."""
     from .prober import walk_codes
     c = rec["case"]
     cap = c["m"]
@@ -195,6 +290,5 @@ def walk_mismatches(rec: dict, p: SegmentKPlan) -> tuple[int, int]:
     for which, r in (("small", W.R_SMALL), ("edge", W.R_EDGE)):
         for q, code in walk_codes(rec, which).items():
             n += 1
-            bad += walk_code(p.parts_for_row(index[q] % cap), p.merge, q, r, memo) != code
+            bad += walk_code(p.parts_for(index[q] % cap, 0), p.merge, q, r, memo, p.dtype) != code
     return bad, n
-
