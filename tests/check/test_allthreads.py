@@ -11,9 +11,10 @@ from bitorder.check.symbolic import Nodes, Unsupported
 
 
 def _per_thread(monkeypatch):
-    """The walk without its all-thread handlers: every instruction thread by thread."""
+    """The walk without its all-thread handlers: every instruction thread by thread (no run_all,
+    no run_many)."""
     handler = dataflow._Block._handler
-    monkeypatch.setattr(dataflow._Block, "_handler", lambda self, ins: (handler(self, ins)[0], None))
+    monkeypatch.setattr(dataflow._Block, "_handler", lambda self, ins: (handler(self, ins)[0], None, None))
 
 
 def _canon(block, v):
@@ -38,7 +39,10 @@ def _state(text, per_thread, monkeypatch):
             roots = block.run()
         except Unsupported as e:
             return ("refused", str(e))
-        regs = [{k: _canon(block, v) for k, v in r.items()} for r in block.regs]
+        # (registers by thread from the walk's columns; a thread's entry that holds the block's
+        # undefined value is one it never wrote, which reads as undefined either way)
+        regs = [{k: _canon(block, col[t]) for k, col in block.cols.items() if col[t] is not block.undef}
+                for t in range(block.n)]
         return roots, regs, sorted(block.bits.table.items(), key=str)
 
 
@@ -159,6 +163,24 @@ def test_the_per_thread_switch_takes_the_all_thread_handlers_away(monkeypatch):
     with pytest.raises(Unsupported):   # (the stand-in writes nothing: the store reads an unwritten register)
         dataflow._Block(parse(text)[0], Nodes()).run()
     assert len(calls) == 1
+
+
+def test_the_per_thread_switch_takes_run_many_and_mov_all_away(monkeypatch):
+    """Masked global loads (run_many) and register moves (_mov_all) are compared too: with the
+    switch no instruction has either; without it, both are used."""
+    body = HEAD + ("mov.b32 %r20, 0;\n@%p1 ld.global.b32 %r20, [%rd4];\nmov.b32 %r21, %r20;\n"
+                   "add.rn.f32 %r22, %r21, %r20;\nst.global.b32 [%rd5], %r22;")
+    text = _entry(body, 64)
+    for per_thread in (True, False):
+        with monkeypatch.context() as m:
+            if per_thread:
+                _per_thread(m)
+            block = dataflow._Block(parse(text)[0], Nodes())
+            block.run()
+            shapes = list(block._shape_of.values())
+            assert any(s[4] is not None or s[5] is not None for s in shapes) is not per_thread
+            assert any(s[5] is not None for s in shapes) is not per_thread   # the masked load
+    assert _state(text, False, monkeypatch) == _state(text, True, monkeypatch)
 
 
 def _compiled():

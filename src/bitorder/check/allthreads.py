@@ -23,11 +23,24 @@ _CONCRETE = {}   # (integer opcode, constant operands...) -> the constant result
 
 
 class AllThreads:
-    """The all-thread handlers of a _Block (its regs, nodes, fnode, integer)."""
+    """The all-thread handlers of a _Block (its register columns, nodes, fnode, integer)."""
+
+    def _operand_columns(self, decoded):
+        """Per decoded operand: its register's column of values by thread (every thread
+        undefined for a register no thread wrote), or None for a thread index or a constant."""
+        cols, undef = self.cols, self.undef
+        out = []
+        for k, x in decoded:
+            if k == "reg":
+                col = cols.get(x)
+                out.append([undef] * self.n if col is None else col)
+            else:
+                out.append(None)
+        return out
 
     def _float_all(self, op, base, dst, decoded):
         """_float in every thread, unguarded and outside a skipped region (one call, not n)."""
-        nodes, fnode, regs, undef, n = self.nodes, self.fnode, self.regs, self.undef, self.n
+        nodes, fnode, undef, n = self.nodes, self.fnode, self.undef, self.n
         muls = nodes.muls
         contracts = base in ("add", "sub") and ".rn" not in op
         unrounded = base == "mul" and ".rn" not in op
@@ -43,13 +56,19 @@ class AllThreads:
         # checked thread by thread as the operands are read, as _float_all_each checks (so the
         # first thread's failure is the one reported); fnode adds no multiply to muls meanwhile
         check = contracts and bool(muls)
-        names = [x if k == "reg" else None for k, x in decoded]
+        columns = self._operand_columns(decoded)
         if len(decoded) == 2 and consts[0] is None and consts[1] is None:    # the common case
-            xa, xb = names
+            # both operands trees already ("node", id) in every thread (no select's node to make,
+            # so reading them has no effect): their ids column by column, checked as one
+            ids = [[v[1] if v.__class__ is tuple and v[0] == "node" else None for v in col] for col in columns]
+            if None not in ids[0] and None not in ids[1]:
+                if check and not (muls.isdisjoint(ids[0]) and muls.isdisjoint(ids[1])):
+                    raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
+                argss = list(zip(*ids))
+                return self._float_results(_make_column(nodes, op, argss, kind), argss, base, dst, unrounded)
             argss = []
             selects = self._selects.get
-            for r in regs:
-                va, vb = r.get(xa, undef), r.get(xb, undef)
+            for va, vb in zip(*columns):
                 # fnode, its node and made-select cases inlined: ("node", id) gives id, a select
                 # whose node fnode made already (the same object) gives that node
                 if va.__class__ is tuple and va[0] == "node":
@@ -68,11 +87,11 @@ class AllThreads:
         else:
             argss = []
             selects = self._selects.get
-            for r in regs:
+            for t in range(n):
                 args = []
-                for x, c in zip(names, consts):
+                for col, c in zip(columns, consts):
                     if c is None:
-                        v = r.get(x, undef)
+                        v = col[t]
                         if v.__class__ is tuple and v[0] == "node":
                             args.append(v[1])
                         else:   # fnode's made-select case inlined, as above
@@ -88,17 +107,16 @@ class AllThreads:
     def _float_all_each(self, op, base, dst, decoded, contracts, unrounded):
         """_float_all for the forms its fast loop leaves out (a thread-index operand, shapes
         recorded, max.f32's joined nodes): Nodes.make_all over the operands of every thread."""
-        nodes, fnode, regs, undef, n = self.nodes, self.fnode, self.regs, self.undef, self.n
+        nodes, fnode, n = self.nodes, self.fnode, self.n
         muls = nodes.muls
-        spec = [(0, x) if k == "reg" else (1, None) if k == "tid" else (2, fnode(n if k == "ntid" else x))
-                for k, x in decoded]
+        spec = [(0, col) if col is not None else (1, None) if k == "tid" else (2, fnode(n if k == "ntid" else x))
+                for (k, x), col in zip(decoded, self._operand_columns(decoded))]
         argss = []
         for t in range(n):
-            r = regs[t]
             args = []
             for k, x in spec:
                 if k == 0:
-                    v = r.get(x, undef)
+                    v = x[t]
                     args.append(v[1] if v.__class__ is tuple and v[0] == "node" else fnode(v))
                 else:
                     args.append(x if k == 2 else fnode(t))
@@ -115,28 +133,51 @@ class AllThreads:
             muls.update(nids)
         elif base == "neg" and muls:
             muls.update(nid for nid, args in zip(nids, argss) if args[0] in muls)
-        for r, nid in zip(self.regs, nids):
-            r[dst] = ("node", nid)
+        self.cols[dst] = [("node", nid) for nid in nids]
+
+    def _mov_all(self, dst, decoded):
+        """mov d, s in every thread, unguarded and outside a skipped region: d gets a copy of s's
+        column (a new list: the columns of two registers are never one list), the thread index,
+        or the constant in every thread."""
+        k, x = decoded
+        if k == "reg":
+            col = self.cols.get(x)
+            self.cols[dst] = [self.undef] * self.n if col is None else list(col)
+        else:
+            n = self.n
+            self.cols[dst] = list(range(n)) if k == "tid" else [n if k == "ntid" else x] * n
+
+    def _spec(self, decoded):
+        """Per decoded operand (0, its register's column), (1, None) for the thread index or
+        (2, a constant): what every thread reads, decoded once per instruction."""
+        n = self.n
+        return [(0, col) if col is not None else (1, None) if k == "tid" else (2, n if k == "ntid" else x)
+                for (k, x), col in zip(decoded, self._operand_columns(decoded))]
+
+    def _pairs(self, spec):
+        """[(a, b) in thread t, ...] for a two-operand spec (_spec's)."""
+        (ka, xa), (kb, xb) = spec
+        if ka == 0 and kb == 0:
+            return list(zip(xa, xb))
+        n = self.n
+        return list(zip(xa if ka == 0 else [xa] * n if ka == 2 else range(n),
+                        xb if kb == 0 else [xb] * n if kb == 2 else range(n)))
 
     def _setp_all(self, op, dst, decoded):
         """compare() in every thread, unguarded and outside a skipped region. A float comparison's
         form (float_form: mirrored, or its operands sorted) is decided once for the opcode; the
         rest (integer comparisons) call compare itself."""
-        regs, undef, n = self.regs, self.undef, self.n
-        spec = [(0, x) if k == "reg" else (1, None) if k == "tid" else (2, n if k == "ntid" else x) for k, x in decoded]
+        n = self.n
+        spec = self._spec(decoded)
         if len(spec) != 2:
             compare = self.compare
-            for t in range(n):   # (compare raises its own TypeError, as the per-thread walk does)
-                r = regs[t]
-                regs[t][dst] = compare(op, *[r.get(x, undef) if k == 0 else x if k == 2 else t for k, x in spec])
+            # (compare raises its own TypeError, as the per-thread walk does)
+            self.cols[dst] = [compare(op, *[x[t] if k == 0 else x if k == 2 else t for k, x in spec])
+                              for t in range(n)]
             return
         if not _float_cmp(op):
             compare = self.compare
-            (ka, xa), (kb, xb) = spec
-            vals = [(r.get(xa, undef) if ka == 0 else xa if ka == 2 else t,
-                     r.get(xb, undef) if kb == 0 else xb if kb == 2 else t) for t, r in enumerate(regs)]
-            for r, (a, b) in zip(regs, vals):
-                r[dst] = compare(op, a, b)
+            self.cols[dst] = [compare(op, a, b) for a, b in self._pairs(spec)]
             return
         # float_form's three shapes, decided once: mirrored (operands swapped, the opcode
         # retyped), symmetric (operands sorted), or as written
@@ -145,21 +186,23 @@ class AllThreads:
         form_op = _retype(op, _FMIRROR[cmp]) if mirrored else op
         symmetric = cmp in _FSYMMETRIC
         fnode, key_of, undefined = self.fnode, self.nodes.key_of, self.nodes.undefined
-        (ka, xa), (kb, xb) = spec
-        vals = [(r.get(xa, undef) if ka == 0 else xa if ka == 2 else t,
-                 r.get(xb, undef) if kb == 0 else xb if kb == 2 else t) for t, r in enumerate(regs)]
-        for r, (a, b) in zip(regs, vals):
-            fa, fb = fnode(a), fnode(b)
+        out = []
+        for a, b in self._pairs(spec):
+            # fnode, its ("node", id) case inlined
+            fa = a[1] if a.__class__ is tuple and a[0] == "node" else fnode(a)
+            fb = b[1] if b.__class__ is tuple and b[0] == "node" else fnode(b)
             if fa in undefined or fb in undefined:
-                r[dst] = UNDEF_PRED
+                out.append(UNDEF_PRED)
                 continue
-            a, b = key_of.get(fa, fa), key_of.get(fb, fb)
+            a = key_of[fa] if fa.__class__ is int else fa
+            b = key_of[fb] if fb.__class__ is int else fb
             if mirrored:
-                r[dst] = ("fcmp", form_op, b, a)
+                out.append(("fcmp", form_op, b, a))
             elif symmetric and b < a:
-                r[dst] = ("fcmp", op, b, a)
+                out.append(("fcmp", op, b, a))
             else:
-                r[dst] = ("fcmp", op, a, b)
+                out.append(("fcmp", op, a, b))
+        self.cols[dst] = out
 
     def _selp_handlers(self, op, ops, decoded):
         """(run(t, ins, g), run_all()) for selp d, a, b, c in a program without cp.async or
@@ -180,11 +223,9 @@ class AllThreads:
             return select(c, a, b)
 
         def run_all():
-            regs = self.regs
-            rows = [[r.get(x, undef) if k == "reg" else t if k == "tid" else self.n if k == "ntid" else x
-                     for k, x in decoded] for t, r in enumerate(regs)]
-            for r, (a, b, c) in zip(regs, rows):
-                r[dst] = value(a, b, c)
+            spec = self._spec(decoded)
+            self.cols[dst] = [value(*[x[t] if k == 0 else x if k == 2 else t for k, x in spec])
+                              for t in range(self.n)]
 
         return (lambda t, ins, g: self.write(t, dst, value(*self.vals(t, decoded, ops)), g)), run_all
 
@@ -194,33 +235,31 @@ class AllThreads:
         memo of constant operands without the dispatch. The ring case is taken only where
         integer() takes it: no operand held bit by bit (Bits.integer models shl of such a
         register; it returns None for add, sub, mad and mul, whatever their operands)."""
-        integer, regs, undef, n = self.integer, self.regs, self.undef, self.n
+        integer, n = self.integer, self.n
         base = opcode_base(op)
         plain = ".wide" not in op and ".hi" not in op
         ring = base in ("add", "sub", "mad") and plain and len(decoded) >= 2
         sign, mad = -1 if base == "sub" else 1, base == "mad"
-        # operands as (0, register), (1, None) for the thread index, (2, a constant): decoded once
-        spec = [(0, x) if k == "reg" else (1, None) if k == "tid" else (2, n if k == "ntid" else x) for k, x in decoded]
+        spec = self._spec(decoded)
         if len(spec) == 2 and base in ("add", "sub", "mul", "shl", "shr", "and", "or", "xor") and spec[0][0] != 1 \
                 and spec[1][0] != 1:
             return self._integer_pairs(op, base, dst, spec, plain, sign)
+        out = []
         for t in range(n):
-            r = regs[t]
-            args = [r.get(x, undef) if k == 0 else x if k == 2 else t for k, x in spec]
+            args = [x[t] if k == 0 else x if k == 2 else t for k, x in spec]
             if ring and isinstance(args[0], (int, dict)) and isinstance(args[1], (int, dict)) \
                     and (len(args) == 2 or all(isinstance(a, (int, dict)) for a in args[2:])):
-                r[dst] = _cap(padd(pmul(args[0], args[1]), args[2]) if mad else padd(args[0], args[1], sign))
+                out.append(_cap(padd(pmul(args[0], args[1]), args[2]) if mad else padd(args[0], args[1], sign)))
             else:
-                r[dst] = integer(op, args)
+                out.append(integer(op, args))
+        self.cols[dst] = out
 
     def _integer_pairs(self, op, base, dst, spec, plain, sign):
         """_integer_all for a two-operand opcode of registers and constants: two constants from
         integer()'s memo of constant operands (the same dictionary, read first as integer()
         reads it), the ring cases computed as integer()'s ring case computes them, the rest
         through integer() itself."""
-        integer, regs, undef = self.integer, self.regs, self.undef
-        (ka, xa), (kb, xb) = spec
-        pairs = [(r.get(xa, undef) if ka == 0 else xa, r.get(xb, undef) if kb == 0 else xb) for r in regs]
+        integer = self.integer
         concrete = _CONCRETE.get
         addsub = base in ("add", "sub") and plain
         mul = base == "mul" and plain
@@ -228,25 +267,28 @@ class AllThreads:
         known = self.bits.known if self.bits.table else None
         bits_integer = self.bits.integer
         bitwise = base in ("shl", "shr", "and", "or", "xor")
-        for r, (a, b) in zip(regs, pairs):
+        out = []
+        append = out.append
+        for a, b in self._pairs(spec):
             ca, cb = a.__class__, b.__class__
             if ca is int and cb is int:
                 hit = concrete((op, a, b))
-                r[dst] = hit if hit is not None else integer(op, [a, b])
+                append(hit if hit is not None else integer(op, [a, b]))
             elif addsub and (ca is dict or ca is int) and (cb is dict or cb is int):
-                r[dst] = _cap(padd(a, b, sign))
+                append(_cap(padd(a, b, sign)))
             elif mul and (ca is dict or ca is int) and (cb is dict or cb is int):
-                r[dst] = _cap(pmul(a, b))
+                append(_cap(pmul(a, b)))
             elif shl and ca is dict and cb is int and (known is None or known(a) is None):
-                r[dst] = _cap(pmul(a, 1 << b))
+                append(_cap(pmul(a, 1 << b)))
             elif bitwise and known is not None and (ca is dict or ca is int) and (cb is dict or cb is int) \
                     and (known(a) is not None or known(b) is not None):
                 # a register held bit by bit: integer() would ask Bits.integer first (its operands
                 # as they are: integers, no tree's bits), and take its answer unless it is None
                 hit = bits_integer(op, base, [a, b])
-                r[dst] = hit if hit is not None else integer(op, [a, b])
+                append(hit if hit is not None else integer(op, [a, b]))
             else:
-                r[dst] = integer(op, [a, b])
+                append(integer(op, [a, b]))
+        self.cols[dst] = out
 
 
 def _make_column(nodes, op, argss, kind):
@@ -258,7 +300,7 @@ def _make_column(nodes, op, argss, kind):
     the fma's memo tuple keeps the children as given)."""
     key_of, undefined = nodes.key_of, nodes.undefined
     get, miss = symbolic._SEEN.get, nodes._seen_miss
-    nid = len(key_of)
+    nid = len(key_of) - 1   # the last id made (key_of[0] is no node's)
     if nid + len(argss) > _MAX_NODES:
         raise Unsupported(f"more than {_MAX_NODES} tree nodes")
     out = []
@@ -275,7 +317,7 @@ def _make_column(nodes, op, argss, kind):
             key = get(seen)   # (a generation flipped meanwhile: the old one still maps correctly)
             if key is None:
                 key = miss(seen, op, list(seen[1:3]), "", kind)
-            key_of[nid] = key
+            key_of.append(key)   # (the key of id nid: ids are made in order, nothing else makes one here)
             out.append(nid)
         return out
     for args in argss:
@@ -289,7 +331,7 @@ def _make_column(nodes, op, argss, kind):
         key = get(seen)
         if key is None:
             key = miss(seen, op, kids, "", kind)
-        key_of[nid] = key
+        key_of.append(key)
         out.append(nid)
     return out
 

@@ -49,7 +49,12 @@ class _Block(Memory, TensorCore, AllThreads):
         self.n = entry.reqntid[0]
         self.e = entry
         self.nodes = nodes
-        self.regs = [dict() for _ in range(self.n)]
+        # the register file by register, not by thread: register -> [its value in thread t, ...].
+        # An instruction over all threads reads one list per operand and writes one new list, where
+        # a dict per thread made every read a lookup in a different large table (a cache miss per
+        # thread). A register no thread wrote has no list; a thread that never wrote a listed
+        # register holds self.undef there; both read as self.undef, as a missing key read before.
+        self.cols = {}
         self.undef = ("node", nodes.make("undefined"))
         self.smem = {}         # address key -> (value, writer thread, epochs when written)
         self.smem_reads = {}   # address key -> {(reader thread, epochs when read)}
@@ -85,7 +90,8 @@ class _Block(Memory, TensorCore, AllThreads):
         if kind == "reg":
             if self.region is not None and x in self.region[2][t]:
                 return self.region[2][t][x]          # inside a skipped region: its own values
-            return self.regs[t].get(x, self.undef)   # never written: a value equal to nothing
+            col = self.cols.get(x)
+            return self.undef if col is None else col[t]   # never written: a value equal to nothing
         if kind == "tid":
             return t
         if kind == "ntid":
@@ -108,10 +114,12 @@ class _Block(Memory, TensorCore, AllThreads):
     def key(self, v) -> str:
         """The canonical name of a value (equal for equal trees, whatever their node ids)."""
         f = self.fnode(v)
-        return self.nodes.key_of.get(f, f) if isinstance(f, int) else f
+        return self.nodes.key_of[f] if isinstance(f, int) else f
 
     def fnode(self, v):
         """A float operand as a node id or a token for its bits."""
+        if v.__class__ is tuple and v[0] == "node":   # the common case first (a tree)
+            return v[1]
         if isinstance(v, int):
             token = _BITS_TOKEN.get(v)
             if token is None or v.__class__ is not int:   # (a bool: True and 1 are one key)
@@ -194,7 +202,7 @@ class _Block(Memory, TensorCore, AllThreads):
                 if self.region is not None:
                     raise Unsupported("cp.async or wgmma inside a skipped region")
                 return self.tensor(ins)
-        dsts, srcs, once, run, run_all = self._shape_of.get(id(ins)) or self._shape(ins)
+        dsts, srcs, once, run, run_all, run_many = self._shape_of.get(id(ins)) or self._shape(ins)
         if ins.base in ("shfl", "ldmatrix"):
             self.uniform.difference_update(dsts)
         if ins.base == "shfl":
@@ -214,10 +222,9 @@ class _Block(Memory, TensorCore, AllThreads):
         if once and srcs <= self.uniform and self.region is None:
             # every operand is the same in every thread: so is the result (one execution, shared)
             run(0, ins, True)
+            cols = self.cols
             for d in dsts:
-                v = self.regs[0][d]
-                for r in self.regs:
-                    r[d] = v
+                cols[d] = [cols[d][0]] * self.n
             self.uniform.update(dsts)
             return
         self.uniform.difference_update(dsts)
@@ -225,15 +232,27 @@ class _Block(Memory, TensorCore, AllThreads):
         if region is None and ins.guard is None:     # the common case: every thread, unguarded
             if run_all is not None:
                 return run_all()
+            if run_many is not None:
+                return run_many([(t, True) for t in range(self.n)])
             for t in range(self.n):
                 run(t, ins, True)
             return
         if region is None and ins.guard[1][:1] == "%" and _operand(ins.guard[1])[0] == "reg":
             # guarded, outside a region: guard(t, ins) for a predicate register, inlined
             negated, reg = ins.guard
-            regs, undef = self.regs, self.undef
+            col = self.cols.get(reg) or [self.undef] * self.n
+            if run_many is not None:   # (an instruction that writes no predicate: guards read first)
+                tgs = []
+                for t, g in enumerate(col):
+                    if g.__class__ is bool:
+                        g = g != negated
+                    elif negated:
+                        g = negate(g)
+                    if g is not False:
+                        tgs.append((t, g))
+                return run_many(tgs)
             for t in range(self.n):
-                g = regs[t].get(reg, undef)
+                g = col[t]
                 if g.__class__ is bool:
                     g = g != negated
                 elif negated:
@@ -252,25 +271,20 @@ class _Block(Memory, TensorCore, AllThreads):
     def _shape(self, ins):
         """(registers ins writes, registers it reads, whether it may run once for all threads:
         unguarded arithmetic, conversions, moves and parameter loads, no thread index)."""
-        text = " ".join(ins.operands)
-        writes = ins.base not in ("st", "stmatrix") and not ins.opcode.startswith("bar")
-        dsts = tuple(_REG.findall(ins.operands[0])) if writes and ins.operands else ()
-        srcs = frozenset(_REG.findall(" ".join(ins.operands[1:] if writes else ins.operands)))
-        once = (ins.guard is None and len(dsts) == 1 and "{" not in text and "%tid" not in text
-                and "%laneid" not in text and "%warpid" not in text
-                and (ins.base not in ("ld", "st", "shfl", "ldmatrix", "stmatrix", "bar", "barrier")
-                     or (ins.base == "ld" and ".param" in ins.opcode)))
-        srcs = frozenset(r for r in srcs if not r.startswith(("%ctaid", "%nctaid", "%ntid")))
-        self._shape_of[id(ins)] = hit = (dsts, srcs, once, *self._handler(ins))
+        self._shape_of[id(ins)] = hit = (*_text_shape(ins), *self._handler(ins))
         return hit
 
     def _handler(self, ins):
-        """(run(t, ins, g), run_all() or None): what execute(t, ins, g) does with ins, chosen once
-        per instruction in execute's own order, with the operand texts decoded once; run_all does
-        it in every thread when none is guarded (floating point and integer arithmetic)."""
+        """(run(t, ins, g), run_all() or None, run_many([(t, g), ...]) or None): what
+        execute(t, ins, g) does with ins, chosen once per instruction in execute's own order, with
+        the operand texts decoded once; run_all does it in every thread when none is guarded
+        (floating point and integer arithmetic, moves), run_many in the threads listed, in order,
+        outside a skipped region (memory accesses)."""
+        return (*self._handler_pair(ins), None) if not _is_memory(ins) else self._memory_handler(ins)
+
+    def _handler_pair(self, ins):
+        """_handler's (run, run_all) for an instruction that is not a global or shared access."""
         op, base, ops = ins.opcode, ins.base, ins.operands
-        if base in ("ld", "st") and ".param" not in op and (".global" in op or ".shared" in op):
-            return self._memory_handler(ins), None
         if len(ops) < 2 or any("{" in o for o in ops):
             return self.execute, None
         try:
@@ -286,7 +300,8 @@ class _Block(Memory, TensorCore, AllThreads):
             return (lambda t, ins, g: self.write(t, ops[0], self.compare(op, *self.vals(t, decoded, ops)), g),
                     lambda: self._setp_all(op, ops[0], decoded))
         if base == "mov" and not op.endswith(".pred"):
-            return lambda t, ins, g: self.write(t, ops[0], self.vals(t, decoded, ops)[0], g), None
+            return (lambda t, ins, g: self.write(t, ops[0], self.vals(t, decoded, ops)[0], g),
+                    lambda: self._mov_all(ops[0], decoded[0]))
         if (base in _RING or base in ("shr", "and", "or", "xor", "min", "max", "cvt", "neg", "not", "bfe")) \
                 and ".pred" not in op and not _is_float_op(op):
             return (lambda t, ins, g: self.write(t, ops[0], self.integer(op, self.vals(t, decoded, ops)), g),
@@ -299,18 +314,28 @@ class _Block(Memory, TensorCore, AllThreads):
         """val(t, o) for every source operand o in ops[1:], given their decoded forms."""
         if self.region is not None:
             return [self.val(t, o) for o in ops[1:]]
-        r, undef = self.regs[t], self.undef
-        return [r.get(x, undef) if k == "reg" else t if k == "tid" else self.n if k == "ntid" else x
-                for k, x in decoded]
+        cols, undef = self.cols, self.undef
+        return [(undef if cols.get(x) is None else cols[x][t]) if k == "reg" else t if k == "tid"
+                else self.n if k == "ntid" else x for k, x in decoded]
 
     def write(self, t, reg, value, g):
         if self.region is not None:
             return self._region_write(t, reg, value)
+        col = self.cols.get(reg)
+        if col is None:
+            col = self.cols[reg] = [self.undef] * self.n
         if g == UNDEF_PRED:      # written or not on a condition nobody defined
             value = self.undef
         elif g is not True:
-            value = select(g, value, self.regs[t].get(reg, self.undef))
-        self.regs[t][reg] = value
+            value = select(g, value, col[t])
+        col[t] = value
+
+    def column(self, reg) -> list:
+        """The list of reg's values by thread, made (every thread undefined) if no thread wrote it."""
+        col = self.cols.get(reg)
+        if col is None:
+            col = self.cols[reg] = [self.undef] * self.n
+        return col
 
     def _region_write(self, t, reg, value):
         """Inside a region the threads that do not branch run straight through: their values
@@ -319,17 +344,18 @@ class _Block(Memory, TensorCore, AllThreads):
         _, outer, inner, before, own = self.region
         g = own[t]                               # the instruction's own guard
         shadow = inner[t]
+        col = self.column(reg)
         if g == UNDEF_PRED:
             value = self.undef
         elif g is not True:
-            value = select(g, value, shadow.get(reg, self.regs[t].get(reg, self.undef)))
+            value = select(g, value, shadow.get(reg, col[t]))
         shadow[reg] = value
-        old = before[t].setdefault(reg, self.regs[t].get(reg, self.undef))
+        old = before[t].setdefault(reg, col[t])
         rg = outer[t]
         if rg == UNDEF_PRED:
-            self.regs[t][reg] = self.undef
+            col[t] = self.undef
         else:
-            self.regs[t][reg] = value if rg is True else select(rg, value, old)
+            col[t] = value if rg is True else select(rg, value, old)
 
     def execute(self, t, ins, g):
         op, base, ops = ins.opcode, ins.base, ins.operands
@@ -405,7 +431,7 @@ class _Block(Memory, TensorCore, AllThreads):
         if (base == "mul" and ".rn" not in op) or (base == "neg" and args[0] in muls):
             muls.add(nid)
         if g is True and self.region is None:
-            self.regs[t][ops[0]] = ("node", nid)   # write's unguarded case
+            self.column(ops[0])[t] = ("node", nid)   # write's unguarded case
             return
         return self.write(t, ops[0], ("node", nid), g)
 
@@ -417,7 +443,7 @@ class _Block(Memory, TensorCore, AllThreads):
             if fa in undefined or fb in undefined:
                 return UNDEF_PRED
             key_of = self.nodes.key_of
-            return float_form(op, key_of.get(fa, fa), key_of.get(fb, fb))
+            return float_form(op, key_of[fa] if fa.__class__ is int else fa, key_of[fb] if fb.__class__ is int else fb)
         a, b = (x if _is_int(x) else self.tree_bits(x) for x in (a, b))
         if UNDEF in pkey(a) or UNDEF in pkey(b):
             return UNDEF_PRED
@@ -503,7 +529,7 @@ class _Block(Memory, TensorCore, AllThreads):
         f = self.fnode(v)
         if f in self.nodes.undefined:
             return atom(UNDEF)
-        return atom(f"tree:{self.nodes.key_of.get(f, f)}")
+        return atom(f"tree:{self.nodes.key_of[f] if f.__class__ is int else f}")
 
     def shuffle(self, ins):
         """shfl.sync over a full warp (mask -1), lanes as CUDA documents __shfl_*_sync for width
@@ -527,8 +553,39 @@ class _Block(Memory, TensorCore, AllThreads):
             j = (lane ^ b if mode == "bfly" else b if mode == "idx" else (lane - b if lane >= b else lane)
                  if mode == "up" else (lane + b if lane + b < 32 else lane))
             out.append(src[t - lane + j])
-        for t in range(self.n):
-            self.regs[t][ops[0]] = out[t]
+        self.cols[ops[0]] = out   # (a new list: every lane read its source before any is written)
+
+def _is_memory(ins) -> bool:
+    """Whether ins is a global or shared load or store (not a parameter load): memory.py's."""
+    op = ins.opcode
+    return ins.base in ("ld", "st") and ".param" not in op and (".global" in op or ".shared" in op)
+
+
+def _text_shape(ins):
+    """_Block._shape's (registers written, registers read, may run once), a function of the
+    instruction's guard, opcode and operand texts alone: memoised across walks (other
+    configurations' programs share most instruction texts)."""
+    key = (ins.guard, ins.opcode, ins.operands)
+    hit = _TEXT_SHAPE.get(key)
+    if hit is not None:
+        return hit
+    text = " ".join(ins.operands)
+    writes = ins.base not in ("st", "stmatrix") and not ins.opcode.startswith("bar")
+    dsts = tuple(_REG.findall(ins.operands[0])) if writes and ins.operands else ()
+    srcs = frozenset(_REG.findall(" ".join(ins.operands[1:] if writes else ins.operands)))
+    once = (ins.guard is None and len(dsts) == 1 and "{" not in text and "%tid" not in text
+            and "%laneid" not in text and "%warpid" not in text
+            and (ins.base not in ("ld", "st", "shfl", "ldmatrix", "stmatrix", "bar", "barrier")
+                 or (ins.base == "ld" and ".param" in ins.opcode)))
+    srcs = frozenset(r for r in srcs if not r.startswith(("%ctaid", "%nctaid", "%ntid")))
+    if len(_TEXT_SHAPE) > 200_000:
+        _TEXT_SHAPE.clear()
+    hit = _TEXT_SHAPE[key] = (dsts, srcs, once)
+    return hit
+
+
+_TEXT_SHAPE = {}   # (guard, opcode, operands) -> _text_shape's answer
+
 
 def roots(entry: Entry, divisible=frozenset(), bound=()) -> dict:
     """{address: (guard, tree key, width)} for one block, ctaid symbolic; raises Unsupported."""

@@ -198,26 +198,31 @@ def counter_forms(entry: Entry, loop: KLoop) -> dict:
     for ins in body[:loop.header]:
         if ins.__class__ is Instr and ins is not body[loop.skip]:
             block.step(ins)
+    # thread t's registers as the per-thread register file held them: a register no instruction
+    # wrote in thread t is absent (the walk keeps columns: block.undef where a thread did not write)
+    def thread(t):
+        return {r: col[t] for r, col in block.cols.items() if col[t] is not block.undef}
+
+    threads = [thread(t) for t in range(block.n)]
     start = {}
     for r in counters:
-        keys = {pkey(block.regs[t].get(r, 0)) if not isinstance(block.regs[t].get(r), tuple) else "float"
-                for t in range(block.n)}
-        if len(keys) != 1 or "float" in keys or r not in block.regs[0]:
+        keys = {pkey(regs.get(r, 0)) if not isinstance(regs.get(r), tuple) else "float" for regs in threads}
+        if len(keys) != 1 or "float" in keys or r not in threads[0]:
             raise Unsupported(f"a loop counter {r} that is not one integer for every thread")
-        start[r] = block.regs[0][r]
+        start[r] = threads[0][r]
     turn = _slice(body[loop.header + 1:loop.back], set(counters))
-    missing = [r for r in _live_in(turn) if r not in start and r not in block.regs[0]]
+    missing = [r for r in _live_in(turn) if r not in start and r not in threads[0]]
     if missing:
         raise Unsupported(f"a loop counter computed from {missing[0]}, not written before the loop")
-    invariant = {r: block.regs[0][r] for r in _live_in(turn) if r not in start}
+    invariant = {r: threads[0][r] for r in _live_in(turn) if r not in start}
 
     def one_turn(values):
         regs = dict(invariant)
         regs.update(values)
-        block.regs[0] = regs
+        block.cols = {r: [v] * block.n for r, v in regs.items()}   # thread 0's column entries are read
         for ins in turn:
             block.execute(0, ins, True)
-        return {r: regs[r] for r in counters}
+        return {r: block.cols[r][0] for r in counters}
 
     rings = {r: R for r, R in loop.rings.items() if r in start}
     period = math.lcm(*rings.values()) if rings else 1

@@ -41,10 +41,12 @@ class Instr:
     opcode: str          # the full opcode with modifiers, e.g. "shfl.sync.bfly.b32"
     operands: tuple      # operand texts, normalised spacing
     line: int
+    # the opcode's first part ('shfl'), read by the walk several times per instruction: stored
+    # once, not a property (a field outside __init__, equality and hashing: a function of opcode)
+    base: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def base(self) -> str:
-        return opcode_base(self.opcode)
+    def __post_init__(self):
+        object.__setattr__(self, "base", opcode_base(self.opcode))
 
     def text(self) -> str:
         g = "" if self.guard is None else f"@{'!' if self.guard[0] else ''}{self.guard[1]} "

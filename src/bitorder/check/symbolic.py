@@ -165,7 +165,9 @@ def _extend(v, signed, bits):
 class Nodes:
     def __init__(self, shapes: bool = False):
         self.record = shapes     # keep each node's shape (for explanations; costs time)
-        self.key_of = {}     # node id -> canonical hash of the tree
+        # node id -> canonical hash of the tree: ids are 1, 2, ... in order of making, so a list
+        # indexed by id (entry 0 unused) is the table; reading it is an index, not a hash lookup
+        self.key_of = [None]
         self.muls = set()    # ids of unrounded multiplies (ptxas may contract them into an add)
         self.undefined = set()   # ids of trees that read a register or shared word never written
         self.shape = {}      # canonical hash -> (op, child hashes or tokens, payload), for explanations
@@ -175,7 +177,7 @@ class Nodes:
     def make(self, op, children=(), payload=""):
         key_of = self.key_of
         kids = [key_of[c] if c.__class__ is int else c for c in children]
-        nid = len(key_of) + 1
+        nid = len(key_of)
         if nid > _MAX_NODES:
             raise Unsupported(f"more than {_MAX_NODES} tree nodes")
         undefined = self.undefined
@@ -195,7 +197,7 @@ class Nodes:
                 if len(_ONCE_SEEN) >= _SEEN_MAX:
                     _ONCE_SEEN.clear()
                 _ONCE_SEEN[seen] = key
-            key_of[nid] = key
+            key_of.append(key)   # (id nid: nothing made a node since nid was read)
             return nid
         if kind == _COMMUTES or kind == _JOINED:
             kids.sort()     # their key does not depend on the children's order: neither does the memo
@@ -209,7 +211,7 @@ class Nodes:
         elif kind == _JOINED:          # (key, the set it joins): this walk's lattice learns it
             self.lattice[key[0]] = key[1]
             key = key[0]
-        key_of[nid] = key
+        key_of.append(key)
         return nid
 
     def make_load(self, payload):
@@ -218,7 +220,7 @@ class Nodes:
         if self.record:
             return self.make("load", (), payload)
         key_of = self.key_of
-        nid = len(key_of) + 1
+        nid = len(key_of)
         if nid > _MAX_NODES:
             raise Unsupported(f"more than {_MAX_NODES} tree nodes")
         seen = ("load", payload)   # make's (op, *kids, payload)
@@ -228,7 +230,7 @@ class Nodes:
             if len(_ONCE_SEEN) >= _SEEN_MAX:
                 _ONCE_SEEN.clear()
             _ONCE_SEEN[seen] = key
-        key_of[nid] = key
+        key_of.append(key)
         return nid
 
     def make_all(self, op, argss) -> list:
@@ -244,7 +246,7 @@ class Nodes:
         out = []
         for args in argss:
             kids = [key_of[c] if c.__class__ is int else c for c in args]
-            nid = len(key_of) + 1
+            nid = len(key_of)
             if nid > _MAX_NODES:
                 raise Unsupported(f"more than {_MAX_NODES} tree nodes")
             if undefined and not undefined.isdisjoint(args):
@@ -255,7 +257,7 @@ class Nodes:
             key = get(seen)   # (a generation flipped meanwhile: the old one still maps correctly)
             if key is None:
                 key = self._seen_miss(seen, op, kids, "", kind)
-            key_of[nid] = key
+            key_of.append(key)
             out.append(nid)
         return out
 
@@ -278,7 +280,7 @@ class Nodes:
     def _make_recorded(self, nid, op, kids, payload, kind):
         """make with shapes recorded (explanations): every key from this walk's own _key."""
         if kind == _ONCE:   # a leaf or a select: almost never built twice, so not worth a memo entry
-            self.key_of[nid] = self._key(op, kids, payload, kind)
+            self.key_of.append(self._key(op, kids, payload, kind))
             return nid
         if kind == _COMMUTES or kind == _JOINED:
             kids.sort()
@@ -286,7 +288,7 @@ class Nodes:
         key = self._seen.get(seen)
         if key is None:
             key = self._seen[seen] = self._key(op, kids, payload, kind)
-        self.key_of[nid] = key
+        self.key_of.append(key)
         return nid
 
     def _key(self, op, kids, payload, kind):

@@ -276,14 +276,14 @@ class TensorCore:
             for t in range(g0, g0 + 128):
                 lt = t - g0
                 w, lane = lt // 32, lt % 32
-                regs = self.regs[t]
                 for i, r in enumerate(d):
                     row = 16 * w + 8 * ((i // 2) % 2) + lane // 4
                     col = 8 * (i // 4) + 2 * (lane % 4) + i % 2
-                    kids = [self.fnode(regs.get(r, self.undef))] if scale else []
+                    column = self.column(r)
+                    kids = [self.fnode(column[t])] if scale else []
                     nid = self.nodes.make(key, kids + [rows[row], cols[col]])
                     self.tc.mma[nid] = (key, kids[0] if kids else None, rows[row], cols[col])
-                    regs[r] = ("node", nid)
+                    column[t] = ("node", nid)
             self.uniform.difference_update(d)
             for b in read:
                 self.tc.wg_reading[b] = self.tc.wg_reading.get(b, 0) + 1
@@ -331,7 +331,10 @@ class TensorCore:
                 raise Unsupported("a wgmma operand not written by a completed cp.async (nor fenced to the async proxy "
                                   "by its writer before a bar.sync)")
             self.shared_load(reader, k_at, "%wgmma-operand", True, e, at)
-            kids.append(self.fnode(self.regs[reader].pop("%wgmma-operand")))
+            # read back and forgotten (a later read of it sees a value equal to nothing)
+            column = self.cols["%wgmma-operand"]
+            value, column[reader] = column[reader], self.undef
+            kids.append(self.fnode(value))
             read.extend((_SMEM_PART, b) for b in range(off, off + e))
         return self.nodes.make(tag, kids)
 

@@ -1,0 +1,141 @@
+"""The checker's speed over the stored corpus's cached PTX, one process, and every answer dumped.
+
+    python benchmarks/checker_speed.py [--src SRC] [--ptx DIR] [--kernels a,b] [--dump FILE]
+                                       [--profile FILE]
+    python benchmarks/checker_speed.py --compare A.json B.json
+    python benchmarks/checker_speed.py --base PKGS [--kernels ...]    (paired A/B)
+
+DIR holds one pickle per kernel as benchmarks/results/2026-12-01d-checker-speed-cpu/dump_ptx.py
+writes them (default /tmp/ckd/ptx: [(kernel, index, cfg repr, grid, {'ptx', 'ttgir'} or None)]).
+Each configuration is classed once (check.signature and check.level, as the gate's partition
+reads them), timed with process_time (one core; compiling is not counted, as run_timed counts
+only classing). SRC (default: this checkout's src) is the tree whose bitorder.check is imported,
+so an older commit's `git archive` can be timed by the same command.
+
+--dump writes {"kernel|index|cfg": [signature, level]} (sorted keys): two dumps that are equal
+give identical partitions of every grid, since a grid's partition is its configurations
+grouped by signature. --base PKGS (a folder holding `bck`, a copy of an older
+src/bitorder/check) classes each configuration with both checkers back to back in one process,
+alternating which goes first, times each side and counts the configurations whose signature or
+level text differ: the comparison that a loaded machine disturbs least. --compare A B exits 1 unless two dumps hold the same configurations with
+the same answers (it prints how many differ), and reports the grids' partitions compared too.
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import pickle
+import sys
+import time
+
+
+class _Compiled:
+    """What check.signature reads of a bitorder.Compiled: asm (the PTX and TTGIR)."""
+    def __init__(self, asm):
+        self.asm = asm
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--src", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
+    ap.add_argument("--ptx", default="/tmp/ckd/ptx")
+    ap.add_argument("--kernels", default="")
+    ap.add_argument("--dump")
+    ap.add_argument("--profile")
+    ap.add_argument("--compare", nargs=2)
+    ap.add_argument("--base")
+    a = ap.parse_args()
+    if a.compare:
+        sys.exit(compare(*a.compare))
+    sys.path.insert(0, os.path.abspath(a.src))
+    from bitorder import check
+    names = a.kernels.split(",") if a.kernels else sorted(
+        os.path.basename(p)[:-4] for p in glob.glob(os.path.join(a.ptx, "*.pkl")))
+    if a.base:
+        sys.exit(paired(check, a.base, a.ptx, names))
+    if a.profile:
+        import cProfile
+        prof = cProfile.Profile()
+        prof.enable()
+    out, total_s, total_n, per = {}, 0.0, 0, {}
+    for name in names:
+        with open(os.path.join(a.ptx, f"{name}.pkl"), "rb") as f:
+            recs = pickle.load(f)
+        t, k = 0.0, 0
+        for _, j, cfg, _, asm in recs:
+            if asm is None:      # a configuration Triton could not build
+                continue
+            c = _Compiled(asm)
+            t0 = time.process_time()
+            ans = (check.signature(c), check.level(c))
+            t += time.process_time() - t0
+            out[f"{name}|{j}|{cfg}"] = ans
+            k += 1
+        total_s += t
+        total_n += k
+        per[name] = {"configs": k, "classing_s": round(t, 3)}
+        print(f"{name:24s} {k:4d} {t:7.2f}s ({k / max(t, 1e-9):6.1f}/s)", flush=True)
+    if a.profile:
+        prof.disable()
+        prof.dump_stats(a.profile)
+    print(f"TOTAL {total_n} configurations, {total_s:.1f} CPU-s, {total_n / total_s:.1f} configurations per CPU-second")
+    if a.dump:
+        with open(a.dump, "w") as f:
+            json.dump({"answers": out, "per_kernel": per, "total_configs": total_n,
+                       "total_classing_s": round(total_s, 2)}, f, indent=0, sort_keys=True)
+
+
+def paired(new, pkgs, ptx, names) -> int:
+    """The paired A/B (--base): 0 if every answer is the same, else 1."""
+    sys.path.insert(0, os.path.abspath(pkgs))
+    import bck
+    ta_all = tb_all = 0.0
+    diffs = total = 0
+    for name in names:
+        with open(os.path.join(ptx, f"{name}.pkl"), "rb") as f:
+            recs = pickle.load(f)
+        ta = tb = 0.0
+        k = 0
+        for j, (_, _, cfg, _, asm) in enumerate(recs):
+            if asm is None:
+                continue
+            out = {}
+            for m in ((bck, new) if j % 2 == 0 else (new, bck)):
+                c = _Compiled(asm)
+                t0 = time.process_time()
+                out[m] = (m.signature(c), m.level(c))
+                dt = time.process_time() - t0
+                if m is bck:
+                    ta += dt
+                else:
+                    tb += dt
+            if out[bck] != out[new]:
+                diffs += 1
+                print("DIFF", name, j, cfg, out[bck], out[new], flush=True)
+            k += 1
+        ta_all, tb_all, total = ta_all + ta, tb_all + tb, total + k
+        print(f"{name:24s} {k:4d} base {ta:7.2f}s ({k / max(ta, 1e-9):6.1f}/s) new {tb:7.2f}s "
+              f"({k / max(tb, 1e-9):6.1f}/s) x{ta / max(tb, 1e-9):.2f}", flush=True)
+    print(f"TOTAL {total} base {ta_all:.1f}s ({total / ta_all:.1f}/s) new {tb_all:.1f}s ({total / tb_all:.1f}/s) "
+          f"x{ta_all / tb_all:.2f} diffs {diffs}")
+    return 1 if diffs else 0
+
+
+def compare(pa, pb) -> int:
+    """0 if the two dumps' answers are identical, else 1 (the differing configurations listed)."""
+    with open(pa) as f:
+        da = json.load(f)["answers"]
+    with open(pb) as f:
+        db = json.load(f)["answers"]
+    diff = sorted(k for k in set(da) | set(db) if da.get(k) != db.get(k))
+    for k in diff[:20]:
+        print("differs:", k, da.get(k), db.get(k))
+    print(f"{len(da)} vs {len(db)} configurations, {len(diff)} answers differ "
+          f"({len({v[0] for v in da.values()})} vs {len({v[0] for v in db.values()})} distinct signatures)")
+    return 1 if diff else 0
+
+
+if __name__ == "__main__":
+    main()
