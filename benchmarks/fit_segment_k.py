@@ -29,6 +29,7 @@ FILES = {42: ("results/2026-12-02-gpu/call3/survey-21-41-42.jsonl.gz",
               "results/2026-12-02c-gpu/call4/survey-41-42.jsonl.gz"),
          41: ("results/2026-12-02d-gpu/call3/survey-41.jsonl.gz",)}
 GROUND = os.path.join(HERE, "results/2026-12-02d-gpu/call2")
+GROUND_SEED = 20261840      # that run's --seed (its default then); call i drew with GROUND_SEED + i
 VARIANTS = {
     "candidate": {},
     "pairwise_first": {"merge": "pairwise_first"},    # pairs from segment 0: differs where s is not 2^j
@@ -71,13 +72,14 @@ def check(rec: dict, variant: dict, quick: bool = False) -> tuple:
 
 # -- a counts-only ground run ------------------------------------------------------------------------
 
-def ground_inputs(row: dict, seed: int, kind: str) -> tuple:
-    """A's sampled rows (R, K) and B (K, N), float64, as ground_segment_k drew them (gate_gemm.draw: the
-    cancelling draw is the narrow one with A's second half of K negating its first against equal B rows)."""
+def ground_inputs(row: dict, seed: int, kind: str, cols=None) -> tuple:
+    """A's checked rows (R, K) and B's columns `cols` (K, C; None: all), float64, as ground_segment_k drew
+    them (gate_gemm.draw: the cancelling draw is the narrow one with A's second half of K negating its
+    first against equal B rows)."""
     c, idx = row["case"], row["rows"]
     dk = "wide" if kind == "wide" else "narrow"
     a = operand_rows(c, seed, dk, "a", 0, idx)
-    b = operand_rows(c, seed, dk, "b", 0, list(range(c["n"]))).T.copy()
+    b = operand_rows(c, seed, dk, "b", 0, list(range(c["n"])) if cols is None else cols).T.copy()
     if kind == "cancel" and c["k"] >= 2:
         h = c["k"] // 2
         a[:, h:2 * h] = -a[:, :h]
@@ -105,8 +107,7 @@ def twin_bits(row: dict, seed: int, kind: str, plans: dict) -> dict:
 def ground_fingerprint(ground: str, variant: dict, calls=None, draws=("narrow", "wide", "cancel"),
                        against=tuple(GROUND_RUNS)) -> list:
     """[(call index, case, draw, twin, outputs the variant differs from the twin in, recorded count)]
-    for a counts-only ground run (seed: the run's --seed default 20261840 plus the call's index)."""
-    from ground_segment_k import SEED
+    for a counts-only ground run (seed: GROUND_SEED plus the call's index)."""
     runs = {t: json.load(open(os.path.join(ground, GROUND_RUNS[t])))["rows"] for t in against}
     first = runs[against[0]]
     out = []
@@ -116,7 +117,7 @@ def ground_fingerprint(ground: str, variant: dict, calls=None, draws=("narrow", 
         plans = {t: S.plan(row["answer"], c["m"], c["n"], c["k"], c["dtype"], **VARIANTS[t]) for t in against}
         plans["mine"] = S.plan(row["answer"], c["m"], c["n"], c["k"], c["dtype"], **variant)
         for kind in draws:
-            bits = twin_bits(row, SEED + i, kind, plans)
+            bits = twin_bits(row, GROUND_SEED + i, kind, plans)
             for t in against:
                 out.append((i, c, kind, t, int((bits["mine"] != bits[t]).sum()), runs[t][i]["draws"][kind]["differ"]))
     return out

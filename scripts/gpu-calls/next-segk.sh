@@ -16,6 +16,6 @@ R=$OUT/r; mkdir -p $R
 pack() { tar czf $OUT/results.tgz -C $OUT r; }
 timeout -k 5 40 scripts/gpu-run $R report > /dev/null 2>&1          # installs the wheel once
 export PYTHONPATH=src:/tmp/site BITORDER_UNVERIFIED=1
-timeout -k 5 300 python3 benchmarks/ground_segment_k.py --out $R --calls42 36 --calls41 12 --draw 600 \
+timeout -k 5 330 python3 benchmarks/ground_segment_k.py --out $R --calls42 36 --calls41 12 --draw 600 \
   --per-s 4 --plan-budget 30 --budget 100 --jobs 14 > $R/ground.log 2>&1; echo "ground exit $?"
 grep '^\[ground\]' $R/ground.log | cut -c1-600; tail -1 $R/ground.log | cut -c1-1500; pack

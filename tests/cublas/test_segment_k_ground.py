@@ -51,3 +51,30 @@ def test_planted_fault_pairs_from_segment_0_fails(tmp_path):
     pytest_fails_on_mutant(tmp_path, "src/bitorder/cublas/segment_k.py",
                            'if merge == "pairwise":', 'if merge == "pairwise_never":',
                            "tests/cublas/test_segment_k_ground.py::test_pairwise_merge_reproduces_the_ground_counts")
+
+
+def test_ground_script_rows_and_bits_file(monkeypatch, tmp_path):
+    """ground_segment_k's CPU side: the checked rows reach every left-over n-tile row (41: the partly
+    split one at both ends of K's reading) and three plain ones; torch's bits round-trip through the file."""
+    import random
+
+    import numpy as np
+    F = _fit(monkeypatch)
+    import ground_segment_k as G
+    from bitorder.cublas import segment_k as S
+    rec = next(r for r in F.records(41) if r["case"]["m"] == 1790)        # 19 x 14 tiles, 2 left over
+    c = rec["case"]
+    p = S.plan(dict(rec["ran"][0], workspace_size=rec["ran"][0]["workspace"]), c["m"], c["n"], c["k"], "fp16")
+    rows = G.checked_rows(p, c["m"], random.Random(1))
+    assert {r // 128 for r in rows} >= {0, 13} and any(not p.is_split(r, 0) for r in rows)
+    assert any(p.is_split(r, 0) for r in rows) and any(not p.is_split(r, c["n"] - 1) for r in rows if r >= 1664)
+    row42 = F.records(42)[0]
+    c42 = row42["case"]
+    p42 = S.record_plan(row42)
+    rows42 = G.checked_rows(p42, c42["m"], random.Random(2))
+    assert sum(r >= p42.dp_rows for r in rows42) >= 2 and sum(r < p42.dp_rows for r in rows42) == 3
+    bits = {"cancel": np.arange(-6, 6, dtype=np.int16).reshape(3, 4)}
+    r = {"case": c, "answer": rec["ran"][0], "seed": 5, "rows": [0, 1, 2]}
+    G.write_bits(str(tmp_path), [r], [bits], [{"cancel": {"candidate": [[0, 1, 2, 3]]}}])
+    back = G.load_bits(str(tmp_path / "ground_segment_k-bits.json.gz"))["calls"][0]
+    assert np.array_equal(back["torch"]["cancel"], bits["cancel"]) and back["differ"]["cancel"]["candidate"] == [[0, 1, 2, 3]]
