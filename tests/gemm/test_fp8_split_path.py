@@ -192,12 +192,18 @@ def test_planted_fault_fails_the_interpreted_comparison(tmp_path, fault):
 
 
 PAIRS_ENV = {"TRITON_INTERPRET": "1", "FP8_SPLIT_QUICK": "1", "FP8_SPLIT_PLAIN": "1", "BITORDER_FP8_PAIRS": "1"}
-PAIRS_FAULT = ["            p1 = tl.dot(a1, b1)\n            acc = (acc + p0) + p1",
-               "b_desc.load([pid_n * BLOCK_N, k0 + BLOCK_K]).T)\n            acc = (acc + p0) + p1"]
+# The planted fault: the previous odd partial and the even one added pair first, acc + (x_prev + x_even),
+# in both paired loops (pointer and TMA tiles).
+PAIRS_FAULT = ["            x_even = tl.dot(a0, b0)\n            acc = acc + x_odd",
+               "            x_odd = tl.dot(a1, b1)\n            acc = acc + x_even",
+               "b_desc.load([pid_n * BLOCK_N, k0]).T)\n            acc = acc + x_odd",
+               "b_desc.load([pid_n * BLOCK_N, k0 + BLOCK_K]).T)\n            acc = acc + x_even"]
+PAIRS_FAULTY = [x.replace("acc = acc + x_odd", "x_prev = x_odd").replace("acc = acc + x_even", "acc = acc + (x_prev + x_even)")
+                for x in PAIRS_FAULT]
 
 
 def test_paired_intervals_give_the_twins_bytes():
-    """BITORDER_FP8_PAIRS=1 (two promotion intervals' chains issued, then (acc + p0) + p1): the split
+    """BITORDER_FP8_PAIRS=1 (two promotion intervals a trip, the odd one added on the next): the split
     path's quick subset (its promoting chains: pairs leave fast ones alone) and the plain promoting
     chain, pointer and TMA tiles, give the twin's bytes, a designed draw included where adding the
     pair first would not."""
@@ -208,14 +214,13 @@ def test_paired_intervals_give_the_twins_bytes():
 
 
 def test_paired_intervals_added_pair_first_fail(tmp_path):
-    """The planted fault: acc + (p0 + p1) in both paired loops (copied tree) fails the designed draw
-    (the plain chains alone, FP8_SPLIT_PLAIN=only: the split cases' random draws cannot tell the
+    """The planted fault (PAIRS_FAULTY: the previous odd partial and the even one added pair first, in both
+    paired loops; copied tree) fails the designed draw (the plain chains alone, FP8_SPLIT_PLAIN=only: the split cases' random draws cannot tell the
     pair's adds apart, which is why the designed draw exists; CI time)."""
     sys.path.insert(0, os.path.dirname(HERE))
     from mutants import run_on_mutant
 
-    p, copy = run_on_mutant(tmp_path, "src/bitorder/gemm/kernels_fp8.py", PAIRS_FAULT,
-                            [x.replace("acc = (acc + p0) + p1", "acc = acc + (p0 + p1)") for x in PAIRS_FAULT],
+    p, copy = run_on_mutant(tmp_path, "src/bitorder/gemm/kernels_fp8.py", PAIRS_FAULT, PAIRS_FAULTY,
                             ["tests/gemm/interpret_fp8_split.py"], env=dict(PAIRS_ENV, FP8_SPLIT_PLAIN="only"))
     assert f"bitorder from {copy}" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
     assert p.returncode != 0 and "FAIL plain" in p.stdout, p.stdout[-2000:]
@@ -229,7 +234,7 @@ def test_paired_part_kernel_fits_at_the_stages_fp8_pairs_allows(tile, monkeypatc
     bm, bn, bk, warps, stages = tile
     d = GEMMDesc("split_k", "e4m3", 4096, "wgmma", 32, promotion=128, k_cuts=(1024,), partial_dtype="fp32",
                  merge_dtype="fp32", merge_order="sequential", epilogue=("scale", "round"))
-    pairs, stages = fp8._pairs(d, bm, bn, bk, stages)
+    pairs, bm, warps, stages = fp8._pairs(d, bm, bn, bk, warps, stages)
     assert pairs
     c = bitorder.compile(part8_kernel, "sm90", signature=SIGP, num_warps=warps, num_stages=stages, aligned=ALIGNEDP,
                          constexprs=dict(A_ROW=True, B_ROW=False, PROMOTE=128, BLOCK_M=bm, BLOCK_N=bn,

@@ -54,19 +54,25 @@ ROW_WISE_ORDERS = {"acc*(sa*sb)": ("scale",), "(acc*sa)*sb": ("scale_a", "scale_
 # (0.70-0.94x -> 0.64-0.84x); every output byte-identical both ways. fp8 plans stay
 # candidates (BITORDER_UNVERIFIED) until gated.
 FP8_TMA = os.environ.get("BITORDER_FP8_TMA", "1") != "0"
-# BITORDER_FP8_PAIRS=1 (an experiment, off by default; read at import): promoting chains issue two
-# intervals' fresh chains before adding them ((acc + p0) + p1: the same adds in the same order), so
-# one interval's wgmmas may overlap the other's wait; not yet timed on the H200.
+# BITORDER_FP8_PAIRS=1 (an experiment, off by default; read at import): promoting chains walk two
+# intervals a trip with the odd one's add deferred to the next trip, so its wgmmas run while the trip
+# adds (kernels_fp8.chain8_tile; the same adds in the same order). Its first form (both chains issued,
+# then both added) was 3% slower on the H200 (2026-12-02c); this one is not yet timed.
 FP8_PAIRS = os.environ.get("BITORDER_FP8_PAIRS", "") == "1"
 
 
-def _pairs(desc, BM, BN, BK, stages):
-    """(PAIRS, num_stages) for a chain: a stage of a paired loop holds two intervals' tiles, so only
-    as many stages as fit about 200 KB of shared memory (sm_90 has 227 KB: 128x128x128 pairs at 4
-    stages would need 256 KB and not launch)."""
-    if not (FP8_PAIRS and desc.promotion is not None):
-        return False, stages
-    return True, max(1, min(stages, 200_000 // (2 * (BM + BN) * BK)))
+def _pairs(desc, BM, BN, BK, warps, stages, tma=True):
+    """(PAIRS, BM, warps, stages) for a chain. A paired trip holds three fp32 tiles in registers
+    (acc, the even partial, the odd one in flight): one warpgroup of 64 rows (4 warps) at most, which
+    ptxas pipelines on TMA tiles (at 128 rows over 8 warps it serializes the wgmmas, C7515; pointer tiles
+    spill at 64 rows, so they stay unpaired); and a stage holds two intervals' tiles, so only as many
+    stages as fit about 200 KB of shared memory (sm_90 has 227 KB). Tiles never change the bits."""
+    if not (FP8_PAIRS and tma and desc.promotion is not None):
+        return False, BM, warps, stages
+    BM, warps = min(BM, 64), 4
+    return True, BM, warps, max(1, min(stages, 200_000 // (2 * (BM + BN) * BK)))
+
+
 _SCALE_CODE = {("scale",): 1, ("scale_a", "scale_b"): 2, ("scale_b", "scale_a"): 3, ("scale_bias_fma",): 4}
 
 
@@ -277,11 +283,12 @@ def run_split(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch
     BM, BN, BK, warps, stages = block or _block(M, N, desc, parts, a.is_cuda)
     if desc.promotion is not None:
         BK = desc.promotion   # one dot per promotion interval, from each part's start
-    pairs, stages = _pairs(desc, BM, BN, BK, stages)
+    tma = _tma(a, b, desc, tma)
+    pairs, BM, warps, stages = _pairs(desc, BM, BN, BK, warps, stages, tma)
     ws = torch.empty((parts, M, N), dtype=torch.float32, device=a.device)
     part8_kernel[(triton.cdiv(M, BM) * triton.cdiv(N, BN), parts)](
         a, b, ws, M, N, K, span, a.stride(0), b.stride(1), N, M * N, A_ROW=True, B_ROW=False,
-        PROMOTE=desc.promotion or 0, BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK, TMA=_tma(a, b, desc, tma),
+        PROMOTE=desc.promotion or 0, BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK, TMA=tma,
         PAIRS=pairs, num_warps=warps, num_stages=stages)
     out = torch.empty((M, N), dtype=out_dtype, device=a.device)
     n = M * N
@@ -308,7 +315,7 @@ def run(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch.bfloa
     if desc.promotion is not None:
         BK = desc.promotion   # one dot per promotion interval: Triton promotes once per dot
     tma = _tma(a, b, desc, tma)
-    pairs, stages = _pairs(desc, BM, BN, BK, stages)
+    pairs, BM, warps, stages = _pairs(desc, BM, BN, BK, warps, stages, tma)
     chain8_kernel[(triton.cdiv(M, BM) * triton.cdiv(N, BN),)](
         a, b, out, bias if bias is not None else out, scale_a, scale_b, M, N, K, a.stride(0), b.stride(1), N,
         A_ROW=True, B_ROW=False, PROMOTE=desc.promotion or 0, SCALE=_SCALE_CODE[scale],
