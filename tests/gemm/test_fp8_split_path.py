@@ -194,10 +194,10 @@ def test_planted_fault_fails_the_interpreted_comparison(tmp_path, fault):
 PAIRS_ENV = {"TRITON_INTERPRET": "1", "FP8_SPLIT_QUICK": "1", "FP8_SPLIT_PLAIN": "1", "BITORDER_FP8_PAIRS": "1"}
 # The planted fault: the previous odd partial and the even one added pair first, acc + (x_prev + x_even),
 # in both paired loops (pointer and TMA tiles).
-PAIRS_FAULT = ["            x_even = tl.dot(a0, b0)\n            acc = acc + x_odd",
-               "            x_odd = tl.dot(a1, b1)\n            acc = acc + x_even",
-               "b_desc.load([pid_n * BLOCK_N, k0]).T)\n            acc = acc + x_odd",
-               "b_desc.load([pid_n * BLOCK_N, k0 + BLOCK_K]).T)\n            acc = acc + x_even"]
+PAIRS_FAULT = ["                x_even = tl.dot(a0, b0)\n                acc = acc + x_odd",
+               "                x_odd = tl.dot(a1, b1)\n                acc = acc + x_even",
+               "b_desc.load([pid_n * BLOCK_N, k0]).T)\n                acc = acc + x_odd",
+               "b_desc.load([pid_n * BLOCK_N, k0 + BLOCK_K]).T)\n                acc = acc + x_even"]
 PAIRS_FAULTY = [x.replace("acc = acc + x_odd", "x_prev = x_odd").replace("acc = acc + x_even", "acc = acc + (x_prev + x_even)")
                 for x in PAIRS_FAULT]
 

@@ -90,29 +90,31 @@ def chain8_tile(a_ptr, b_ptr, pid_m, pid_n, M, N, k_lo, k_hi, stride_a, stride_b
     if TMA:   # zeros past M, N and k_hi come from the descriptors' bounds
         a_desc = tl.make_tensor_descriptor(a_ptr, [M, k_hi], [stride_a, 1], [BLOCK_M, BLOCK_K])
         b_desc = tl.make_tensor_descriptor(b_ptr, [N, k_hi], [stride_b, 1], [BLOCK_N, BLOCK_K])
-        x_odd = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-        for k0 in range(k_lo, k_pairs, 2 * BLOCK_K):
-            x_even = tl.dot(a_desc.load([pid_m * BLOCK_M, k0]), b_desc.load([pid_n * BLOCK_N, k0]).T)
+        if PAIRS and PROMOTE > 0:
+            x_odd = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+            for k0 in range(k_lo, k_pairs, 2 * BLOCK_K):
+                x_even = tl.dot(a_desc.load([pid_m * BLOCK_M, k0]), b_desc.load([pid_n * BLOCK_N, k0]).T)
+                acc = acc + x_odd
+                x_odd = tl.dot(a_desc.load([pid_m * BLOCK_M, k0 + BLOCK_K]), b_desc.load([pid_n * BLOCK_N, k0 + BLOCK_K]).T)
+                acc = acc + x_even
             acc = acc + x_odd
-            x_odd = tl.dot(a_desc.load([pid_m * BLOCK_M, k0 + BLOCK_K]), b_desc.load([pid_n * BLOCK_N, k0 + BLOCK_K]).T)
-            acc = acc + x_even
-        acc = acc + x_odd
         for k0 in range(k_pairs, k_hi, BLOCK_K):
             acc = _dot8(a_desc.load([pid_m * BLOCK_M, k0]), b_desc.load([pid_n * BLOCK_N, k0]).T, acc, PROMOTE)
     else:
         # Whole tiles first, with no mask along K (Triton then vectorises and pipelines the
         # loads), then the short tile, zero past k_hi: the same dots on the same values in order.
         k_full = k_lo + (k_hi - k_lo) // BLOCK_K * BLOCK_K
-        x_odd = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-        for k0 in range(k_lo, k_pairs, 2 * BLOCK_K):
-            kk = k0 + rk
-            a0, b0 = _whole_tile(a_base, b_base, kk, sak, sbk, m_ok, n_ok)
-            x_even = tl.dot(a0, b0)
+        if PAIRS and PROMOTE > 0:
+            x_odd = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+            for k0 in range(k_lo, k_pairs, 2 * BLOCK_K):
+                kk = k0 + rk
+                a0, b0 = _whole_tile(a_base, b_base, kk, sak, sbk, m_ok, n_ok)
+                x_even = tl.dot(a0, b0)
+                acc = acc + x_odd
+                a1, b1 = _whole_tile(a_base, b_base, kk + BLOCK_K, sak, sbk, m_ok, n_ok)
+                x_odd = tl.dot(a1, b1)
+                acc = acc + x_even
             acc = acc + x_odd
-            a1, b1 = _whole_tile(a_base, b_base, kk + BLOCK_K, sak, sbk, m_ok, n_ok)
-            x_odd = tl.dot(a1, b1)
-            acc = acc + x_even
-        acc = acc + x_odd
         for k0 in range(k_pairs, k_full, BLOCK_K):
             a, b = _whole_tile(a_base, b_base, k0 + rk, sak, sbk, m_ok, n_ok)
             acc = _dot8(a, b, acc, PROMOTE)
