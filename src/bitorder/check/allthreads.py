@@ -40,7 +40,7 @@ class AllThreads:
 
     def _float_all(self, op, base, dst, decoded):
         """_float in every thread, unguarded and outside a skipped region (one call, not n)."""
-        nodes, fnode, undef, n = self.nodes, self.fnode, self.undef, self.n
+        nodes, fnode, n = self.nodes, self.fnode, self.n
         muls = nodes.muls
         contracts = base in ("add", "sub") and ".rn" not in op
         unrounded = base == "mul" and ".rn" not in op

@@ -31,7 +31,8 @@ from .allthreads import _CONCRETE, _INT_REG, AllThreads
 from .memory import Memory
 from .ptx import Entry, Instr, Label, opcode_base
 from .bits import Bits, int_form
-from .rules import _REG, _address, _branches_on_constants, _cvt_types, _float_cmp, _hammock, _operand
+from .rules import (_address, _branches_on_constants, _cvt_types, _float_cmp, _hammock, _is_memory, _operand,
+                    _text_shape)
 from .tensorcore import _PROXY_FENCE, TensorCore, smem_or, smem_shift
 from .symbolic import (Nodes, UNDEF, UNDEF_PRED, Unsupported, _BITS, _KNOWN, _MAX_STEPS, _RING, _cap,
                        _concrete, _disjoint, _extend, _is_float_op, _is_int, _itype, _pair_cvt, _pred, _wrap, atom,
@@ -554,38 +555,6 @@ class _Block(Memory, TensorCore, AllThreads):
                  if mode == "up" else (lane + b if lane + b < 32 else lane))
             out.append(src[t - lane + j])
         self.cols[ops[0]] = out   # (a new list: every lane read its source before any is written)
-
-def _is_memory(ins) -> bool:
-    """Whether ins is a global or shared load or store (not a parameter load): memory.py's."""
-    op = ins.opcode
-    return ins.base in ("ld", "st") and ".param" not in op and (".global" in op or ".shared" in op)
-
-
-def _text_shape(ins):
-    """_Block._shape's (registers written, registers read, may run once), a function of the
-    instruction's guard, opcode and operand texts alone: memoised across walks (other
-    configurations' programs share most instruction texts)."""
-    key = (ins.guard, ins.opcode, ins.operands)
-    hit = _TEXT_SHAPE.get(key)
-    if hit is not None:
-        return hit
-    text = " ".join(ins.operands)
-    writes = ins.base not in ("st", "stmatrix") and not ins.opcode.startswith("bar")
-    dsts = tuple(_REG.findall(ins.operands[0])) if writes and ins.operands else ()
-    srcs = frozenset(_REG.findall(" ".join(ins.operands[1:] if writes else ins.operands)))
-    once = (ins.guard is None and len(dsts) == 1 and "{" not in text and "%tid" not in text
-            and "%laneid" not in text and "%warpid" not in text
-            and (ins.base not in ("ld", "st", "shfl", "ldmatrix", "stmatrix", "bar", "barrier")
-                 or (ins.base == "ld" and ".param" in ins.opcode)))
-    srcs = frozenset(r for r in srcs if not r.startswith(("%ctaid", "%nctaid", "%ntid")))
-    if len(_TEXT_SHAPE) > 200_000:
-        _TEXT_SHAPE.clear()
-    hit = _TEXT_SHAPE[key] = (dsts, srcs, once)
-    return hit
-
-
-_TEXT_SHAPE = {}   # (guard, opcode, operands) -> _text_shape's answer
-
 
 def roots(entry: Entry, divisible=frozenset(), bound=()) -> dict:
     """{address: (guard, tree key, width)} for one block, ctaid symbolic; raises Unsupported."""

@@ -162,3 +162,35 @@ def _linear_cmp(cmp, a, b):
         return ("cmp0", "eq" if cmp == "eq" else "ne", pkey(_norm(e)))
     e[()] = k // g                         # floor division: the exact integer bound
     return ("cmp0", "lt", pkey(_norm(e)))
+
+
+def _is_memory(ins) -> bool:
+    """Whether ins is a global or shared load or store (not a parameter load): memory.py's."""
+    op = ins.opcode
+    return ins.base in ("ld", "st") and ".param" not in op and (".global" in op or ".shared" in op)
+
+
+def _text_shape(ins):
+    """_Block._shape's (registers written, registers read, may run once), a function of the
+    instruction's guard, opcode and operand texts alone: memoised across walks (a quarter of the
+    stored corpus's instruction texts recur in other configurations' programs)."""
+    key = (ins.guard, ins.opcode, ins.operands)
+    hit = _TEXT_SHAPE.get(key)
+    if hit is not None:
+        return hit
+    text = " ".join(ins.operands)
+    writes = ins.base not in ("st", "stmatrix") and not ins.opcode.startswith("bar")
+    dsts = tuple(_REG.findall(ins.operands[0])) if writes and ins.operands else ()
+    srcs = frozenset(_REG.findall(" ".join(ins.operands[1:] if writes else ins.operands)))
+    once = (ins.guard is None and len(dsts) == 1 and "{" not in text and "%tid" not in text
+            and "%laneid" not in text and "%warpid" not in text
+            and (ins.base not in ("ld", "st", "shfl", "ldmatrix", "stmatrix", "bar", "barrier")
+                 or (ins.base == "ld" and ".param" in ins.opcode)))
+    srcs = frozenset(r for r in srcs if not r.startswith(("%ctaid", "%nctaid", "%ntid")))
+    if len(_TEXT_SHAPE) > 200_000:
+        _TEXT_SHAPE.clear()
+    hit = _TEXT_SHAPE[key] = (dsts, srcs, once)
+    return hit
+
+
+_TEXT_SHAPE = {}   # (guard, opcode, operands) -> _text_shape's answer

@@ -1,0 +1,10 @@
+#!/bin/bash
+. /work/venv/bin/activate
+cd /work/main
+while pgrep -f "seq2.sh" >/dev/null; do sleep 2; done
+for side in before4; do
+  src=/tmp/cks/before/src
+  { echo "$side start $(date -u)"; uptime; } >> /tmp/cks/seq2.log
+  taskset -c 0 python benchmarks/checker_speed.py --src $src --dump /tmp/cks/dump_$side.json > /tmp/cks/run_$side.log 2>&1
+  { echo "$side end $(date -u) rc=$?"; uptime; tail -1 /tmp/cks/run_$side.log; } >> /tmp/cks/seq2.log
+done
