@@ -193,10 +193,8 @@ def test_planted_fault_fails_the_interpreted_comparison(tmp_path, fault):
 
 PAIRS_ENV = {"TRITON_INTERPRET": "1", "FP8_SPLIT_QUICK": "1", "FP8_SPLIT_PLAIN": "1", "BITORDER_FP8_PAIRS": "1"}
 # The planted fault: the previous odd partial and the even one added pair first, acc + (x_prev + x_even),
-# in both paired loops (pointer and TMA tiles).
-PAIRS_FAULT = ["                x_even = tl.dot(a0, b0)\n                acc = acc + x_odd",
-               "                x_odd = tl.dot(a1, b1)\n                acc = acc + x_even",
-               "b_desc.load([pid_n * BLOCK_N, k0]).T)\n                acc = acc + x_odd",
+# in the paired loop (TMA tiles: pointer tiles run unpaired).
+PAIRS_FAULT = ["b_desc.load([pid_n * BLOCK_N, k0]).T)\n                acc = acc + x_odd",
                "b_desc.load([pid_n * BLOCK_N, k0 + BLOCK_K]).T)\n                acc = acc + x_even"]
 PAIRS_FAULTY = [x.replace("acc = acc + x_odd", "x_prev = x_odd").replace("acc = acc + x_even", "acc = acc + (x_prev + x_even)")
                 for x in PAIRS_FAULT]
@@ -205,8 +203,8 @@ PAIRS_FAULTY = [x.replace("acc = acc + x_odd", "x_prev = x_odd").replace("acc = 
 def test_paired_intervals_give_the_twins_bytes():
     """BITORDER_FP8_PAIRS=1 (two promotion intervals a trip, the odd one added on the next): the split
     path's quick subset (its promoting chains: pairs leave fast ones alone) and the plain promoting
-    chain, pointer and TMA tiles, give the twin's bytes, a designed draw included where adding the
-    pair first would not."""
+    chain, pointer tiles (unpaired) and TMA tiles (paired), give the twin's bytes, a designed draw included
+    where adding the pair first would not."""
     p = subprocess.run([sys.executable, os.path.join(HERE, "interpret_fp8_split.py")], env=dict(os.environ, **PAIRS_ENV),
                        capture_output=True, text=True, timeout=1200)
     assert "(BITORDER_FP8_PAIRS True)" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
@@ -214,9 +212,10 @@ def test_paired_intervals_give_the_twins_bytes():
 
 
 def test_paired_intervals_added_pair_first_fail(tmp_path):
-    """The planted fault (PAIRS_FAULTY: the previous odd partial and the even one added pair first, in both
-    paired loops; copied tree) fails the designed draw (the plain chains alone, FP8_SPLIT_PLAIN=only: the split cases' random draws cannot tell the
-    pair's adds apart, which is why the designed draw exists; CI time)."""
+    """The planted fault (PAIRS_FAULTY: the previous odd partial and the even one added pair first, in the
+    paired loop; copied tree) fails the designed draw on TMA tiles (the plain chains alone,
+    FP8_SPLIT_PLAIN=only: the split cases' random draws cannot tell the pair's adds apart, which is why
+    the designed draw exists; CI time)."""
     sys.path.insert(0, os.path.dirname(HERE))
     from mutants import run_on_mutant
 

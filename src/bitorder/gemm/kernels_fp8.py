@@ -65,7 +65,8 @@ def chain8_tile(a_ptr, b_ptr, pid_m, pid_n, M, N, k_lo, k_hi, stride_a, stride_b
     from zero, in K order, tiles of BLOCK_K from k_lo (so promotion intervals, BLOCK_K = PROMOTE,
     count from k_lo), the last tile zero past k_hi. TMA (A row-major, B column-major, 16-byte-aligned
     bases and leading strides): the descriptors end at k_hi, so their zero fill is the same mask.
-    PAIRS (promoting chains only; an experiment, BITORDER_FP8_PAIRS): whole intervals two at a time,
+    PAIRS (promoting chains on TMA tiles only; an experiment, BITORDER_FP8_PAIRS; pointer tiles run as
+    without it, since they spill here: fp8._pairs): whole intervals two at a time,
     the odd one's add deferred to the next trip: a trip issues the even interval's fresh chain and waits
     for it (which also ends the previous trip's odd chain), adds that odd partial, issues the odd
     interval's chain and adds the even partial while the odd chain's wgmmas run: the same adds in the
@@ -74,9 +75,6 @@ def chain8_tile(a_ptr, b_ptr, pid_m, pid_n, M, N, k_lo, k_hi, stride_a, stride_b
     dotCanBeProperlyAsync's rule 3b); reading the previous odd partial before the odd dot lets it reuse
     those registers (read after it, ptxas serializes the wgmmas: C7514). A plain chain waits before every
     add; 2026-12-02b's form (both chains issued, then both added) still waited for both."""
-    k_pairs = k_lo
-    if PAIRS and PROMOTE > 0:
-        k_pairs = k_lo + (k_hi - k_lo) // (2 * BLOCK_K) * (2 * BLOCK_K)
     rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     rk = tl.arange(0, BLOCK_K)
@@ -90,7 +88,9 @@ def chain8_tile(a_ptr, b_ptr, pid_m, pid_n, M, N, k_lo, k_hi, stride_a, stride_b
     if TMA:   # zeros past M, N and k_hi come from the descriptors' bounds
         a_desc = tl.make_tensor_descriptor(a_ptr, [M, k_hi], [stride_a, 1], [BLOCK_M, BLOCK_K])
         b_desc = tl.make_tensor_descriptor(b_ptr, [N, k_hi], [stride_b, 1], [BLOCK_N, BLOCK_K])
+        k_pairs = k_lo
         if PAIRS and PROMOTE > 0:
+            k_pairs = k_lo + (k_hi - k_lo) // (2 * BLOCK_K) * (2 * BLOCK_K)
             x_odd = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
             for k0 in range(k_lo, k_pairs, 2 * BLOCK_K):
                 x_even = tl.dot(a_desc.load([pid_m * BLOCK_M, k0]), b_desc.load([pid_n * BLOCK_N, k0]).T)
@@ -104,18 +104,7 @@ def chain8_tile(a_ptr, b_ptr, pid_m, pid_n, M, N, k_lo, k_hi, stride_a, stride_b
         # Whole tiles first, with no mask along K (Triton then vectorises and pipelines the
         # loads), then the short tile, zero past k_hi: the same dots on the same values in order.
         k_full = k_lo + (k_hi - k_lo) // BLOCK_K * BLOCK_K
-        if PAIRS and PROMOTE > 0:
-            x_odd = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-            for k0 in range(k_lo, k_pairs, 2 * BLOCK_K):
-                kk = k0 + rk
-                a0, b0 = _whole_tile(a_base, b_base, kk, sak, sbk, m_ok, n_ok)
-                x_even = tl.dot(a0, b0)
-                acc = acc + x_odd
-                a1, b1 = _whole_tile(a_base, b_base, kk + BLOCK_K, sak, sbk, m_ok, n_ok)
-                x_odd = tl.dot(a1, b1)
-                acc = acc + x_even
-            acc = acc + x_odd
-        for k0 in range(k_pairs, k_full, BLOCK_K):
+        for k0 in range(k_lo, k_full, BLOCK_K):
             a, b = _whole_tile(a_base, b_base, k0 + rk, sak, sbk, m_ok, n_ok)
             acc = _dot8(a, b, acc, PROMOTE)
         if k_full < k_hi:
