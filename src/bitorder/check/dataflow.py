@@ -322,9 +322,7 @@ class _Block(Memory, TensorCore, AllThreads):
     def write(self, t, reg, value, g):
         if self.region is not None:
             return self._region_write(t, reg, value)
-        col = self.cols.get(reg)
-        if col is None:
-            col = self.cols[reg] = [self.undef] * self.n
+        col = self.column(reg)
         if g == UNDEF_PRED:      # written or not on a condition nobody defined
             value = self.undef
         elif g is not True:
