@@ -37,3 +37,18 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "gpu" in item.keywords or "/gpu/" in str(item.fspath):
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _compile_state_restored():
+    """A test that leaves Triton's stage hook or cache directory changed fails here, by name: the next
+    tests of its worker would compile in another state (2026-12-02e: test_rowperm left the layout pass
+    on, then pin_all's exit pointed its compiles at the unhooked cache and CI failed six later tests)."""
+    import triton
+    knobs = triton.knobs
+    before = knobs.runtime.add_stages_inspection_hook, knobs.cache.dir
+    yield
+    after = knobs.runtime.add_stages_inspection_hook, knobs.cache.dir
+    if after != before:
+        knobs.runtime.add_stages_inspection_hook, knobs.cache.dir = before
+        pytest.fail(f"the test left Triton's compile state changed: hook, cache dir {before} -> {after}")

@@ -44,8 +44,7 @@ def _build(pinned=True, warps=2, bn=32, on=True, kernel="gemm_colsum"):
     import pinned_kernels as pk
     from pinned_rowperm import _compile
     from bitorder.compiler import layouts
-    layouts.enable(True)
-    with layouts.conversions(rowperm=on):
+    with layouts.applied(True), layouts.conversions(rowperm=on):
         return _compile(getattr(pk, kernel), warps, bn, pinned, 1024)
 
 
@@ -91,13 +90,12 @@ def test_of_the_suite_only_gemm_colsum_is_rewritten():
     import pinned_suite as ps
     from bitorder import compile as build
     from bitorder.compiler import layouts
-    layouts.enable(True)
     changed = []
     for name in ps.CASES:
         kernel, sig, consts, block = ps.signature(name)
         got = []
         for on in (True, False):
-            with layouts.conversions(rowperm=on):
+            with layouts.applied(True), layouts.conversions(rowperm=on):
                 c = build(kernel, "sm90", signature=sig, num_warps=2, num_stages=1, aligned=list(sig),
                           constexprs={**consts, block: ps.CASES[name][5][0], "PINNED": True})
             got.append((re.sub(r"loc\(.*?\)|#loc.*", "", c.ttgir), c.ptx))

@@ -223,26 +223,30 @@ _rekey()
 
 def enable(on: bool = True) -> None:
     """Turn the pass on (or off) for kernels compiled from now on in this process. Kernels go to
-    a Triton cache directory of their own while it is on (the hook is not in Triton's key)."""
+    a Triton cache directory of their own while it is on (the hook is not in Triton's key), named by
+    language.pinned.apply_cache_dir, and JIT functions' in-memory kernels are dropped when the hook
+    changes."""
     import triton
     from triton import knobs
+
+    from ..language import pinned
 
     if triton.__version__ != "3.6.0":
         raise RuntimeError(f"bitorder's layout pass is written against Triton 3.6.0's make_ttgir; found "
                            f"{triton.__version__}")
-    global _BASE
-    if _BASE is None:
-        _BASE = knobs.cache.dir or os.path.join(os.path.expanduser("~"), ".triton", "cache")
     if on:
         knobs.runtime.add_stages_inspection_hook = _hook
-        knobs.cache.dir = f"{_BASE}-bitorder-layouts-{_SOURCE}"
-    else:
-        if knobs.runtime.add_stages_inspection_hook is _hook:
-            knobs.runtime.add_stages_inspection_hook = None
-        knobs.cache.dir = _BASE
+    elif knobs.runtime.add_stages_inspection_hook is _hook:
+        knobs.runtime.add_stages_inspection_hook = None
+    pinned.apply_cache_dir()
+    global _APPLIED
+    state = _hook.bitorder_identity if knobs.runtime.add_stages_inspection_hook is _hook else None
+    if state != _APPLIED:
+        pinned.drop_kernel_caches()
+        _APPLIED = state
 
 
-_BASE = None   # Triton's cache directory before enable() changed it
+_APPLIED = None   # the hook identity the last enable() left installed, or None (in-memory kernels match it)
 
 
 @contextlib.contextmanager

@@ -191,14 +191,26 @@ def install():
     triton.language.standard.sum = sum
     core._tensor_member_fn(reduce)  # x.reduce(...) and x.sum(...), the way Triton registers members
     core._tensor_member_fn(sum)
+    apply_cache_dir()
+
+
+def apply_cache_dir() -> None:
+    """Point Triton's cache at the directory for this process's whole compile state: this lowering
+    (implementation_key), pin_all's mode and the stage hook installed (its bitorder_identity, as
+    bitorder.compiler.layouts sets it). Triton's key sees none of the three, so each state needs a
+    directory of its own; this is the one place that names it, so that switching one never points a
+    hooked compile at an unhooked directory (2026-12-02e: pin_all's exit did, with the layout pass on,
+    and Triton then served layout-pass kernels to unhooked compiles)."""
     if _STATE["base_cache"] is None:
         _STATE["base_cache"] = triton.knobs.cache.dir
-    _apply_cache_dir()
-
-
-def _apply_cache_dir() -> None:
     d = os.path.join(_STATE["base_cache"], f"bitorder-{implementation_key()}")
-    triton.knobs.cache.dir = os.path.join(d, "pinned-all") if _STATE["pin_all"] else d
+    if _STATE["pin_all"]:
+        d = os.path.join(d, "pinned-all")
+    hook = triton.knobs.runtime.add_stages_inspection_hook
+    if hook is not None:
+        ident = getattr(hook, "bitorder_identity", None) or f"{hook.__module__}.{hook.__qualname__}"
+        d += "-" + ident.replace(":", "-").replace(os.sep, "-")
+    triton.knobs.cache.dir = d
 
 
 @contextlib.contextmanager
@@ -219,11 +231,12 @@ def _set_mode(enabled: bool) -> None:
     if _STATE["pin_all"] == bool(enabled):
         return
     _STATE["pin_all"] = bool(enabled)
-    _apply_cache_dir()
-    _drop_kernel_caches()
+    apply_cache_dir()
+    drop_kernel_caches()
 
 
-def _drop_kernel_caches() -> None:
+def drop_kernel_caches() -> None:
+    """Forget every JIT function's compiled kernels in memory (their key sees no bitorder state)."""
     import gc
     import warnings
 
