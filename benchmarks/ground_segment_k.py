@@ -17,7 +17,12 @@ rebuilt from the draws' hashes (checked against the GPU's rows for every call).
 Writes ground_segment_k.json (per call: case, answer, s, rows, seed; per draw and variant how many outputs
 differ) and ground_segment_k-bits.json.gz (load_bits: torch's bits per call and draw, rows x columns; for
 each variant its differing outputs as [row, column, torch's bits, the twin's bits], at most --keep per call,
-draw and variant). Exit 1 when the candidate differs anywhere (or no call was kept). GPU."""
+draw and variant). Exit 1 when the candidate differs anywhere (or no call was kept). GPU.
+
+--triton: each draw also runs bitorder.matmul (which must plan "segk": bitorder.gemm.segment_k) and compares
+its whole output with torch's byte for byte (per call and draw: differ_torch), and its checked rows with the
+candidate twin's (differ_twin: the kernel against the reading it implements); exit 1 when either differs
+anywhere or a call planned another path."""
 from __future__ import annotations
 
 import argparse
@@ -153,15 +158,18 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=14, help="processes for the twins")
     ap.add_argument("--keep", type=int, default=4000, help="differing outputs stored per call, draw and variant")
     ap.add_argument("--variants", default=VARIANTS)
+    ap.add_argument("--triton", action="store_true", help="bitorder.matmul's segment-K path too")
     args = ap.parse_args(argv)
     import multiprocessing as mp
     import torch
     import fit_segment_k as F
     from gate_gemm import draw, shell
+    import bitorder
     from bitorder.cublas import segment_k as S
     from bitorder.gemm import api
     kept, answers = select(args, S, F, api, shell)
-    t0, rows, tasks, torch_bits, rebuilt = time.time(), [], [], [], []
+    print(f"[ground] bitorder from {os.path.dirname(bitorder.__file__)}", flush=True)
+    t0, rows, tasks, torch_bits, rebuilt, mine = time.time(), [], [], [], [], []
     for case, ans, plans in kept:
         if time.time() - t0 > args.budget:
             break
@@ -170,10 +178,20 @@ def main(argv=None) -> int:
         row = {"case": case.__dict__, "answer": ans, "segments": len(p.bounds) - 1, "rows": idx,
                "seed": args.seed + i, "draws": {}}
         torch_bits.append({})
+        mine.append({})
         for kind in KINDS:
             a, b, _ = draw(case, args.seed + i, kind)
-            got = torch.matmul(a, b)[idx].contiguous().view(torch.int16).cpu().numpy()
+            full = torch.matmul(a, b)
+            got = full[idx].contiguous().view(torch.int16).cpu().numpy()
             torch_bits[i][kind] = got
+            if args.triton:     # bitorder.matmul on the same operands: the whole output against torch's
+                ours = bitorder.matmul(a, b)
+                row.setdefault("triton", {})[kind] = {
+                    "path": api.plan(a, b).path, "outputs": full.numel(),
+                    "differ_torch": int((ours.view(torch.int16) != full.view(torch.int16)).sum())}
+                mine[i][kind] = ours[idx].contiguous().view(torch.int16).cpu().numpy()
+                del ours
+            del full
             if kind == "cancel":    # the CPU rebuilds the operands from the hash: check it (A's rows, 3 of B's columns)
                 bc = sorted({0, case.n // 2, case.n - 1})
                 ra, rb = F.ground_inputs(row, args.seed + i, kind, bc)
@@ -197,6 +215,9 @@ def main(argv=None) -> int:
             r["draws"][kind][v] = len(bad)
             diffs[i].setdefault(kind, {})[v] = [[r["rows"][x], int(y), int(got[x, y]), int(bits[x, y])]
                                                 for x, y in bad[:args.keep]]
+    for (i, kind, _), tw in zip(tasks, twins):
+        if kind in mine[i] and "candidate" in tw:
+            rows[i]["triton"][kind]["differ_twin"] = int((mine[i][kind] != tw["candidate"]).sum())
     variants = args.variants.split(",")
     summary = {v: {"calls_differ": sum(any(d.get(v, 0) for d in r["draws"].values()) for r in rows),
                    "outputs_differ": sum(d.get(v, 0) for r in rows for d in r["draws"].values()),
@@ -206,7 +227,14 @@ def main(argv=None) -> int:
         c = r["case"]
         print(c["dtype"], r["answer"]["algo_id"], c["m"], c["n"], c["k"], "s", r["segments"],
               {k: {v: d.get(v) for v in variants if v in d} for k, d in r["draws"].items()}, flush=True)
+    tri = [d for r in rows for d in r.get("triton", {}).values()]
+    triton = {"draws": len(tri), "not_segk": sum(d["path"] != "segk" for d in tri),
+              "draws_differ_torch": sum(d["differ_torch"] > 0 for d in tri),
+              "outputs_differ_torch": sum(d["differ_torch"] for d in tri),
+              "outputs_compared": sum(d["outputs"] for d in tri),
+              "draws_differ_twin": sum(d.get("differ_twin", 1) > 0 for d in tri)} if args.triton else None
     report = {"device": torch.cuda.get_device_name(), "seconds": round(time.time() - t0, 1), "answers": answers,
+              "triton": triton,
               "calls": len(rows), "operands_rebuilt": [sum(rebuilt), len(rebuilt)], "variants": summary,
               "segments": sorted({r["segments"] for r in rows}), "rows": rows}
     os.makedirs(args.out, exist_ok=True)
@@ -215,7 +243,9 @@ def main(argv=None) -> int:
     write_bits(args.out, rows, torch_bits, diffs)
     print(json.dumps({k: v for k, v in report.items() if k != "rows"}))
     cand = summary.get("candidate", {})
-    return 1 if not rows or cand.get("outputs_differ", 1) or not all(rebuilt) else 0
+    bad_triton = bool(triton) and (triton["not_segk"] or triton["draws_differ_torch"] or triton["draws_differ_twin"]
+                                   or not triton["draws"])
+    return 1 if not rows or cand.get("outputs_differ", 1) or not all(rebuilt) or bad_triton else 0
 
 
 if __name__ == "__main__":

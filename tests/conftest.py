@@ -45,6 +45,7 @@ def _compile_state_restored():
     tests of its worker would compile in another state (2026-12-02e: test_rowperm left the layout pass
     on, then pin_all's exit pointed its compiles at the unhooked cache and CI failed six later tests)."""
     import triton
+    import bitorder     # noqa: F401  (its first import installs pinned reductions: their cache directory)
     knobs = triton.knobs
     before = knobs.runtime.add_stages_inspection_hook, knobs.cache.dir
     yield

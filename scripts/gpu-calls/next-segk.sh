@@ -11,11 +11,21 @@
 # by side on the same outputs: candidate (must be 0), pairwise_first (differs only where s is not a power of
 # two), part0_last (the old merge: must differ on the cancelling draws), longer_first (planted fault: must
 # differ), s_always_8, rowmajor (41: the partly split n-tile row's m-tiles ascending: must differ there).
+# 2026-12-02e: --triton runs bitorder.matmul's segment-K path (src/bitorder/gemm/segment_k.py, CPU-tested
+# under the interpreter against the twin) on every draw too: its whole output against torch's (differ_torch)
+# and its checked rows against the candidate twin (differ_twin), both must be 0 and every call must plan
+# "segk". Then its planted fault on a copied tree (the merge paired from segment 0): must fail (~2 min).
 set -u
 R=$OUT/r; mkdir -p $R
 pack() { tar czf $OUT/results.tgz -C $OUT r; }
 timeout -k 5 40 scripts/gpu-run $R report > /dev/null 2>&1          # installs the wheel once
 export PYTHONPATH=src:/tmp/site BITORDER_UNVERIFIED=1
 timeout -k 5 330 python3 benchmarks/ground_segment_k.py --out $R --calls42 36 --calls41 12 --draw 600 \
-  --per-s 4 --plan-budget 30 --budget 100 --jobs 14 > $R/ground.log 2>&1; echo "ground exit $?"
+  --per-s 4 --plan-budget 30 --budget 100 --jobs 14 --triton > $R/ground.log 2>&1; echo "ground exit $?"
 grep '^\[ground\]' $R/ground.log | cut -c1-600; tail -1 $R/ground.log | cut -c1-1500; pack
+mkdir -p $R/mutant-segk
+timeout -k 5 170 scripts/mutant-run src/bitorder/gemm/segment_k.py 'merge_tree(len(parts), p.merge)' \
+  'merge_tree(len(parts), "pairwise_first")' -- python3 benchmarks/ground_segment_k.py --out $R/mutant-segk \
+  --calls42 10 --calls41 4 --draw 300 --per-s 2 --plan-budget 20 --budget 50 --jobs 14 --triton \
+  --variants candidate > $R/mutant-segk.log 2>&1; echo "mutant-segk exit $? (0: the fault was caught)"
+grep -E '^(mutant|imports|\[ground\] bitorder)' $R/mutant-segk.log; tail -1 $R/mutant-segk.log | cut -c1-800; pack

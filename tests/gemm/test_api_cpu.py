@@ -332,3 +332,30 @@ def test_a_gemmk1_answer_is_one_product_rounded_once(monkeypatch):
     assert torch.equal(got.view(torch.int16), want.view(torch.int16))
     assert got[0, 0].item() == 0 and str(got[0, 0].item()) == "-0.0"
     assert str(api.k1_product(x, y, add_zero=True)[0, 0].item()) == "0.0"
+
+
+def test_a_segment_k_answer_plans_the_segment_k_path_only_unverified(monkeypatch):
+    """An algorithm-42 answer with split_k -1 (cuBLAS's run-time split) plans bitorder.gemm.segment_k
+    under BITORDER_UNVERIFIED=1 for a bias-free 2-D product in torch layout nt (a row-major, b a
+    transposed view) inside the records' region; otherwise cuBLAS (never a guess)."""
+    import os
+    import sys
+    import torch
+    from bitorder.gemm import api
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks"))
+    import fit_segment_k
+    rec = fit_segment_k.records(42)[0]
+    c, ans = rec["case"], dict(rec["ran"][0])
+    answer_is(monkeypatch, ans)
+    a = torch.zeros(c["m"], c["k"], dtype=torch.bfloat16)
+    b = torch.zeros(c["n"], c["k"], dtype=torch.bfloat16).t()
+    monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
+    assert api._plan2(a, b, None, "gemm").path == "cublas"
+    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    p = api._plan2(a, b, None, "gemm")
+    assert p.path == "segk" and p.order.k == c["k"] and len(p.order.bounds) > 2, p
+    assert api._plan2(a, b.contiguous(), None, "gemm").path == "cublas"              # layout nn: no records
+    assert api._plan2(a, b, torch.zeros(c["n"], dtype=torch.bfloat16), "gemm_and_bias").path == "cublas"
+    assert api._plan2(a[:64 * 100], b, None, "gemm").path == "cublas"                # whole waves only
+    ans["split_k"] = 1
+    assert api._plan2(a, b, None, "gemm").path == "cublas"

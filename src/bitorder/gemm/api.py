@@ -38,7 +38,8 @@ class Plan:
     `order`), "rows" (one gemv per row of a under `order`: gemmSN's kernels), "dot" (the dot
     kernels under a DotOrder), "dots" (a dot per output), "seq" (one fp32 chain per output:
     magma's and CUTLASS ffma's order), "k1" (a K = 1 product, elementwise: gemmk1, or addmm with its
-    bias) or "cublas" (the fallback: torch itself runs it). call: the cuBLAS entry torch uses
+    bias), "segk" (cuBLAS's run-time split, segment-K: order is the SegmentKPlan; BITORDER_UNVERIFIED=1
+    only) or "cublas" (the fallback: torch itself runs it). call: the cuBLAS entry torch uses
     ("gemm", "bgemm", "gemm_and_bias"). answer: cuBLASLt's heuristic answer (a dict) or None.
     bias_at: where "dots" adds F.linear's bias.
     """
@@ -49,7 +50,8 @@ class Plan:
     call: str
     reason: str = ""
     plan_us: float = 0.0
-    order: object = None     # "simt" / "rows" / "seq": the GemvOrder computed; "dot": simt.dot's DotOrder
+    order: object = None     # "simt" / "rows" / "seq": the GemvOrder computed; "dot": simt.dot's DotOrder;
+                             # "segk": the SegmentKPlan
     bias_at: str = "acc"     # "dots": a bias in fp32 before the rounding ("acc") or to the rounded output ("out")
 
     def to_json(self) -> str:
@@ -140,6 +142,9 @@ def _plan2(a, b, bias, call: str) -> Plan:
     if desc is None:
         from ..cublas.profile import cublas_defect
 
+        order = _segment_k_candidate(ans, a, b, bias, dtype)
+        if order is not None:
+            return Plan("segk", None, ans, call, "segment-K run-time split (bitorder.gemm.segment_k)", us, order)
         order = _gemv_candidate(ans, a, b, bias, dtype)
         if order is not None:
             return Plan("simt", None, ans, call, "gemv rule (bitorder.cublas.gemv_rule)", us, order)
@@ -163,6 +168,18 @@ def _plan2(a, b, bias, call: str) -> Plan:
             f"algo {ans['algo_id']} answer outside the arch profile's verified entries"
         return Plan("cublas", None, ans, call, reason, us)
     return Plan("triton", desc, ans, call, "", us)
+
+
+def _segment_k_candidate(ans, a, b, bias, dtype):
+    """The SegmentKPlan for a 2-D bias-free call that cuBLAS answered with a run-time split (split_k -1:
+    algorithms 41 and 42) in the region its records cover (torch layout nt: a row-major, b a transposed
+    view of a row-major tensor), or None. segment_k.plan answers only under BITORDER_UNVERIFIED=1."""
+    if ans.get("split_k") != -1 or bias is not None or a.dim() != 2 or b.dim() != 2:
+        return None
+    if a.stride(1) != 1 or b.stride(0) != 1:
+        return None
+    from ..cublas import segment_k
+    return segment_k.plan(ans, a.shape[0], b.shape[1], a.shape[1], dtype)
 
 
 def _gemv_candidate(ans, a, b, bias, dtype):
@@ -420,6 +437,9 @@ def _run(a, b, bias, torch_fn):
     elif p.path == "seq":           # magma (_magma_candidate): one fp32 chain per output
         from .simt import seq
         out = seq(a2, b2, bias=None if bias_after else bias)
+    elif p.path == "segk":          # the run-time split (_segment_k_candidate: 2-D, no bias)
+        from .segment_k import run as segment_k
+        out = segment_k(a2, b2, p.order)
     elif p.path == "dot":           # cuBLAS's dot path (_dot_candidate; a bias only through _addmm)
         from .simt import dot
         out = dot(a2, b2, p.order, bias=None if bias_after else bias)

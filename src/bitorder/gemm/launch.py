@@ -254,6 +254,15 @@ def chain(a, b, out, *, span: int, group: int = 16, tail_first: bool = False, k_
     return out
 
 
+def rounded(acc: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """fp32 sums rounded once to dtype by merge_kernel's conversion (cvt.rn, the chain kernel's store)."""
+    acc = acc.contiguous()
+    out = torch.empty(acc.shape, dtype=dtype, device=acc.device)
+    n = acc.numel()
+    _launch(merge_kernel, (_cdiv(n, MERGE_BLOCK),), (acc, out, acc, n, 1, n, acc.shape[-1], False, 0, MERGE_BLOCK), 4, 3)
+    return out
+
+
 def out_shape(a, b):
     """The product's shape; batch dimensions are equal or absent here (api routes the rest)."""
     return (*(a.shape[:-2] or b.shape[:-2]), a.shape[-2], b.shape[-1])
