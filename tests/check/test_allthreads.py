@@ -11,10 +11,9 @@ from bitorder.check.symbolic import Nodes, Unsupported
 
 
 def _per_thread(monkeypatch):
-    """The walk without its all-thread handlers: every instruction thread by thread (no run_all,
-    no run_many)."""
+    """The walk without its all-thread handlers: every instruction thread by thread (no run_all)."""
     handler = dataflow._Block._handler
-    monkeypatch.setattr(dataflow._Block, "_handler", lambda self, ins: (handler(self, ins)[0], None, None))
+    monkeypatch.setattr(dataflow._Block, "_handler", lambda self, ins: (handler(self, ins)[0], None))
 
 
 def _canon(block, v):
@@ -165,9 +164,9 @@ def test_the_per_thread_switch_takes_the_all_thread_handlers_away(monkeypatch):
     assert len(calls) == 1
 
 
-def test_the_per_thread_switch_takes_run_many_and_mov_all_away(monkeypatch):
-    """Masked global loads (run_many) and register moves (_mov_all) are compared too: with the
-    switch no instruction has either; without it, both are used."""
+def test_the_per_thread_switch_takes_mov_all_away(monkeypatch):
+    """Masked global loads and register moves (_mov_all) are compared too: with the switch no
+    instruction has an all-thread handler; without it, the moves do."""
     body = HEAD + ("mov.b32 %r20, 0;\n@%p1 ld.global.b32 %r20, [%rd4];\nmov.b32 %r21, %r20;\n"
                    "add.rn.f32 %r22, %r21, %r20;\nst.global.b32 [%rd5], %r22;")
     text = _entry(body, 64)
@@ -178,8 +177,7 @@ def test_the_per_thread_switch_takes_run_many_and_mov_all_away(monkeypatch):
             block = dataflow._Block(parse(text)[0], Nodes())
             block.run()
             shapes = list(block._shape_of.values())
-            assert any(s[4] is not None or s[5] is not None for s in shapes) is not per_thread
-            assert any(s[5] is not None for s in shapes) is not per_thread   # the masked load
+            assert any(s[4] is not None for s in shapes) is not per_thread
     assert _state(text, False, monkeypatch) == _state(text, True, monkeypatch)
 
 

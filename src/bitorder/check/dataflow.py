@@ -203,7 +203,7 @@ class _Block(Memory, TensorCore, AllThreads):
                 if self.region is not None:
                     raise Unsupported("cp.async or wgmma inside a skipped region")
                 return self.tensor(ins)
-        dsts, srcs, once, run, run_all, run_many = self._shape_of.get(id(ins)) or self._shape(ins)
+        dsts, srcs, once, run, run_all = self._shape_of.get(id(ins)) or self._shape(ins)
         if ins.base in ("shfl", "ldmatrix"):
             self.uniform.difference_update(dsts)
         if ins.base == "shfl":
@@ -233,8 +233,6 @@ class _Block(Memory, TensorCore, AllThreads):
         if region is None and ins.guard is None:     # the common case: every thread, unguarded
             if run_all is not None:
                 return run_all()
-            if run_many is not None:
-                return run_many([(t, True) for t in range(self.n)])
             for t in range(self.n):
                 run(t, ins, True)
             return
@@ -242,16 +240,6 @@ class _Block(Memory, TensorCore, AllThreads):
             # guarded, outside a region: guard(t, ins) for a predicate register, inlined
             negated, reg = ins.guard
             col = self.cols.get(reg) or [self.undef] * self.n
-            if run_many is not None:   # (an instruction that writes no predicate: guards read first)
-                tgs = []
-                for t, g in enumerate(col):
-                    if g.__class__ is bool:
-                        g = g != negated
-                    elif negated:
-                        g = negate(g)
-                    if g is not False:
-                        tgs.append((t, g))
-                return run_many(tgs)
             for t in range(self.n):
                 g = col[t]
                 if g.__class__ is bool:
@@ -276,12 +264,10 @@ class _Block(Memory, TensorCore, AllThreads):
         return hit
 
     def _handler(self, ins):
-        """(run(t, ins, g), run_all() or None, run_many([(t, g), ...]) or None): what
-        execute(t, ins, g) does with ins, chosen once per instruction in execute's own order, with
-        the operand texts decoded once; run_all does it in every thread when none is guarded
-        (floating point and integer arithmetic, moves), run_many in the threads listed, in order,
-        outside a skipped region (memory accesses)."""
-        return (*self._handler_pair(ins), None) if not _is_memory(ins) else self._memory_handler(ins)
+        """(run(t, ins, g), run_all() or None): what execute(t, ins, g) does with ins, chosen once per
+        instruction in execute's own order, with the operand texts decoded once; run_all does it in
+        every thread when none is guarded (floating point and integer arithmetic, moves)."""
+        return self._handler_pair(ins) if not _is_memory(ins) else self._memory_handler(ins)
 
     def _handler_pair(self, ins):
         """_handler's (run, run_all) for an instruction that is not a global or shared access."""

@@ -84,20 +84,19 @@ class Memory:
                     self.store(pkey(padd(at, j * pw)), g, pv, f"b{8 * pw}", gname)
 
     def _memory_handler(self, ins):
-        """(run(t, ins, g), None, run_many([(t, g), ...]) or None): memory(t, ins, g) for one load
-        (global or shared) or shared store, its operand texts decoded once, and the same in the
-        listed threads in order (outside a skipped region); memory itself where a text does not
-        decode (it raises when it runs)."""
+        """(run(t, ins, g), None): memory(t, ins, g) for one load (global or shared) or shared store,
+        its operand texts decoded once; memory itself where a text does not decode (it raises when
+        it runs)."""
         op, ops = ins.opcode, ins.operands
         load, shared = ins.base == "ld", ".shared" in op
         width = _BITS.get(_last_part(op))
         if width is None or len(ops) < 2 or not (load or shared):
-            return self.memory, None, None
+            return self.memory, None
         try:
             base, offset = _address(ops[1] if load else ops[0])
             kind, x = (None, None) if base in self.params else _operand(base)
         except Unsupported:
-            return self.memory, None, None
+            return self.memory, None
         regs = _reg_list(ops[0] if load else ops[1])
         steps = [(r, i * width) for i, r in enumerate(regs)]
 
@@ -134,44 +133,7 @@ class Memory:
                     self.shared_store(t, k, self.val(t, r), g, width, at)
         global_load = load and not shared
 
-        def run_many(tgs):
-            """run(t, ins, g) for each (t, g) in order, outside a skipped region: a global load's
-            per-element work (load() and write() outside a region) inlined, the rest as run."""
-            if not global_load:
-                for t, g in tgs:
-                    run(t, ins, g)
-                return
-            cols, undef, n = self.cols, self.undef, self.n
-            make_load, loads = self.nodes.make_load, self.loads
-            column = None
-            if kind == "reg":
-                column = cols.get(x) or [undef] * n
-            for t, g in tgs:
-                a = (self.param_value[base] if kind is None else column[t] if column is not None
-                     else t if kind == "tid" else n if kind == "ntid" else x)
-                if not isinstance(a, (int, dict)):
-                    raise Unsupported("an address that is not an integer")
-                items = tuple(a.items()) if a.__class__ is dict else None
-                for r, o in steps:
-                    at, k, payload = _element_address(a, items, offset, o, width)
-                    if self.stored and not self._unwritten_input(at):
-                        raise Unsupported("a global load after a global store (they may alias)")
-                    if payload is None:
-                        value = undef
-                    else:
-                        nid = make_load(payload)
-                        loads[nid] = (at, width)
-                        value = ("node", nid)
-                    dst = cols.get(r)          # write(t, r, value, g), outside a region
-                    if dst is None:
-                        dst = cols[r] = [undef] * n
-                    if g == UNDEF_PRED:
-                        value = undef
-                    elif g is not True:
-                        value = select(g, value, dst[t])
-                    dst[t] = value
-
-        return run, None, run_many
+        return run, None
 
     def _element(self, t, at, r, g, width, load, shared):
         """One register's element of a load (global or shared) or of a shared store, at `at`."""
