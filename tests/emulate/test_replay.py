@@ -136,3 +136,29 @@ def test_the_twin_gate_labels_the_entry_that_described_the_plan(monkeypatch):
     for k, name in ((640, "candidate"), (648, "first")):
         d = fake.describe(ans, k, "fp16")
         assert twin_gate._entry(Plan("triton", d, ans, "gemm").to_json(), Case("mm", "fp16", 4, 4, k)) == name, k
+
+
+@pytest.mark.parametrize("dtype", ["fp16", "bf16"])
+def test_a_segment_k_plan_replays_to_the_readings_bytes(dtype):
+    """A "segk" plan (cuBLAS's run-time split, bitorder.gemm.segment_k) keeps its SegmentKPlan in the
+    JSON, and replay gives segment_k.matmul's bytes: on a wide draw, and on products 1, 2^26, -2^26, 1
+    in four segments, where the plain chain keeps the last 1 and the pairwise merge, (1 + 2^26) +
+    (-2^26 + 1), gives 0: the left-over tiles (the last three in serpentine order) read 0, the others 1."""
+    from bitorder.cublas import segment_k as S
+    from bitorder.emulate.gemm import np_dtype
+    k = 256
+    p = S.SegmentKPlan(k, dtype, S.segment_bounds(k, 4), "pairwise", 16, 2, 3, 3)
+    text = Plan("segk", None, {"algo_id": 42}, "gemm", "segment-K", order=p).to_json()
+    a, b = numpy_draw((40, k), dtype, 6, 1, "wide"), numpy_draw((k, 30), dtype, 6, 2, "wide")
+    want = S.matmul(a.astype(np.float64), b.astype(np.float64), p)
+    assert np.array_equal(u16(emulate.replay(text, a, b)), u16(want))
+    a, b = np.zeros((40, k)), np.zeros((k, 30))
+    a[:, [0, 64, 128, 192]] = [1, 2.0 ** 13, -2.0 ** 13, 1]
+    b[[0, 64, 128, 192], :] = np.array([1, 2.0 ** 13, 2.0 ** 13, 1])[:, None]
+    got = emulate.replay(text, a.astype(np_dtype(dtype)), b.astype(np_dtype(dtype))).astype(np.float64)
+    left_over = np.zeros((40, 30), bool)
+    left_over[16:32, :16] = True    # row tile 1 runs its column tiles descending: tile 0 is order 3
+    left_over[32:] = True           # row tile 2: orders 4 and 5
+    assert (got[left_over] == 0).all() and (got[~left_over] == 1).all()
+    with pytest.raises(ValueError, match="2-D product without a bias"):
+        emulate.replay(text, a, b, bias=np.zeros(30))

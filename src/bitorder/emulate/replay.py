@@ -51,13 +51,38 @@ def _desc(plan) -> GEMMDesc:
     return GEMMDesc.from_dict(d["desc"]) if isinstance(d["desc"], dict) else GEMMDesc.from_json(d["desc"])
 
 
+def _segment_k(plan):
+    """The SegmentKPlan of a saved plan whose path is "segk" (cuBLAS's run-time split), else None."""
+    if isinstance(plan, GEMMDesc):
+        return None
+    d = json.loads(plan) if isinstance(plan, str) else dict(plan)
+    if d.get("path") != "segk":
+        return None
+    from ..cublas.segment_k import SegmentKPlan
+    fields = dict(d["order"])
+    fields["bounds"] = tuple(fields["bounds"])
+    return SegmentKPlan(**fields)
+
+
+def _replay_segment_k(p, a, b, bias):
+    """segment_k.matmul on a 2-D product (the GPU path's bits contract: bitorder.gemm.segment_k)."""
+    from ..cublas.segment_k import matmul as segment_k_matmul
+    (a, back), (b, _) = to_numpy(a), to_numpy(b)
+    if bias is not None or a.ndim != 2 or b.ndim != 2:
+        raise ValueError("a segment-K plan is a 2-D product without a bias")
+    return back(segment_k_matmul(a.astype(np.float64), b.astype(np.float64), p))
+
+
 def replay(plan, a, b, bias=None, scale_a=None, scale_b=None, out_dtype: str | None = None):
     """The exact bytes the H200 returned for the planned call on these operands.
 
     plan: a Plan's JSON (Plan.to_json()), its dict, or a GEMMDesc. Returns what
     bitorder.matmul (or linear with the bias) returned on the GPU, bit for bit, for every
-    descriptor the twin models; for bitorder.scaled_mm's plans pass its fp32 scales (numpy or
+    descriptor the twin models and for segment-K plans (path "segk"); for bitorder.scaled_mm's plans pass its fp32 scales (numpy or
     CPU tensors) and out_dtype ("bf16", "fp16" or "fp32")."""
+    segk = _segment_k(plan)
+    if segk is not None:
+        return _replay_segment_k(segk, a, b, bias)
     desc = _desc(plan)
     (a, back), (b, _) = to_numpy(a), to_numpy(b)
     bias = None if bias is None else to_numpy(bias)[0]

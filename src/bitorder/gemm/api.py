@@ -57,10 +57,11 @@ class Plan:
     def to_json(self) -> str:
         """The plan as JSON, for bitorder.emulate.replay on a machine without a GPU."""
         import json
+        order = None if self.order is None else dataclasses.asdict(self.order) if self.path == "segk" \
+            else str(self.order)     # (a SegmentKPlan as its fields: emulate.replay rebuilds it)
         return json.dumps({"path": self.path, "desc": self.desc.to_dict() if self.desc else None,
                            "answer": self.answer, "call": self.call, "reason": self.reason,
-                           "order": None if self.order is None else str(self.order), "bias_at": self.bias_at},
-                          sort_keys=True)
+                           "order": order, "bias_at": self.bias_at}, sort_keys=True)
 
     def __str__(self):
         what = str(self.desc) if self.desc else str(self.order) if self.order is not None else \
