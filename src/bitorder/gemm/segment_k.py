@@ -48,7 +48,9 @@ def accumulate(a: torch.Tensor, b: torch.Tensor, p: SegmentKPlan) -> torch.Tenso
     m, n = a.shape[0], b.shape[1]
     if p.nt != -(-m // p.tile) or p.mt != -(-n // p.tile):
         raise ValueError(f"the plan's {p.nt}x{p.mt} tiles of {p.tile} do not cover a {m}x{n} output")
-    acc = launch.run(a, b, p.plain, out_dtype=torch.float32)   # every tile's plain chain, unrounded
+    # every tile's plain chain, unrounded; pointer tiles (tma=False) for every chain here: routes never move
+    # bits, and these rare calls take the most exercised one
+    acc = launch.run(a, b, p.plain, out_dtype=torch.float32, tma=False)
     tiles = split_tiles(p)
     rows = tiles.any(dim=1).nonzero()
     if rows.numel() == 0:
@@ -58,7 +60,7 @@ def accumulate(a: torch.Tensor, b: torch.Tensor, p: SegmentKPlan) -> torch.Tenso
     parts = []
     for s, e in zip(p.bounds, p.bounds[1:]):
         part = torch.empty((m - r0, n), dtype=torch.float32, device=a.device)
-        launch.chain(band[:, s:e], b[s:e], part, span=e - s)    # a chain from zero over the segment
+        launch.chain(band[:, s:e], b[s:e], part, span=e - s, tma=False)    # a chain from zero over the segment
         parts.append(part)
     merged = _merged(parts, merge_tree(len(parts), p.merge))
     acc[r0:] = torch.where(split_mask(p, m, n)[r0:].to(acc.device), merged, acc[r0:])
