@@ -33,3 +33,26 @@ def bf16_round_to_nearest():
         return plain(self, src, dst_type)
 
     _interp.InterpreterBuilder.cast_impl = cast_impl
+
+
+def bf16_dot():
+    """Make the interpreter's tl.dot read bf16 operands as numbers: Triton 3.6's interpreter keeps bf16
+    as its uint16 bits and multiplies those integers (tl.dot of two bf16 ones gave 4.2e9, not 16).
+    Each bf16 operand becomes the fp32 with the same value (its bits shifted up 16: exact), as fp16
+    operands are read. Opt-in, like bf16_round_to_nearest."""
+    import triton.language as tl
+
+    plain = _interp.InterpreterBuilder.create_dot
+
+    def as_fp32(h):
+        bits = np.asarray(h.data, np.uint16).astype(np.uint32) << 16
+        return _interp.TensorHandle(bits.view(np.float32), tl.float32)
+
+    def create_dot(self, a, b, d, input_precision, max_num_imprecise_acc):
+        if a.dtype.scalar == tl.bfloat16:
+            a = as_fp32(a)
+        if b.dtype.scalar == tl.bfloat16:
+            b = as_fp32(b)
+        return plain(self, a, b, d, input_precision, max_num_imprecise_acc)
+
+    _interp.InterpreterBuilder.create_dot = create_dot

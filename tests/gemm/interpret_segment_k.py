@@ -10,9 +10,9 @@ sums. The plain chain over all of K mixes the scales and is not exact in the int
 outside the left-over tiles are compared with the same kernel's plain chain, those inside with the
 twin, and in every tile of every plan the draw must tell the merged segments from the plain chain on
 some output (else moving the tiles' boundary would pass). Plans are built small (tiles of 16, a few tiles, the first split after a few) in both
-orders, serpentine and row-major, in fp16 only: Triton 3.6's interpreter computes a bf16 tl.dot on the
-raw 16-bit integers (it stores bf16 as uint16), so a bf16 chain is meaningless there; the path has no
-dtype-dependent step but the final conversion (launch.rounded, the chain kernel's own). Prints one line per failure, exits nonzero if any."""
+orders, serpentine and row-major, fp16 and bf16 (Triton 3.6's interpreter multiplies bf16's raw 16-bit
+integers in tl.dot and truncates fp32 -> bf16: interpret_shim's bf16_dot and bf16_round_to_nearest read
+and round them as the GPU does). Prints one line per failure, exits nonzero if any."""
 import dataclasses
 import os
 import sys
@@ -30,14 +30,16 @@ from bitorder.gemm import segment_k  # noqa: E402
 from mutants import fail  # noqa: E402
 
 print(f"bitorder from {bitorder.__file__}")
-TORCH = {"fp16": torch.float16}
+TORCH = {"fp16": torch.float16, "bf16": torch.bfloat16}
+interpret_shim.bf16_dot()
+interpret_shim.bf16_round_to_nearest()
 failures = cases = 0
 told = total = 0
 #         m,  n,   k,         s, tile, first_split, order,        dtype
 PLANS = ((45, 40, 64 * 7 + 23, 3, 16, 6, "serpentine", "fp16"),
-         (70, 16, 64 * 9, 5, 16, 3, "serpentine", "fp16"),
+         (70, 16, 64 * 9, 5, 16, 3, "serpentine", "bf16"),
          (38, 50, 64 * 6 + 1, 4, 16, 7, "rowmajor", "fp16"),
-         (40, 35, 64 * 11 + 40, 7, 16, 4, "serpentine", "fp16"))
+         (40, 35, 64 * 11 + 40, 7, 16, 4, "serpentine", "bf16"))
 for m, n, k, s, tile, first, order, dtype in PLANS:
     p = twin.SegmentKPlan(k, dtype, twin.segment_bounds(k, s), "pairwise", tile, -(-n // tile), -(-m // tile),
                           first, order)
