@@ -78,8 +78,8 @@ def replay(plan, a, b, bias=None, scale_a=None, scale_b=None, out_dtype: str | N
 
     plan: a Plan's JSON (Plan.to_json()), its dict, or a GEMMDesc. Returns what
     bitorder.matmul (or linear with the bias) returned on the GPU, bit for bit, for every
-    descriptor the twin models and for segment-K plans (path "segk"); for bitorder.scaled_mm's plans pass its fp32 scales (numpy or
-    CPU tensors) and out_dtype ("bf16", "fp16" or "fp32")."""
+    descriptor the twin models and for segment-K plans (path "segk"); for bitorder.scaled_mm's
+    plans pass its fp32 scales (numpy or CPU tensors) and out_dtype ("bf16", "fp16" or "fp32")."""
     segk = _segment_k(plan)
     if segk is not None:
         return _replay_segment_k(segk, a, b, bias)
