@@ -208,7 +208,8 @@ def apply_cache_dir() -> None:
         d = os.path.join(d, "pinned-all")
     hook = triton.knobs.runtime.add_stages_inspection_hook
     if hook is not None:
-        ident = getattr(hook, "bitorder_identity", None) or f"{hook.__module__}.{hook.__qualname__}"
+        ident = getattr(hook, "bitorder_identity", None) or \
+            f"{getattr(hook, '__module__', '?')}.{getattr(hook, '__qualname__', type(hook).__name__)}"
         d += "-" + ident.replace(":", "-").replace(os.sep, "-")
     triton.knobs.cache.dir = d
 
