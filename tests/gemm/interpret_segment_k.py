@@ -77,6 +77,28 @@ for m, n, k, s, tile, first, order, dtype in PLANS:
     if out.dtype != TORCH[dtype] or not torch.equal(out.view(torch.int16), rounded.view(torch.int16)):
         failures += 1
         fail(f"FAIL {m}x{n}x{k} {dtype}: run is not accumulate rounded once")
+# the records' geometry with a short K: algorithm 42 (64-row tiles, one tile column, 132 plain + 9 left over)
+# and 41 (128x128 tiles, serpentine, two waves + 2 left over in an odd tile row): the band and the mask at
+# full size, the left-over outputs of the band's first and last rows against the twin
+for m, n, k, s, tile, dtype in ((64 * 141 - 5, 16, 64 * 4 + 7, 4, 64, "bf16"), (1790, 2410, 64 * 3 + 2, 3, 128, "fp16")):
+    mt, nt = -(-n // tile), -(-m // tile)
+    p = twin.SegmentKPlan(k, dtype, twin.segment_bounds(k, s), "pairwise", tile, mt, nt, mt * nt - mt * nt % 132)
+    rng = np.random.default_rng(k)
+    seg = np.searchsorted(np.array(p.bounds[1:]), np.arange(k), side="right")
+    scale = rng.permutation(np.exp2(np.round(np.linspace(-22, 2, s))))[seg]
+    ta = torch.from_numpy((rng.integers(-3, 4, (m, k)) * scale[None, :]).astype(np.float32)).to(TORCH[dtype])
+    tb = torch.from_numpy(rng.integers(-3, 4, (n, k)).astype(np.float32)).to(TORCH[dtype]).t()
+    got = segment_k.accumulate(ta, tb, p).numpy().view(np.uint32)
+    inside = segment_k.split_mask(p, m, n).numpy()
+    band = np.flatnonzero(inside.any(axis=1))
+    rows = [int(band[0]), int(band[-1])]
+    want = twin.accumulate(ta.double().numpy()[rows], tb.double().numpy(), p, rows, list(range(n))).view(np.uint32)
+    inside_twin = np.array([[p.is_split(r, c) for c in range(n)] for r in rows])
+    bad = int(((got[rows] != want) & inside_twin).sum()) + int((inside[rows] != inside_twin).sum())
+    cases += 1
+    if bad or not inside_twin.any():
+        failures += 1
+        fail(f"FAIL {m}x{n}x{k} tiles of {tile}: {bad} left-over outputs of rows {rows} differ from the twin")
 # bad operands raise
 p = twin.SegmentKPlan(128, "fp16", (0, 64, 128), "pairwise", 16, 1, 1, 0)
 for shape_a, shape_b in (((16, 127), (127, 16)), ((40, 128), (128, 16))):
