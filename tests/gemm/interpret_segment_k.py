@@ -99,6 +99,20 @@ for m, n, k, s, tile, dtype in ((64 * 141 - 5, 16, 64 * 4 + 7, 4, 64, "bf16"), (
     if bad or not inside_twin.any():
         failures += 1
         fail(f"FAIL {m}x{n}x{k} tiles of {tile}: {bad} left-over outputs of rows {rows} differ from the twin")
+# bitorder.matmul's route: a "segk" plan runs segment_k.run on torch's operands (the planner's answer and the
+# CUDA check stood in for: the interpreter runs CPU tensors)
+from bitorder.gemm import api  # noqa: E402
+m, n, k = 45, 40, 64 * 7 + 23
+p = twin.SegmentKPlan(k, "fp16", twin.segment_bounds(k, 3), "pairwise", 16, 3, 3, 6)
+ta = torch.randn(m, k).to(torch.float16)
+tb = torch.randn(n, k).to(torch.float16).t()
+api._check = lambda *tensors: "fp16"
+api._route_cached = lambda a, b, bias: (api.Plan("segk", None, {"algo_id": 42}, "gemm", "", order=p), "2d")
+got = bitorder.matmul(ta, tb)
+cases += 1
+if not torch.equal(got.view(torch.int16), segment_k.run(ta, tb, p).view(torch.int16)) or api.stats().get("segk") != 1:
+    failures += 1
+    fail(f"FAIL bitorder.matmul on a segk plan is not segment_k.run's bytes (stats {api.stats()})")
 # bad operands raise
 p = twin.SegmentKPlan(128, "fp16", (0, 64, 128), "pairwise", 16, 1, 1, 0)
 for shape_a, shape_b in (((16, 127), (127, 16)), ((40, 128), (128, 16))):
