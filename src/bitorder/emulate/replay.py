@@ -41,10 +41,17 @@ def to_numpy(x):
     return arr, back
 
 
-def _desc(plan) -> GEMMDesc:
+def _saved(plan):
+    """A saved plan read once: a GEMMDesc as it is, a Plan's JSON or dict as a dict."""
     if isinstance(plan, GEMMDesc):
         return plan
-    d = json.loads(plan) if isinstance(plan, str) else dict(plan)
+    return json.loads(plan) if isinstance(plan, str) else dict(plan)
+
+
+def _desc(plan) -> GEMMDesc:
+    d = _saved(plan)
+    if isinstance(d, GEMMDesc):
+        return d
     if d.get("path") != "triton" or d.get("desc") is None:
         raise ValueError(f"this call ran cuBLAS itself ({d.get('reason') or 'no descriptor'}); there is no "
                          "descriptor to replay")
@@ -53,10 +60,8 @@ def _desc(plan) -> GEMMDesc:
 
 def _segment_k(plan):
     """The SegmentKPlan of a saved plan whose path is "segk" (cuBLAS's run-time split), else None."""
-    if isinstance(plan, GEMMDesc):
-        return None
-    d = json.loads(plan) if isinstance(plan, str) else dict(plan)
-    if d.get("path") != "segk":
+    d = _saved(plan)
+    if isinstance(d, GEMMDesc) or d.get("path") != "segk":
         return None
     from ..cublas.segment_k import SegmentKPlan
     fields = dict(d["order"])
@@ -80,6 +85,7 @@ def replay(plan, a, b, bias=None, scale_a=None, scale_b=None, out_dtype: str | N
     bitorder.matmul (or linear with the bias) returned on the GPU, bit for bit, for every
     descriptor the twin models and for segment-K plans (path "segk"); for bitorder.scaled_mm's
     plans pass its fp32 scales (numpy or CPU tensors) and out_dtype ("bf16", "fp16" or "fp32")."""
+    plan = _saved(plan)     # (JSON parsed once for both readings below)
     segk = _segment_k(plan)
     if segk is not None:
         return _replay_segment_k(segk, a, b, bias)
