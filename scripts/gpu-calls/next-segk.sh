@@ -24,8 +24,8 @@ timeout -k 5 330 python3 benchmarks/ground_segment_k.py --out $R --calls42 36 --
   --per-s 4 --plan-budget 30 --budget 100 --jobs 14 --triton > $R/ground.log 2>&1; echo "ground exit $?"
 grep '^\[ground\]' $R/ground.log | cut -c1-600; tail -1 $R/ground.log | cut -c1-1500; pack
 mkdir -p $R/mutant-segk
-timeout -k 5 170 scripts/mutant-run src/bitorder/gemm/segment_k.py 'merge_tree(len(parts), p.merge)' \
-  'merge_tree(len(parts), "pairwise_first")' -- python3 benchmarks/ground_segment_k.py --out $R/mutant-segk \
+timeout -k 5 170 scripts/mutant-run src/bitorder/gemm/segment_k.py 'merge_parts(parts, p.merge, add=torch.add)' \
+  'merge_parts(parts, "pairwise_first", add=torch.add)' -- python3 benchmarks/ground_segment_k.py --out $R/mutant-segk \
   --calls42 10 --calls41 4 --draw 300 --per-s 2 --plan-budget 20 --budget 50 --jobs 14 --triton \
   --variants candidate > $R/mutant-segk.log 2>&1; echo "mutant-segk exit $? (0: the fault was caught)"
 grep -E '^(mutant|imports|\[ground\] bitorder)' $R/mutant-segk.log; tail -1 $R/mutant-segk.log | cut -c1-800; pack

@@ -20,7 +20,7 @@ def test_the_path_gives_the_twins_bytes():
 
 @pytest.mark.parametrize("old, new", [
     # the merge paired from segment 0 (an odd last segment passes up)
-    ("merge_tree(len(parts), p.merge)", 'merge_tree(len(parts), "pairwise_first")'),
+    ("merge_parts(parts, p.merge, add=torch.add)", 'merge_parts(parts, "pairwise_first", add=torch.add)'),
     # the longer segments first (bounds recomputed the other way)
     ("for s, e in zip(p.bounds, p.bounds[1:]):",
      "for s, e in (lambda q: zip(q, q[1:]))(__import__('bitorder.cublas.segment_k', fromlist=['x'])"

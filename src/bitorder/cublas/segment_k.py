@@ -167,10 +167,11 @@ def merge_tree(s: int, merge: str = "pairwise"):
     return acc
 
 
-def merge_parts(parts: list, merge: str) -> np.ndarray:
-    """fp32 partials (K order) summed as merge_tree(len(parts), merge) says."""
+def merge_parts(parts: list, merge: str, add=add_rn):
+    """fp32 partials (K order) summed as merge_tree(len(parts), merge) says, each pair by add (an fp32
+    add rounded to nearest: the twin's add_rn on numpy arrays; bitorder.gemm.segment_k passes torch's)."""
     def ev(t):
-        return parts[t] if isinstance(t, int) else add_rn(ev(t[0]), ev(t[1]))
+        return parts[t] if isinstance(t, int) else add(ev(t[0]), ev(t[1]))
     return ev(merge_tree(len(parts), merge))
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import torch
 
-from ..cublas.segment_k import SegmentKPlan, merge_tree
+from ..cublas.segment_k import SegmentKPlan, merge_parts
 from . import launch
 
 
@@ -31,13 +31,6 @@ def split_mask(p: SegmentKPlan, m: int, n: int) -> torch.Tensor:
     """(m, n) bool over torch's output: the outputs a left-over tile writes."""
     t = p.tile
     return split_tiles(p).repeat_interleave(t, 0)[:m].repeat_interleave(t, 1)[:, :n]
-
-
-def _merged(parts: list, tree):
-    """The partials summed as the merge tree says (fp32, each add rounded to nearest)."""
-    if isinstance(tree, int):
-        return parts[tree]
-    return _merged(parts, tree[0]) + _merged(parts, tree[1])
 
 
 def accumulate(a: torch.Tensor, b: torch.Tensor, p: SegmentKPlan) -> torch.Tensor:
@@ -62,7 +55,7 @@ def accumulate(a: torch.Tensor, b: torch.Tensor, p: SegmentKPlan) -> torch.Tenso
         part = torch.empty((m - r0, n), dtype=torch.float32, device=a.device)
         launch.chain(band[:, s:e], b[s:e], part, span=e - s, tma=False)    # a chain from zero over the segment
         parts.append(part)
-    merged = _merged(parts, merge_tree(len(parts), p.merge))
+    merged = merge_parts(parts, p.merge, add=torch.add)    # torch's fp32 adds, in the twin's tree
     acc[r0:] = torch.where(split_mask(p, m, n)[r0:].to(acc.device), merged, acc[r0:])
     return acc
 
