@@ -334,10 +334,10 @@ def test_a_gemmk1_answer_is_one_product_rounded_once(monkeypatch):
     assert str(api.k1_product(x, y, add_zero=True)[0, 0].item()) == "0.0"
 
 
-def test_a_segment_k_answer_plans_the_segment_k_path_only_unverified(monkeypatch):
+def test_a_segment_k_answer_plans_the_segment_k_path_when_verified_or_unverified(monkeypatch):
     """An algorithm-42 answer with split_k -1 (cuBLAS's run-time split) plans bitorder.gemm.segment_k
-    under BITORDER_UNVERIFIED=1 for a bias-free 2-D product in torch layout nt (a row-major, b a
-    transposed view) inside the records' region; otherwise cuBLAS (never a guess)."""
+    (KERNELS[42] verified, or BITORDER_UNVERIFIED=1) for a bias-free 2-D product in torch layout nt (a
+    row-major, b a transposed view) inside the records' region; otherwise cuBLAS (never a guess)."""
     import os
     import sys
     import torch
@@ -349,7 +349,9 @@ def test_a_segment_k_answer_plans_the_segment_k_path_only_unverified(monkeypatch
     answer_is(monkeypatch, ans)
     a = torch.zeros(c["m"], c["k"], dtype=torch.bfloat16)
     b = torch.zeros(c["n"], c["k"], dtype=torch.bfloat16).t()
+    from bitorder.cublas import segment_k
     monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
+    monkeypatch.setitem(segment_k.KERNELS[42], "verified", False)
     assert api._plan2(a, b, None, "gemm").path == "cublas"
     monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
     p = api._plan2(a, b, None, "gemm")
@@ -359,3 +361,7 @@ def test_a_segment_k_answer_plans_the_segment_k_path_only_unverified(monkeypatch
     assert api._plan2(a[:64 * 100], b, None, "gemm").path == "cublas"                # whole waves only
     ans["split_k"] = 1
     assert api._plan2(a, b, None, "gemm").path == "cublas"
+    ans["split_k"] = -1                                                              # verified: the default
+    monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
+    monkeypatch.setitem(segment_k.KERNELS[42], "verified", True)
+    assert api._plan2(a, b, None, "gemm").path == "segk"

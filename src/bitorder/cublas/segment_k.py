@@ -2,7 +2,7 @@
 
 Bits contract: for a call this module plans, `matmul` / `accumulate` return, output by output, the bytes
 the candidate says cuBLAS writes; it is a CPU replay on the twin's primitives (`emulate.gemm._part`,
-`add_rn`, `epilogue`), plans nothing on the GPU, and `plan` answers only under BITORDER_UNVERIFIED=1.
+`add_rn`, `epilogue`), plans nothing on the GPU, and `plan` answers for a kernel KERNELS marks verified, or under BITORDER_UNVERIFIED=1.
 Two kernels, one reading (KERNELS):
 
 * algorithm 42: bf16, tile 64x64, torch layout nt, N <= 64 (one tile column), one wave of 132 tiles plus
@@ -47,8 +47,10 @@ SM_COUNT = 132
 K_TILE = 64                            # K elements per main-loop iteration (tilesize ...x64)
 TILE = 64                              # algorithm 42's tile (kept for callers of the first reading)
 # per algorithm: tile (square), output dtype, whole waves before the split, left-over tiles in the records
-KERNELS = {42: {"tile": 64, "dtype": "bf16", "waves": 1, "rem": (1, 20), "one_column": True},
-           41: {"tile": 128, "dtype": "fp16", "waves": 2, "rem": (2, 66), "one_column": False}}
+# verified: grounded on fresh H200 calls with a planted fault (plans by default); otherwise only under
+# BITORDER_UNVERIFIED=1
+KERNELS = {42: {"tile": 64, "dtype": "bf16", "waves": 1, "rem": (1, 20), "one_column": True, "verified": False},
+           41: {"tile": 128, "dtype": "fp16", "waves": 2, "rem": (2, 66), "one_column": False, "verified": False}}
 # the candidate's merge, the one it replaced, and the alternatives the records and the ground excluded
 MERGES = ("pairwise", "pairwise_first", "part0_last", "reverse", "sequential")
 
@@ -121,13 +123,14 @@ def plan(answer: dict, m: int, n: int, k: int, dtype: str, bias: bool = False, s
          longer: str = "last", merge: str = "pairwise", segments: int | None = None,
          order: str = "serpentine") -> SegmentKPlan | None:
     """The candidate's plan for torch's (m, n, k) call (layout nt) that cuBLAS answered with `answer`, or
-    None (not a segment-K answer, outside the records' region, or BITORDER_UNVERIFIED is not 1).
+    None (not a segment-K answer, outside the records' region, or a kernel not verified while
+    BITORDER_UNVERIFIED is not 1).
     s_shift / longer / merge / segments (a fixed s) / order: deliberate variants (planted faults and the
     alternatives tested)."""
-    if not candidates_allowed():
-        return None
     kern = KERNELS.get(answer.get("algo_id"))
-    if (kern is None or answer.get("split_k") != -1 or answer.get("tile") != f"{kern['tile']}x{kern['tile']}"
+    if kern is None or not (kern["verified"] or candidates_allowed()):
+        return None
+    if (answer.get("split_k") != -1 or answer.get("tile") != f"{kern['tile']}x{kern['tile']}"
             or str(answer.get("stages")) != "64xAUTO" or dtype != kern["dtype"] or bias):
         return None
     t = kern["tile"]

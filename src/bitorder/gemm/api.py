@@ -174,7 +174,7 @@ def _plan2(a, b, bias, call: str) -> Plan:
 def _segment_k_candidate(ans, a, b, bias, dtype):
     """The SegmentKPlan for a 2-D bias-free call that cuBLAS answered with a run-time split (split_k -1:
     algorithms 41 and 42) in the region its records cover (torch layout nt: a row-major, b a transposed
-    view of a row-major tensor), or None. segment_k.plan answers only under BITORDER_UNVERIFIED=1."""
+    view of a row-major tensor), or None. segment_k.plan answers for a verified kernel or under BITORDER_UNVERIFIED=1."""
     if ans.get("split_k") != -1 or bias is not None or a.dim() != 2 or b.dim() != 2:
         return None
     if a.stride(1) != 1 or b.stride(0) != 1:
