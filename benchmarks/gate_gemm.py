@@ -383,6 +383,7 @@ def main():
         s["cases"] += 1
         s["identical"] += r["ok"]
         s[f"path:{r['path']}"] += 1
+        s["desc:add_zero"] += bool(r.get("desc") and "add_zero" in r["desc"])   # empty partitions' +0 merged
     report = gate_report(
         args.name, t0, len(cases), results, errors, summary, slice=args.slice, only=args.only,
         n_not_reached=len(left), not_reached_cases=[c.to_dict() for c in left],

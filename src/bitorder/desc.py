@@ -33,7 +33,7 @@ K_TAILS = ("last", "first")
 MERGE_ORDERS = ("sequential", "serial_seeded", "serial_added", "tree")
 LAYOUTS = ("contiguous", "strided")
 EPILOGUE_STEPS = ("scale", "scale_a", "scale_b", "scale_bias_fma", "scale_parts", "bias_acc", "bias_last", "round",
-                  "bias_out")
+                  "bias_out", "add_zero")
 _SCALES = ("scale", "scale_a", "scale_b", "scale_bias_fma", "scale_parts")
 PROMOTION_ANCHORS = ("part", "k0")
 _EIGHT_BIT = ("e4m3", "e5m2")
@@ -117,6 +117,9 @@ class GEMMDesc:
                      bias_last (serial_added only) adds it in fp32 to the last
                      part's sum with the running output, before that rounding
                      (algorithm 21's s16816 serial kernels, 2026-12-01e CPU fit).
+                     add_zero (last: the rounded output added to +0, so -0 becomes
+                     +0: a split whose last partitions are empty merges their +0
+                     partials into output-type partials; 2026-12-02f H200 gate).
     """
 
     family: str
@@ -229,6 +232,7 @@ class GEMMDesc:
         need("bias_last" not in self.epilogue or (self.merge_order == "serial_added" and "bias_acc" not in self.epilogue),
              "bias_last is a serial_added merge's last part's bias (and the only bias)")
         need(len(set(self.epilogue)) == len(self.epilogue), "an epilogue step appears twice")
+        need("add_zero" not in self.epilogue or self.epilogue[-1] == "add_zero", "add_zero is the last step")
         need(eight_bit or not any(s in self.epilogue for s in _SCALES), "scales are fp8 epilogue steps")
         need(sum(s in self.epilogue for s in ("scale", "scale_bias_fma", "scale_parts")) + (
              "scale_a" in self.epilogue or "scale_b" in self.epilogue) <= 1,

@@ -99,7 +99,7 @@ class Entry:
         out_dtype: the output type where it is not the operand type (fp8): what "out" partials mean."""
         if bias and self.bias == "unverified":
             return None
-        d = dict(self.desc)
+        d, empty_parts = dict(self.desc), False
         if d.get("k_step") == "stages":
             d["k_step"] = int(str(answer["stages"]).split("x")[0])
         for key in ("partial_dtype", "merge_dtype"):
@@ -127,6 +127,10 @@ class Entry:
             if unknown == "cublas_drops_tail" and k % s and (k // s) % g == 0:
                 return None
             span = _round_up(_ceil_div(k, s), g)
+            # cuBLAS launches s partitions; those past ceil(k / span) are empty and merge a +0 partial.
+            # Into output-type partials that turns a -0 output into +0 (2026-12-02f gate: algorithm 23,
+            # scheme 4, K = 2, s = 2: torch's bytes differ from the plain chain's exactly at its -0s).
+            empty_parts = s > _ceil_div(k, span) and self.desc.get("partial_dtype") == "out" and self.fp8 is None
             if span >= k:  # one part: the split degenerates to the plain chain
                 d = {x: v for x, v in d.items() if x not in ("partial_dtype", "merge_dtype", "merge_order")}
                 d["family"] = "plain"
@@ -135,7 +139,7 @@ class Entry:
         if bias and self.bias != "none":
             epi = BIAS_EPILOGUE[self.bias if d["family"] != "plain" else "bias_acc"]
         else:
-            epi = ("round",)
+            epi = ("round",) + (("add_zero",) if empty_parts else ())
         if self.fp8 is not None:
             scale = tuple(self.fp8["scale"])
             if d["family"] == "plain":   # one part: scaling it is scaling the sum

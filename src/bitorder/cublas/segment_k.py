@@ -49,8 +49,8 @@ TILE = 64                              # algorithm 42's tile (kept for callers o
 # per algorithm: tile (square), output dtype, whole waves before the split, left-over tiles in the records
 # verified: grounded on fresh H200 calls with a planted fault (plans by default); otherwise only under
 # BITORDER_UNVERIFIED=1
-KERNELS = {42: {"tile": 64, "dtype": "bf16", "waves": 1, "rem": (1, 20), "one_column": True, "verified": False},
-           41: {"tile": 128, "dtype": "fp16", "waves": 2, "rem": (2, 66), "one_column": False, "verified": False}}
+KERNELS = {42: {"tile": 64, "dtype": "bf16", "waves": 1, "rem": (1, 20), "one_column": True, "verified": True},
+           41: {"tile": 128, "dtype": "fp16", "waves": 2, "rem": (2, 66), "one_column": False, "verified": True}}
 # the candidate's merge, the one it replaced, and the alternatives the records and the ground excluded
 MERGES = ("pairwise", "pairwise_first", "part0_last", "reverse", "sequential")
 

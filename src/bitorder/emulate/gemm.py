@@ -204,6 +204,8 @@ def epilogue(acc: np.ndarray, desc: GEMMDesc, out_dtype: str, bias=None, scale_a
             x = round_to(x, out_dtype)
         elif step == "bias_out":
             x = add_rn(x, np.asarray(bias, np.float32)[None, :], out_dtype)
+        elif step == "add_zero":   # +0 + x: -0 becomes +0, every other value (NaN included) stays
+            x = np.where(x == 0, np.float32(0), x)
         else:
             raise NotImplementedError(step)
     return to_format(x, out_dtype)

@@ -271,6 +271,15 @@ def out_shape(a, b):
 def run(a, b, desc: GEMMDesc, bias=None, out_dtype=None, block=None, tma: bool | None = None):
     """a @ b (+ bias) with exactly the bits `desc` prescribes (families plain and split_k).
     block and tma (see chain) are speed knobs."""
+    out = _run(a, b, desc, bias, out_dtype, block, tma)
+    if "add_zero" in desc.epilogue:
+        # cuBLAS's merge adds an empty part's +0 partial to the rounded output: -0 becomes +0
+        # (masked_fill, not out + 0: the fill leaves a NaN's bits as they are)
+        out.masked_fill_(out == 0, 0)
+    return out
+
+
+def _run(a, b, desc, bias, out_dtype, block, tma):
     out_dtype = out_dtype or a.dtype
     shape = out_shape(a, b)
     out = torch.empty(shape, dtype=out_dtype, device=a.device)
