@@ -1,8 +1,10 @@
-"""cuBLAS 13.1's run-time split (split_k -1, sm90 xmma "segment_k_on" kernels): a candidate read from records.
+"""cuBLAS 13.1's run-time split (split_k -1, sm90 xmma "segment_k_on" kernels): a reading of records,
+verified on fresh H200 calls 2026-12-02f.
 
 Bits contract: for a call this module plans, `matmul` / `accumulate` return, output by output, the bytes
-the candidate says cuBLAS writes; it is a CPU replay on the twin's primitives (`emulate.gemm._part`,
-`add_rn`, `epilogue`), plans nothing on the GPU, and `plan` answers for a kernel KERNELS marks verified, or under BITORDER_UNVERIFIED=1.
+the reading says cuBLAS writes; it is a CPU replay on the twin's primitives (`emulate.gemm._part`, `add_rn`,
+`epilogue`), plans nothing on the GPU, and `plan` answers for a kernel KERNELS marks verified, or for any
+under BITORDER_UNVERIFIED=1.
 Two kernels, one reading (KERNELS):
 
 * algorithm 42: bf16, tile 64x64, torch layout nt, N <= 64 (one tile column), one wave of 132 tiles plus
@@ -48,7 +50,8 @@ K_TILE = 64                            # K elements per main-loop iteration (til
 TILE = 64                              # algorithm 42's tile (kept for callers of the first reading)
 # per algorithm: tile (square), output dtype, whole waves before the split, left-over tiles in the records
 # verified: grounded on fresh H200 calls with a planted fault (plans by default); otherwise only under
-# BITORDER_UNVERIFIED=1
+# BITORDER_UNVERIFIED=1. Both 2026-12-02f (benchmarks/results/2026-12-02f-gpu/call1: 36 calls of 42, 12 of 41,
+# s 2-32, three draws each, every output identical to torch's; merge paired from segment 0: differs)
 KERNELS = {42: {"tile": 64, "dtype": "bf16", "waves": 1, "rem": (1, 20), "one_column": True, "verified": True},
            41: {"tile": 128, "dtype": "fp16", "waves": 2, "rem": (2, 66), "one_column": False, "verified": True}}
 # the candidate's merge, the one it replaced, and the alternatives the records and the ground excluded

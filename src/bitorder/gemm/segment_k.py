@@ -4,8 +4,9 @@ Bits contract: for a call that bitorder.cublas.segment_k plans (a SegmentKPlan),
 output by output, the bytes that reading's CPU twin (`bitorder.cublas.segment_k.matmul`) returns: outside
 the left-over tiles the plain k16 chain over all of K, rounded once; inside them each segment's fp32 chain
 from zero, the segments summed as `merge_tree` says (fp32 adds, round to nearest), rounded once. Whether
-those are cuBLAS's bytes is the reading's question, not this module's: the planner routes here only under
-BITORDER_UNVERIFIED=1 until the H200 grounds it (scripts/gpu-calls/next-segk.sh).
+those are cuBLAS's bytes is the reading's question, not this module's: the planner routes here for the kernels
+that `bitorder.cublas.segment_k.KERNELS` marks verified (both since 2026-12-02f: 48 fresh H200 calls, 201M
+outputs identical to torch's, benchmarks/results/2026-12-02f-gpu/call1).
 
 Every piece is a chain the GEMM family already computes (launch.chain over a K slice: a segment starts at a
 multiple of 64, so its groups of 16 are the plain chain's) and torch's own fp32 adds, which round to
