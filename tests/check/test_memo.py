@@ -23,8 +23,8 @@ def _clear():
     memory._ELEMENT.clear()
     memory._BASES.clear()
     allthreads._SELP.clear()
-    for memo in (bits._MADE, bits._INT_BITS, bits._INTEGER, bits._EQUAL, signature_module._MEMO,
-                 signature_module._BY_TEXT):
+    for memo in (bits._MADE, bits._INT_BITS, bits._INTEGER, bits._EQUAL, bits._FORM, bits._SELP_BITS,
+                 signature_module._MEMO, signature_module._BY_TEXT):
         memo.clear()
 
 

@@ -57,15 +57,16 @@ class AllThreads:
         # first thread's failure is the one reported); fnode adds no multiply to muls meanwhile
         check = contracts and bool(muls)
         columns = self._operand_columns(decoded)
-        if len(decoded) == 2 and consts[0] is None and consts[1] is None:    # the common case
-            # both operands trees already ("node", id) in every thread (no select's node to make,
-            # so reading them has no effect): their ids column by column, checked as one
+        if None not in columns:
+            # every operand a register holding a tree ("node", id) in every thread (no select's node
+            # to make, so reading them has no effect): their ids column by column, checked as one
             ids = [[v[1] if v.__class__ is tuple and v[0] == "node" else None for v in col] for col in columns]
-            if None not in ids[0] and None not in ids[1]:
-                if check and not (muls.isdisjoint(ids[0]) and muls.isdisjoint(ids[1])):
+            if not any(None in c for c in ids):
+                if check and not all(muls.isdisjoint(c) for c in ids):
                     raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
                 argss = list(zip(*ids))
                 return self._float_results(_make_column(nodes, op, argss, kind), argss, base, dst, unrounded)
+        if len(decoded) == 2 and consts[0] is None and consts[1] is None:    # the common case
             argss = []
             selects = self._selects.get
             for va, vb in zip(*columns):
@@ -176,8 +177,10 @@ class AllThreads:
                               for t in range(n)]
             return
         if not _float_cmp(op):
-            compare = self.compare
-            self.cols[dst] = [compare(op, a, b) for a, b in self._pairs(spec)]
+            pairs = self._pairs(spec)
+            cmp = op.split(".")[1]     # (as compare reads it, once per instruction)
+            compare = self.compare_int
+            self.cols[dst] = [compare(op, cmp, a, b) for a, b in pairs]
             return
         # float_form's three shapes, decided once: mirrored (operands swapped, the opcode
         # retyped), symmetric (operands sorted), or as written
@@ -318,6 +321,21 @@ def _make_column(nodes, op, argss, kind):
             if key is None:
                 key = miss(seen, op, list(seen[1:3]), "", kind)
             key_of.append(key)   # (the key of id nid: ids are made in order, nothing else makes one here)
+            out.append(nid)
+        return out
+    if arity == 3 and not commutes and all(len(a) == 3 for a in argss):   # fma: as the loop below
+        for a, b, c in argss:
+            ka = key_of[a] if a.__class__ is int else a
+            kb = key_of[b] if b.__class__ is int else b
+            kc = key_of[c] if c.__class__ is int else c
+            nid += 1
+            if undefined and (a in undefined or b in undefined or c in undefined):
+                undefined.add(nid)
+            seen = (op, ka, kb, kc, "")
+            key = get(seen)
+            if key is None:
+                key = miss(seen, op, [ka, kb, kc], "", kind)
+            key_of.append(key)
             out.append(nid)
         return out
     for args in argss:

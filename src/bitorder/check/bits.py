@@ -22,6 +22,7 @@ _MADE = {}       # (width, bits, their types) -> Bits._make's answer (an int, an
 _INT_BITS = {}   # (constant, width) -> its bits, lowest first
 _INTEGER = {}    # (opcode, base, constants and names...) -> (Bits.integer's answer, its name's table entry)
 _EQUAL = {}      # (eq or ne, width, two constants or names) -> Bits.equal's answer
+_SELP_BITS = {}  # (opcode, predicate's class, predicate, two constants) -> (Bits.selp's answer, table entry)
 
 
 def _xor(x, y):
@@ -107,6 +108,27 @@ class Bits:
         return None
 
     def selp(self, op, c, a, b):
+        """_selp memoised in _SELP_BITS by (op, c, a, b) (a pure function of them, as integer's
+        memo is; the table entry of the register it names is kept with it for walks that hit)."""
+        try:
+            key = (op, c.__class__, c, a, b)
+            hit = _SELP_BITS.get(key)
+        except TypeError:              # a predicate that is not hashable: not memoised
+            return self._selp(op, c, a, b)
+        if hit is None:
+            r = self._selp(op, c, a, b)
+            hit = (r, self.table.get(next(iter(r))[0]) if r.__class__ is dict else None)
+            if len(_SELP_BITS) > 100_000:
+                _SELP_BITS.clear()
+            _SELP_BITS[key] = hit
+        r, entry = hit
+        if r.__class__ is dict:
+            if entry is not None:
+                self.table[next(iter(r))[0]] = entry
+            return dict(r)
+        return r
+
+    def _selp(self, op, c, a, b):
         """selp.<int> of two constants on predicate c: bit i is constant where a and b agree,
         c where a has it set, not c where b has (exact: the register is a's bits or b's)."""
         signed, width = _itype(op)
@@ -220,6 +242,26 @@ class Bits:
 
 
 def int_form(op, cmp, a, b):
+    """_int_form memoised by the opcode and the two values (an int, or a polynomial's items in
+    order: equal tuples are equal polynomials); cmp is op's comparison. A pure function of them:
+    the comparisons of a num_warps twin's walk (thresholds on the same trees and indices) recur."""
+    ca, cb = a.__class__, b.__class__
+    if (ca is not int and ca is not dict) or (cb is not int and cb is not dict):
+        return _int_form(op, cmp, a, b)        # (a bool: True and 1 are one key, not one text)
+    key = (op, a if ca is int else tuple(a.items()), b if cb is int else tuple(b.items()))
+    hit = _FORM.get(key)
+    if hit is None:
+        hit = _int_form(op, cmp, a, b)
+        if len(_FORM) > 100_000:
+            _FORM.clear()
+        _FORM[key] = hit
+    return hit
+
+
+_FORM = {}   # (opcode, two values' keys) -> _int_form's answer
+
+
+def _int_form(op, cmp, a, b):
     """An integer comparison of two polynomials (not both constants) in a normal form.
     Signed ones: _linear_cmp (exact over the integers: indices do not wrap). eq/ne of unsigned
     or untyped registers: whether D = a - b is 0 modulo 2^width (ring arithmetic is exact

@@ -60,6 +60,7 @@ class _Block(Memory, TensorCore, AllThreads):
         self.smem = {}         # address key -> (value, writer thread, epochs when written)
         self.smem_reads = {}   # address key -> {(reader thread, epochs when read)}
         self.smem_bytes = {}   # (symbolic part of an address, byte) -> (start, width) of the word stored there
+        self.words = set()     # (address key, width) of shared words whose bytes all map to them (memory.py)
         # (bar.sync count, bar.sync + bar.warp.sync count): two accesses of different threads
         # race unless a barrier both take lies between them (a warp barrier orders one warp)
         self.epoch = (0, 0)
@@ -135,8 +136,7 @@ class _Block(Memory, TensorCore, AllThreads):
         if v[0] == "select":   # made into a node once, however often it is read
             hit = self._selects.get(id(v))
             if hit is None or hit[0] is not v:
-                hit = self._selects[id(v)] = (v, self.nodes.make("select", (self.fnode(v[2]), self.fnode(v[3])),
-                                                                 payload=v[1]))
+                hit = self._selects[id(v)] = (v, self.nodes.make_select(self.fnode(v[2]), self.fnode(v[3]), v[1]))
             return hit[1]
         return v[1]
 
@@ -429,7 +429,12 @@ class _Block(Memory, TensorCore, AllThreads):
                 return UNDEF_PRED
             key_of = self.nodes.key_of
             return float_form(op, key_of[fa] if fa.__class__ is int else fa, key_of[fb] if fb.__class__ is int else fb)
-        a, b = (x if _is_int(x) else self.tree_bits(x) for x in (a, b))
+        return self.compare_int(op, cmp, a, b)
+
+    def compare_int(self, op, cmp, a, b):
+        """compare() of an integer setp (cmp: op's comparison, read once per instruction by _setp_all)."""
+        a = a if _is_int(a) else self.tree_bits(a)
+        b = b if _is_int(b) else self.tree_bits(b)
         if UNDEF in pkey(a) or UNDEF in pkey(b):
             return UNDEF_PRED
         if isinstance(a, int) and isinstance(b, int):

@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 
 from .rules import _address, _last_part, _operand, _reg_list
-from .symbolic import _BITS, _TERM, UNDEF, UNDEF_PRED, Unsupported, _poly, _term, padd, pkey, select, short
+from .symbolic import (_BITS, _MAX_NODES, _TERM, UNDEF, UNDEF_PRED, Unsupported, _poly, _term, leaf_key, padd, pkey,
+                       select, short)
 
 
 def _symbolic_part(at) -> str:
@@ -27,23 +28,30 @@ def _symbolic_part(at) -> str:
 _SYMBOLIC = {}   # tuple(polynomial.items()) -> _symbolic_part's text
 
 
-def _element_address(a, items, offset, o, width):
-    """(at, pkey(at), load()'s leaf payload or None where the address reads a register never
-    written) for the element at a + offset + o, with at computed as the per-element code computes
-    it: padd(padd(a, offset), o), each step only for a nonzero constant. Memoised for a
-    polynomial by (its items in order, offset, o, width): equal tuples are equal polynomials, and
-    at is a function of them (values are never changed in place, so one `at` may be shared)."""
-    if items is None:
-        key = None
-    else:
-        key = (items, offset, o, width)
+def _elements(a, offset, offs, width):
+    """Per element offset o in offs: (at, pkey(at), load()'s leaf payload or None where the address
+    reads a register never written, (at, width) as self.loads holds it, the leaf's key or None)
+    for the element at a + offset + o, with at computed as the per-element code computes it:
+    padd(padd(a, offset), o), each step only for a nonzero constant. Memoised for a polynomial by
+    (its items in order, offset, offs, width): equal tuples are equal polynomials, and the answer
+    is a function of them (values are never changed in place, so one `at` may be shared; the leaf's
+    key is symbolic.leaf_key's, a pure function of the payload). One lookup per thread, not one
+    per element of a vector access."""
+    if a.__class__ is dict:
+        key = (tuple(a.items()), offset, offs, width)
         hit = _ELEMENT.get(key)
         if hit is not None:
             return hit
-    at = padd(a, offset) if offset else a
-    at = padd(at, o) if o else at
-    k = pkey(at)
-    hit = (at, k, None if UNDEF in k else f"[{k}]b{8 * width}")
+    else:
+        key = None
+    out = []
+    for o in offs:
+        at = padd(a, offset) if offset else a
+        at = padd(at, o) if o else at
+        k = pkey(at)
+        payload = None if UNDEF in k else f"[{k}]b{8 * width}"
+        out.append((at, k, payload, (at, width), None if payload is None else leaf_key(payload)))
+    hit = tuple(out)
     if key is not None:
         if len(_ELEMENT) > 200_000:
             _ELEMENT.clear()
@@ -51,7 +59,7 @@ def _element_address(a, items, offset, o, width):
     return hit
 
 
-_ELEMENT = {}   # (address items, offset, element offset, width) -> _element_address's answer
+_ELEMENT = {}   # (address items, offset, element offsets, width) -> _elements' answer
 
 
 class Memory:
@@ -98,7 +106,7 @@ class Memory:
         except Unsupported:
             return self.memory, None
         regs = _reg_list(ops[0] if load else ops[1])
-        steps = [(r, i * width) for i, r in enumerate(regs)]
+        offs = tuple(i * width for i in range(len(regs)))
 
         def run(t, ins, g):
             if kind is None:                 # addr(t, text), its texts decoded
@@ -115,17 +123,26 @@ class Memory:
                     a = t if kind == "tid" else self.n if kind == "ntid" else x
                 if not isinstance(a, (int, dict)):
                     raise Unsupported("an address that is not an integer")
-            items = tuple(a.items()) if a.__class__ is dict else None
-            for r, o in steps:
-                at, k, payload = _element_address(a, items, offset, o, width)
+            for r, (at, k, payload, loaded, leaf) in zip(regs, _elements(a, offset, offs, width)):
                 if global_load:   # _element's global case and load(), inlined (the bulk of loads)
                     if self.stored and not self._unwritten_input(at):
                         raise Unsupported("a global load after a global store (they may alias)")
                     if payload is None:
                         self.write(t, r, self.undef, g)
+                        continue
+                    nodes = self.nodes
+                    if nodes.record:
+                        nid = nodes.make_load(payload)
+                    else:                    # make_load inlined, the leaf's key known already
+                        key_of = nodes.key_of
+                        nid = len(key_of)
+                        if nid > _MAX_NODES:
+                            raise Unsupported(f"more than {_MAX_NODES} tree nodes")
+                        key_of.append(leaf)
+                    self.loads[nid] = loaded
+                    if g is True and self.region is None:
+                        self.column(r)[t] = ("node", nid)   # write's unguarded case
                     else:
-                        nid = self.nodes.make_load(payload)
-                        self.loads[nid] = (at, width)
                         self.write(t, r, ("node", nid), g)
                 elif load:
                     self.shared_load(t, k, r, g, width, at)
@@ -219,6 +236,15 @@ class Memory:
             return self.write(t, reg, self.undef, g)
         value, used = self.undef, []
         hit = self.smem.get(k)
+        if hit is not None and hit[3] == width:     # the common case below, with no part to make first
+            if self.unordered(hit[1], hit[2], t):
+                raise Unsupported("a shared-memory load races a store of another thread (no barrier between)")
+            reads = self.smem_reads.get(k)
+            if reads is None:
+                self.smem_reads[k] = {(t, self.epoch)}
+            else:
+                reads.add((t, self.epoch))
+            return self.write(t, reg, hit[0], g)
         if hit is not None and hit[3] >= width:     # a store at this address as wide or wider
             value, used = (hit[0] if hit[3] == width else self.subword(hit[0], 0, hit[3] // width, hit[3])), [k]
         elif hit is not None and at is not None:    # narrower stores: their parts, side by side
@@ -277,7 +303,9 @@ class Memory:
             if at is None or tc is None:
                 raise Unsupported("shared-memory stores of different widths overlap")
             self._forget_word(t, _symbolic_part(at), at if isinstance(at, int) else at.get((), 0), same[3])
-        if at is not None:
+        if at is not None and not (tc is None and (k, width) in self.words):
+            # (without cp.async or wgmma a byte never changes word once claimed, so a word whose
+            # bytes all passed needs no second look: self.words holds those)
             c = at if isinstance(at, int) else at.get((), 0)
             sym = _symbolic_part(at)
             for b in range(c, c + width):
@@ -286,6 +314,8 @@ class Memory:
                         raise Unsupported("shared-memory stores of different widths overlap")
                     self._forget_word(t, sym, *self.smem_bytes[(sym, b)])
                     self.smem_bytes[(sym, b)] = (c, width)
+            if tc is None:
+                self.words.add((k, width))
         if g == UNDEF_PRED:
             v, g = self.undef, True
         reads = self.smem_reads.get(k)

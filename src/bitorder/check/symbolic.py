@@ -223,10 +223,27 @@ class Nodes:
         nid = len(key_of)
         if nid > _MAX_NODES:
             raise Unsupported(f"more than {_MAX_NODES} tree nodes")
-        seen = ("load", payload)   # make's (op, *kids, payload)
+        key_of.append(leaf_key(payload))
+        return nid
+
+    def make_select(self, a, b, payload):
+        """make("select", (a, b), payload) without make's dispatch (a masked load's value, made
+        into a node in every thread that reads it): the same key, id and undefined mark."""
+        if self.record:
+            return self.make("select", (a, b), payload)
+        key_of = self.key_of
+        ka = key_of[a] if a.__class__ is int else a
+        kb = key_of[b] if b.__class__ is int else b
+        nid = len(key_of)
+        if nid > _MAX_NODES:
+            raise Unsupported(f"more than {_MAX_NODES} tree nodes")
+        undefined = self.undefined
+        if undefined and (a in undefined or b in undefined):
+            undefined.add(nid)
+        seen = ("select", ka, kb, payload)   # make's (op, *kids, payload)
         key = _ONCE_SEEN.get(seen)
         if key is None:
-            key = self._key("load", [], payload, _ONCE)
+            key = _blake2b(f"select({ka},{kb}){payload}".encode(), digest_size=12).hexdigest()   # _key's text
             if len(_ONCE_SEEN) >= _SEEN_MAX:
                 _ONCE_SEEN.clear()
             _ONCE_SEEN[seen] = key
@@ -393,6 +410,20 @@ _SEEN: dict = {}
 _SEEN_OLD: dict = {}
 _ONCE_SEEN: dict = {}   # the same for loads and selects (_ONCE): (op, child keys..., payload) -> key
 _SEEN_MAX = 250_000
+
+
+def leaf_key(payload) -> str:
+    """The key make("load", (), payload) gives a leaf (shapes not recorded): _key's hash of
+    "load()" + payload, memoised in _ONCE_SEEN under make's tuple (a pure function of it)."""
+    seen = ("load", payload)   # make's (op, *kids, payload)
+    key = _ONCE_SEEN.get(seen)
+    if key is None:
+        key = _blake2b(f"load(){payload}".encode(), digest_size=12).hexdigest()   # _key's text for it
+        if len(_ONCE_SEEN) >= _SEEN_MAX:
+            _ONCE_SEEN.clear()
+        _ONCE_SEEN[seen] = key
+    return key
+
 _MAX_NODES = 2_000_000   # tree nodes before the walk gives up (memory)
 _MAX_STEPS = 20000   # instructions (each over all threads) before the walk gives up on a loop
 _KNOWN = {"bra", "ret", "bar", "barrier", "ld", "st", "ldmatrix", "stmatrix", "shfl", "mov", "cvta", "setp", "selp",
