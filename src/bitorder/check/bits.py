@@ -110,17 +110,23 @@ class Bits:
     def selp(self, op, c, a, b):
         """_selp memoised in _SELP_BITS by (op, c, a, b) (a pure function of them, as integer's
         memo is; the table entry of the register it names is kept with it for walks that hit)."""
+        key = (op, c.__class__, c, a, b)
         try:
-            key = (op, c.__class__, c, a, b)
-            hit = _SELP_BITS.get(key)
+            hash(key)
         except TypeError:              # a predicate that is not hashable: not memoised
             return self._selp(op, c, a, b)
+        return self._memoised(_SELP_BITS, key, self._selp, op, c, a, b)
+
+    def _memoised(self, memo, key, compute, *args):
+        """compute(*args) through memo[key] (a pure function of the key): kept with the table entry
+        of the register a dict answer names, which a walk that hits gets back."""
+        hit = memo.get(key)
         if hit is None:
-            r = self._selp(op, c, a, b)
+            r = compute(*args)
             hit = (r, self.table.get(next(iter(r))[0]) if r.__class__ is dict else None)
-            if len(_SELP_BITS) > 100_000:
-                _SELP_BITS.clear()
-            _SELP_BITS[key] = hit
+            if len(memo) > 100_000:
+                memo.clear()
+            memo[key] = hit
         r, entry = hit
         if r.__class__ is dict:
             if entry is not None:
@@ -155,21 +161,7 @@ class Bits:
         tokens = self._tokens(args)
         if tokens is None:
             return self._integer(op, base, args)
-        key = (op, base, *tokens)
-        hit = _INTEGER.get(key)
-        if hit is None:
-            r = self._integer(op, base, args)
-            # (the answer, and the table entry of the register it names, for walks that hit)
-            hit = (r, self.table.get(next(iter(r))[0]) if r.__class__ is dict else None)
-            if len(_INTEGER) > 100_000:
-                _INTEGER.clear()
-            _INTEGER[key] = hit
-        r, entry = hit
-        if r.__class__ is dict:
-            if entry is not None:
-                self.table[next(iter(r))[0]] = entry
-            return dict(r)
-        return r
+        return self._memoised(_INTEGER, (op, base, *tokens), self._integer, op, base, args)
 
     def _integer(self, op, base, args):
         """integer's answer, computed."""
