@@ -42,16 +42,21 @@ def _last_row_bad(rec, **variant) -> int:
                for kind in ("narrow", "wide"))
 
 
-def test_candidate_plans_only_under_unverified(monkeypatch):
-    """No plan without BITORDER_UNVERIFIED=1; with it, every record has one (42: s 2-16; 41: s 2-8)."""
+def test_plans_when_verified_or_unverified(monkeypatch):
+    """A kernel not marked verified plans only under BITORDER_UNVERIFIED=1; both are verified (2026-12-02f), so
+    every record has a plan by default (42: s 2-16; 41: s 2-8)."""
     from bitorder.cublas import segment_k as S
     F = _fit(monkeypatch)
     recs, recs41 = F.records(42), F.records(41)
     monkeypatch.delenv("BITORDER_UNVERIFIED")
+    assert S.KERNELS[42]["verified"] and S.KERNELS[41]["verified"]
+    assert {len(S.record_plan(r).bounds) - 1 for r in recs} == {2, 4, 8, 10, 13, 16}
+    assert {len(S.record_plan(r).bounds) - 1 for r in recs41} == {2, 3, 4, 5, 6, 8}
+    for algo in (42, 41):
+        monkeypatch.setitem(S.KERNELS[algo], "verified", False)
     assert all(S.record_plan(r) is None for r in recs + recs41)
     monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
     assert {len(S.record_plan(r).bounds) - 1 for r in recs} == {2, 4, 8, 10, 13, 16}
-    assert {len(S.record_plan(r).bounds) - 1 for r in recs41} == {2, 3, 4, 5, 6, 8}
 
 
 def test_merge_trees():

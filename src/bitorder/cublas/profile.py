@@ -99,7 +99,8 @@ class Entry:
         out_dtype: the output type where it is not the operand type (fp8): what "out" partials mean."""
         if bias and self.bias == "unverified":
             return None
-        d, empty_parts = dict(self.desc), False
+        d = dict(self.desc)
+        empty_parts = False     # (set by the span rules below)
         if d.get("k_step") == "stages":
             d["k_step"] = int(str(answer["stages"]).split("x")[0])
         for key in ("partial_dtype", "merge_dtype"):
