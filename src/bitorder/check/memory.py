@@ -6,8 +6,7 @@ from __future__ import annotations
 import re
 
 from .rules import _address, _last_part, _operand, _reg_list
-from .symbolic import (_BITS, _MAX_NODES, _TERM, UNDEF, UNDEF_PRED, Unsupported, _poly, _term, leaf_key, padd, pkey,
-                       select, short)
+from .symbolic import _BITS, _TERM, UNDEF, UNDEF_PRED, Unsupported, _poly, _term, leaf_key, padd, pkey, select, short
 
 
 def _symbolic_part(at) -> str:
@@ -130,20 +129,9 @@ class Memory:
                     if payload is None:
                         self.write(t, r, self.undef, g)
                         continue
-                    nodes = self.nodes
-                    if nodes.record:
-                        nid = nodes.make_load(payload)
-                    else:                    # make_load inlined, the leaf's key known already
-                        key_of = nodes.key_of
-                        nid = len(key_of)
-                        if nid > _MAX_NODES:
-                            raise Unsupported(f"more than {_MAX_NODES} tree nodes")
-                        key_of.append(leaf)
+                    nid = self.nodes.make_load(payload, leaf)   # (the leaf's key known already)
                     self.loads[nid] = loaded
-                    if g is True and self.region is None:
-                        self.column(r)[t] = ("node", nid)   # write's unguarded case
-                    else:
-                        self.write(t, r, ("node", nid), g)
+                    self.write(t, r, ("node", nid), g)
                 elif load:
                     self.shared_load(t, k, r, g, width, at)
                 else:

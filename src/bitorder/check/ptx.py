@@ -203,31 +203,32 @@ def _drop_cache_policies(entry: Entry) -> None:
     ISA makes it a performance hint only: the data read or written is the same. Removed (with the
     mov that zeroes the register first) only where every other use of the policy register is that
     last operand; anything else keeps the text as it is (and the walk then refuses createpolicy)."""
-    made = {i.operands[0]: i for i in entry.body
+    made = {i.operands[0] for i in entry.body
             if isinstance(i, Instr) and i.base == "createpolicy" and i.guard is None and len(i.operands) == 2}
     if not made:
         return
-    def zeroing(i):   # Triton's inline asm first sets the policy register to 0: dropped with it
-        return i.base == "mov" and len(i.operands) == 2 and i.operands[0] in made and re.fullmatch(r"0x0|0", i.operands[1])
 
-    hinted, other = set(), set()
+    def defines(i):   # the createpolicy, or Triton's inline asm zeroing the register first
+        return i.guard is None and (i.base == "createpolicy" or (
+            i.base == "mov" and len(i.operands) == 2 and i.operands[0] in made and re.fullmatch(r"0x0|0", i.operands[1])))
+
+    other = set()     # policy registers read anywhere but as a hint operand
     for i in entry.body:
-        if not isinstance(i, Instr) or i.base == "createpolicy" or (zeroing(i) and i.guard is None):
+        if not isinstance(i, Instr) or defines(i):
             continue
+        hint = i.base in ("ld", "st") and ".L2::cache_hint" in i.opcode
         for j, o in enumerate(i.operands):
             for r in _REG.findall(o):
-                if r in made:
-                    last = j == len(i.operands) - 1 and o == r
-                    ok = i.base in ("ld", "st") and ".L2::cache_hint" in i.opcode and last
-                    (hinted if ok else other).add(r)
+                if r in made and not (hint and j == len(i.operands) - 1 and o == r):
+                    other.add(r)
         if i.guard is not None and i.guard[1] in made:
             other.add(i.guard[1])
-    drop = set(made) - other
+    drop = made - other
     if not drop:
         return
     body = []
     for i in entry.body:
-        if isinstance(i, Instr) and (i.base == "createpolicy" or zeroing(i)) and i.operands and i.operands[0] in drop:
+        if isinstance(i, Instr) and defines(i) and i.operands[0] in drop:
             continue
         if (isinstance(i, Instr) and i.base in ("ld", "st") and ".L2::cache_hint" in i.opcode
                 and i.operands and i.operands[-1] in drop):

@@ -190,14 +190,7 @@ class Nodes:
             return self._make_recorded(nid, op, kids, payload, kind)
         if kind == _ONCE:   # a leaf or a select: seldom twice in a walk, but again in the next
             # configuration's walk (the same loads, masked alike): their own memo, not to crowd _SEEN
-            seen = (op, *kids, payload)
-            key = _ONCE_SEEN.get(seen)
-            if key is None:
-                key = self._key(op, kids, payload, kind)   # (a pure function of the tuple for _ONCE)
-                if len(_ONCE_SEEN) >= _SEEN_MAX:
-                    _ONCE_SEEN.clear()
-                _ONCE_SEEN[seen] = key
-            key_of.append(key)   # (id nid: nothing made a node since nid was read)
+            key_of.append(_once_key(op, kids, payload))   # (id nid: nothing made a node since nid was read)
             return nid
         if kind == _COMMUTES or kind == _JOINED:
             kids.sort()     # their key does not depend on the children's order: neither does the memo
@@ -214,16 +207,17 @@ class Nodes:
         key_of.append(key)
         return nid
 
-    def make_load(self, payload):
+    def make_load(self, payload, key=None):
         """make("load", (), payload): a leaf (no children, so never undefined), its key memoised
-        as make memoises it, without make's dispatch (a load per element per thread)."""
+        as make memoises it, without make's dispatch (a load per element per thread). key:
+        leaf_key(payload) where the caller holds it already."""
         if self.record:
             return self.make("load", (), payload)
         key_of = self.key_of
         nid = len(key_of)
         if nid > _MAX_NODES:
             raise Unsupported(f"more than {_MAX_NODES} tree nodes")
-        key_of.append(leaf_key(payload))
+        key_of.append(key or leaf_key(payload))
         return nid
 
     def make_select(self, a, b, payload):
@@ -240,14 +234,7 @@ class Nodes:
         undefined = self.undefined
         if undefined and (a in undefined or b in undefined):
             undefined.add(nid)
-        seen = ("select", ka, kb, payload)   # make's (op, *kids, payload)
-        key = _ONCE_SEEN.get(seen)
-        if key is None:
-            key = _blake2b(f"select({ka},{kb}){payload}".encode(), digest_size=12).hexdigest()   # _key's text
-            if len(_ONCE_SEEN) >= _SEEN_MAX:
-                _ONCE_SEEN.clear()
-            _ONCE_SEEN[seen] = key
-        key_of.append(key)
+        key_of.append(_once_key("select", (ka, kb), payload))
         return nid
 
     def make_all(self, op, argss) -> list:
@@ -321,7 +308,7 @@ class Nodes:
             kids = sorted(kids)
         elif kind == _FMA:
             kids = sorted(kids[:2]) + kids[2:]
-        key = _blake2b(f"{op}({','.join(kids)}){payload}".encode(), digest_size=12).hexdigest()
+        key = _hash(op, kids, payload)
         if kind == _JOINED:
             self.lattice[key] = frozenset(kids)
         if self.record:
@@ -412,17 +399,28 @@ _ONCE_SEEN: dict = {}   # the same for loads and selects (_ONCE): (op, child key
 _SEEN_MAX = 250_000
 
 
-def leaf_key(payload) -> str:
-    """The key make("load", (), payload) gives a leaf (shapes not recorded): _key's hash of
-    "load()" + payload, memoised in _ONCE_SEEN under make's tuple (a pure function of it)."""
-    seen = ("load", payload)   # make's (op, *kids, payload)
+def _hash(op, kids, payload) -> str:
+    """A node's canonical hash from its operation, its children's keys (in the order the kind
+    decides) and its payload: the text every key is made from."""
+    return _blake2b(f"{op}({','.join(kids)}){payload}".encode(), digest_size=12).hexdigest()
+
+
+def _once_key(op, kids, payload) -> str:
+    """The key of a leaf or select (_ONCE: children in order), memoised in _ONCE_SEEN under
+    (op, *kids, payload) (a pure function of it), as make, make_select and leaf_key need it."""
+    seen = (op, *kids, payload)
     key = _ONCE_SEEN.get(seen)
     if key is None:
-        key = _blake2b(f"load(){payload}".encode(), digest_size=12).hexdigest()   # _key's text for it
+        key = _hash(op, kids, payload)
         if len(_ONCE_SEEN) >= _SEEN_MAX:
             _ONCE_SEEN.clear()
         _ONCE_SEEN[seen] = key
     return key
+
+
+def leaf_key(payload) -> str:
+    """The key make("load", (), payload) gives a leaf (shapes not recorded)."""
+    return _once_key("load", (), payload)
 
 _MAX_NODES = 2_000_000   # tree nodes before the walk gives up (memory)
 _MAX_STEPS = 20000   # instructions (each over all threads) before the walk gives up on a loop
