@@ -54,6 +54,11 @@ TILE = 64                              # algorithm 42's tile (kept for callers o
 # s 2-32, three draws each, every output identical to torch's; merge paired from segment 0: differs)
 KERNELS = {42: {"tile": 64, "dtype": "bf16", "waves": 1, "rem": (1, 20), "one_column": True, "verified": True},
            41: {"tile": 128, "dtype": "fp16", "waves": 2, "rem": (2, 66), "one_column": False, "verified": True}}
+# algorithm 41 with 256x64 tiles (256 along cuBLAS's m, torch's N; 64 along torch's M): fewer tiles than SMs, no
+# whole wave, so every tile splits into s segments, s = workspace // (tiles * 256 * 64 * 4); a zero workspace (s = 0)
+# runs the plain chain. Read from 10 survey records (2026-12-02g call 1: torch layout tt, M 2 and 12, 46-63 tiles;
+# fp16 s = 2, bf16 workspace 0); the region below is what a ground checked (verified) or the records (not).
+WIDE = {41: {"tile": (256, 64), "tiles": (46, 63), "max_m": 64, "layouts": ("tt",), "verified": False}}
 # the candidate's merge, the one it replaced, and the alternatives the records and the ground excluded
 MERGES = ("pairwise", "pairwise_first", "part0_last", "reverse", "sequential")
 
@@ -124,12 +129,16 @@ def workspace_of(answer: dict) -> int | None:
 
 def plan(answer: dict, m: int, n: int, k: int, dtype: str, bias: bool = False, s_shift: int = 0,
          longer: str = "last", merge: str = "pairwise", segments: int | None = None,
-         order: str = "serpentine") -> SegmentKPlan | None:
-    """The candidate's plan for torch's (m, n, k) call (layout nt) that cuBLAS answered with `answer`, or
-    None (not a segment-K answer, outside the records' region, or a kernel not verified while
-    BITORDER_UNVERIFIED is not 1).
+         order: str = "serpentine", layout: str = "nt") -> SegmentKPlan | None:
+    """The candidate's plan for torch's (m, n, k) call in torch layout `layout` ("nt": a row-major, b a
+    transposed view) that cuBLAS answered with `answer`, or None (not a segment-K answer, outside the
+    records' region, or a kernel not verified while BITORDER_UNVERIFIED is not 1).
     s_shift / longer / merge / segments (a fixed s) / order: deliberate variants (planted faults and the
     alternatives tested)."""
+    if answer.get("tile") == "256x64":
+        return _plan_wide(answer, m, n, k, dtype, bias, layout, s_shift, longer, merge, segments)
+    if layout != "nt":
+        return None
     kern = KERNELS.get(answer.get("algo_id"))
     if kern is None or not (kern["verified"] or candidates_allowed()):
         return None
@@ -149,6 +158,27 @@ def plan(answer: dict, m: int, n: int, k: int, dtype: str, bias: bool = False, s
     if s < 2 or s > -(-k // K_TILE):
         return None
     return SegmentKPlan(k, dtype, segment_bounds(k, s, longer), merge, t, mt, nt, mt * nt - rem, order)
+
+
+def _plan_wide(answer, m, n, k, dtype, bias, layout, s_shift=0, longer="last", merge="pairwise", segments=None):
+    """WIDE's plan: every tile split the same way (or none), so one square tile of 256 stands for 256x64."""
+    kern = WIDE.get(answer.get("algo_id"))
+    if kern is None or not (kern["verified"] or candidates_allowed()):
+        return None
+    if answer.get("split_k") != -1 or str(answer.get("stages")) != "64xAUTO" or bias or layout not in kern["layouts"]:
+        return None
+    tm, tn = kern["tile"]
+    tiles, ws = -(-n // tm) * -(-m // tn), workspace_of(answer)
+    lo, hi = kern["tiles"]
+    if m > kern["max_m"] or not lo <= tiles <= hi or ws is None:
+        return None
+    s = (segments if segments is not None else ws // (tiles * tm * tn * 4)) + s_shift
+    mt, nt = -(-n // tm), -(-m // tm)
+    if s == 0:         # no workspace: the plain chain in every tile
+        return SegmentKPlan(k, dtype, (0, k), merge, tm, mt, nt, mt * nt)
+    if s < 2 or s > -(-k // K_TILE):
+        return None    # (one partial buffer: unread)
+    return SegmentKPlan(k, dtype, segment_bounds(k, s, longer), merge, tm, mt, nt, 0)
 
 
 def merge_tree(s: int, merge: str = "pairwise"):
@@ -237,7 +267,7 @@ def matmul(a: np.ndarray, b: np.ndarray, p: SegmentKPlan) -> np.ndarray:
 def record_plan(rec: dict, **variant) -> SegmentKPlan | None:
     """The candidate (or a variant) for the call a survey record ran."""
     c = rec["case"]
-    return plan(rec["ran"][0], c["m"], c["n"], c["k"], c["dtype"], c["op"] == "linear_bias", **variant)
+    return plan(rec["ran"][0], c["m"], c["n"], c["k"], c["dtype"], c["op"] == "linear_bias", layout=c["layout"], **variant)
 
 
 def sample_mismatches(rec: dict, p: SegmentKPlan, kind: str = "narrow", rows=None) -> int:

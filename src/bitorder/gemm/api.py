@@ -173,14 +173,24 @@ def _plan2(a, b, bias, call: str) -> Plan:
 
 def _segment_k_candidate(ans, a, b, bias, dtype):
     """The SegmentKPlan for a 2-D bias-free call that cuBLAS answered with a run-time split (split_k -1:
-    algorithms 41 and 42) in the region its records cover (torch layout nt: a row-major, b a transposed
-    view of a row-major tensor), or None. segment_k.plan answers for a verified kernel or under BITORDER_UNVERIFIED=1."""
+    algorithms 41 and 42) in the region its records cover (the torch layouts its kernel lists: "nt" is a
+    row-major, b a transposed view of a row-major tensor), or None. segment_k.plan answers for a verified
+    kernel or under BITORDER_UNVERIFIED=1."""
     if ans.get("split_k") != -1 or bias is not None or a.dim() != 2 or b.dim() != 2:
         return None
-    if a.stride(1) != 1 or b.stride(0) != 1:
+    layout = _torch_layout(a, b)
+    if layout is None:
         return None
     from ..cublas import segment_k
-    return segment_k.plan(ans, a.shape[0], b.shape[1], a.shape[1], dtype)
+    return segment_k.plan(ans, a.shape[0], b.shape[1], a.shape[1], dtype, layout=layout)
+
+
+def _torch_layout(a, b) -> str | None:
+    """The gate's layout letters of a 2-D product: per operand "n" (row-major) or "t" (a transposed view of
+    a row-major tensor); None for any other strides."""
+    la = "n" if a.stride(1) == 1 else "t" if a.stride(0) == 1 else None
+    lb = "n" if b.stride(1) == 1 else "t" if b.stride(0) == 1 else None
+    return la + lb if la and lb else None
 
 
 def _gemv_candidate(ans, a, b, bias, dtype):
