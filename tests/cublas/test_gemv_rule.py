@@ -400,3 +400,12 @@ def test_rules_of_the_2026_12_02_probe_replay_their_records(monkeypatch):
             assert probe_gemv.confirm(rec, [order], pairs, tracers), name
             bytewise.add(key)
     assert planned >= 90 and len(bytewise) == 8
+
+
+def test_batches_of_dots_past_the_largest_batch_shown_identical_go_to_cublas():
+    """2026-12-02g call 4 (H200): option 10 fp16's dots at K 92 in a batch of 100 differed from the K 44-147
+    entry's 16 lanes; batches to 80 were identical. Past MAX_DOT_BATCH the rule answers None (cuBLAS)."""
+    dot10 = {"algo_id": 13, "custom_option": 10, "split_k": 1}
+    assert gemv_rule.batched_dot_order(dot10, 92, "fp16", batch=gemv_rule.MAX_DOT_BATCH) is not None
+    assert gemv_rule.batched_dot_order(dot10, 92, "fp16", batch=100) is None
+    assert gemv_rule.batched_dot_order(dot10, 92, "fp16") is not None      # (batch 1: the default)

@@ -141,7 +141,7 @@ def check_gemv(records, kept) -> list:
             continue
         c, a = rec["case"], rec["answer"]
         if is_dot(rec):
-            order = gemv_rule.batched_dot_order(a, c["k"], c["dtype"])
+            order = gemv_rule.batched_dot_order(a, c["k"], c["dtype"], c.get("batch", 1))
         else:
             order = gemv_rule.order_for(a, c["k"], c["dtype"], outputs=max(c["m"], c["n"]))
         if order is None:

@@ -209,7 +209,8 @@ def _gemv_candidate(ans, a, b, bias, dtype):
     from ..cublas.gemv_rule import batched_dot_order, order_for
     from .simt import supported
     if a.dim() == 3 and a.shape[-2] == 1 and b.shape[-1] == 1:
-        order = batched_dot_order(ans, a.shape[-1], dtype)   # a batch of dots: the option names the kernel only at some K
+        # a batch of dots: the option names the kernel only at some K (and batch)
+        order = batched_dot_order(ans, a.shape[-1], dtype, batch=max(a.shape[0], b.shape[0]))
     else:
         order = order_for(ans, a.shape[-1], dtype, outputs=max(a.shape[-2], b.shape[-1]))
     if order is not None and lt_bias:      # cuBLASLt's BIAS epilogue on its gemv path (F.linear, M = 1)
