@@ -365,3 +365,14 @@ def test_a_segment_k_answer_plans_the_segment_k_path_when_verified_or_unverified
     monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
     monkeypatch.setitem(segment_k.KERNELS[42], "verified", True)
     assert api._plan2(a, b, None, "gemm").path == "segk"
+
+
+def test_torch_layout_letters():
+    """The gate's layout letters from strides (segment_k.plan's region): row-major "n", a transposed view "t"."""
+    import torch
+    from bitorder.gemm.api import _torch_layout
+    a, b = torch.zeros(4, 6), torch.zeros(6, 5)
+    assert _torch_layout(a, b) == "nn"
+    assert _torch_layout(torch.zeros(6, 4).T, torch.zeros(5, 6).T) == "tt"
+    assert _torch_layout(a, torch.zeros(5, 6).T) == "nt"
+    assert _torch_layout(a[:, ::2], b) is None
