@@ -376,3 +376,21 @@ def test_torch_layout_letters():
     assert _torch_layout(torch.zeros(6, 4).T, torch.zeros(5, 6).T) == "tt"
     assert _torch_layout(a, torch.zeros(5, 6).T) == "nt"
     assert _torch_layout(a[:, ::2], b) is None
+
+
+def test_batched_simt_plans_stop_at_the_batches_shown_identical():
+    """Batched gemv and gemmSN plans only up to gemv_rule.MAX_GEMV_BATCH (the gates' 2-64), batches of dots to
+    MAX_DOT_BATCH (80, shown 2026-12-02g); past them cuBLAS. Shapes and strides only: CPU tensors do."""
+    import torch
+    from bitorder.cublas.gemv_rule import MAX_DOT_BATCH, MAX_GEMV_BATCH
+    from bitorder.gemm.api import _gemv_candidate
+    gemv = {"algo_id": 13, "custom_option": 68, "split_k": 1}
+    dot = {"algo_id": 13, "custom_option": 10, "split_k": 1}
+
+    def order(ans, batch, m, k, n):
+        return _gemv_candidate(ans, torch.zeros(batch, m, k, dtype=torch.float16),
+                               torch.zeros(batch, k, n, dtype=torch.float16), None, "fp16")
+    assert order(gemv, MAX_GEMV_BATCH, 300, 500, 1) is not None
+    assert order(gemv, MAX_GEMV_BATCH + 1, 300, 500, 1) is None
+    assert order(dot, MAX_DOT_BATCH, 1, 92, 1) is not None
+    assert order(dot, MAX_DOT_BATCH + 1, 1, 92, 1) is None

@@ -117,6 +117,9 @@ for _d in TABLE["batched_dots"]:
 # (2026-12-02g call 4, H200: 1 of 285 designed dots at batches 19-100 differed; batches to 80 identical); the
 # fuzz deals batches of 2-64. Past it a batch of dots goes to cuBLAS.
 MAX_DOT_BATCH = 80
+# Batched gemv and gemmSN plans (launches whose block cuBLAS may pick by the batch, as the dots showed) only over
+# the batches the gates dealt (2-64) and showed identical; past them cuBLAS.
+MAX_GEMV_BATCH = 64
 
 
 def batched_dot_order(answer: dict, k: int, dtype: str, batch: int = 1) -> Optional[GemvOrder]:
