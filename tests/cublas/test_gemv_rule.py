@@ -81,7 +81,7 @@ def test_gemv2t_rule_replays_every_probed_gemv2t_call():
 
 
 def test_no_rule_no_order():
-    assert gemv_rule.order_for({"algo_id": 13, "custom_option": 13, "split_k": 1}, 1000, "fp16") is None
+    assert gemv_rule.order_for({"algo_id": 13, "custom_option": 31, "split_k": 1}, 1000, "fp16") is None
     assert gemv_rule.order_for({"algo_id": 13, "custom_option": 26, "split_k": 1}, 1000, "bf16") is None
     assert gemv_rule.order_for({"algo_id": 66, "custom_option": 74, "split_k": 1}, 1000, "fp16") is None
     assert gemv_rule.order_for({"algo_id": 13, "custom_option": 75, "split_k": -1}, 5050, "bf16", outputs=4) is None

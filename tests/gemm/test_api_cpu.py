@@ -83,7 +83,7 @@ def test_a_gemv_answer_plans_the_rule_by_default(monkeypatch):
     assert api._plan2(*long_dots, None, "bgemm").path == "simt"       # from the smallest K seen right
     ans["custom_option"] = 72                                         # a batched-dot rule: any K
     assert api._plan2(*dots, None, "bgemm").path == "simt"
-    ans["custom_option"] = 13                                         # no rule
+    ans["custom_option"] = 31                                         # no rule
     assert api._plan2(a, b, None, "gemm").path == "cublas"
 
 
@@ -108,7 +108,7 @@ def test_an_addmm_gemv_plans_the_rule_with_the_bias_before_the_rounding(monkeypa
     assert "beta = 1" in p.reason
     x3 = torch.zeros(2, 20, 300, dtype=torch.float16)                 # folded 3-D input: the same plan
     assert api.plan(x3, w.t(), bias).path == "simt"
-    ans["custom_option"] = 13                                          # no rule: cuBLAS, as before
+    ans["custom_option"] = 31                                          # no rule: cuBLAS, as before
     p = api.plan(x, w.t(), bias)
     assert p.reason == "addmm without the cuBLASLt bias path" and p.answer == ans   # the answer kept
 
