@@ -358,6 +358,9 @@ def main():
     if args.only:
         cases = [(s, c) for s, c in cases if ONLY[args.only](c)]
     cases, first = take_slice(cases, args.slice)
+    if args.rerun and os.path.abspath(args.rerun) == os.path.abspath(os.path.join(args.out, f"{args.name}.json")):
+        # the report would overwrite the list it reruns (2026-12-02g call 2: two planted faults then ran on nothing)
+        sys.exit(f"--rerun {args.rerun} is the file this run writes (--out/--name): name them apart")
     if args.rerun:
         with open(args.rerun) as f:
             old = json.load(f)

@@ -108,3 +108,14 @@ def test_compare_bench_picks_the_faster_tiles_only_when_the_slowest_group_gains(
         rc = subprocess.run([sys.executable, script, str(tmp_path / "a.json"), str(tmp_path / "b.json")],
                             capture_output=True).returncode
         assert rc == want
+
+
+def test_a_rerun_refuses_to_overwrite_its_own_case_list(tmp_path, monkeypatch):
+    """--rerun FILE with --out/--name naming FILE would overwrite the list before a second job reads it
+    (2026-12-02g call 2's planted faults ran on empty lists so): a clear error, nothing run."""
+    path = tmp_path / "ground.json"
+    path.write_text('{"not_reached_cases": []}')
+    monkeypatch.setattr(sys, "argv", ["gate_gemm.py", "--out", str(tmp_path), "--name", "ground", "--rerun", str(path)])
+    with pytest.raises(SystemExit, match="name them apart"):
+        gg.main()
+    assert path.read_text() == '{"not_reached_cases": []}'
