@@ -394,3 +394,8 @@ def test_batched_simt_plans_stop_at_the_batches_shown_identical():
     assert order(gemv, MAX_GEMV_BATCH + 1, 300, 500, 1) is None
     assert order(dot, MAX_DOT_BATCH, 1, 92, 1) is not None
     assert order(dot, MAX_DOT_BATCH + 1, 1, 92, 1) is None
+    from bitorder.cublas.gemv_rule import gemmsn_order_for, order_for     # the bound lives in the rules
+    assert order_for(gemv, 500, "fp16", outputs=300, batch=MAX_GEMV_BATCH + 1) is None
+    sn = {"algo_id": 11, "custom_option": 0}
+    assert gemmsn_order_for(sn, "nt", 4, False, batch=MAX_GEMV_BATCH) is not None
+    assert gemmsn_order_for(sn, "nt", 4, False, batch=MAX_GEMV_BATCH + 1) is None

@@ -83,12 +83,22 @@ def nsp_lanes(outputs: int) -> int:
     return next((y for top, y in NSP_LANES if outputs <= top), 32)
 
 
-def order_for(answer: dict, k: int, dtype: str, outputs: int = 1) -> Optional[GemvOrder]:
+# The largest batch of dots shown identical: option 10 fp16 at K 92 in a batch of 100 ran other lanes than the table's
+# (2026-12-02g call 4, H200: 1 of 285 designed dots at batches 19-100 differed; batches to 80 identical); the
+# fuzz deals batches of 2-64. Past it a batch of dots goes to cuBLAS.
+MAX_DOT_BATCH = 80
+# Batched gemv and gemmSN plans (launches whose block cuBLAS may pick by the batch, as the dots showed) only over
+# the batches the gates dealt (2-64) and showed identical; past them cuBLAS.
+MAX_GEMV_BATCH = 64
+
+
+def order_for(answer: dict, k: int, dtype: str, outputs: int = 1, batch: int = 1) -> Optional[GemvOrder]:
     """The GemvOrder the table predicts for an algorithm-13 answer on a K-long fp16 or bf16
-    product with `outputs` outputs (M or N), or None (not algorithm 13, an option the table does
-    not hold for the dtype, K past the entry's max_k, more outputs than its max_outputs allows but
-    for unsplit option 10, whose gemvNSP lane count then follows the outputs: nsp_lanes)."""
-    if answer is None or int(answer.get("algo_id", -1)) != 13:
+    product with `outputs` outputs (M or N) in a batch of `batch`, or None (not algorithm 13, an option
+    the table does not hold for the dtype, K past the entry's max_k, more outputs than its max_outputs
+    allows but for unsplit option 10, whose gemvNSP lane count then follows the outputs: nsp_lanes;
+    a batch past MAX_GEMV_BATCH)."""
+    if answer is None or int(answer.get("algo_id", -1)) != 13 or batch > MAX_GEMV_BATCH:
         return None
     split = int(answer.get("split_k") or 1)
     if split < 1:                    # -1: the split left to run time; no rule knows it
@@ -111,15 +121,6 @@ BATCHED_DOTS: dict = {}
 for _d in TABLE["batched_dots"]:
     BATCHED_DOTS.setdefault((_d["option"], _d["dtype"]), []).append(
         (_d["k_low"], _d["k_high"], None if _d.get("order") == "rule" else _order(_d), _d["verified"]))
-
-
-# The largest batch of dots shown identical: option 10 fp16 at K 92 in a batch of 100 ran other lanes than the table's
-# (2026-12-02g call 4, H200: 1 of 285 designed dots at batches 19-100 differed; batches to 80 identical); the
-# fuzz deals batches of 2-64. Past it a batch of dots goes to cuBLAS.
-MAX_DOT_BATCH = 80
-# Batched gemv and gemmSN plans (launches whose block cuBLAS may pick by the batch, as the dots showed) only over
-# the batches the gates dealt (2-64) and showed identical; past them cuBLAS.
-MAX_GEMV_BATCH = 64
 
 
 def batched_dot_order(answer: dict, k: int, dtype: str, batch: int = 1) -> Optional[GemvOrder]:
@@ -152,11 +153,12 @@ GEMMSN_TN = _order(TABLE["gemmsn"]["nt"])
 GEMMSN_NN = {int(o): _order(d) for o, d in TABLE["gemmsn"]["nn"].items()}
 
 
-def gemmsn_order_for(answer: dict, layout: str, m: int, bias: bool, k: int = 1) -> Optional[GemvOrder]:
+def gemmsn_order_for(answer: dict, layout: str, m: int, bias: bool, k: int = 1, batch: int = 1) -> Optional[GemvOrder]:
     """The GemvOrder every output of an algorithm-11 (gemmSN) call runs, where the probes pinned it:
     layout "nt" (A row-major, B a transposed view) and "nn" (both row-major), with or without a bias
-    (in fp32 before the rounding), at every K; 2 <= M <= 16; None otherwise (A transposed, other options)."""
-    if answer is None or int(answer.get("algo_id", -1)) != 11 or not 2 <= m <= 16:
+    (in fp32 before the rounding), at every K; 2 <= M <= 16, batches up to MAX_GEMV_BATCH; None otherwise
+    (A transposed, other options)."""
+    if answer is None or int(answer.get("algo_id", -1)) != 11 or not 2 <= m <= 16 or batch > MAX_GEMV_BATCH:
         return None
     if layout == "nt":
         return GEMMSN_TN

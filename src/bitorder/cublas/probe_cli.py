@@ -143,7 +143,7 @@ def check_gemv(records, kept) -> list:
         if is_dot(rec):
             order = gemv_rule.batched_dot_order(a, c["k"], c["dtype"], c.get("batch", 1))
         else:
-            order = gemv_rule.order_for(a, c["k"], c["dtype"], outputs=max(c["m"], c["n"]))
+            order = gemv_rule.order_for(a, c["k"], c["dtype"], outputs=max(c["m"], c["n"]), batch=c.get("batch", 1))
         if order is None:
             rows.append((rec, None, "no rule"))
             continue

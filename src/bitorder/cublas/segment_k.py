@@ -168,12 +168,12 @@ def _plan_wide(answer, m, n, k, dtype, bias, layout, s_shift=0, longer="last", m
     if answer.get("split_k") != -1 or str(answer.get("stages")) != "64xAUTO" or bias or layout not in kern["layouts"]:
         return None
     tm, tn = kern["tile"]
-    tiles, ws = -(-n // tm) * -(-m // tn), workspace_of(answer)
+    mt, nt = -(-n // tm), -(-m // tm)       # the square stand-in's tiles
+    tiles, ws = mt * -(-m // tn), workspace_of(answer)
     lo, hi = kern["tiles"]
     if m > kern["max_m"] or not lo <= tiles <= hi or ws is None:
         return None
     s = (segments if segments is not None else ws // (tiles * tm * tn * 4)) + s_shift
-    mt, nt = -(-n // tm), -(-m // tm)
     if s == 0:         # no workspace: the plain chain in every tile
         return SegmentKPlan(k, dtype, (0, k), merge, tm, mt, nt, mt * nt)
     if s < 2 or s > -(-k // K_TILE):

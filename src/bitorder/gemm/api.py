@@ -206,16 +206,13 @@ def _gemv_candidate(ans, a, b, bias, dtype):
     lt_bias = bias is not None and a.dim() == 2 and a.shape[0] == 1 and b.shape[1] > 1 and _simt_on()
     if bias is not None and not lt_bias:
         return None
-    from ..cublas.gemv_rule import MAX_GEMV_BATCH, batched_dot_order, order_for
+    from ..cublas.gemv_rule import batched_dot_order, order_for
     from .simt import supported
-    batch = max(a.shape[0], b.shape[0]) if a.dim() == 3 else 1
     if a.dim() == 3 and a.shape[-2] == 1 and b.shape[-1] == 1:
         # a batch of dots: the option names the kernel only at some K (and batch)
-        order = batched_dot_order(ans, a.shape[-1], dtype, batch=batch)
-    elif batch > MAX_GEMV_BATCH:
-        return None
+        order = batched_dot_order(ans, a.shape[-1], dtype, batch=_batch(a, b))
     else:
-        order = order_for(ans, a.shape[-1], dtype, outputs=max(a.shape[-2], b.shape[-1]))
+        order = order_for(ans, a.shape[-1], dtype, outputs=max(a.shape[-2], b.shape[-1]), batch=_batch(a, b))
     if order is not None and lt_bias:      # cuBLASLt's BIAS epilogue on its gemv path (F.linear, M = 1)
         from ..cublas.gemv_rule import lt_bias_placement
         order = order.replace(bias=lt_bias_placement(ans))
@@ -272,13 +269,16 @@ def _gemmsn_candidate(ans, a, b, bias):
     otherwise or under BITORDER_SIMT=0. On the H200 (2026-12-01b sn-check) 4,503 calls, three
     draws each, identical but one (the 2-lane NN kernel at K = 739, then read as banked every 256, not
     128: 2026-12-01e, 109 fresh calls past K = 256 identical)."""
-    from ..cublas.gemv_rule import MAX_GEMV_BATCH, gemmsn_order_for
     if not _simt_on() or a.dim() != b.dim() or a.stride(-1) != 1 or b.shape[-1] < 2:
         return None
-    if a.dim() == 3 and max(a.shape[0], b.shape[0]) > MAX_GEMV_BATCH:
-        return None
     layout = "nt" if b.stride(-2) == 1 else "nn" if b.stride(-1) == 1 else "?"
-    return gemmsn_order_for(ans, layout, a.shape[-2], bias is not None, k=a.shape[-1])
+    from ..cublas.gemv_rule import gemmsn_order_for
+    return gemmsn_order_for(ans, layout, a.shape[-2], bias is not None, k=a.shape[-1], batch=_batch(a, b))
+
+
+def _batch(a, b) -> int:
+    """The batch of a product of two tensors of one rank (2-D: 1; batched: the larger leading size)."""
+    return max(a.shape[0], b.shape[0]) if a.dim() == 3 else 1
 
 
 def _magma_candidate(ans, a, b):
