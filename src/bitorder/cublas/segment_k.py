@@ -59,6 +59,13 @@ KERNELS = {42: {"tile": 64, "dtype": "bf16", "waves": 1, "rem": (1, 20), "one_co
 # runs the plain chain. Read from 10 survey records (2026-12-02g call 1: torch layout tt, M 2 and 12, 46-63 tiles;
 # fp16 s = 2, bf16 workspace 0); the region below is what a ground checked (verified) or the records (not).
 WIDE = {41: {"tile": (256, 64), "tiles": (46, 63), "max_m": 64, "layouts": ("tt",), "verified": False}}
+# run-time split answers whose kernel runs segment-K off (its name says "execute_segment_k_off"): one plain wgmma
+# k16 chain in K order per output, a bias as the unsplit entries add it (in fp32, before the rounding). Read from 5
+# survey records (2026-12-02h call 6: fp16 F.linear with a bias, 64x64 tiles, 114-128 tiles on 132 SMs, K 1,062 and
+# 1,262, torch layouts tt and tn; 480 sampled outputs and 11,800 walk positions fit, 2-4 segments fail); the region
+# is the records' (tiles, K, layouts, bias) until a ground widens it. "bias": the epilogue's bias rule.
+UNSPLIT = {41: {"tile": "64x64", "dtype": "fp16", "tiles": (114, 128), "k": (1062, 1262), "layouts": ("tt", "tn"),
+                "bias_only": True, "bias": "bias_acc", "verified": False}}
 # the candidate's merge, the one it replaced, and the alternatives the records and the ground excluded
 MERGES = ("pairwise", "pairwise_first", "part0_last", "reverse", "sequential")
 
@@ -179,6 +186,23 @@ def _plan_wide(answer, m, n, k, dtype, bias, layout, s_shift=0, longer="last", m
     if s < 2 or s > -(-k // K_TILE):
         return None    # (one partial buffer: unread)
     return SegmentKPlan(k, dtype, segment_bounds(k, s, longer), merge, tm, mt, nt, 0)
+
+
+def unsplit(answer: dict, m: int, n: int, k: int, dtype: str, bias: bool, layout: str) -> str | None:
+    """The bias rule ("bias_acc") when torch's 2-D (m, n, k) call in torch layout `layout`, answered with a run-time
+    split, lies in UNSPLIT's region (the kernel runs segment-K off: the plain chain), or None (outside it, or a
+    candidate while BITORDER_UNVERIFIED is not 1)."""
+    kern = UNSPLIT.get(answer.get("algo_id"))
+    if kern is None or not (kern["verified"] or candidates_allowed()):
+        return None
+    if (answer.get("split_k") != -1 or answer.get("tile") != kern["tile"] or str(answer.get("stages")) != "64xAUTO"
+            or dtype != kern["dtype"] or layout not in kern["layouts"] or (kern["bias_only"] and not bias)):
+        return None
+    t = int(kern["tile"].split("x")[0])
+    tiles = -(-m // t) * -(-n // t)
+    lo, hi = kern["tiles"]
+    k_lo, k_hi = kern["k"]
+    return kern["bias"] if lo <= tiles <= hi and k_lo <= k <= k_hi else None
 
 
 def merge_tree(s: int, merge: str = "pairwise"):

@@ -143,6 +143,9 @@ def _plan2(a, b, bias, call: str) -> Plan:
     if desc is None:
         from ..cublas.profile import cublas_defect
 
+        desc = _unsplit_candidate(ans, a, b, bias, dtype)
+        if desc is not None:
+            return Plan("triton", desc, ans, call, "run-time split answered, segment-K off (segment_k.UNSPLIT)", us)
         order = _segment_k_candidate(ans, a, b, bias, dtype)
         if order is not None:
             return Plan("segk", None, ans, call, "segment-K run-time split (bitorder.gemm.segment_k)", us, order)
@@ -169,6 +172,21 @@ def _plan2(a, b, bias, call: str) -> Plan:
             f"algo {ans['algo_id']} answer outside the arch profile's verified entries"
         return Plan("cublas", None, ans, call, reason, us)
     return Plan("triton", desc, ans, call, "", us)
+
+
+def _unsplit_candidate(ans, a, b, bias, dtype):
+    """The plain GEMMDesc (one wgmma k16 chain in K order, the bias in fp32 before the rounding) for a 2-D call
+    answered with a run-time split in the region where its kernel runs segment-K off (segment_k.UNSPLIT), or None."""
+    if ans.get("split_k") != -1 or a.dim() != 2 or b.dim() != 2:
+        return None
+    layout = _torch_layout(a, b)
+    from ..cublas import segment_k
+    from ..cublas.profile import BIAS_EPILOGUE
+    rule = layout and segment_k.unsplit(ans, a.shape[0], b.shape[1], a.shape[1], dtype, bias is not None, layout)
+    if not rule:
+        return None
+    epi = BIAS_EPILOGUE[rule] if bias is not None else ("round",)
+    return GEMMDesc("plain", dtype, a.shape[1], "wgmma", 16, epilogue=epi)
 
 
 def _segment_k_candidate(ans, a, b, bias, dtype):

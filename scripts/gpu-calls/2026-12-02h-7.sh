@@ -1,0 +1,5 @@
+#!/usr/bin/env bash
+# 2026-12-02h call 7 (not completed: "the device machine was taken back for other work before the call finished";
+# no results). Meant: 400 shapes near the two algorithm-41 64x64 bias fallbacks (neighbors.py --per 200 --spread 1.5
+# --seed 20261931), their census, a survey of those answered 41. Run inline as:
+set -u; R=$OUT/r; mkdir -p $R; timeout -k 5 40 scripts/gpu-run $R report > /dev/null 2>&1; export PYTHONPATH=src:/tmp/site; python3 benchmarks/neighbors.py $R/near41c.json benchmarks/results/2026-12-02h-cases/left41-bias.json --per 200 --spread 1.5 --seed 20261931; CENSUS_ARGS="--rerun $R/near41c.json --budget 40 --name census-near41c" timeout -k 5 60 scripts/gpu-run $R census | tail -1; python3 benchmarks/fallback_cases.py $R/survey41c.json $R/census-near41c.json --algo 41 --survey; gzip -f $R/census-near41c.json; SURVEY_ARGS="--cases $R/survey41c.json --budget 60 --name survey-41-bias-c" timeout -k 5 80 scripts/gpu-run $R survey | tail -2; tar czf $OUT/results.tgz -C $OUT r
