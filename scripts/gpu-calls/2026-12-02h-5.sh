@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Prepared 2026-12-02 for a next session (issue 6, ~8 min), part 1 of 3: the fp8 gate the issue asks for (10,000 fuzz
-# shapes per (use_fast_accum, out_dtype) pair with the realistic layers: 63,312 cases, three draws each) on one tree
-# and one seed, split over three calls by --slice (0:21104 here); the three JSONs add up. SEED: the same in all three.
+# 2026-12-02h call 5 (issue 6, H200): the fp8 gate's first third (--slice 0:21104 of 63,312 cases, seed 20261820) on
+# the current tree; run as `SEED=20261820 bash scripts/gpu-calls/2026-12-02h-5.sh` (prepared 2026-12-02 as
+# next-fp8-gate-1.sh; now next-fp8-gate.sh takes THIRD=1|2|3).
 set -u
 R=$OUT/r; mkdir -p $R
 pack() { tar czf $OUT/results.tgz -C $OUT r; }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepared 2026-12-02f for a next session (issue 5, ~6 min): are the checker's splits of the Inductor kernels real?
+# 2026-12-02h call 4 (issue 5, H200; prepared 2026-12-02f as next-checker-adversarial-inductor.sh, ~6 min): are the checker's splits of the Inductor kernels real?
 # 2026-12-02f call 7 measured 257 checker classes over 138 true on 5 wide draws; the cross-entropy reductions split
 # 23-24 ways where the wide draws show 3. Read on the CPU: Inductor's triton_helpers.maximum returns its second
 # operand on ties (max(+0, -0) = -0, max(-0, +0) = +0; of two NaNs the first), so the tree's order shows on draws
