@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# (Ran 2026-12-02h as part of call 1, 2026-12-02h-1.sh; kept for that record. For the 256x64 ground use next-wide41.sh.)
 # Prepared 2026-12-02g for a next session (issue 3, ~4 min; useful on an H200 only: the H100 does not answer
 # algorithm 41 with 256x64 tiles). (a) The 256x64 run-time split candidate (segment_k.WIDE): 480 designed shapes,
 # their census, those answered 41 256x64 rerun under BITORDER_UNVERIFIED=1, then mutant-segk-wide over the same list
