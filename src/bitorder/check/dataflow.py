@@ -12,8 +12,9 @@ global store is a root: address -> (guard, tree).
 Two kernels are equivalent when their roots are the same: the same trees over the same
 leaves at the same addresses under the same guards. A pinned reduction compiled for
 different num_warps computes the same tree in different code and merges; a free-order one
-does not. Anything this walk cannot model exactly -- a branch, an instruction it does not
-know, a multiply that ptxas may contract into an add, a shared-memory access that races,
+does not. A forward branch on data over straight-line code, or an if-else of it (libdevice's
+tanhf), is walked as that code guarded by its condition (regions.py). Anything this walk
+cannot model exactly -- any other branch, an instruction it does not know, a multiply that ptxas may contract into an add, a shared-memory access that races,
 a global load after a global store, an output that depends on a register never written --
 raises Unsupported, and the caller falls back to v0's program-text signature.
 
@@ -29,10 +30,11 @@ import hashlib
 
 from .allthreads import _CONCRETE, _INT_REG, AllThreads
 from .memory import Memory
+from .regions import Regions
 from .ptx import Entry, Instr, Label, opcode_base
 from .bits import Bits, int_form
-from .rules import (_address, _branches_on_constants, _cvt_types, _float_cmp, _hammock, _is_memory, _operand,
-                    _text_shape)
+from .rules import (_address, _branches_on_constants, _cvt_types, _diamond, _float_cmp, _hammock, _is_memory,
+                    _operand, _text_shape)
 from .tensorcore import _PROXY_FENCE, TensorCore, smem_or, smem_shift
 from .symbolic import (Nodes, UNDEF, UNDEF_PRED, Unsupported, _BITS, _KNOWN, _MAX_STEPS, _RING, _cap,
                        _concrete, _disjoint, _extend, _is_float_op, _is_int, _itype, _pair_cvt, _pred, _wrap, atom,
@@ -43,7 +45,7 @@ _BITS_TOKEN = {}   # an int -> the token of its bits as a float operand (_Block.
 __all__ = ["Unsupported", "first_difference", "roots", "signature", "signature_of", "walk"]
 
 
-class _Block(Memory, TensorCore, AllThreads):
+class _Block(Memory, TensorCore, AllThreads, Regions):
     def __init__(self, entry: Entry, nodes: Nodes, divisible=frozenset(), bound=(), cta=None):
         if not entry.reqntid:
             raise Unsupported("no .reqntid launch bound")
@@ -65,7 +67,7 @@ class _Block(Memory, TensorCore, AllThreads):
         # race unless a barrier both take lies between them (a warp barrier orders one warp)
         self.epoch = (0, 0)
         self.uniform = set()     # registers holding one and the same value in every thread
-        self.region = None       # (end index, per-thread guard) while inside a skipped-over region
+        self.region = None       # inside a skipped-over region or an if-else arm: regions.py
         self._shape_of = {}      # id(instruction) -> (registers it writes, registers it reads, may run once)
         self.stored = False
         self._selects = {}               # id(select tuple) -> (the tuple, its node id)
@@ -152,8 +154,8 @@ class _Block(Memory, TensorCore, AllThreads):
         labels = {item.name: i for i, item in enumerate(body) if isinstance(item, Label)}
         pc, steps = 0, 0
         while pc < len(body):
-            if self.region is not None and pc == self.region[0]:
-                self.region = None   # the branch's target: every thread runs on from here
+            while self.region is not None and pc == self.region[0]:
+                pc = self.leave_region(pc)   # every thread runs on from here (or a diamond's else arm)
             item = body[pc]
             pc += 1
             if isinstance(item, Label):
@@ -173,8 +175,12 @@ class _Block(Memory, TensorCore, AllThreads):
                 if (len(taken) != 1 or not isinstance(next(iter(taken)), bool)) and end is not None:
                     # a forward branch over straight-line code: the code runs in the threads that
                     # do not branch, i.e. every instruction in it is guarded by "not taken"
-                    self.region = (end, [_pred("not", [self.guard(t, item)]) for t in range(self.n)],
-                                   [{} for _ in range(self.n)], [{} for _ in range(self.n)], [True] * self.n)
+                    self.enter_hammock(item, end)
+                    continue
+                arms = _diamond(body, pc - 1, labels) if self.region is None and end is None else None
+                if (len(taken) != 1 or not isinstance(next(iter(taken)), bool)) and arms is not None:
+                    # an if-else over straight-line code: each arm runs guarded by its condition
+                    pc = self.enter_diamond(item, *arms)
                     continue
                 if len(taken) != 1 or not isinstance(next(iter(taken)), bool):
                     raise Unsupported("a branch on a symbolic or divergent condition (a loop over a runtime "
@@ -321,26 +327,6 @@ class _Block(Memory, TensorCore, AllThreads):
         if col is None:
             col = self.cols[reg] = [self.undef] * self.n
         return col
-
-    def _region_write(self, t, reg, value):
-        """Inside a region the threads that do not branch run straight through: their values
-        are the region's own (read back by val); what the register holds after the region is
-        the region's value in those threads and its value before the region in the others."""
-        _, outer, inner, before, own = self.region
-        g = own[t]                               # the instruction's own guard
-        shadow = inner[t]
-        col = self.column(reg)
-        if g == UNDEF_PRED:
-            value = self.undef
-        elif g is not True:
-            value = select(g, value, shadow.get(reg, col[t]))
-        shadow[reg] = value
-        old = before[t].setdefault(reg, col[t])
-        rg = outer[t]
-        if rg == UNDEF_PRED:
-            col[t] = self.undef
-        else:
-            col[t] = value if rg is True else select(rg, value, old)
 
     def execute(self, t, ins, g):
         op, base, ops = ins.opcode, ins.base, ins.operands

@@ -29,17 +29,52 @@ def _hammock(body, at, labels):
     return end
 
 
+def _diamond(body, at, labels):
+    """(arm A's first index, arm A's end, arm B's first index, the join's index) when the guarded
+    branch at `at` opens an if-else over straight-line register code, as LLVM lays one out
+    (libdevice's tanhf, per element):
+        @p bra X;  bra.uni Y;  X: <A>  bra.uni Z;  Y: <B>  Z:
+    a thread where p holds runs A, any other runs B, and both go on at Z; else None. A and B hold
+    no label, branch, barrier, shuffle, matrix move or memory access (parameter loads aside), and
+    no other branch enters X or Y, so A and B are all that run between the branch and Z."""
+    ins = body[at]
+    if ins.guard is None or at + 2 >= len(body) or labels.get(ins.operands[0]) != at + 2:
+        return None
+    jump = body[at + 1]
+    if jump.__class__ is not Instr or jump.base != "bra" or jump.guard is not None:
+        return None
+    y = labels.get(jump.operands[0])
+    if y is None or y <= at + 3:
+        return None
+    join = body[y - 1]          # arm A's last statement: the unguarded jump over arm B
+    if join.__class__ is not Instr or join.base != "bra" or join.guard is not None:
+        return None
+    z = labels.get(join.operands[0])
+    if z is None or z <= y:
+        return None
+    for item in body[at + 3:y - 1] + body[y + 1:z]:
+        if item.__class__ is not Instr or item.base in _NOT_IN_REGION or item.opcode.startswith("bar") \
+                or item.base in ("ld", "st", "cp", "wgmma") and not (item.base == "ld" and ".param" in item.opcode):
+            return None
+    targets = [i.operands[0] for i in body if i.__class__ is Instr and i.base == "bra" and i.operands]
+    if targets.count(body[at + 2].name) != 1 or targets.count(body[y].name) != 1:
+        return None
+    return at + 3, y - 1, y + 1, z
+
+
 def _branches_on_constants(body, bound=frozenset(), cta_z=False):
     """Refuse at once (before a long walk) a branch whose predicate may depend on anything but
     the thread index and constants: a flow-insensitive closure over register definitions.
-    Forward branches over straight-line code are exempt: the walk guards that code instead.
+    Forward branches over straight-line code, and if-else diamonds of it, are exempt: the walk
+    guards that code instead.
     bound: names of parameters whose values are given (a launch's integers): loads of them are
     constants; cta_z: %ctaid.z and %nctaid.z are given too."""
     guarded = [k for k, i in enumerate(body) if i.__class__ is Instr and i.guard and i.base == "bra"]
     if not guarded:
         return
     labels = {item.name: i for i, item in enumerate(body) if isinstance(item, Label)}
-    branches = [body[k].guard[1] for k in guarded if _hammock(body, k, labels) is None]
+    branches = [body[k].guard[1] for k in guarded
+                if _hammock(body, k, labels) is None and _diamond(body, k, labels) is None]
     if not branches:
         return
     # backwards from the branch predicates (their cone is small; the program need not be read
