@@ -69,6 +69,9 @@ def test_a_register_one_arm_leaves_keeps_its_value_in_those_threads():
 def test_an_arm_that_touches_memory_is_left_to_the_program_text():
     stores = diamond(SMALL + "st.global.b32 [%rd5+4096], %r6;\n", LARGE)
     assert check.level(stores).startswith("v0")
+    for op in ("atom.global.add.f32 %r9, [%rd5], %r6;\n", "red.global.add.f32 [%rd5], %r6;\n",
+               "vote.sync.any.pred %p2, %p1, -1;\n", "activemask.b32 %r9;\n"):
+        assert check.level(diamond(SMALL + op, LARGE)).startswith("v0"), op      # side effects, collectives
 
 
 @triton.jit

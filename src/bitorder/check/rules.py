@@ -14,6 +14,15 @@ from .symbolic import _FLOAT_TYPE, Unsupported, _norm, atom, padd, pkey
 _NOT_IN_REGION = {"bra", "bar", "barrier", "shfl", "ldmatrix", "stmatrix", "ret", "exit", "call", "brx"}
 
 
+# an if-else arm runs in a divergent subset of the threads: no memory side effect, no collective over the
+# active threads (their result would depend on which threads diverged), nothing but register arithmetic
+_NOT_IN_ARM = {"ld", "st", "cp", "wgmma", "mma", "atom", "red", "vote", "match", "redux", "activemask", "membar",
+               "fence", "mbarrier", "tex", "tld4", "suld", "sust", "sured", "prefetch", "prefetchu", "trap",
+               "nanosleep", "elect", "setmaxnreg", "griddepcontrol", "cvta", "isspacep", "applypriority",
+               "discard", "createpolicy", "multimem", "tensormap", "clusterlaunchcontrol", "alloca", "stackrestore",
+               "stacksave", "pmevent", "brkpt"}
+
+
 def _hammock(body, at, labels):
     """The index of a guarded forward branch's target when everything between is straight-line
     code a thread may simply skip (no label, branch, barrier, shuffle or matrix move), else None."""
@@ -54,7 +63,7 @@ def _diamond(body, at, labels):
         return None
     for item in body[at + 3:y - 1] + body[y + 1:z]:
         if item.__class__ is not Instr or item.base in _NOT_IN_REGION or item.opcode.startswith("bar") \
-                or item.base in ("ld", "st", "cp", "wgmma") and not (item.base == "ld" and ".param" in item.opcode):
+                or item.base in _NOT_IN_ARM and not (item.base == "ld" and ".param" in item.opcode):
             return None
     targets = [i.operands[0] for i in body if i.__class__ is Instr and i.base == "bra" and i.operands]
     if targets.count(body[at + 2].name) != 1 or targets.count(body[y].name) != 1:
