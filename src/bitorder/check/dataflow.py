@@ -171,18 +171,18 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
                 # a branch every thread takes the same way on concrete values (a loop with a
                 # constant trip count) is followed; anything else is beyond this walk
                 taken = {self.guard(t, item) for t in range(self.n)}
-                end = _hammock(body, pc - 1, labels) if self.region is None else None
-                if (len(taken) != 1 or not isinstance(next(iter(taken)), bool)) and end is not None:
-                    # a forward branch over straight-line code: the code runs in the threads that
-                    # do not branch, i.e. every instruction in it is guarded by "not taken"
-                    self.enter_hammock(item, end)
-                    continue
-                arms = _diamond(body, pc - 1, labels) if self.region is None and end is None else None
-                if (len(taken) != 1 or not isinstance(next(iter(taken)), bool)) and arms is not None:
-                    # an if-else over straight-line code: each arm runs guarded by its condition
-                    pc = self.enter_diamond(item, *arms)
-                    continue
                 if len(taken) != 1 or not isinstance(next(iter(taken)), bool):
+                    # a branch on data, outside a region: a forward branch over straight-line code runs
+                    # that code in the threads that do not branch (every instruction guarded by "not
+                    # taken"); an if-else over straight-line code runs each arm under its condition
+                    end = _hammock(body, pc - 1, labels) if self.region is None else None
+                    if end is not None:
+                        self.enter_hammock(item, end)
+                        continue
+                    arms = _diamond(body, pc - 1, labels) if self.region is None else None
+                    if arms is not None:
+                        pc = self.enter_diamond(item, *arms)
+                        continue
                     raise Unsupported("a branch on a symbolic or divergent condition (a loop over a runtime "
                                       "bound, or divergence)")
                 if taken == {True}:
