@@ -177,9 +177,7 @@ def _plan2(a, b, bias, call: str) -> Plan:
 def _unsplit_candidate(ans, a, b, bias, dtype):
     """The plain GEMMDesc (one wgmma k16 chain in K order, the bias in fp32 before the rounding) for a 2-D call
     answered with a run-time split in the region where its kernel runs segment-K off (segment_k.UNSPLIT), or None."""
-    if ans.get("split_k") != -1 or a.dim() != 2 or b.dim() != 2:
-        return None
-    layout = _torch_layout(a, b)
+    layout = _run_time_split_layout(ans, a, b)
     from ..cublas import segment_k
     from ..cublas.profile import BIAS_EPILOGUE
     rule = layout and segment_k.unsplit(ans, a.shape[0], b.shape[1], a.shape[1], dtype, bias is not None, layout)
@@ -194,13 +192,18 @@ def _segment_k_candidate(ans, a, b, bias, dtype):
     algorithms 41 and 42) in the region its records cover (the torch layouts its kernel lists: "nt" is a
     row-major, b a transposed view of a row-major tensor), or None. segment_k.plan answers for a verified
     kernel or under BITORDER_UNVERIFIED=1."""
-    if ans.get("split_k") != -1 or bias is not None or a.dim() != 2 or b.dim() != 2:
-        return None
-    layout = _torch_layout(a, b)
-    if layout is None:
+    layout = _run_time_split_layout(ans, a, b)
+    if layout is None or bias is not None:
         return None
     from ..cublas import segment_k
     return segment_k.plan(ans, a.shape[0], b.shape[1], a.shape[1], dtype, layout=layout)
+
+
+def _run_time_split_layout(ans, a, b) -> str | None:
+    """The torch layout letters of a 2-D call cuBLAS answered with a run-time split (split_k -1), or None."""
+    if ans.get("split_k") != -1 or a.dim() != 2 or b.dim() != 2:
+        return None
+    return _torch_layout(a, b)
 
 
 def _torch_layout(a, b) -> str | None:
