@@ -58,12 +58,15 @@ KERNELS = {42: {"tile": 64, "dtype": "bf16", "waves": 1, "rem": (1, 20), "one_co
 # whole wave, so every tile splits into s segments, s = workspace // (tiles * 256 * 64 * 4); a zero workspace (s = 0)
 # runs the plain chain. Read from 10 survey records (2026-12-02g call 1: torch layout tt, M 2 and 12, 46-63 tiles;
 # fp16 s = 2, bf16 workspace 0); the region below is what a ground checked (verified) or the records (not).
-WIDE = {41: {"tile": (256, 64), "tiles": (46, 63), "max_m": 64, "layouts": ("tt",), "verified": True}}
+# 2026-12-03 call 1's ground passed in the call's output (0 mismatches; mutant-segk-wide caught) but its files did
+# not come back, and call 2's census answered it 0 times: it stays unverified until a ground's JSON is kept.
+WIDE = {41: {"tile": (256, 64), "tiles": (46, 63), "max_m": 64, "layouts": ("tt",), "verified": False}}
 # run-time split answers whose kernel runs segment-K off (its name says "execute_segment_k_off"): one plain wgmma
 # k16 chain in K order per output, a bias as the unsplit entries add it (in fp32, before the rounding). Read from 5
 # survey records (2026-12-02h call 6: fp16 F.linear with a bias, 64x64 tiles, 114-128 tiles on 132 SMs, K 1,062 and
 # 1,262, torch layouts tt and tn; 480 sampled outputs and 11,800 walk positions fit, 2-4 segments fail); the region
-# is the records' (tiles, K, layouts, bias) until a ground widens it. "bias": the epilogue's bias rule.
+# is the records' (tiles, K, layouts, bias) until a ground widens it. "bias": the epilogue's bias rule. Grounded
+# 2026-12-03 call 1 (H200): 18 of 18 planned cases identical on fresh draws, mutant-segk-off 18 of 18 differ.
 UNSPLIT = {41: {"tile": "64x64", "dtype": "fp16", "tiles": (114, 128), "k": (1062, 1262), "layouts": ("tt", "tn"),
                 "bias_only": True, "bias": "bias_acc", "verified": True}}
 # the candidate's merge, the one it replaced, and the alternatives the records and the ground excluded
