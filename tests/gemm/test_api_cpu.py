@@ -370,8 +370,9 @@ def test_a_segment_k_answer_plans_the_segment_k_path_when_verified_or_unverified
 def test_a_run_time_split_answer_with_segment_k_off_plans_the_plain_chain_with_its_bias(monkeypatch):
     """An algorithm-41 64x64 answer with split_k -1 inside segment_k.UNSPLIT's region (the 2026-12-02h records:
     fp16 F.linear with a bias, torch layout tt, 114-128 tiles) plans the plain wgmma chain with the bias in fp32
-    before the rounding, under BITORDER_UNVERIFIED=1 while a candidate; cuBLAS otherwise."""
+    before the rounding (verified 2026-12-03); while unverified only under BITORDER_UNVERIFIED=1, cuBLAS otherwise."""
     import torch
+    from bitorder.cublas import segment_k
     from bitorder.gemm import api
     ans = {"algo_id": 41, "tile": "64x64", "stages": "64xAUTO", "split_k": -1, "reduction_scheme": 2,
            "custom_option": 0, "workspace": "1048576"}
@@ -380,6 +381,8 @@ def test_a_run_time_split_answer_with_segment_k_off_plans_the_plain_chain_with_i
     b = torch.zeros(1258, 1262, dtype=torch.float16).t()         # b (1262, 1258), layout t
     bias = torch.zeros(1258, dtype=torch.float16)
     monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
+    assert api._plan2(a, b, bias, "gemm_and_bias").path == "triton"           # verified: plans by default
+    monkeypatch.setitem(segment_k.UNSPLIT[41], "verified", False)
     assert api._plan2(a, b, bias, "gemm_and_bias").path == "cublas"
     monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
     p = api._plan2(a, b, bias, "gemm_and_bias")
