@@ -43,7 +43,9 @@ def fingerprint() -> dict:
     root = os.path.dirname(bitorder.__file__)
     h = {}
     for rel in ("cublas/profiles/sm90-cublas13.1.json", "gemm/kernels.py", "gemm/launch.py", "cublas/profile.py",
-                "gemm/kernels_fp8.py", "gemm/fp8.py", "gemm/kernels_simt.py", "cublas/gemv_rule.py"):
+                "gemm/kernels_fp8.py", "gemm/fp8.py", "gemm/kernels_simt.py", "cublas/gemv_rule.py",
+                # since 2026-12-03b: a candidate's flag flipped on the device shows here too
+                "cublas/profiles/sm90-cublas13.1-simt.json", "cublas/segment_k.py", "gemm/api.py"):
         with open(os.path.join(root, rel), "rb") as f:
             h[rel] = hashlib.sha256(f.read()).hexdigest()[:16]
     from bitorder.gemm import fp8, launch

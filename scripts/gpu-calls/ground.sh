@@ -6,8 +6,10 @@
 #   SEED=... bash scripts/gpu-calls/ground.sh DESIGN ALGO NAME MUTANT
 set -u
 design=${1:?DESIGN} algo=${2:?ALGO} name=${3:?NAME} mutant=${4:?MUTANT}
-R=$OUT/r; mkdir -p $R
-pack() { tar czf $OUT/results.tgz -C $OUT r; }
+# STAGE (a folder off $OUT): where the case files go; only results.tgz lands under $OUT (the device tool drops
+# files past a count, 2026-12-03 call 1). Unset: under $OUT, as the dated calls before 2026-12-03b ran it.
+R=${STAGE:-$OUT}/r; mkdir -p $R $OUT
+pack() { tar czf $OUT/results.tgz -C ${STAGE:-$OUT} r; }
 g() { grep -v '^ ' | grep -v UserWarning | grep -v '^\[' | tail -${1:-6}; }
 timeout -k 5 40 scripts/gpu-run $R report > /dev/null 2>&1          # installs the wheel once
 export PYTHONPATH=src:/tmp/site

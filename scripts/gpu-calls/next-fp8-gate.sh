@@ -5,8 +5,10 @@
 # 2026-12-02h call 5 ran third 1 (seed 20261820) on tree f5d4dd1; thirds 2 and 3 last ran 2026-12-02d on an older
 # fp8 tree. `THIRD=2 SEED=20261820 bash next-fp8-gate.sh`, then THIRD=3, on a tree whose fp8 files are unchanged.
 set -u
-R=$OUT/r; mkdir -p $R
-pack() { tar czf $OUT/results.tgz -C $OUT r; }
+# STAGE (a folder off $OUT): where the case files go; only results.tgz lands under $OUT (the device tool drops
+# files past a count, 2026-12-03 call 1). Unset: under $OUT, as the dated calls before 2026-12-03b ran it.
+R=${STAGE:-$OUT}/r; mkdir -p $R $OUT
+pack() { tar czf $OUT/results.tgz -C ${STAGE:-$OUT} r; }
 case ${THIRD:?} in 1) S=0:21104 ;; 2) S=21104:42208 ;; 3) S=42208: ;; *) echo "THIRD is 1, 2 or 3"; exit 2 ;; esac
 timeout -k 5 40 scripts/gpu-run $R report > /dev/null 2>&1          # installs the wheel once
 FP8_GATE_ARGS="--jobs 14 --budget 420 --retry-oom 20 --seed ${SEED:?} --slice $S --name gate_fp8-$THIRD" \
