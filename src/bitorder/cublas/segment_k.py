@@ -58,9 +58,10 @@ KERNELS = {42: {"tile": 64, "dtype": "bf16", "waves": 1, "rem": (1, 20), "one_co
 # whole wave, so every tile splits into s segments, s = workspace // (tiles * 256 * 64 * 4); a zero workspace (s = 0)
 # runs the plain chain. Read from 10 survey records (2026-12-02g call 1: torch layout tt, M 2 and 12, 46-63 tiles;
 # fp16 s = 2, bf16 workspace 0); the region below is what a ground checked (verified) or the records (not).
-# 2026-12-03 call 1's ground passed in the call's output (0 mismatches; mutant-segk-wide caught) but its files did
-# not come back, and call 2's census answered it 0 times: it stays unverified until a ground's JSON is kept.
-WIDE = {41: {"tile": (256, 64), "tiles": (46, 63), "max_m": 64, "layouts": ("tt",), "verified": False}}
+# Verified 2026-12-03b (call 4, benchmarks/results/2026-12-03b-gpu/call4): the census of 400 designed shapes in the
+# region answered it 32 times (2026-12-03 call 2: 0 of the same list), all 32 identical on fresh draws, and
+# mutant-segk-wide made 5 of 32 differ (the fp16 ones that split; bf16 runs the plain chain).
+WIDE = {41: {"tile": (256, 64), "tiles": (46, 63), "max_m": 64, "layouts": ("tt",), "verified": True}}
 # run-time split answers whose kernel runs segment-K off (its name says "execute_segment_k_off"): one plain wgmma
 # k16 chain in K order per output, a bias as the unsplit entries add it (in fp32, before the rounding). Read from 5
 # survey records (2026-12-02h call 6: fp16 F.linear with a bias, 64x64 tiles, 114-128 tiles on 132 SMs, K 1,062 and
