@@ -32,5 +32,5 @@ PY
 gzip -kf $R/census-map.json $R/census-grid.json; pack
 timeout -k 5 60 python3 -m bitorder probe gemv --cases $R/survey-grid.json --out $R/gemv-grid --budget 50 > $R/gemv-grid.log 2>&1
 tail -1 $R/gemv-grid.log; gzip -f $R/gemv-grid/probe_gemv.json; pack
-timeout -k 5 270 python3 -m bitorder probe gemv --cases $R/survey-map.json --out $R/gemv-map --budget 250 > $R/gemv-map.log 2>&1
+timeout -k 5 220 python3 -m bitorder probe gemv --cases $R/survey-map.json --out $R/gemv-map --budget 200 > $R/gemv-map.log 2>&1
 tail -2 $R/gemv-map.log; gzip -f $R/gemv-map/probe_gemv.json; pack
