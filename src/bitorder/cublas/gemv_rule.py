@@ -117,23 +117,28 @@ def order_for(answer: dict, k: int, dtype: str, outputs: int = 1, batch: int = 1
 
 
 # (option, dtype) -> [(lowest K, highest K or None, GemvOrder or None: the option's rule, verified)]
+# An entry may also bound the batch ("batch_low", "batch_high"): cuBLAS picks a dot's launch by K and the batch
+# (2026-12-03b: option 10 bf16 at K 43-79 runs 16 lanes at batches 2-20 and 4 from 24), so such an entry holds
+# only over the batches its records ran.
 BATCHED_DOTS: dict = {}
 for _d in TABLE["batched_dots"]:
     BATCHED_DOTS.setdefault((_d["option"], _d["dtype"]), []).append(
-        (_d["k_low"], _d["k_high"], None if _d.get("order") == "rule" else _order(_d), _d["verified"]))
+        (_d["k_low"], _d["k_high"], _d.get("batch_low", 1), _d.get("batch_high"),
+         None if _d.get("order") == "rule" else _order(_d), _d["verified"]))
 
 
 def batched_dot_order(answer: dict, k: int, dtype: str, batch: int = 1) -> Optional[GemvOrder]:
     """The GemvOrder of a batch of dots (bmm, M = N = 1, K long) answered as gemv (algorithm 13), or
-    None (cuBLAS): its option's rule, or the order the table names, only over the K ranges listed and for
-    batches up to MAX_DOT_BATCH."""
+    None (cuBLAS): its option's rule, or the order the table names, only over the K ranges (and batch ranges,
+    where an entry names them) listed and for batches up to MAX_DOT_BATCH."""
     if answer is None or int(answer.get("algo_id", -1)) != 13 or int(answer.get("split_k") or 1) != 1:
         return None
     if batch > MAX_DOT_BATCH:
         return None
     allowed = candidates_allowed()
-    for low, high, order, verified in BATCHED_DOTS.get((int(answer.get("custom_option", -1)), dtype), ()):
-        if (verified or allowed) and k >= low and (high is None or k <= high):
+    for low, high, b_low, b_high, order, verified in BATCHED_DOTS.get((int(answer.get("custom_option", -1)), dtype), ()):
+        if ((verified or allowed) and k >= low and (high is None or k <= high)
+                and batch >= b_low and (b_high is None or batch <= b_high)):
             return order_for(answer, k, dtype, outputs=1) if order is None else order
     return None
 

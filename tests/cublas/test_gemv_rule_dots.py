@@ -1,0 +1,94 @@
+"""Batched dots by K and by the batch: the 2026-12-03b records (H200; benchmarks/results/2026-12-03b-gpu).
+
+cuBLAS picks a batched dot's launch (its lane count, gemvx's capped contiguous slices or chunks of one) by K and
+the batch, not by the heuristic's option alone: option 10 bf16 at K 41-79 runs 16 lanes at batches 2-21 and 4 from
+24; at K 81-94, 16, then 32 at batches 24-41, then 16 again from 44. The profile's entries bound both, over what
+the records ran; the candidates plan only under BITORDER_UNVERIFIED=1 until a ground on fresh draws verifies them.
+"""
+import gzip
+import json
+import os
+import sys
+
+from bitorder.cublas import gemv_design as G
+from bitorder.cublas import gemv_rule
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+RESULTS = os.path.join(ROOT, "benchmarks", "results", "2026-12-03b-gpu")
+sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+PROBES = ("call1/r/gemv-dots/probe_gemv.json.gz", "call5/r/gemv-grid/probe_gemv.json.gz",
+          "call5/r/gemv-map/probe_gemv.json.gz")
+DOT = {"algo_id": 13, "split_k": 1}
+
+
+def records():
+    for path in PROBES:
+        with gzip.open(os.path.join(RESULTS, path), "rt") as f:
+            for i, rec in enumerate(json.load(f)["records"]):
+                if "error" not in rec and rec.get("launch") and rec.get("answer"):
+                    yield f"{path.split('/')[0]}:{path.split('/')[2]}:{i}", rec
+
+
+def _order(rec):
+    c = rec["case"]
+    return gemv_rule.batched_dot_order(rec["answer"], c["k"], c["dtype"], batch=c["batch"])
+
+
+def test_every_record_an_entry_plans_gives_its_tracer_bits(monkeypatch):
+    """Each of the 540 records a verified entry or a candidate plans predicts its tracer bits; one record per
+    (option, dtype, lanes, layout) replays its designed rows bytewise through simt.matmul."""
+    import probe_gemv
+    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    planned, bytewise = 0, set()
+    for name, rec in records():
+        order = _order(rec)
+        if order is None:
+            continue
+        c = rec["case"]
+        planned += 1
+        pairs, tracers = probe_gemv.design_for(c["k"], c["dtype"])
+        assert (G.decode(rec["bits"], c["dtype"]) == G.predict(order, c["k"], pairs, tracers)).all(), name
+        key = (rec["answer"]["custom_option"], c["dtype"], order.lanes, order.chunk, order.cap)
+        if key not in bytewise:
+            assert probe_gemv.confirm(rec, [order], pairs, tracers), name
+            bytewise.add(key)
+    assert planned >= 530 and len(bytewise) >= 15
+
+
+def test_lanes_read_one_step_off_miss_the_records(monkeypatch):
+    """The planted fault in miniature: the same entries with half the lanes predict other tracer bits."""
+    import probe_gemv
+    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    wrong = tried = 0
+    for name, rec in records():
+        order = _order(rec)
+        if order is None or order.lanes < 4 or rec["case"]["k"] > 2000:
+            continue
+        c = rec["case"]
+        pairs, tracers = probe_gemv.design_for(c["k"], c["dtype"])
+        tried += 1
+        wrong += not (G.decode(rec["bits"], c["dtype"]) ==
+                      G.predict(order.replace(lanes=order.lanes // 2), c["k"], pairs, tracers)).all()
+    assert tried >= 300 and wrong == tried
+
+
+def test_the_lanes_follow_the_batch_and_unread_batches_go_to_cublas(monkeypatch):
+    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    o10 = dict(DOT, custom_option=10)
+    assert gemv_rule.batched_dot_order(o10, 60, "bf16", batch=12).lanes == 16
+    assert gemv_rule.batched_dot_order(o10, 60, "bf16", batch=32).lanes == 4
+    assert gemv_rule.batched_dot_order(o10, 87, "bf16", batch=32).lanes == 32
+    assert gemv_rule.batched_dot_order(o10, 87, "bf16", batch=64).lanes == 16
+    assert gemv_rule.batched_dot_order(o10, 60, "bf16", batch=22) is None       # between 21 and 24: unread
+    assert gemv_rule.batched_dot_order(o10, 80, "bf16", batch=8) is None        # K 80: unread
+    o93 = dict(DOT, custom_option=93)
+    assert gemv_rule.batched_dot_order(o93, 3000, "fp16", batch=40).lanes == 32
+    assert gemv_rule.batched_dot_order(o93, 3000, "fp16", batch=70).lanes == 16
+
+
+def test_candidates_plan_only_under_the_flag(monkeypatch):
+    """Without BITORDER_UNVERIFIED only the verified entries plan: of these records, option 10's long dots."""
+    monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
+    planned = {(r["answer"]["custom_option"], r["case"]["dtype"]) for _, r in records() if _order(r) is not None}
+    assert planned == {(10, "fp16"), (10, "bf16")}
+    assert all(r["case"]["k"] >= 255 for _, r in records() if _order(r) is not None)
