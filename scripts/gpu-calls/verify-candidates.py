@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Verify the batched-dot candidates a ground covered (prepared 2026-12-03b for the next session).
+
+    python3 scripts/gpu-calls/verify-candidates.py CENSUS.json GROUND.json MUTANT.json [--min 3]
+
+CENSUS: `gate_gemm.py --census` over the design (its "not_triton" rows give each call's answer); GROUND:
+`gate_gemm.py --rerun` over the calls it sent to cuBLAS, under BITORDER_UNVERIFIED=1; MUTANT: the planted fault
+over the same list. When the ground ran every case (no mismatch, error or unreached) and the fault differed, each
+candidate entry of profiles/sm90-cublas13.1-simt.json's "batched_dots" whose region (option, dtype, K, batch)
+holds at least --min ground calls turns "verified": true in this tree; the others stay candidates. Deterministic
+from the three JSONs, so the device (before a gate) and this checkout (the commit) make the same edit.
+Prints a line per candidate; exit 0 when it flipped at least one.
+"""
+import argparse
+import gzip
+import json
+
+PROFILE = "src/bitorder/cublas/profiles/sm90-cublas13.1-simt.json"
+
+
+def load(path):
+    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
+        return json.load(f)
+
+
+def inside(entry, case, answer):
+    return (case["op"] == "bmm" and case["m"] == case["n"] == 1 and (answer or {}).get("algo_id") == 13
+            and answer.get("custom_option") == entry["option"] and case["dtype"] == entry["dtype"]
+            and entry["k_low"] <= case["k"] <= (entry["k_high"] or case["k"])
+            and entry.get("batch_low", 1) <= case["batch"] <= (entry.get("batch_high") or case["batch"]))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("census")
+    ap.add_argument("ground")
+    ap.add_argument("mutant")
+    ap.add_argument("--min", type=int, default=3)
+    args = ap.parse_args(argv)
+    census, ground, mutant = load(args.census), load(args.ground), load(args.mutant)
+    if ground["n_mismatches"] or ground["n_errors"] or ground["n_not_reached"] or not mutant["n_mismatches"]:
+        print(f"nothing verified: ground {ground['n_mismatches']} mismatches, {ground['n_errors']} errors, "
+              f"{ground['n_not_reached']} unreached; the fault differed on {mutant['n_mismatches']}")
+        return 1
+    answers = {json.dumps(r["case"], sort_keys=True): r.get("answer") for r in census["not_triton"] if r["path"] == "cublas"}
+    left = {json.dumps(f["case"], sort_keys=True) for f in ground.get("fallback_cases", [])}
+    ran = [(json.loads(k), a) for k, a in answers.items() if k not in left]   # planned on Triton, identical
+    text = open(PROFILE).read()
+    flipped = 0
+    for line in text.splitlines():
+        if '"k_low"' not in line or '"verified": false' not in line:
+            continue
+        entry = json.loads(line.strip().rstrip(","))
+        n = sum(inside(entry, c, a) for c, a in ran)
+        ok = n >= args.min
+        print(f"{'verified' if ok else 'candidate'}: option {entry['option']} {entry['dtype']} K {entry['k_low']}-"
+              f"{entry['k_high']} batches {entry.get('batch_low', 1)}-{entry.get('batch_high')}: {n} ground calls")
+        if ok:
+            text = text.replace(line, line.replace('"verified": false', '"verified": true'))
+            flipped += 1
+    open(PROFILE, "w").write(text)
+    return 0 if flipped else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
