@@ -3,7 +3,7 @@
 cuBLAS picks a batched dot's launch (its lane count, gemvx's capped contiguous slices or chunks of one) by K and
 the batch, not by the heuristic's option alone: option 10 bf16 at K 41-79 runs 16 lanes at batches 2-21 and 4 from
 24; at K 81-94, 16, then 32 at batches 24-41, then 16 again from 44. The profile's entries bound both, over what
-the records ran; the candidates plan only under BITORDER_UNVERIFIED=1 until a ground on fresh draws verifies them.
+the records ran. Candidates at first (they planned only under BITORDER_UNVERIFIED=1), verified by call 6's ground.
 """
 import gzip
 import json
@@ -86,9 +86,14 @@ def test_the_lanes_follow_the_batch_and_unread_batches_go_to_cublas(monkeypatch)
     assert gemv_rule.batched_dot_order(o93, 3000, "fp16", batch=70).lanes == 16
 
 
-def test_candidates_plan_only_under_the_flag(monkeypatch):
-    """Without BITORDER_UNVERIFIED only the verified entries plan: of these records, option 10's long dots."""
+def test_the_grounded_entries_plan_by_default_and_a_candidate_would_not(monkeypatch):
+    """Call 6's ground verified all 19 (244 fresh calls identical, its planted fault 38 of 261 differ): without
+    BITORDER_UNVERIFIED they plan every record they planned under it. An entry set back to a candidate does not."""
     monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
-    planned = {(r["answer"]["custom_option"], r["case"]["dtype"]) for _, r in records() if _order(r) is not None}
-    assert planned == {(10, "fp16"), (10, "bf16")}
-    assert all(r["case"]["k"] >= 255 for _, r in records() if _order(r) is not None)
+    assert sum(_order(r) is not None for _, r in records()) >= 530
+    rows = gemv_rule.BATCHED_DOTS[(93, "fp16")]
+    i = next(i for i, row in enumerate(rows) if row[0] == 2589)
+    monkeypatch.setitem(gemv_rule.BATCHED_DOTS, (93, "fp16"), rows[:i] + [rows[i][:-1] + (False,)] + rows[i + 1:])
+    assert gemv_rule.batched_dot_order(dict(DOT, custom_option=93), 3000, "fp16", batch=40) is None
+    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    assert gemv_rule.batched_dot_order(dict(DOT, custom_option=93), 3000, "fp16", batch=40).lanes == 32
