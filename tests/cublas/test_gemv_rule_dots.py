@@ -97,3 +97,16 @@ def test_the_grounded_entries_plan_by_default_and_a_candidate_would_not(monkeypa
     assert gemv_rule.batched_dot_order(dict(DOT, custom_option=93), 3000, "fp16", batch=40) is None
     monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
     assert gemv_rule.batched_dot_order(dict(DOT, custom_option=93), 3000, "fp16", batch=40).lanes == 32
+
+
+def test_gemv_fit_lists_each_dots_launch_and_orders():
+    """`bitorder probe gemv-fit --dots` (gemv_fit.dot_readings): the rows the batch bounds were read from. On the
+    bf16 grid: K 43 runs 16 lanes at batch 20 and 4 at batch 24, its block's x dimension being the lane count."""
+    from bitorder.cublas import gemv_fit
+    recs = gemv_fit.load_records([os.path.join(RESULTS, PROBES[1])])
+    rows = gemv_fit.dot_readings(recs, gemv_fit.rules_from(recs)["kept"])
+    assert len(rows) == 240
+    at = {(k, b): (block, orders) for _, _, k, b, block, orders in rows}
+    assert at[(43, 20)] == ((16, 4, 1), [(16, None, 64, "down")])
+    assert at[(43, 24)] == ((4, 16, 1), [(4, None, 64, "down")])
+    assert all(block[0] in {o[0] for o in orders} for block, orders in at.values() if orders)

@@ -141,3 +141,17 @@ def rules_from(records: list, progress=None) -> dict:
                         for g in out["keys"] if isinstance(g["outcome"], str)]
     out["kept"] = kept
     return out
+
+
+def dot_readings(records: list, kept: dict) -> list:
+    """Per batched-dot record (rules_from's `kept`): (option, dtype, K, batch, the launch's block, its collapsed
+    orders), sorted. cuBLAS picks a dot's launch by K and the batch, so where a key is undecided these rows are
+    what a batch-bounded entry (the table's batch_low / batch_high) is read from: by hand, so far (2026-12-03b)."""
+    rows = []
+    for i, r in enumerate(records):
+        if i in kept and is_dot(r):
+            c, launch = r["case"], (r.get("launch") or [{}])[0]
+            rows.append((int(r["answer"]["custom_option"]), c["dtype"], c["k"], c["batch"],
+                         tuple(launch.get("block") or ()), collapse(kept[i])))
+    return sorted(rows, key=lambda row: row[:4])
+

@@ -155,11 +155,12 @@ def check_gemv(records, kept) -> list:
     return rows
 
 
-def gemv_fit(paths, console, out=None, check=False) -> int:
+def gemv_fit(paths, console, out=None, check=False, dots=False) -> int:
     """gemv rule entries from designed gemv probes (gemv_fit.rules_from): a table of the answer
-    keys, the entries written to `out` (an entry a line); check: every record against the packaged
-    rule (exit status 1 where one disagrees)."""
-    from .gemv_fit import load_records, rules_from
+    keys, the entries written to `out` (an entry a line); dots: every batched dot's launch and orders
+    (gemv_fit.dot_readings); check: every record against the packaged rule (exit status 1 where one
+    disagrees)."""
+    from .gemv_fit import dot_readings, load_records, rules_from
     from .prober_gemv import answer_key
     records = load_records(paths)
     with _progress(console) as prog:
@@ -173,6 +174,12 @@ def gemv_fit(paths, console, out=None, check=False) -> int:
                   "; ".join(map(_order_text, g["orders"])) or "[red]none[/]",
                   _order_text(outcome) if isinstance(outcome, dict) else f"[yellow]undecided[/] ({outcome})")
     console.print(t)
+    if dots:
+        t = Table("option", "dtype", "K", "batch", "block (x = lanes)", "orders the record keeps")
+        for option, dtype, k, batch, block, orders in dot_readings(records, rules["kept"]):
+            t.add_row(str(option), dtype, str(k), str(batch), "x".join(map(str, block)),
+                      "; ".join(_order_text(dict(zip(("lanes", "chunk", "cap", "fold"), o))) for o in orders) or "none")
+        console.print(t)
     if out:
         parts = (f'"{name}": [' + ",".join("\n  " + json.dumps(e) for e in rules[name]) + ("\n]" if rules[name] else "]")
                  for name in ("gemv", "batched_dots", "undecided"))
@@ -206,6 +213,8 @@ def main(argv) -> int:
     g = sub.add_parser("gemv-fit", help="(CPU) gemv rule entries per answer key from designed gemv probes")
     g.add_argument("records", nargs="+", help="probe_gemv.json or .json.gz files")
     g.add_argument("--out", help="write {gemv, batched_dots, undecided} here (JSON, an entry a line)")
+    g.add_argument("--dots", action="store_true", help="a row per batched dot: K, batch, the launch's block and the "
+                   "orders it keeps (what batch-bounded entries are read from)")
     g.add_argument("--check", action="store_true", help="every record against the packaged rule (gemv_rule): exit 1 "
                    "where one disagrees")
     v = sub.add_parser("verify", help="check the arch profile against survey records on the CPU twin")
@@ -228,5 +237,5 @@ def main(argv) -> int:
     if args.verb == "verify":
         return verify(args.records, console, candidates=args.candidates)
     if args.verb == "gemv-fit":
-        return gemv_fit(args.records, console, args.out, args.check)
+        return gemv_fit(args.records, console, args.out, args.check, args.dots)
     return fit_cmd(args.records, console, args.out, args.max_k, args.max_records, args.profile)
