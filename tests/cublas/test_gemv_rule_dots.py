@@ -110,3 +110,41 @@ def test_gemv_fit_lists_each_dots_launch_and_orders():
     assert at[(43, 20)] == ((16, 4, 1), [(16, None, 64, "down")])
     assert at[(43, 24)] == ((4, 16, 1), [(4, None, 64, "down")])
     assert all(block[0] in {o[0] for o in orders} for block, orders in at.values() if orders)
+
+
+def test_dot_regions_recover_a_simulated_launch_map():
+    """A simulated box whose lanes follow K and the batch (the bf16 option-10 shape: 2 lanes to K 40; 16 or 4 by
+    batch to K 79; 16, 32, 16 past it): dot_regions returns one region per launch, each spanning only its rows."""
+    from bitorder.cublas.gemv_fit import dot_regions
+
+    def lanes(k, b):
+        if k <= 40:
+            return 2
+        if k <= 79:
+            return 16 if b <= 21 else 4
+        return 32 if 24 <= b <= 41 else 16
+    rows = [(k, b, [(lanes(k, b), None, 64, "down")]) for k in range(35, 95, 4) for b in (2, 8, 16, 20, 24, 32, 40, 48, 64, 80)]
+    regions = dot_regions(rows)
+    assert all(order[0] == lanes(k, b) for (k0, k1, b0, b1), order, _ in regions
+               for k, b, _ in rows if k0 <= k <= k1 and b0 <= b <= b1)
+    assert sum(n for *_, n in regions) == len(rows) and len(regions) <= 7
+
+
+def test_gemv_fit_reads_the_stored_dots_into_regions_the_profile_agrees_with(monkeypatch):
+    """On the 2026-12-03b records `gemv-fit` leaves no dots key undecided: option 10 bf16 becomes regions of K and
+    batch, and each region's order is the packaged entry's wherever one holds a record of it."""
+    from bitorder.cublas import gemv_fit
+    recs = gemv_fit.load_records([os.path.join(RESULTS, p) for p in PROBES])
+    rules = gemv_fit.rules_from(recs)
+    assert rules["undecided"] == []
+    regions = [e for e in rules["batched_dots"] if "batch_low" in e]
+    assert {e["lanes"] for e in regions if (e["option"], e["dtype"]) == (10, "bf16")} == {2, 4, 16, 32}
+    assert any((e["k_low"], e["k_high"], e["batch_low"], e["batch_high"], e["lanes"]) == (41, 79, 24, 80, 4)
+               for e in regions)
+    for e in regions:
+        for r in recs:
+            c = r["case"]
+            if (r.get("answer") or {}).get("custom_option") == e["option"] and c["dtype"] == e["dtype"] \
+                    and e["k_low"] <= c["k"] <= e["k_high"] and e["batch_low"] <= c["batch"] <= e["batch_high"]:
+                order = _order(r)
+                assert order is None or (order.lanes, order.chunk, order.cap) == (e["lanes"], e["chunk"], e["cap"])

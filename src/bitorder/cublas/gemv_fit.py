@@ -106,7 +106,9 @@ def key_dict(key: tuple) -> dict:
 def rules_from(records: list, progress=None) -> dict:
     """{"gemv": [entry], "batched_dots": [entry + k_range], "undecided": [{key, records, orders, why}]}
     from designed probe records: per answer key (by_key, batched dots apart), the orders every record
-    of it keeps (kept_orders), collapsed; one order left makes an entry (_entry). Keys that one
+    of it keeps (kept_orders), collapsed; one order left makes an entry (_entry). A batched-dots key that
+    no one order fits gets an entry per region of K and batch (dot_regions: cuBLAS picks a dot's launch by
+    both), each bounding both (k_low, k_high, batch_low, batch_high). Keys that one
     (option, dtype) rule serves (split, batched, with a bias) merge when they agree; a key whose order
     another disagrees with is undecided. Also "keys": per key its records, orders and outcome (the
     entry or why not), and "kept": {record index: kept_orders}. progress(done, total) after each record."""
@@ -135,6 +137,18 @@ def rules_from(records: list, progress=None) -> dict:
             out["batched_dots" if dots else "gemv"].append(entry)
             for g in ours:
                 g["outcome"] = entry
+    for g in keys:                   # a dots key no one order fits: regions of K and batch (dot_regions)
+        key = g["key"]
+        if key["dot"] and g["outcome"] == "no order left":
+            rows = [(r["case"]["k"], r["case"]["batch"], collapse(kept[i])) for i, r in g["recs"]]
+            g["outcome"] = []
+            for (k_low, k_high, b_low, b_high), order, n in dot_regions(rows):
+                recs = [r for i, r in g["recs"] if k_low <= r["case"]["k"] <= k_high
+                        and b_low <= r["case"]["batch"] <= b_high and order in collapse(kept[i])]
+                entry = _entry(key["option"], key["dtype"], order, recs)
+                entry.update(k_low=k_low, k_high=k_high, batch_low=b_low, batch_high=b_high, k_range=[k_low, k_high])
+                out["batched_dots"].append(entry)
+                g["outcome"].append(entry)
     out["keys"] = [{"key": g["key"], "records": [r["id"] for _, r in g["recs"]],
                     "orders": [_order_dict(o) for o in g["orders"]], "outcome": g["outcome"]} for g in keys]
     out["undecided"] = [{**{f: g[f] for f in ("key", "records", "orders")}, "why": g["outcome"]}
@@ -146,7 +160,7 @@ def rules_from(records: list, progress=None) -> dict:
 def dot_readings(records: list, kept: dict) -> list:
     """Per batched-dot record (rules_from's `kept`): (option, dtype, K, batch, the launch's block, its collapsed
     orders), sorted. cuBLAS picks a dot's launch by K and the batch, so where a key is undecided these rows are
-    what a batch-bounded entry (the table's batch_low / batch_high) is read from: by hand, so far (2026-12-03b)."""
+    what rules_from's batch-bounded entries (the table's batch_low / batch_high, dot_regions) are read from."""
     rows = []
     for i, r in enumerate(records):
         if i in kept and is_dot(r):
@@ -154,4 +168,36 @@ def dot_readings(records: list, kept: dict) -> list:
             rows.append((int(r["answer"]["custom_option"]), c["dtype"], c["k"], c["batch"],
                          tuple(launch.get("block") or ()), collapse(kept[i])))
     return sorted(rows, key=lambda row: row[:4])
+
+
+def _impurity(rows) -> int:
+    """Rows that keep no order the most rows keep."""
+    counts = {}
+    for *_, orders in rows:
+        for o in orders:
+            counts[o] = counts.get(o, 0) + 1
+    return len(rows) - max(counts.values(), default=0)
+
+
+def dot_regions(rows) -> list:
+    """Rectangles of (K, batch), each with one order every row in it keeps, from one (option, dtype)'s dot
+    rows [(K, batch, orders)]: split on K or on the batch where that leaves the fewest rows out of their side's
+    commonest order (K first on ties), until a side's rows share an order; a region spans its rows' K and batches
+    only, so what lies between regions stays unread. [((k_low, k_high, batch_low, batch_high), order, n rows)]."""
+    rows = [r for r in rows if r[2]]
+    common = set.intersection(*(set(r[2]) for r in rows)) if rows else set()
+    if not rows:
+        return []
+    if common:
+        ks, bs = [r[0] for r in rows], [r[1] for r in rows]
+        return [((min(ks), max(ks), min(bs), max(bs)), min(common, key=str), len(rows))]
+    best = None
+    for axis in (0, 1):
+        values = sorted({r[axis] for r in rows})
+        for lo in values[:-1]:
+            left, right = [r for r in rows if r[axis] <= lo], [r for r in rows if r[axis] > lo]
+            score = _impurity(left) + _impurity(right)
+            if best is None or score < best[0]:
+                best = (score, left, right)
+    return dot_regions(best[1]) + dot_regions(best[2])
 

@@ -119,7 +119,7 @@ def order_for(answer: dict, k: int, dtype: str, outputs: int = 1, batch: int = 1
 # (option, dtype) -> [(lowest K, highest K or None, lowest batch, highest batch or None, GemvOrder or None: the
 # option's rule, verified)]. An entry may bound the batch ("batch_low", "batch_high"): cuBLAS picks a dot's launch
 # by K and the batch (2026-12-03b: option 10 bf16 at K 41-79 runs 16 lanes at batches 2-21 and 4 from 24), so such
-# an entry holds only over the batches its records ran. (Read by hand from the records: gemv-fit groups by answer.)
+# an entry holds only over the batches its records ran (gemv-fit's dot_regions reads them from records).
 BATCHED_DOTS: dict = {}
 for _d in TABLE["batched_dots"]:
     BATCHED_DOTS.setdefault((_d["option"], _d["dtype"]), []).append(

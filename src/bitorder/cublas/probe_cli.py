@@ -172,7 +172,8 @@ def gemv_fit(paths, console, out=None, check=False, dots=False) -> int:
         flags = [f for f in ("split", "batched", "linear_bias", "dot") if key[f]]
         t.add_row(f"{key['option']} {key['dtype']} {','.join(flags)}", ", ".join(g["records"]),
                   "; ".join(map(_order_text, g["orders"])) or "[red]none[/]",
-                  _order_text(outcome) if isinstance(outcome, dict) else f"[yellow]undecided[/] ({outcome})")
+                  _order_text(outcome) if isinstance(outcome, dict) else
+                  f"{len(outcome)} regions of K and batch" if isinstance(outcome, list) else f"[yellow]undecided[/] ({outcome})")
     console.print(t)
     if dots:
         t = Table("option", "dtype", "K", "batch", "block (x = lanes)", "orders the record keeps")
