@@ -199,5 +199,7 @@ def dot_regions(rows) -> list:
             score = _impurity(left) + _impurity(right)
             if best is None or score < best[0]:
                 best = (score, left, right)
+    if best is None:                 # one (K, batch) that ran two launches: no region
+        return []
     return dot_regions(best[1]) + dot_regions(best[2])
 
