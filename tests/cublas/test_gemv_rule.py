@@ -316,6 +316,9 @@ def test_rules_of_the_2026_12_01e_refit_replay_their_records():
     assert gemv_rule.order_for(a1, 65, "bf16") is None                 # past gemv2N's K bound
     a75 = {"algo_id": 13, "custom_option": 75, "split_k": 1}
     assert gemv_rule.batched_dot_order(a75, 910, "fp16") is None and gemv_rule.batched_dot_order(a75, 1329, "fp16")
+    # (since 2026-12-03b K 910 plans in batches of 2-47 dots: 32 capped lanes, not the option's rule, which differed)
+    o910 = gemv_rule.batched_dot_order(a75, 910, "fp16", batch=10)
+    assert (o910.lanes, o910.chunk, o910.cap) == (32, None, 64) and o910 != gemv_rule.order_for(a75, 910, "fp16")
     names = [n for rule in gemv_rule.by_probe("2026-12-01e refit").values() for n in rule.records]
     dots = [n for n, r in recs.items() if r["case"].get("batch", 1) > 1 and r["case"]["m"] == r["case"]["n"] == 1
             and gemv_rule.batched_dot_order(r.get("answer"), r["case"]["k"], r["case"]["dtype"]) is not None]
