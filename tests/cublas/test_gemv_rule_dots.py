@@ -5,6 +5,7 @@ the batch, not by the heuristic's option alone: option 10 bf16 at K 41-79 runs 1
 24; at K 81-94, 16, then 32 at batches 24-41, then 16 again from 44. The profile's entries bound both, over what
 the records ran. Candidates at first (they planned only under BITORDER_UNVERIFIED=1), verified by call 6's ground.
 """
+import functools
 import gzip
 import json
 import os
@@ -21,12 +22,16 @@ PROBES = ("call1/r/gemv-dots/probe_gemv.json.gz", "call5/r/gemv-grid/probe_gemv.
 DOT = {"algo_id": 13, "split_k": 1}
 
 
-def records():
+@functools.lru_cache(maxsize=None)
+def records() -> tuple:
+    """(name, record) of the three probes' records with a launch and an answer, read once for every test."""
+    out = []
     for path in PROBES:
         with gzip.open(os.path.join(RESULTS, path), "rt") as f:
             for i, rec in enumerate(json.load(f)["records"]):
                 if "error" not in rec and rec.get("launch") and rec.get("answer"):
-                    yield f"{path.split('/')[0]}:{path.split('/')[2]}:{i}", rec
+                    out.append((f"{path.split('/')[0]}:{path.split('/')[2]}:{i}", rec))
+    return tuple(out)
 
 
 def _order(rec):

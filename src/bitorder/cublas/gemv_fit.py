@@ -185,9 +185,9 @@ def dot_regions(rows) -> list:
     commonest order (K first on ties), until a side's rows share an order; a region spans its rows' K and batches
     only, so what lies between regions stays unread. [((k_low, k_high, batch_low, batch_high), order, n rows)]."""
     rows = [r for r in rows if r[2]]
-    common = set.intersection(*(set(r[2]) for r in rows)) if rows else set()
     if not rows:
         return []
+    common = set.intersection(*(set(r[2]) for r in rows))
     if common:
         ks, bs = [r[0] for r in rows], [r[1] for r in rows]
         return [((min(ks), max(ks), min(bs), max(bs)), min(common, key=str), len(rows))]

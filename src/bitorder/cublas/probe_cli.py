@@ -160,7 +160,7 @@ def gemv_fit(paths, console, out=None, check=False, dots=False) -> int:
     keys, the entries written to `out` (an entry a line); dots: every batched dot's launch and orders
     (gemv_fit.dot_readings); check: every record against the packaged rule (exit status 1 where one
     disagrees)."""
-    from .gemv_fit import dot_readings, load_records, rules_from
+    from .gemv_fit import _order_dict, dot_readings, load_records, rules_from
     from .prober_gemv import answer_key
     records = load_records(paths)
     with _progress(console) as prog:
@@ -179,7 +179,7 @@ def gemv_fit(paths, console, out=None, check=False, dots=False) -> int:
         t = Table("option", "dtype", "K", "batch", "block (x = lanes)", "orders the record keeps")
         for option, dtype, k, batch, block, orders in dot_readings(records, rules["kept"]):
             t.add_row(str(option), dtype, str(k), str(batch), "x".join(map(str, block)),
-                      "; ".join(_order_text(dict(zip(("lanes", "chunk", "cap", "fold"), o))) for o in orders) or "none")
+                      "; ".join(_order_text(_order_dict(o)) for o in orders) or "none")
         console.print(t)
     if out:
         parts = (f'"{name}": [' + ",".join("\n  " + json.dumps(e) for e in rules[name]) + ("\n]" if rules[name] else "]")
