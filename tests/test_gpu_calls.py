@@ -1,6 +1,7 @@
 """scripts/gpu-calls/verify-candidates.py, the step that turns a ground into verified profile entries on the
 device and here: it flips nothing when the ground saw a mismatch, an error or an unreached case, or when the
-planted fault differed nowhere, and flips only the candidates whose region held enough identical ground calls."""
+planted fault differed nowhere (on that kind of call: batched dots, algorithm 42's run-time split), and flips only the
+candidates whose region held enough identical ground calls."""
 import json
 import os
 import subprocess
@@ -9,6 +10,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "scripts", "gpu-calls", "verify-candidates.py")
 PROFILE = "src/bitorder/cublas/profiles/sm90-cublas13.1-simt.json"
+SEGMENT_K = "src/bitorder/cublas/segment_k.py"
 ENTRY = ('    {"option": 93, "dtype": "fp16", "k_low": 2589, "k_high": 6114, "batch_low": 4, "batch_high": 67, '
          '"lanes": 32, "chunk": 1, "cap": null, "fold": "down", "verified": %s},')
 
@@ -20,16 +22,25 @@ def _tree(tmp_path):
     dst = tmp_path / PROFILE
     dst.parent.mkdir(parents=True)
     dst.write_text(text.replace(ENTRY % "true", ENTRY % "false"))
+    (tmp_path / SEGMENT_K).write_text(open(os.path.join(ROOT, SEGMENT_K)).read())
     return dst
 
 
-def _run(tmp_path, ground, mutant, cases):
-    answer = {"algo_id": 13, "custom_option": 93, "split_k": 1}
+DOT = {"algo_id": 13, "custom_option": 93, "split_k": 1}
+SEGK = {"algo_id": 42, "tile": "64x64", "stages": "64xAUTO", "split_k": -1}
+
+
+def _run(tmp_path, ground, mutant, cases, answer=DOT):
     census = {"not_triton": [{"case": c, "answer": answer, "path": "cublas"} for c in cases]}
     for name, body in (("census", census), ("ground", ground), ("mutant", mutant)):
         (tmp_path / f"{name}.json").write_text(json.dumps(body))
     return subprocess.run([sys.executable, SCRIPT, "census.json", "ground.json", "mutant.json"], cwd=tmp_path,
                           capture_output=True, text=True)
+
+
+def _fault(*cases):
+    """A planted fault's JSON that differed on these cases."""
+    return {"n_mismatches": len(cases), "mismatches": [{"case": c} for c in cases]}
 
 
 def _case(k, batch=10):
@@ -41,7 +52,8 @@ CLEAN = {"n_mismatches": 0, "n_errors": 0, "n_not_reached": 0, "fallback_cases":
 
 def test_a_clean_ground_with_a_caught_fault_flips_the_covered_candidate(tmp_path):
     profile = _tree(tmp_path)
-    out = _run(tmp_path, CLEAN, {"n_mismatches": 2}, [_case(3000 + i) for i in range(3)])
+    cases = [_case(3000 + i) for i in range(3)]
+    out = _run(tmp_path, CLEAN, _fault(cases[0]), cases)
     assert out.returncode == 0 and "verified: option 93 fp16 K 2589-6114" in out.stdout
     assert (ENTRY % "true") in profile.read_text()
 
@@ -49,12 +61,38 @@ def test_a_clean_ground_with_a_caught_fault_flips_the_covered_candidate(tmp_path
 def test_nothing_flips_on_a_mismatch_an_uncaught_fault_too_few_calls_or_calls_outside(tmp_path):
     profile = _tree(tmp_path)
     cases = [_case(3000 + i) for i in range(3)]
-    for ground, mutant, cs in ((dict(CLEAN, n_mismatches=1), {"n_mismatches": 2}, cases),
-                               (dict(CLEAN, n_not_reached=1), {"n_mismatches": 2}, cases),
+    far = [_case(3000 + i, batch=70) for i in range(3)]
+    for ground, mutant, cs in ((dict(CLEAN, n_mismatches=1), _fault(cases[0]), cases),
+                               (dict(CLEAN, n_not_reached=1), _fault(cases[0]), cases),
                                (CLEAN, {"n_mismatches": 0}, cases),
-                               (CLEAN, {"n_mismatches": 2}, cases[:2]),
-                               (CLEAN, {"n_mismatches": 2}, [_case(3000 + i, batch=70) for i in range(3)]),
-                               (dict(CLEAN, fallback_cases=[{"case": cases[0]}]), {"n_mismatches": 2}, cases)):
+                               (CLEAN, _fault(_case(9)) | {"n_mismatches": 1}, cases),   # the fault missed them
+                               (CLEAN, _fault(cases[0]), cases[:2]),
+                               (CLEAN, _fault(far[0]), far),
+                               (dict(CLEAN, fallback_cases=[{"case": cases[0]}]), _fault(cases[0]), cases)):
         out = _run(tmp_path, ground, mutant, cs)
         assert out.returncode == 1, out.stdout
         assert (ENTRY % "false") in profile.read_text()
+
+
+def _mm(m, layout="nn"):
+    return {"op": "mm", "dtype": "bf16", "m": m, "n": 7, "k": 17414, "batch": 1, "layout": layout, "group": "fuzz"}
+
+
+def test_algorithm_42_layouts_join_once_grounded_and_caught(tmp_path):
+    """Three identical ground calls in layout nn with the fault caught on one of them move "nn" from the candidate
+    layouts to "layouts" in segment_k.py; tn and tt stay candidates; the dot entry stays a candidate."""
+    profile = _tree(tmp_path)
+    cases = [_mm(8500 + i) for i in range(3)] + [_mm(8600, "tn")]
+    out = _run(tmp_path, CLEAN, _fault(cases[0]), cases, answer=SEGK)
+    assert out.returncode == 0 and "verified: algorithm 42 layout nn: 3 ground calls" in out.stdout, out.stdout
+    text = (tmp_path / SEGMENT_K).read_text()
+    assert '"layouts": ("nt", "nn"), "candidate_layouts": ("tn", "tt")' in text
+    assert (ENTRY % "false") in profile.read_text()
+
+
+def test_algorithm_42_layouts_stay_candidates_when_the_fault_missed_them(tmp_path):
+    _tree(tmp_path)
+    cases = [_mm(8500 + i) for i in range(3)]
+    out = _run(tmp_path, CLEAN, _fault(_case(9)), cases, answer=SEGK)     # the fault differed on a dot only
+    assert out.returncode == 1 and "no layout verified" in out.stdout, out.stdout
+    assert '"layouts": ("nt",), "candidate_layouts": ("nn", "tn", "tt")' in (tmp_path / SEGMENT_K).read_text()

@@ -9,6 +9,9 @@ over the same list. When the ground ran every case (no mismatch, error or unreac
 candidate entry of profiles/sm90-cublas13.1-simt.json's "batched_dots" whose region (option, dtype, K, batch)
 holds at least --min ground calls turns "verified": true in this tree; the others stay candidates. Deterministic
 from the three JSONs, so the device (before a gate) and this checkout (the commit) make the same edit.
+Since 2026-12-03c the same for algorithm 42's candidate layouts (segment_k.KERNELS[42]["candidate_layouts"]): a
+layout with at least --min identical ground calls planned on segment-K joins "layouts" in src/bitorder/cublas/
+segment_k.py. Each kind needs the fault to differ on at least one of its own calls.
 Prints a line per candidate; exit 0 when it flipped at least one.
 """
 import argparse
@@ -16,6 +19,7 @@ import gzip
 import json
 
 PROFILE = "src/bitorder/cublas/profiles/sm90-cublas13.1-simt.json"
+SEGMENT_K = "src/bitorder/cublas/segment_k.py"
 
 
 def load(path):
@@ -28,6 +32,16 @@ def inside(entry, case, answer):
             and answer.get("custom_option") == entry["option"] and case["dtype"] == entry["dtype"]
             and entry["k_low"] <= case["k"] <= (entry["k_high"] or case["k"])
             and entry.get("batch_low", 1) <= case["batch"] <= (entry.get("batch_high") or case["batch"]))
+
+
+def segk(case, answer, layout=None):
+    """An algorithm-42 run-time split (split_k -1) call, in `layout` when named."""
+    return (case["op"] == "mm" and (answer or {}).get("algo_id") == 42 and answer.get("split_k") == -1
+            and layout in (None, case["layout"]))
+
+
+def dot(case, answer):
+    return case["op"] == "bmm" and case["m"] == case["n"] == 1 and (answer or {}).get("algo_id") == 13
 
 
 def main(argv=None) -> int:
@@ -45,8 +59,13 @@ def main(argv=None) -> int:
     answers = {json.dumps(r["case"], sort_keys=True): r.get("answer") for r in census["not_triton"] if r["path"] == "cublas"}
     left = {json.dumps(f["case"], sort_keys=True) for f in ground.get("fallback_cases", [])}
     ran = [(json.loads(k), a) for k, a in answers.items() if k not in left]   # planned on Triton, identical
+    caught = [answers.get(json.dumps(m["case"], sort_keys=True)) for m in mutant.get("mismatches", [])]
+    caught = [(m["case"], a) for m, a in zip(mutant.get("mismatches", []), caught)]
+    flipped = flip_segk(ran, caught, args.min)
+    if not any(dot(c, a) for c, a in caught):
+        print("dots: the fault differed on none of them, nothing verified")
+        return 0 if flipped else 1
     text = open(PROFILE).read()
-    flipped = 0
     for line in text.splitlines():
         if '"k_low"' not in line or '"verified": false' not in line:
             continue
@@ -60,6 +79,34 @@ def main(argv=None) -> int:
             flipped += 1
     open(PROFILE, "w").write(text)
     return 0 if flipped else 1
+
+
+def flip_segk(ran, caught, least) -> int:
+    """Algorithm 42's candidate layouts with at least `least` identical ground calls join "layouts" (the fault must
+    have differed on one of algorithm 42's calls); the count flipped."""
+    text = open(SEGMENT_K).read()
+    start = text.index("KERNELS = {42:")
+    head = text[start:text.index("}", start)]
+    cands = json.loads("[" + head.split('"candidate_layouts": (')[1].split(")")[0].rstrip(",").replace("'", '"') + "]")
+    layouts = json.loads("[" + head.split('"layouts": (')[1].split(")")[0].rstrip(",") + "]")
+    if not cands:
+        return 0
+    if not any(segk(c, a) for c, a in caught):
+        print("segment-K: the fault differed on none of its calls, no layout verified")
+        return 0
+    new = [lay for lay in cands if sum(segk(c, a, lay) for c, a in ran) >= least]
+    for lay in cands:
+        print(f"{'verified' if lay in new else 'candidate'}: algorithm 42 layout {lay}: "
+              f"{sum(segk(c, a, lay) for c, a in ran)} ground calls")
+    if new:
+        fmt = lambda xs: "(" + "".join(f'"{x}", ' for x in xs).rstrip(" ") + ")" if len(xs) == 1 else \
+            "(" + ", ".join(f'"{x}"' for x in xs) + ")"
+        old = f'"layouts": {fmt(layouts)}, "candidate_layouts": {fmt(cands)}'
+        keep = [x for x in cands if x not in new]
+        rep = f'"layouts": {fmt(layouts + new)}, "candidate_layouts": {fmt(keep) if keep else "()"}'
+        assert text.count(old) == 1, old
+        open(SEGMENT_K, "w").write(text.replace(old, rep))
+    return len(new)
 
 
 if __name__ == "__main__":

@@ -337,7 +337,8 @@ def test_a_gemmk1_answer_is_one_product_rounded_once(monkeypatch):
 def test_a_segment_k_answer_plans_the_segment_k_path_when_verified_or_unverified(monkeypatch):
     """An algorithm-42 answer with split_k -1 (cuBLAS's run-time split) plans bitorder.gemm.segment_k
     (KERNELS[42] verified, or BITORDER_UNVERIFIED=1) for a bias-free 2-D product in torch layout nt (a
-    row-major, b a transposed view) inside the records' region; otherwise cuBLAS (never a guess)."""
+    row-major, b a transposed view; the other layouts are candidates until a ground lists them in "layouts")
+    inside the records' region; otherwise cuBLAS (never a guess)."""
     import os
     import sys
     import torch
@@ -356,7 +357,7 @@ def test_a_segment_k_answer_plans_the_segment_k_path_when_verified_or_unverified
     monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
     p = api._plan2(a, b, None, "gemm")
     assert p.path == "segk" and p.order.k == c["k"] and len(p.order.bounds) > 2, p
-    assert api._plan2(a, b.contiguous(), None, "gemm").path == "cublas"              # layout nn: no records
+    assert api._plan2(a, b.contiguous(), None, "gemm").path == "segk"                # layout nn: a candidate
     assert api._plan2(a, b, torch.zeros(c["n"], dtype=torch.bfloat16), "gemm_and_bias").path == "cublas"
     assert api._plan2(a[:64 * 100], b, None, "gemm").path == "cublas"                # whole waves only
     ans["split_k"] = 1
@@ -365,6 +366,10 @@ def test_a_segment_k_answer_plans_the_segment_k_path_when_verified_or_unverified
     monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
     monkeypatch.setitem(segment_k.KERNELS[42], "verified", True)
     assert api._plan2(a, b, None, "gemm").path == "segk"
+    assert api._plan2(a, b.contiguous(), None, "gemm").path == (                     # nn: only once grounded
+        "segk" if "nn" in segment_k.KERNELS[42]["layouts"] else "cublas")
+    monkeypatch.setitem(segment_k.KERNELS[42], "layouts", ("nt",))
+    assert api._plan2(a, b.contiguous(), None, "gemm").path == "cublas"
 
 
 def test_a_run_time_split_answer_with_segment_k_off_plans_the_plain_chain_with_its_bias(monkeypatch):

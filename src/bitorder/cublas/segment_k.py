@@ -7,7 +7,7 @@ the reading says cuBLAS writes; it is a CPU replay on the twin's primitives (`em
 under BITORDER_UNVERIFIED=1.
 Two kernels, one reading (KERNELS):
 
-* algorithm 42: bf16, tile 64x64, torch layout nt, N <= 64 (one tile column), one wave of 132 tiles plus
+* algorithm 42: bf16, tile 64x64, torch layout nt (others candidates), N <= 64 (one tile column), one wave of 132 tiles plus
   1-20 (fitted from 32 H200 survey records, 2026-12-02 call 3 and 2026-12-02c call 4; the merge order
   from 2026-12-02d's ground check: benchmarks/results/2026-12-02d-segment-k-cpu/README.md);
 * algorithm 41: fp16, tile 128x128, torch layout nt, two waves plus 2-66 tiles (35 records, 2026-12-02d call 3).
@@ -52,8 +52,13 @@ TILE = 64                              # algorithm 42's tile (kept for callers o
 # verified: grounded on fresh H200 calls with a planted fault (plans by default); otherwise only under
 # BITORDER_UNVERIFIED=1. Both 2026-12-02f (benchmarks/results/2026-12-02f-gpu/call1: 36 calls of 42, 12 of 41,
 # s 2-32, three draws each, every output identical to torch's; merge paired from segment 0: differs)
-KERNELS = {42: {"tile": 64, "dtype": "bf16", "waves": 1, "rem": (1, 20), "one_column": True, "verified": True},
-           41: {"tile": 128, "dtype": "fp16", "waves": 2, "rem": (2, 66), "one_column": False, "verified": True}}
+# layouts: the torch layouts a ground checked; candidate_layouts: others the same reading should hold for, planned only
+# under BITORDER_UNVERIFIED=1 until a ground widens "layouts" (2026-12-03c: a 4x census sent 2 bf16 "nn" calls of
+# algorithm 42 to cuBLAS; cuBLAS's m is torch's N in every layout, so the tiles and segments do not move with it).
+KERNELS = {42: {"tile": 64, "dtype": "bf16", "waves": 1, "rem": (1, 20), "one_column": True, "verified": True,
+                "layouts": ("nt",), "candidate_layouts": ("nn", "tn", "tt")},
+           41: {"tile": 128, "dtype": "fp16", "waves": 2, "rem": (2, 66), "one_column": False, "verified": True,
+                "layouts": ("nt",), "candidate_layouts": ()}}
 # algorithm 41 with 256x64 tiles (256 along cuBLAS's m, torch's N; 64 along torch's M): fewer tiles than SMs, no
 # whole wave, so every tile splits into s segments, s = workspace // (tiles * 256 * 64 * 4); a zero workspace (s = 0)
 # runs the plain chain. Read from 10 survey records (2026-12-02g call 1: torch layout tt, M 2 and 12, 46-63 tiles;
@@ -148,10 +153,10 @@ def plan(answer: dict, m: int, n: int, k: int, dtype: str, bias: bool = False, s
     alternatives tested)."""
     if answer.get("tile") == "256x64":
         return _plan_wide(answer, m, n, k, dtype, bias, layout, s_shift, longer, merge, segments)
-    if layout != "nt":
-        return None
     kern = KERNELS.get(answer.get("algo_id"))
     if kern is None or not (kern["verified"] or candidates_allowed()):
+        return None
+    if layout not in kern["layouts"] and not (layout in kern["candidate_layouts"] and candidates_allowed()):
         return None
     if (answer.get("split_k") != -1 or answer.get("tile") != f"{kern['tile']}x{kern['tile']}"
             or str(answer.get("stages")) != "64xAUTO" or dtype != kern["dtype"] or bias):
