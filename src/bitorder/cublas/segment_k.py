@@ -56,7 +56,7 @@ TILE = 64                              # algorithm 42's tile (kept for callers o
 # under BITORDER_UNVERIFIED=1 until a ground widens "layouts" (2026-12-03c: a 4x census sent 2 bf16 "nn" calls of
 # algorithm 42 to cuBLAS; cuBLAS's m is torch's N in every layout, so the tiles and segments do not move with it).
 KERNELS = {42: {"tile": 64, "dtype": "bf16", "waves": 1, "rem": (1, 20), "one_column": True, "verified": True,
-                "layouts": ("nt",), "candidate_layouts": ("nn", "tn", "tt")},
+                "layouts": ("nt", "nn"), "candidate_layouts": ("tn", "tt")},
            41: {"tile": 128, "dtype": "fp16", "waves": 2, "rem": (2, 66), "one_column": False, "verified": True,
                 "layouts": ("nt",), "candidate_layouts": ()}}
 # algorithm 41 with 256x64 tiles (256 along cuBLAS's m, torch's N; 64 along torch's M): fewer tiles than SMs, no
