@@ -4,6 +4,7 @@ planted fault differed nowhere (on that kind of call: batched dots, algorithm 42
 candidates whose region held enough identical ground calls."""
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -22,7 +23,9 @@ def _tree(tmp_path):
     dst = tmp_path / PROFILE
     dst.parent.mkdir(parents=True)
     dst.write_text(text.replace(ENTRY % "true", ENTRY % "false"))
-    (tmp_path / SEGMENT_K).write_text(open(os.path.join(ROOT, SEGMENT_K)).read())
+    seg = open(os.path.join(ROOT, SEGMENT_K)).read()        # algorithm 42 as before its first ground: nt only
+    now = re.search(r'"layouts": \([^)]*\), "candidate_layouts": \([^)]*\)', seg).group(0)
+    (tmp_path / SEGMENT_K).write_text(seg.replace(now, '"layouts": ("nt",), "candidate_layouts": ("nn", "tn", "tt")', 1))
     return dst
 
 
@@ -96,3 +99,23 @@ def test_algorithm_42_layouts_stay_candidates_when_the_fault_missed_them(tmp_pat
     out = _run(tmp_path, CLEAN, _fault(_case(9)), cases, answer=SEGK)     # the fault differed on a dot only
     assert out.returncode == 1 and "no layout verified" in out.stdout, out.stdout
     assert '"layouts": ("nt",), "candidate_layouts": ("nn", "tn", "tt")' in (tmp_path / SEGMENT_K).read_text()
+
+
+def test_design_regions_draws_inside_each_candidate_region(tmp_path):
+    """benchmarks/design_regions.py: the dot cases of an entry lie in its K and batch ranges, and the algorithm-42
+    cases where its reading splits (one tile column, one wave of 132 tiles plus 1-20), in the candidate layouts."""
+    import random
+    sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+    import design_regions
+    from bitorder.cublas.segment_k import KERNELS
+    entry = {"option": 93, "dtype": "bf16", "k_low": 498, "k_high": 1319, "batch_low": 22, "batch_high": 45}
+    cases = design_regions.dot_cases(entry, 200, random.Random(1))
+    assert all(498 <= c["k"] <= 1319 and 22 <= c["batch"] <= 45 and c["m"] == c["n"] == 1 for c in cases)
+    assert {c["layout"] for c in cases} == {"nn", "nt", "tn", "tt"}
+    for c in design_regions.segk_cases(("nn", "tt"), 100, random.Random(2)):
+        tiles = -(-c["m"] // KERNELS[42]["tile"])
+        assert c["n"] <= 64 and 1 <= tiles - 132 <= 20 and c["layout"] in ("nn", "tt"), c
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "design_regions.py"),
+                          str(tmp_path / "d.json"), "--per", "3", "--segk", "4"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert json.load(open(tmp_path / "d.json"))["not_reached_cases"]

@@ -4,6 +4,9 @@ cuBLAS picks a batched dot's launch (its lane count, gemvx's capped contiguous s
 the batch, not by the heuristic's option alone: option 10 bf16 at K 41-79 runs 16 lanes at batches 2-21 and 4 from
 24; at K 81-94, 16, then 32 at batches 24-41, then 16 again from 44. The profile's entries bound both, over what
 the records ran. Candidates at first (they planned only under BITORDER_UNVERIFIED=1), verified by call 6's ground.
+2026-12-03c (benchmarks/results/2026-12-03c-gpu): the band bf16 K 95-1,024 at batches 21-47 and the long dots. The
+verified option-10 bf16 entries from K 95 had no batch bound and said 16 lanes; cuBLAS runs 32 at batches 24-41
+there (42 of 42 records): those entries are bounded now, and the 32-lane region is its own entry (verified by call 2).
 """
 import functools
 import gzip
@@ -16,6 +19,7 @@ from bitorder.cublas import gemv_rule
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 RESULTS = os.path.join(ROOT, "benchmarks", "results", "2026-12-03b-gpu")
+BAND = os.path.join(ROOT, "benchmarks", "results", "2026-12-03c-gpu", "call1", "r", "gemv", "probe_gemv.json.gz")
 sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 PROBES = ("call1/r/gemv-dots/probe_gemv.json.gz", "call5/r/gemv-grid/probe_gemv.json.gz",
           "call5/r/gemv-map/probe_gemv.json.gz")
@@ -26,11 +30,11 @@ DOT = {"algo_id": 13, "split_k": 1}
 def records() -> tuple:
     """(name, record) of the three probes' records with a launch and an answer, read once for every test."""
     out = []
-    for path in PROBES:
+    for path in PROBES + (BAND,):
         with gzip.open(os.path.join(RESULTS, path), "rt") as f:
             for i, rec in enumerate(json.load(f)["records"]):
                 if "error" not in rec and rec.get("launch") and rec.get("answer"):
-                    out.append((f"{path.split('/')[0]}:{path.split('/')[2]}:{i}", rec))
+                    out.append((f"{'band' if path == BAND else path.split('/')[0]}:{path.split('/')[-2]}:{i}", rec))
     return tuple(out)
 
 
@@ -40,7 +44,7 @@ def _order(rec):
 
 
 def test_every_record_an_entry_plans_gives_its_tracer_bits(monkeypatch):
-    """Each of the 540 records a verified entry or a candidate plans predicts its tracer bits; one record per
+    """Each of the 800 records a verified entry or a candidate plans predicts its tracer bits; one record per
     (option, dtype, lanes, layout) replays its designed rows bytewise through simt.matmul."""
     import probe_gemv
     monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
@@ -57,7 +61,7 @@ def test_every_record_an_entry_plans_gives_its_tracer_bits(monkeypatch):
         if key not in bytewise:
             assert probe_gemv.confirm(rec, [order], pairs, tracers), name
             bytewise.add(key)
-    assert planned >= 530 and len(bytewise) >= 15
+    assert planned >= 790 and len(bytewise) >= 15
 
 
 def test_lanes_read_one_step_off_miss_the_records(monkeypatch):
@@ -91,11 +95,29 @@ def test_the_lanes_follow_the_batch_and_unread_batches_go_to_cublas(monkeypatch)
     assert gemv_rule.batched_dot_order(o93, 3000, "fp16", batch=70).lanes == 16
 
 
+def test_option_10_bf16_past_k_94_runs_32_lanes_at_batches_24_to_41(monkeypatch):
+    """The 2026-12-03c defect, kept fixed: the band's records at batches 24-41 ran 32 lanes (block 32x4), and the
+    16 lanes the verified entries used to say there predict other tracer bits in every one of them."""
+    import probe_gemv
+    monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
+    band = [(n, r) for n, r in records() if n.startswith("band:") and r["answer"].get("custom_option") == 10
+            and r["case"]["dtype"] == "bf16" and 24 <= r["case"]["batch"] <= 41 and r["case"]["k"] >= 95]
+    assert len(band) >= 40
+    for name, rec in band:
+        c = rec["case"]
+        order = _order(rec)
+        assert order is not None and order.lanes == 32, name
+        pairs, tracers = probe_gemv.design_for(c["k"], c["dtype"])
+        assert not (G.decode(rec["bits"], c["dtype"]) == G.predict(order.replace(lanes=16), c["k"], pairs, tracers)).all()
+    o10 = dict(DOT, custom_option=10)
+    assert [gemv_rule.batched_dot_order(o10, 200, "bf16", batch=b).lanes for b in (23, 24, 41, 42)] == [16, 32, 32, 16]
+
+
 def test_the_grounded_entries_plan_by_default_and_a_candidate_would_not(monkeypatch):
     """Call 6's ground verified all 19 (244 fresh calls identical, its planted fault 38 of 261 differ): without
     BITORDER_UNVERIFIED they plan every record they planned under it. An entry set back to a candidate does not."""
     monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
-    assert sum(_order(r) is not None for _, r in records()) >= 530
+    assert sum(_order(r) is not None for _, r in records()) >= 790
     rows = gemv_rule.BATCHED_DOTS[(93, "fp16")]
     i = next(i for i, row in enumerate(rows) if row[0] == 2589)
     monkeypatch.setitem(gemv_rule.BATCHED_DOTS, (93, "fp16"), rows[:i] + [rows[i][:-1] + (False,)] + rows[i + 1:])
