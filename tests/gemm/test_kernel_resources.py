@@ -99,17 +99,3 @@ def test_fp8_paired_promoting_chain_keeps_the_pipeline():
     assert not r.wgmma_serialized and r.spill_stores == 0, (r.codes, r.spill_stores, r.registers)
     loop = c.ttgir[c.ttgir.index("scf.for"):c.ttgir.index("scf.yield")]
     assert loop.count("ttng.warp_group_dot ") == 2 and loop.count("warp_group_dot_wait") == 1
-
-
-@pytest.mark.parametrize("cx", [dict(ROWWISE=False, HAS_BIAS=False, SCALE=1), dict(ROWWISE=True, HAS_BIAS=True, SCALE=3)])
-def test_fp8_warp_specialized_promoting_chain_compiles_with_a_fresh_dot_and_an_add(cx):
-    """BITORDER_FP8_WS' loop (fp8.run's 128x128x128 promoting TMA tile, 4 warps for the producer): Triton 3.6
-    splits it into two consumer partitions of 64 rows, each still a fresh dot from zero per interval and then one
-    fp32 add (the bits' order), with no spill and no serialized wgmma."""
-    kw = dict(A_ROW=True, B_ROW=False, PROMOTE=128, TMA=True, WS=True, **cx)
-    c = _compile(chain8_kernel, SIG8, (128, 128, 128, 4, 4), **kw)
-    r = ptxas.report(c.ptx)
-    assert not r.wgmma_serialized and r.spill_stores == 0, (r.codes, r.spill_stores, r.registers)
-    assert c.ttgir.count("ttg.warp_specialize(") == 1 and c.ttgir.count("partition") >= 2
-    dots = [ln for ln in c.ttgir.splitlines() if "ttng.warp_group_dot " in ln]
-    assert len(dots) == 2 and all("tensor<64x128xf32" in ln and ln.rstrip().split(" {")[0].endswith("%cst") for ln in dots), dots

@@ -59,11 +59,9 @@ FP8_TMA = os.environ.get("BITORDER_FP8_TMA", "1") != "0"
 # adds (kernels_fp8.chain8_tile; the same adds in the same order). Its first form (both chains issued,
 # then both added) was 3% slower on the H200 (2026-12-02c); this one is not yet timed.
 FP8_PAIRS = os.environ.get("BITORDER_FP8_PAIRS", "") == "1"
-# BITORDER_FP8_WS=1 (an experiment, off by default; read at import): promoting chains on TMA tiles run their K
-# loop warp-specialized (kernels_fp8.chain8_tile's WS: a TMA producer warpgroup and two consumer warpgroups, 4
-# warps each), the CUTLASS-like split that lets one warpgroup's promotion adds run beside the other's wgmmas.
-# Not yet timed on the H200.
-FP8_WS = os.environ.get("BITORDER_FP8_WS", "") == "1"
+# Not an option: Triton 3.6's warp_specialize on the promoting TMA loop (a producer and two consumer warpgroups;
+# its TTGIR still a fresh dot and one fp32 add per interval) returned other bytes than torch._scaled_mm on 16 of the
+# 33 promoting calls timed on the H200 (2026-12-03c call 5), at about the default's speed. Removed the same day.
 
 
 def _pairs(desc, BM, BN, BK, warps, stages, tma=True):
@@ -321,14 +319,11 @@ def run(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch.bfloa
         BK = desc.promotion   # one dot per promotion interval: Triton promotes once per dot
     tma = _tma(a, b, desc, tma)
     pairs, BM, warps, stages = _pairs(desc, BM, BN, BK, warps, stages, tma)
-    ws = FP8_WS and tma and not pairs and desc.promotion is not None and BM == 128
-    if ws:
-        warps = 4   # the producer's; Triton adds the two consumer warpgroups
     chain8_kernel[(triton.cdiv(M, BM) * triton.cdiv(N, BN),)](
         a, b, out, bias if bias is not None else out, scale_a, scale_b, M, N, K, a.stride(0), b.stride(1), N,
         A_ROW=True, B_ROW=False, PROMOTE=desc.promotion or 0, SCALE=_SCALE_CODE[scale],
         ROWWISE=not _tensor_wise(scale_a, scale_b), HAS_BIAS=bias is not None, BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK,
-        TMA=tma, PAIRS=pairs, WS=ws,
+        TMA=tma, PAIRS=pairs,
         num_warps=warps, num_stages=stages)
     return out
 

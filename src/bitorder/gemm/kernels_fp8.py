@@ -60,7 +60,7 @@ def _whole_tile(a_base, b_base, kk, sak, sbk, m_ok, n_ok):
 def chain8_tile(a_ptr, b_ptr, pid_m, pid_n, M, N, k_lo, k_hi, stride_a, stride_b,
                 A_ROW: tl.constexpr, B_ROW: tl.constexpr, PROMOTE: tl.constexpr,
                 BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, TMA: tl.constexpr,
-                PAIRS: tl.constexpr = False, WS: tl.constexpr = False):
+                PAIRS: tl.constexpr = False):
     """The fp32 accumulator of output tile (pid_m, pid_n): one chain over K indices [k_lo, k_hi),
     from zero, in K order, tiles of BLOCK_K from k_lo (so promotion intervals, BLOCK_K = PROMOTE,
     count from k_lo), the last tile zero past k_hi. TMA (A row-major, B column-major, 16-byte-aligned
@@ -74,10 +74,7 @@ def chain8_tile(a_ptr, b_ptr, pid_m, pid_n, M, N, k_lo, k_hi, stride_a, stride_b
     the odd dot async (its result only crosses the loop and is read after the even dot's wait 0:
     dotCanBeProperlyAsync's rule 3b); reading the previous odd partial before the odd dot lets it reuse
     those registers (read after it, ptxas serializes the wgmmas: C7514). A plain chain waits before every
-    add; 2026-12-02b's form (both chains issued, then both added) still waited for both.
-    WS (TMA tiles, an experiment, BITORDER_FP8_WS): the K loop warp-specialized (Triton 3.6 on sm_90: a
-    TMA producer and two consumer warpgroups of BLOCK_M / 2 rows each), so one warpgroup's fp32 adds can
-    run beside the other's wgmmas. The same dot from zero per interval and the same add, per output."""
+    add; 2026-12-02b's form (both chains issued, then both added) still waited for both."""
     rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     rk = tl.arange(0, BLOCK_K)
@@ -101,7 +98,7 @@ def chain8_tile(a_ptr, b_ptr, pid_m, pid_n, M, N, k_lo, k_hi, stride_a, stride_b
                 x_odd = tl.dot(a_desc.load([pid_m * BLOCK_M, k0 + BLOCK_K]), b_desc.load([pid_n * BLOCK_N, k0 + BLOCK_K]).T)
                 acc = acc + x_even
             acc = acc + x_odd
-        for k0 in tl.range(k_pairs, k_hi, BLOCK_K, warp_specialize=WS):
+        for k0 in range(k_pairs, k_hi, BLOCK_K):
             acc = _dot8(a_desc.load([pid_m * BLOCK_M, k0]), b_desc.load([pid_n * BLOCK_N, k0]).T, acc, PROMOTE)
     else:
         # Whole tiles first, with no mask along K (Triton then vectorises and pipelines the
@@ -123,7 +120,7 @@ def chain8_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K, stri
                   A_ROW: tl.constexpr, B_ROW: tl.constexpr, PROMOTE: tl.constexpr, SCALE: tl.constexpr,
                   ROWWISE: tl.constexpr, HAS_BIAS: tl.constexpr,
                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, TMA: tl.constexpr = False,
-                  PAIRS: tl.constexpr = False, WS: tl.constexpr = False):
+                  PAIRS: tl.constexpr = False):
     """out = epilogue(the K chain of a @ b); grid = (cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N),).
     SCALE 0 applies no scale (the interpreter tests: it has no inline asm). TMA (A row-major, B
     column-major, 16-byte-aligned bases and leading strides): the tiles come by TMA, zero past
@@ -134,7 +131,7 @@ def chain8_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K, stri
     m_ok = rm[:, None] < M
     n_ok = rn[None, :] < N
     acc = chain8_tile(a_ptr, b_ptr, pid_m, pid_n, M, N, 0, K, stride_a, stride_b, A_ROW, B_ROW, PROMOTE,
-                      BLOCK_M, BLOCK_N, BLOCK_K, TMA, PAIRS, WS)
+                      BLOCK_M, BLOCK_N, BLOCK_K, TMA, PAIRS)
     if ROWWISE:
         sa = tl.load(sa_ptr + rm, mask=rm < M, other=1.0)[:, None]
         sb = tl.load(sb_ptr + rn, mask=rn < N, other=1.0)[None, :]
