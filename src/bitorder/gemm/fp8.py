@@ -59,9 +59,10 @@ FP8_TMA = os.environ.get("BITORDER_FP8_TMA", "1") != "0"
 # adds (kernels_fp8.chain8_tile; the same adds in the same order). Its first form (both chains issued,
 # then both added) was 3% slower on the H200 (2026-12-02c); this one is not yet timed.
 FP8_PAIRS = os.environ.get("BITORDER_FP8_PAIRS", "") == "1"
-# Not an option: Triton 3.6's warp_specialize on the promoting TMA loop (a producer and two consumer warpgroups;
-# its TTGIR still a fresh dot and one fp32 add per interval) returned other bytes than torch._scaled_mm on 16 of the
-# 33 promoting calls timed on the H200 (2026-12-03c call 5), at about the default's speed. Removed the same day.
+# Not an option, tried twice: Triton 3.6's warp_specialize on the promoting TMA loop (a producer and two consumer
+# warpgroups; its TTGIR and PTX still a fresh dot and one fp32 add per interval) returned other bytes than
+# torch._scaled_mm on the H200: 2026-12-02 ("PIPE", every call it planned) and 2026-12-03c call 5 (16 of 33
+# promoting calls), at 0.79x against the default's 0.76x. h200-facts has both.
 
 
 def _pairs(desc, BM, BN, BK, warps, stages, tma=True):
