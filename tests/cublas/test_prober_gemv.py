@@ -114,3 +114,13 @@ def test_gemv_fit_checks_the_packaged_rules_on_recorded_probes(tmp_path):
     p = _fit(_records_file(tmp_path, (21, 22), plant=True), out)
     assert p.returncode == 1 and "DISAGREES" in p.stdout, p.stdout + p.stderr
     assert json.loads(out.read_text())["gemv"] == []          # the key is undecided too
+
+
+def test_gemv_fit_names_a_file_that_is_not_a_probes_records(tmp_path):
+    """A fit's output (or an older probe's file) handed to gemv-fit: exit 2 and the file named, no traceback."""
+    for body in ({"rules": []}, {"records": [{"bits": "[]"}]}, [1, 2]):
+        path = tmp_path / "probe_gemv_fit.json"
+        path.write_text(json.dumps(body))
+        p = subprocess.run([sys.executable, "-m", "bitorder", "probe", "gemv-fit", str(path)], capture_output=True,
+                           text=True)
+        assert p.returncode == 2 and "probe_gemv_fit.json" in p.stdout and "Traceback" not in p.stdout + p.stderr, p

@@ -15,11 +15,18 @@ from .prober_gemv import _read, candidates, confirm, kernel_kind
 
 
 def load_records(paths) -> list:
-    """The records of probe_gemv.json / .json.gz files, each tagged with its index ("id") and file ("probe")."""
+    """The records of probe_gemv.json / .json.gz files, each tagged with its index ("id") and file ("probe").
+    A file that is not a probe's records (a fit's output, or records from before a record named its case) is a
+    ValueError naming it."""
     out = []
     for p in paths:
         with (gzip.open(p, "rt") if p.endswith(".gz") else open(p)) as f:
-            out += [{**r, "id": str(i), "probe": p} for i, r in enumerate(json.load(f)["records"])]
+            data = json.load(f)
+        recs = data.get("records") if isinstance(data, dict) else None
+        if not isinstance(recs, list) or any(not isinstance(r, dict) or "case" not in r for r in recs):
+            raise ValueError(f"{p}: not the records of `bitorder probe gemv` (a JSON object whose \"records\" each "
+                             "name their \"case\"); a fit's output or an older probe's file?")
+        out += [{**r, "id": str(i), "probe": p} for i, r in enumerate(recs)]
     return out
 
 

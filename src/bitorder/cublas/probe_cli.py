@@ -238,5 +238,9 @@ def main(argv) -> int:
     if args.verb == "verify":
         return verify(args.records, console, candidates=args.candidates)
     if args.verb == "gemv-fit":
-        return gemv_fit(args.records, console, args.out, args.check, args.dots)
+        try:
+            return gemv_fit(args.records, console, args.out, args.check, args.dots)
+        except ValueError as e:     # a file that is not a probe's records: say which, no traceback
+            console.print(f"[red]gemv-fit:[/] {e}", soft_wrap=True)
+            return 2
     return fit_cmd(args.records, console, args.out, args.max_k, args.max_records, args.profile)
