@@ -7,7 +7,7 @@ the reading says cuBLAS writes; it is a CPU replay on the twin's primitives (`em
 under BITORDER_UNVERIFIED=1.
 Two kernels, one reading (KERNELS):
 
-* algorithm 42: bf16, tile 64x64, torch layout nt (others candidates), N <= 64 (one tile column), one wave of 132 tiles plus
+* algorithm 42: bf16, tile 64x64, torch layouts nt and nn (tn, tt candidates), N <= 64 (one tile column), one wave of 132 tiles plus
   1-20 (fitted from 32 H200 survey records, 2026-12-02 call 3 and 2026-12-02c call 4; the merge order
   from 2026-12-02d's ground check: benchmarks/results/2026-12-02d-segment-k-cpu/README.md);
 * algorithm 41: fp16, tile 128x128, torch layout nt, two waves plus 2-66 tiles (35 records, 2026-12-02d call 3).
@@ -55,6 +55,8 @@ TILE = 64                              # algorithm 42's tile (kept for callers o
 # layouts: the torch layouts a ground checked; candidate_layouts: others the same reading should hold for, planned only
 # under BITORDER_UNVERIFIED=1 until a ground widens "layouts" (2026-12-03c: a 4x census sent 2 bf16 "nn" calls of
 # algorithm 42 to cuBLAS; cuBLAS's m is torch's N in every layout, so the tiles and segments do not move with it).
+# "nn" grounded 2026-12-03c call 2 (benchmarks/results/2026-12-03c-gpu: 12 of 12 fresh calls identical, one segment
+# too many made all 12 differ); the designed shapes drew no tn or tt answer.
 KERNELS = {42: {"tile": 64, "dtype": "bf16", "waves": 1, "rem": (1, 20), "one_column": True, "verified": True,
                 "layouts": ("nt", "nn"), "candidate_layouts": ("tn", "tt")},
            41: {"tile": 128, "dtype": "fp16", "waves": 2, "rem": (2, 66), "one_column": False, "verified": True,
