@@ -50,7 +50,8 @@ def fingerprint() -> dict:
             h[rel] = hashlib.sha256(f.read()).hexdigest()[:16]
     from bitorder.gemm import fp8, launch
     return {"bitorder_file": bitorder.__file__, "sha": h, "fast_launch": launch.FAST, "tiles": launch.TILES, "tma": launch.TMA,
-            "fp8_tma": fp8.FP8_TMA, "fp8_rowwise_epilogue": os.environ.get("BITORDER_FP8_ROWWISE_EPILOGUE", ""),
+            "fp8_tma": fp8.FP8_TMA, "fp8_persistent": fp8.FP8_PERSISTENT, "fp8_pairs": fp8.FP8_PAIRS,
+            "fp8_rowwise_epilogue": os.environ.get("BITORDER_FP8_ROWWISE_EPILOGUE", ""),
             "gemv_rule": os.environ.get("BITORDER_GEMV_RULE", ""), "unverified": os.environ.get("BITORDER_UNVERIFIED", "")}
 
 

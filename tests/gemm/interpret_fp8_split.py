@@ -158,7 +158,7 @@ for (k, split), fast, out, with_bias in itertools.product(PAIRS if PLAIN != "onl
 # FP8_SPLIT_PLAIN=1 (or only): the plain promoting chain too (one part, a fresh chain every 128 of K: what
 # BITORDER_FP8_PAIRS changes on the plain path), odd and even interval counts, a short last tile; its
 # fp32 accumulator unscaled (SCALE 0: the scales are inline asm, which the interpreter lacks)
-from bitorder.gemm.kernels_fp8 import chain8_kernel  # noqa: E402
+from bitorder.gemm.kernels_fp8 import chain8_kernel, chain8_persistent_kernel  # noqa: E402
 
 
 def designed(k, m, n):
@@ -172,7 +172,7 @@ def designed(k, m, n):
     return a.to(torch.float8_e4m3fn), w.to(torch.float8_e4m3fn).t()
 
 
-plain = 0
+plain = persistent = 0
 for k, bm, tma in itertools.product((512,) + ks if PLAIN in ("1", "only") else (), (16, 32),
                                     (False, True)):
     desc = describe(k, 1, False, "fp32", False)
@@ -195,9 +195,19 @@ for k, bm, tma in itertools.product((512,) + ks if PLAIN in ("1", "only") else (
         failures += 1
         fail(f"FAIL plain {m}x{n}x{k} block {bm} tma={tma} pairs={fp8.FP8_PAIRS}: "
              f"{int((got.view(torch.int32) != want.view(torch.int32)).sum())} of {m * n} elements differ")
+    if tma:   # BITORDER_FP8_PERSISTENT's kernel: two programs walk every tile (TMA tiles only)
+        got = torch.empty((m, n), dtype=torch.float32)
+        chain8_persistent_kernel[(2,)](a, b, got, got, one, one, m, n, k, a.stride(0), b.stride(1), n,
+                                       PROMOTE=desc.promotion, SCALE=0, ROWWISE=False, HAS_BIAS=False, BLOCK_M=bm,
+                                       BLOCK_N=bm, BLOCK_K=desc.promotion, PROGRAMS=2)
+        persistent += 1
+        if not torch.equal(got.view(torch.int32), want.view(torch.int32)):
+            failures += 1
+            fail(f"FAIL persistent {m}x{n}x{k} block {bm}: "
+                 f"{int((got.view(torch.int32) != want.view(torch.int32)).sum())} of {m * n} elements differ")
 if not quick_told:
     print(f"the quick subset: {cases} cases, {failures} failures")
-print(f"{plain} plain cases")
+print(f"{plain} plain cases, {persistent} of them also persistent")
 print("the parts merged in reverse order differ from the twin's in " +
       ", ".join(f"{told[o]} of {merges[o]} {o}" for o in OUT) + " cases of 3 or more parts")
 print(f"{cases} cases, {failures} failures")

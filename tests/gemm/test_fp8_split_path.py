@@ -241,3 +241,32 @@ def test_paired_part_kernel_fits_at_the_stages_fp8_pairs_allows(tile, monkeypatc
     assert c.metadata["shared"] <= 227 * 1024
     r = ptxas.report(c.ptx)
     assert not r.wgmma_serialized and r.spill_stores == 0, (tile, stages, r.codes, r.spill_stores)
+
+
+PLAIN_ONLY = {"TRITON_INTERPRET": "1", "FP8_SPLIT_QUICK": "1", "FP8_SPLIT_PLAIN": "only"}
+# The planted fault: one accumulator for every tile a program walks (not reset per tile).
+PERSISTENT_FAULT = ["    for tile in tl.range(tl.program_id(0), tiles, PROGRAMS, flatten=True):\n",
+                    "        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)\n        for k0 in range(0, K, BLOCK_K):\n"
+                    "            acc = _dot8(a_desc"]
+PERSISTENT_FAULTY = ["    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)\n" + PERSISTENT_FAULT[0],
+                     "        for k0 in range(0, K, BLOCK_K):\n            acc = _dot8(a_desc"]
+
+
+def test_persistent_chain_gives_the_twins_bytes():
+    """BITORDER_FP8_PERSISTENT's kernel (kernels_fp8.chain8_persistent_kernel: two programs walking every TMA tile,
+    the loop nest flattened) gives the twin's bytes on the plain promoting chains, the designed draw included."""
+    p = subprocess.run([sys.executable, os.path.join(HERE, "interpret_fp8_split.py")], env=dict(os.environ, **PLAIN_ONLY),
+                       capture_output=True, text=True, timeout=1200)
+    assert p.returncode == 0 and "16 plain cases, 8 of them also persistent" in p.stdout, p.stdout[-3000:] + p.stderr[-2000:]
+
+
+def test_persistent_chain_carrying_its_accumulator_across_tiles_fails(tmp_path):
+    """The planted fault (PERSISTENT_FAULTY: the accumulator set to zero once per program, not per tile; copied
+    tree) fails the interpreted comparison wherever a program walks a second tile."""
+    sys.path.insert(0, os.path.dirname(HERE))
+    from mutants import run_on_mutant
+
+    p, copy = run_on_mutant(tmp_path, "src/bitorder/gemm/kernels_fp8.py", PERSISTENT_FAULT, PERSISTENT_FAULTY,
+                            ["tests/gemm/interpret_fp8_split.py"], env=PLAIN_ONLY)
+    assert f"bitorder from {copy}" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
+    assert p.returncode != 0 and "FAIL persistent" in p.stdout and "FAIL plain" not in p.stdout, p.stdout[-2000:]

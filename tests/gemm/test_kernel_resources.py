@@ -99,3 +99,17 @@ def test_fp8_paired_promoting_chain_keeps_the_pipeline():
     assert not r.wgmma_serialized and r.spill_stores == 0, (r.codes, r.spill_stores, r.registers)
     loop = c.ttgir[c.ttgir.index("scf.for"):c.ttgir.index("scf.yield")]
     assert loop.count("ttng.warp_group_dot ") == 2 and loop.count("warp_group_dot_wait") == 1
+
+
+@pytest.mark.parametrize("promote", [0, 128])
+def test_fp8_persistent_chain_keeps_the_pipeline(promote):
+    """BITORDER_FP8_PERSISTENT's kernel at fp8.run's 128x128x128 tile (8 warps, 4 stages): TMA loads, no spill,
+    no serialized wgmma."""
+    from bitorder.gemm.kernels_fp8 import chain8_persistent_kernel
+    sig = dict(SIG8)
+    c = bitorder.compile(chain8_persistent_kernel, "sm90", signature=sig, num_warps=8, num_stages=4,
+                         aligned=[a for a in ALIGNED8 if a in sig],
+                         constexprs=dict(PROMOTE=promote, SCALE=1, ROWWISE=False, HAS_BIAS=False, BLOCK_M=128,
+                                         BLOCK_N=128, BLOCK_K=128, PROGRAMS=132))
+    r = ptxas.report(c.ptx)
+    assert "cp.async.bulk.tensor" in c.ptx and not r.wgmma_serialized and r.spill_stores == 0, (r.codes, r.spill_stores)

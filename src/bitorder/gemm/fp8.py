@@ -22,7 +22,7 @@ import triton
 
 from ..desc import GEMMDesc
 from . import api, launch
-from .kernels_fp8 import chain8_kernel, merge8_kernel, part8_kernel
+from .kernels_fp8 import chain8_kernel, chain8_persistent_kernel, merge8_kernel, part8_kernel
 
 _FP8 = {torch.float8_e4m3fn: "e4m3", torch.float8_e5m2: "e5m2"}
 _OUT = {torch.bfloat16: "bf16", torch.float16: "fp16", torch.float32: "fp32"}
@@ -59,6 +59,12 @@ FP8_TMA = os.environ.get("BITORDER_FP8_TMA", "1") != "0"
 # adds (kernels_fp8.chain8_tile; the same adds in the same order). Its first form (both chains issued,
 # then both added) was 3% slower on the H200 (2026-12-02c); this one is not yet timed.
 FP8_PAIRS = os.environ.get("BITORDER_FP8_PAIRS", "") == "1"
+# BITORDER_FP8_PERSISTENT=1 (an experiment, off by default; read at import): plain chains on TMA tiles run
+# kernels_fp8.chain8_persistent_kernel, one program per SM walking the tiles with the loop nest flattened (the next
+# tile's loads overlap this one's epilogue; the fp16 path's persistent kernel gained 0.71-0.98x against 0.52-0.74x
+# on M >= 512). The same chain, adds and epilogue per tile. Not yet run on the H200: bytes and speed are its
+# question (scripts/gpu-calls/next-fp8-persistent.sh).
+FP8_PERSISTENT = os.environ.get("BITORDER_FP8_PERSISTENT", "") == "1"
 # Not an option, tried twice: Triton 3.6's warp_specialize on the promoting TMA loop (a producer and two consumer
 # warpgroups; its TTGIR and PTX still a fresh dot and one fp32 add per interval) returned other bytes than
 # torch._scaled_mm on the H200: 2026-12-02 ("PIPE", every call it planned) and 2026-12-03c call 5 (16 of 33
@@ -320,6 +326,14 @@ def run(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch.bfloa
         BK = desc.promotion   # one dot per promotion interval: Triton promotes once per dot
     tma = _tma(a, b, desc, tma)
     pairs, BM, warps, stages = _pairs(desc, BM, BN, BK, warps, stages, tma)
+    if FP8_PERSISTENT and tma and not pairs and a.is_cuda:
+        programs = min(triton.cdiv(M, BM) * triton.cdiv(N, BN), launch._sm_count())
+        chain8_persistent_kernel[(programs,)](
+            a, b, out, bias if bias is not None else out, scale_a, scale_b, M, N, K, a.stride(0), b.stride(1), N,
+            PROMOTE=desc.promotion or 0, SCALE=_SCALE_CODE[scale], ROWWISE=not _tensor_wise(scale_a, scale_b),
+            HAS_BIAS=bias is not None, BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK, PROGRAMS=programs,
+            num_warps=warps, num_stages=stages)
+        return out
     chain8_kernel[(triton.cdiv(M, BM) * triton.cdiv(N, BN),)](
         a, b, out, bias if bias is not None else out, scale_a, scale_b, M, N, K, a.stride(0), b.stride(1), N,
         A_ROW=True, B_ROW=False, PROMOTE=desc.promotion or 0, SCALE=_SCALE_CODE[scale],

@@ -20,7 +20,7 @@ the bias and rounds once (its docstring: the order; bitorder.emulate replays the
 import triton
 import triton.language as tl
 
-from .kernels import swizzled_tile, operand_strides
+from .kernels import operand_strides, swizzled_tile, tile_of
 
 
 @triton.jit
@@ -125,6 +125,8 @@ def chain8_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K, stri
     SCALE 0 applies no scale (the interpreter tests: it has no inline asm). TMA (A row-major, B
     column-major, 16-byte-aligned bases and leading strides): the tiles come by TMA, zero past
     M, N and K as the masks give: the same dots on the same values in the same order."""
+    # (the epilogue is _epilogue8's, written out: this is the gated kernel's text, kept as its PTX was gated;
+    # calling the helper reorders its address arithmetic in the PTX)
     pid_m, pid_n = swizzled_tile(M, N, BLOCK_M, BLOCK_N)
     rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
@@ -132,6 +134,59 @@ def chain8_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K, stri
     n_ok = rn[None, :] < N
     acc = chain8_tile(a_ptr, b_ptr, pid_m, pid_n, M, N, 0, K, stride_a, stride_b, A_ROW, B_ROW, PROMOTE,
                       BLOCK_M, BLOCK_N, BLOCK_K, TMA, PAIRS)
+    if ROWWISE:
+        sa = tl.load(sa_ptr + rm, mask=rm < M, other=1.0)[:, None]
+        sb = tl.load(sb_ptr + rn, mask=rn < N, other=1.0)[None, :]
+    else:
+        sa = tl.load(sa_ptr)
+        sb = tl.load(sb_ptr)
+    if SCALE == 1:
+        acc = _mul_rn(acc, _mul_rn(sa, sb))
+    elif SCALE == 2:
+        acc = _mul_rn(_mul_rn(acc, sa), sb)
+    elif SCALE == 3:
+        acc = _mul_rn(_mul_rn(acc, sb), sa)
+    if SCALE == 4:   # fma(acc, scale_a * scale_b, bias): the bias inside one rounding
+        bias = tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)
+        acc = tl.fma(acc, _mul_rn(sa, sb), bias[None, :])
+    elif HAS_BIAS:
+        bias = tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)
+        acc = _add_rn(acc, bias[None, :])
+    o = out_ptr + rm[:, None].to(tl.int64) * stride_om + rn[None, :]
+    tl.store(o, acc.to(out_ptr.dtype.element_ty), mask=m_ok & n_ok)
+
+
+@triton.jit
+def chain8_persistent_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K, stride_a, stride_b, stride_om,
+                             PROMOTE: tl.constexpr, SCALE: tl.constexpr, ROWWISE: tl.constexpr,
+                             HAS_BIAS: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                             BLOCK_K: tl.constexpr, PROGRAMS: tl.constexpr):
+    """chain8_kernel on TMA tiles (A row-major, B column-major, 16-byte-aligned) with PROGRAMS programs that each
+    walk tiles pid, pid + PROGRAMS, ...: every tile is still one program's whole K chain in K order, with the same
+    promotion intervals, adds and epilogue (so the same bits); the loop nest is flattened so that the next tile's
+    loads overlap this one's epilogue (as chain_tma_persistent_kernel does for fp16). No warp specialization: on
+    the H200 it changed this chain's bytes (h200-facts 2026-12-02, 2026-12-03c). grid = (PROGRAMS,)."""
+    a_desc = tl.make_tensor_descriptor(a_ptr, [M, K], [stride_a, 1], [BLOCK_M, BLOCK_K])
+    b_desc = tl.make_tensor_descriptor(b_ptr, [N, K], [stride_b, 1], [BLOCK_N, BLOCK_K])
+    tiles = tl.cdiv(M, BLOCK_M) * tl.cdiv(N, BLOCK_N)
+    for tile in tl.range(tl.program_id(0), tiles, PROGRAMS, flatten=True):
+        pid_m, pid_n = tile_of(tile, M, N, BLOCK_M, BLOCK_N)
+        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+        for k0 in range(0, K, BLOCK_K):
+            acc = _dot8(a_desc.load([pid_m * BLOCK_M, k0]), b_desc.load([pid_n * BLOCK_N, k0]).T, acc, PROMOTE)
+        _epilogue8(acc, pid_m, pid_n, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, stride_om, SCALE, ROWWISE, HAS_BIAS,
+                   BLOCK_M, BLOCK_N)
+
+
+@triton.jit
+def _epilogue8(acc, pid_m, pid_n, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, stride_om, SCALE: tl.constexpr,
+               ROWWISE: tl.constexpr, HAS_BIAS: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """out tile (pid_m, pid_n) = the scales (SCALE's order), the bias in fp32, one rounding (the module's
+    docstring), stored where it lies inside M x N: chain8_kernel's epilogue, step for step."""
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    m_ok = rm[:, None] < M
+    n_ok = rn[None, :] < N
     if ROWWISE:
         sa = tl.load(sa_ptr + rm, mask=rm < M, other=1.0)[:, None]
         sb = tl.load(sb_ptr + rn, mask=rn < N, other=1.0)[None, :]
