@@ -72,6 +72,9 @@ def test_gate_reports_share_one_writer(tmp_path, monkeypatch, capsys):
     back = json.loads((tmp_path / "g.json").read_text())
     assert [m["case"] for m in mism] == [{"m": 2}] and back["n_mismatches"] == 1 and back["error_cases"] == [{"m": 3}]
     assert back["fallback_reasons"] == {"why": 1} and back["extra"] == 1 and back["planned"] == 4
+    assert back["fallbacks"] == {"all": 1, "cublas_defect": 0, "other": 1}
+    tail = {"path": "cublas", "reason": "cuBLAS drops the last 8 of K=21768 products (nvjet split-K ...)"}
+    assert gg.fallback_split(results + [tail]) == {"all": 2, "cublas_defect": 1, "other": 1}
     assert "MISMATCH {'m': 2}" in capsys.readouterr().out
 
 
