@@ -125,8 +125,6 @@ def chain8_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K, stri
     SCALE 0 applies no scale (the interpreter tests: it has no inline asm). TMA (A row-major, B
     column-major, 16-byte-aligned bases and leading strides): the tiles come by TMA, zero past
     M, N and K as the masks give: the same dots on the same values in the same order."""
-    # (the epilogue is _epilogue8's, written out: this is the gated kernel's text, kept as its PTX was gated;
-    # calling the helper reorders its address arithmetic in the PTX)
     pid_m, pid_n = swizzled_tile(M, N, BLOCK_M, BLOCK_N)
     rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
@@ -134,26 +132,7 @@ def chain8_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K, stri
     n_ok = rn[None, :] < N
     acc = chain8_tile(a_ptr, b_ptr, pid_m, pid_n, M, N, 0, K, stride_a, stride_b, A_ROW, B_ROW, PROMOTE,
                       BLOCK_M, BLOCK_N, BLOCK_K, TMA, PAIRS)
-    if ROWWISE:
-        sa = tl.load(sa_ptr + rm, mask=rm < M, other=1.0)[:, None]
-        sb = tl.load(sb_ptr + rn, mask=rn < N, other=1.0)[None, :]
-    else:
-        sa = tl.load(sa_ptr)
-        sb = tl.load(sb_ptr)
-    if SCALE == 1:
-        acc = _mul_rn(acc, _mul_rn(sa, sb))
-    elif SCALE == 2:
-        acc = _mul_rn(_mul_rn(acc, sa), sb)
-    elif SCALE == 3:
-        acc = _mul_rn(_mul_rn(acc, sb), sa)
-    if SCALE == 4:   # fma(acc, scale_a * scale_b, bias): the bias inside one rounding
-        bias = tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)
-        acc = tl.fma(acc, _mul_rn(sa, sb), bias[None, :])
-    elif HAS_BIAS:
-        bias = tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)
-        acc = _add_rn(acc, bias[None, :])
-    o = out_ptr + rm[:, None].to(tl.int64) * stride_om + rn[None, :]
-    tl.store(o, acc.to(out_ptr.dtype.element_ty), mask=m_ok & n_ok)
+    _epilogue8(acc, rm, rn, m_ok, n_ok, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, stride_om, SCALE, ROWWISE, HAS_BIAS)
 
 
 @triton.jit
@@ -174,19 +153,19 @@ def chain8_persistent_kernel(a_ptr, b_ptr, out_ptr, bias_ptr, sa_ptr, sb_ptr, M,
         acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
         for k0 in range(0, K, BLOCK_K):
             acc = _dot8(a_desc.load([pid_m * BLOCK_M, k0]), b_desc.load([pid_n * BLOCK_N, k0]).T, acc, PROMOTE)
-        _epilogue8(acc, pid_m, pid_n, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, stride_om, SCALE, ROWWISE, HAS_BIAS,
-                   BLOCK_M, BLOCK_N)
+        rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+        rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+        _epilogue8(acc, rm, rn, rm[:, None] < M, rn[None, :] < N, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, stride_om,
+                   SCALE, ROWWISE, HAS_BIAS)
 
 
 @triton.jit
-def _epilogue8(acc, pid_m, pid_n, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, stride_om, SCALE: tl.constexpr,
-               ROWWISE: tl.constexpr, HAS_BIAS: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
-    """out tile (pid_m, pid_n) = the scales (SCALE's order), the bias in fp32, one rounding (the module's
-    docstring), stored where it lies inside M x N: chain8_kernel's epilogue, step for step."""
-    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    m_ok = rm[:, None] < M
-    n_ok = rn[None, :] < N
+def _epilogue8(acc, rm, rn, m_ok, n_ok, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, stride_om, SCALE: tl.constexpr,
+               ROWWISE: tl.constexpr, HAS_BIAS: tl.constexpr):
+    """out[rm, rn] = the tile's accumulator times the scales (SCALE's order), plus the bias in fp32, rounded once
+    (the module's docstring), stored where it lies inside M x N (m_ok, n_ok: rm, rn inside M, N). chain8_kernel
+    computes rm, rn and their masks before its chain, so its PTX is the one the fp8 gate ran (computed here, they
+    reorder its address arithmetic)."""
     if ROWWISE:
         sa = tl.load(sa_ptr + rm, mask=rm < M, other=1.0)[:, None]
         sb = tl.load(sb_ptr + rn, mask=rn < N, other=1.0)[None, :]
