@@ -6,20 +6,23 @@
 # says whether the verified option-10 bf16 entries hold in the band (a DISAGREES there is a wrong-bits defect: bound
 # those entries' batches at once) and reads the long dots into regions.
 #   STAGE=/tmp/oN OUT=$OUT/band bash scripts/gpu-calls/next-dots-band.sh
+# DESIGN (a case file) and NAME (its files' suffix) run the same census and probe over another design
+# (next-dots-batches.sh).
 set -u
 R=${STAGE:-$OUT}/r; mkdir -p $R $OUT
 pack() { tar czf $OUT/results.tgz -C ${STAGE:-$OUT} r; }
 g() { grep -v '^ ' | grep -v UserWarning | grep -v '^\[' | tail -${1:-6}; }
 export PYTHONPATH=src:/tmp/site
-CENSUS_ARGS="--rerun benchmarks/results/2026-12-03b-cases/dots-band.json --budget 30 --name census-band" \
+D=${DESIGN:-benchmarks/results/2026-12-03b-cases/dots-band.json}; N=${NAME:-band}
+CENSUS_ARGS="--rerun $D --budget 30 --name census-$N" \
   timeout -k 5 60 scripts/gpu-run $R census | g 1
-python3 benchmarks/fallback_cases.py $R/survey-all.json $R/census-band.json --algo 13 --paths cublas,simt --survey
-python3 - $R/survey-all.json $R/survey-band.json <<'PY'
+python3 benchmarks/fallback_cases.py $R/survey-all.json $R/census-$N.json --algo 13 --paths cublas,simt --survey
+python3 - $R/survey-all.json $R/survey-$N.json <<'PY'
 import json, sys
 rows = sorted(json.load(open(sys.argv[1]))["mismatches"], key=lambda r: r["case"]["k"])
 json.dump({"mismatches": rows}, open(sys.argv[2], "w"))
 print(f"[survey] {len(rows)} dots to probe, shortest K first")
 PY
-gzip -kf $R/census-band.json; rm -f $R/census-band.json; pack
-timeout -k 5 250 python3 -m bitorder probe gemv --cases $R/survey-band.json --out $R/gemv-band --budget 230 > $R/gemv-band.log 2>&1
-tail -2 $R/gemv-band.log; gzip -f $R/gemv-band/probe_gemv.json; pack
+gzip -f $R/census-$N.json; pack
+timeout -k 5 250 python3 -m bitorder probe gemv --cases $R/survey-$N.json --out $R/gemv-$N --budget 230 > $R/gemv-$N.log 2>&1
+tail -2 $R/gemv-$N.log; gzip -f $R/gemv-$N/probe_gemv.json; pack
