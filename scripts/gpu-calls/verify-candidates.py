@@ -15,6 +15,7 @@ segment_k.py. Each kind needs the fault to differ on at least one of its own cal
 Prints a line per candidate; exit 0 when it flipped at least one.
 """
 import argparse
+import ast
 import gzip
 import json
 
@@ -27,9 +28,13 @@ def load(path):
         return json.load(f)
 
 
+def dot(case, answer):
+    """A batched dot (bmm, M = N = 1) answered as gemv (algorithm 13)."""
+    return case["op"] == "bmm" and case["m"] == case["n"] == 1 and (answer or {}).get("algo_id") == 13
+
+
 def inside(entry, case, answer):
-    return (case["op"] == "bmm" and case["m"] == case["n"] == 1 and (answer or {}).get("algo_id") == 13
-            and answer.get("custom_option") == entry["option"] and case["dtype"] == entry["dtype"]
+    return (dot(case, answer) and answer.get("custom_option") == entry["option"] and case["dtype"] == entry["dtype"]
             and entry["k_low"] <= case["k"] <= (entry["k_high"] or case["k"])
             and entry.get("batch_low", 1) <= case["batch"] <= (entry.get("batch_high") or case["batch"]))
 
@@ -38,10 +43,6 @@ def segk(case, answer, layout=None):
     """An algorithm-42 run-time split (split_k -1) call, in `layout` when named."""
     return (case["op"] == "mm" and (answer or {}).get("algo_id") == 42 and answer.get("split_k") == -1
             and layout in (None, case["layout"]))
-
-
-def dot(case, answer):
-    return case["op"] == "bmm" and case["m"] == case["n"] == 1 and (answer or {}).get("algo_id") == 13
 
 
 def main(argv=None) -> int:
@@ -59,8 +60,7 @@ def main(argv=None) -> int:
     answers = {json.dumps(r["case"], sort_keys=True): r.get("answer") for r in census["not_triton"] if r["path"] == "cublas"}
     left = {json.dumps(f["case"], sort_keys=True) for f in ground.get("fallback_cases", [])}
     ran = [(json.loads(k), a) for k, a in answers.items() if k not in left]   # planned on Triton, identical
-    caught = [answers.get(json.dumps(m["case"], sort_keys=True)) for m in mutant.get("mismatches", [])]
-    caught = [(m["case"], a) for m, a in zip(mutant.get("mismatches", []), caught)]
+    caught = [(m["case"], answers.get(json.dumps(m["case"], sort_keys=True))) for m in mutant.get("mismatches", [])]
     flipped = flip_segk(ran, caught, args.min)
     if not any(dot(c, a) for c, a in caught):
         print("dots: the fault differed on none of them, nothing verified")
@@ -87,8 +87,8 @@ def flip_segk(ran, caught, least) -> int:
     text = open(SEGMENT_K).read()
     start = text.index("KERNELS = {42:")
     head = text[start:text.index("}", start)]
-    cands = json.loads("[" + head.split('"candidate_layouts": (')[1].split(")")[0].rstrip(",").replace("'", '"') + "]")
-    layouts = json.loads("[" + head.split('"layouts": (')[1].split(")")[0].rstrip(",") + "]")
+    cands = list(ast.literal_eval(head.split('"candidate_layouts": ')[1].split(")")[0] + ")"))
+    layouts = list(ast.literal_eval(head.split('"layouts": ')[1].split(")")[0] + ")"))
     if not cands:
         return 0
     if not any(segk(c, a) for c, a in caught):
@@ -99,11 +99,10 @@ def flip_segk(ran, caught, least) -> int:
         print(f"{'verified' if lay in new else 'candidate'}: algorithm 42 layout {lay}: "
               f"{sum(segk(c, a, lay) for c, a in ran)} ground calls")
     if new:
-        fmt = lambda xs: "(" + "".join(f'"{x}", ' for x in xs).rstrip(" ") + ")" if len(xs) == 1 else \
-            "(" + ", ".join(f'"{x}"' for x in xs) + ")"
+        def fmt(xs):   # a tuple of strings as segment_k.py spells it: ("nt",), ("nn", "tn"), ()
+            return "(" + ", ".join(json.dumps(x) for x in xs) + ("," if len(xs) == 1 else "") + ")"
         old = f'"layouts": {fmt(layouts)}, "candidate_layouts": {fmt(cands)}'
-        keep = [x for x in cands if x not in new]
-        rep = f'"layouts": {fmt(layouts + new)}, "candidate_layouts": {fmt(keep) if keep else "()"}'
+        rep = f'"layouts": {fmt(layouts + new)}, "candidate_layouts": {fmt([x for x in cands if x not in new])}'
         assert text.count(old) == 1, old
         open(SEGMENT_K, "w").write(text.replace(old, rep))
     return len(new)
