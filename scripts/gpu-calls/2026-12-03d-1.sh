@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Prepared 2026-12-03c: the next session's first call (~8.5 min, H200), both prepared checks in one start:
+# Ran as 2026-12-03d call 1 (prepared 2026-12-03c) (~8.5 min, H200), both prepared checks in one start:
 # (a) issue 3 hardening: the 22 verified dot entries that bound no batch, checked across batches 2-80
 #     (next-dots-batches.sh, ~5 min); then `bitorder probe gemv-fit <probe_gemv.json.gz> --dots --check` on the CPU;
 # (b) issue 6: BITORDER_FP8_PERSISTENT against the default on the fp8 realistic set, bytes compared
 #     (next-fp8-persistent.sh, ~3 min).
-#   bash scripts/gpu-calls/next-2026-12-04-1.sh      (carry [".whl"])
+#   bash scripts/gpu-calls/2026-12-03d-1.sh      (carry [".whl"])
 set -u
 O=$OUT
 STAGE=/tmp/o1/batches OUT=$O/batches bash scripts/gpu-calls/next-dots-batches.sh
