@@ -175,3 +175,40 @@ def test_gemv_fit_reads_the_stored_dots_into_regions_the_profile_agrees_with(mon
                     and e["k_low"] <= c["k"] <= e["k_high"] and e["batch_low"] <= c["batch"] <= e["batch_high"]:
                 order = _order(r)
                 assert order is None or (order.lanes, order.chunk, order.cap) == (e["lanes"], e["chunk"], e["cap"])
+
+BATCHES = os.path.join(ROOT, "benchmarks", "results", "2026-12-03d-gpu", "call1", "batches", "r", "gemv-unbounded",
+                       "probe_gemv.json.gz")
+
+
+def test_past_batch_62_only_option_10_and_the_entries_drawn_there_plan(monkeypatch):
+    """The 2026-12-03d defect, kept fixed: the batch check of the entries that bounded no batch found three records
+    past batch 62 whose launch was not the entry's (option 75 bf16 K 866 at 75: gemv2T, 128x1 blocks; K 1,512 at 79:
+    16x8 blocks; option 93 fp16 K 2,646 at 65: 16x8), so the 32 lanes planned there predict other bits. Entries
+    outside option 10 now hold to batch 62 unless they start past it; those three go to cuBLAS, and every other
+    record of that probe an entry plans predicts its tracer bits."""
+    import probe_gemv
+    monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
+    with gzip.open(BATCHES, "rt") as f:
+        recs = [r for r in json.load(f)["records"] if "error" not in r and r.get("launch") and r.get("answer")]
+    wrong = [r for r in recs if (r["answer"]["custom_option"], r["case"]["dtype"], r["case"]["k"], r["case"]["batch"])
+             in {(75, "bf16", 866, 75), (75, "bf16", 1512, 79), (93, "fp16", 2646, 65)}]
+    assert len(wrong) == 3 and all(_order(r) is None for r in wrong)
+    planned = 0
+    for rec in recs:
+        order = _order(rec)
+        if order is None:
+            continue
+        c = rec["case"]
+        pairs, tracers = probe_gemv.design_for(c["k"], c["dtype"])
+        assert (G.decode(rec["bits"], c["dtype"]) == G.predict(order, c["k"], pairs, tracers)).all(), c
+        planned += 1
+    assert planned >= 200
+    o75, o93, o81 = (dict(DOT, custom_option=o) for o in (75, 93, 81))
+    assert gemv_rule.batched_dot_order(o75, 1512, "bf16", batch=62).lanes == 32
+    assert gemv_rule.batched_dot_order(o75, 1512, "bf16", batch=63) is None
+    assert gemv_rule.batched_dot_order(o93, 2646, "fp16", batch=65) is None
+    assert gemv_rule.batched_dot_order(o81, 1249, "fp16", batch=65).lanes == 16      # drawn at those batches
+    assert gemv_rule.batched_dot_order(dict(DOT, custom_option=10), 92, "fp16", batch=80) is not None
+    for (option, dtype), rows in gemv_rule.BATCHED_DOTS.items():
+        for low, high, b_low, b_high, order, verified in rows:
+            assert option == 10 or b_low > 62 or (b_high is not None and b_high <= 62), (option, dtype, low)
