@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# 2026-12-03d call 2 (issue 3, ~4 min, H200): what the batch-62 bound on the dot entries (0b6b42c) costs in
+# fallbacks. (a) Census (plans only) of the last whole gate's cases (seed 20262130: 20,000 fuzz per dtype, bias,
+# realistic, specials) on this tree; its fallbacks against the gate's 30 tail drops; (b) a fresh 4x census (seed
+# 20262301, 177,120 plans): the fallbacks that are not cuBLAS's tail drop, listed by fallback_cases.py.
+#   bash scripts/gpu-calls/2026-12-03d-2.sh      (carry [".whl"])
+set -u
+O=$OUT; S=/tmp/o2; R=$S/r; mkdir -p $R
+pack() { tar czf $O/call2.tgz -C $S r; }
+g() { grep -v '^ ' | grep -v UserWarning | grep -v '^\[' | tail -${1:-6}; }
+timeout -k 5 40 scripts/gpu-run $R report > /dev/null 2>&1          # installs the wheel once
+CENSUS_ARGS="--seed 20262130 --budget 60 --name census-gate" timeout -k 5 90 scripts/gpu-run $R census | g 1
+python3 benchmarks/fallback_cases.py $R/left-gate.json $R/census-gate.json --skip-reason 'drops the last'
+CENSUS_ARGS="--fuzz 80000 --bias 8000 --seed 20262301 --budget 100 --name census-4x" \
+  timeout -k 5 130 scripts/gpu-run $R census | g 1
+python3 benchmarks/fallback_cases.py $R/left-4x.json $R/census-4x.json --skip-reason 'drops the last'
+gzip -f $R/census-gate.json $R/census-4x.json; pack
