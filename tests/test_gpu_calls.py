@@ -12,7 +12,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "scripts", "gpu-calls", "verify-candidates.py")
 PROFILE = "src/bitorder/cublas/profiles/sm90-cublas13.1-simt.json"
 SEGMENT_K = "src/bitorder/cublas/segment_k.py"
-ENTRY = ('    {"option": 93, "dtype": "fp16", "k_low": 2589, "k_high": 6114, "batch_low": 4, "batch_high": 67, '
+ENTRY = ('    {"option": 93, "dtype": "fp16", "k_low": 2589, "k_high": 6114, "batch_low": 4, "batch_high": 62, '
          '"lanes": 32, "chunk": 1, "cap": null, "fold": "down", "verified": %s},')
 
 
