@@ -409,7 +409,7 @@ def test_torch_layout_letters():
 
 
 def test_batched_simt_plans_stop_at_the_batches_shown_identical():
-    """Batched gemv and gemmSN plans only up to gemv_rule.MAX_GEMV_BATCH (the gates' 2-64), batches of dots to
+    """Batched gemv and gemmSN plans only up to gemv_rule.MAX_GEMV_BATCH (62: the gates' 2-64 less the batches where dots changed launch), batches of dots to
     MAX_DOT_BATCH (80, shown 2026-12-02g); past them cuBLAS. Shapes and strides only: CPU tensors do."""
     import torch
     from bitorder.cublas.gemv_rule import MAX_DOT_BATCH, MAX_GEMV_BATCH

@@ -87,9 +87,10 @@ def nsp_lanes(outputs: int) -> int:
 # (2026-12-02g call 4, H200: 1 of 285 designed dots at batches 19-100 differed; batches to 80 identical); the
 # fuzz deals batches of 2-64. Past it a batch of dots goes to cuBLAS.
 MAX_DOT_BATCH = 80
-# Batched gemv and gemmSN plans (launches whose block cuBLAS may pick by the batch, as the dots showed) only over
-# the batches the gates dealt (2-64) and showed identical; past them cuBLAS.
-MAX_GEMV_BATCH = 64
+# Batched gemv and gemmSN plans (launches whose block cuBLAS may pick by the batch, as the dots showed) only up to
+# batch 62: the gates dealt 2-64 and were identical, but past 62 the dots' launcher picked other blocks (16x8,
+# gemv2T) at some K (2026-12-03d call 1), and no probe record holds a batched gemv past 62. Past it cuBLAS.
+MAX_GEMV_BATCH = 62
 
 
 def order_for(answer: dict, k: int, dtype: str, outputs: int = 1, batch: int = 1) -> Optional[GemvOrder]:
