@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # 2026-12-03d call 2 (issues 3 and 5, ~7.5 min, H200): what the batch-62 bound on the dot entries (0b6b42c) costs in
-# fallbacks. (a) Census (plans only) of the last whole gate's cases (seed 20262130: 20,000 fuzz per dtype, bias,
+# fallbacks (with batched gemv and gemmSN plans to batch 62, ab76d5e). (a) Census (plans only) of the last whole gate's cases (seed 20262130: 20,000 fuzz per dtype, bias,
 # realistic, specials) on this tree; its fallbacks against the gate's 30 tail drops; (b) a fresh 4x census (seed
 # 20262301, 177,120 plans): the fallbacks that are not cuBLAS's tail drop, listed by fallback_cases.py.
 # (c) issue 5: the checker's soundness gate on the 21 TorchInductor kernels (5 wide draws) on this tree: gpt2_mlp poi1
