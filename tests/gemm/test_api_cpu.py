@@ -429,3 +429,15 @@ def test_batched_simt_plans_stop_at_the_batches_shown_identical():
     sn = {"algo_id": 11, "custom_option": 0}
     assert gemmsn_order_for(sn, "nt", 4, False, batch=MAX_GEMV_BATCH) is not None
     assert gemmsn_order_for(sn, "nt", 4, False, batch=MAX_GEMV_BATCH + 1) is None
+
+
+def test_a_batched_simt_answer_past_the_bounds_says_why_it_went_to_cublas():
+    """The fallback reason names the batch bound (2026-12-03d: past batch 62 cuBLAS launched other blocks for some
+    dots), keeping the reason's prefix that censuses group by; unbatched calls and other algorithms get none."""
+    import torch
+    from bitorder.gemm.api import _batch_note
+    gemv = {"algo_id": 13, "custom_option": 68, "split_k": 1}
+    a, b = torch.zeros(63, 674, 9, dtype=torch.float16), torch.zeros(63, 9, 1, dtype=torch.float16)
+    assert "batch 63: SIMT rules hold to batch 62" in _batch_note(gemv, a, b)
+    assert _batch_note(gemv, a[:62], b[:62]) == ""
+    assert _batch_note({"algo_id": 21}, a, b) == ""

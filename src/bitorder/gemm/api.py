@@ -169,9 +169,20 @@ def _plan2(a, b, bias, call: str) -> Plan:
             return Plan("k1", None, ans, call, "gemmk1, K = 1: one exact fp32 product per output, one rounding", us)
         defect = cublas_defect(ans, K)
         reason = f"{defect}; torch's bytes are returned as they are" if defect else \
-            f"algo {ans['algo_id']} answer outside the arch profile's verified entries"
+            f"algo {ans['algo_id']} answer outside the arch profile's verified entries" + _batch_note(ans, a, b)
         return Plan("cublas", None, ans, call, reason, us)
     return Plan("triton", desc, ans, call, "", us)
+
+
+def _batch_note(ans, a, b) -> str:
+    """Why a batched SIMT answer (gemv 13, gemmSN 11) past the batches its rules hold went to cuBLAS: cuBLAS picks
+    those launches by the batch too, and past the bounds no probe read them (2026-12-03d: 16x8 blocks, gemv2T)."""
+    from ..cublas.gemv_rule import MAX_DOT_BATCH, MAX_GEMV_BATCH
+    batch = _batch(a, b)
+    if int(ans.get("algo_id", -1)) not in (11, 13) or batch <= MAX_GEMV_BATCH:
+        return ""
+    return (f" (batch {batch}: SIMT rules hold to batch {MAX_GEMV_BATCH}, option 10's batched dots to {MAX_DOT_BATCH};"
+            " past that cuBLAS's launch was not probed)")
 
 
 def _unsplit_candidate(ans, a, b, bias, dtype):
