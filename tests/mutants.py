@@ -25,7 +25,7 @@ def run_on_mutant(tmp_path, rel_file: str, old, new, argv: list, env=None):
     in rel_file, run argv with the copy first on PYTHONPATH.
     Returns (completed process, the copy's src/bitorder path)."""
     for d in ("src", "tests", "benchmarks"):
-        shutil.copytree(os.path.join(ROOT, d), tmp_path / d, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(os.path.join(ROOT, d), tmp_path / d, ignore=shutil.ignore_patterns("__pycache__", "*.so", "_native.json"))  # the copy runs its own .py files
     target = tmp_path / rel_file
     text = target.read_text()
     for o, n in zip(*((old, new) if isinstance(old, list) else ([old], [new]))):

@@ -10,9 +10,12 @@
 args ({PTX parameter index: int}) binds a launch's integer arguments: the verdict then holds
 for launches with exactly those integers (a GEMM's loop over a runtime K is followed).
 """
-from .ptx import PTXError, parse
-from .prune import prune
+from ._native import NATIVE, ensure_fresh
+
+ensure_fresh()   # a compiled module whose source changed since its build is refused, never run stale
+from .ptx import PTXError, parse  # noqa: E402
+from .prune import prune  # noqa: E402
 from .signature import Verdict, canonicalize, divisible_params, equivalent, level, partition, signature
 
-__all__ = ["PTXError", "parse", "prune", "Verdict", "canonicalize", "divisible_params", "equivalent", "level", "partition",
+__all__ = ["NATIVE", "PTXError", "parse", "prune", "Verdict", "canonicalize", "divisible_params", "equivalent", "level", "partition",
            "signature"]

@@ -22,6 +22,16 @@ _INT_REG = re.compile(r"[bus](16|32|64)")   # selp types of integer registers
 _CONCRETE = {}   # (integer opcode, constant operands...) -> the constant result (_Block.integer)
 
 
+# Mixed into dataflow._Block; a mypyc trait when the checker is compiled (scripts/build-native-checker), a plain
+# class otherwise.
+try:
+    from mypy_extensions import trait
+except ImportError:        # pragma: no cover
+    def trait(cls):  # type: ignore
+        return cls
+
+
+@trait
 class AllThreads:
     """The all-thread handlers of a _Block (its register columns, nodes, fnode, integer)."""
 

@@ -115,7 +115,7 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
             raise Unsupported("an address that is not an integer")
         return padd(v, offset) if offset else v
 
-    def key(self, v) -> str:
+    def key(self, v):
         """The canonical name of a value (equal for equal trees, whatever their node ids)."""
         f = self.fnode(v)
         return self.nodes.key_of[f] if isinstance(f, int) else f
@@ -235,16 +235,16 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
             self.uniform.update(dsts)
             return
         self.uniform.difference_update(dsts)
-        region = self.region
-        if region is None and ins.guard is None:     # the common case: every thread, unguarded
+        region, guard = self.region, ins.guard
+        if region is None and guard is None:     # the common case: every thread, unguarded
             if run_all is not None:
                 return run_all()
             for t in range(self.n):
                 run(t, ins, True)
             return
-        if region is None and ins.guard[1][:1] == "%" and _operand(ins.guard[1])[0] == "reg":
+        if region is None and guard is not None and guard[1][:1] == "%" and _operand(guard[1])[0] == "reg":
             # guarded, outside a region: guard(t, ins) for a predicate register, inlined
-            negated, reg = ins.guard
+            negated, reg = guard
             col = self.cols.get(reg) or [self.undef] * self.n
             for t in range(self.n):
                 g = col[t]

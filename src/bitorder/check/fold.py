@@ -161,7 +161,7 @@ def in_step_index(p, turn: str, per_turn: int, j: int, step: str = "s"):
     squared."""
     if isinstance(p, int):
         return p
-    out = 0
+    out: int | dict = 0     # (a polynomial: compiled, a plain `= 0` would type it int)
     for mono, c in p.items():
         n = mono.count(turn)
         if n == 0:
@@ -229,7 +229,7 @@ def counter_forms(entry: Entry, loop: KLoop) -> dict:
     seq = [start]
     for _ in range(period + 1):      # turns 0 .. R + 1 at the concrete start of the rings
         seq.append(one_turn({r: (seq[-1][r] if r in rings else start[r]) for r in counters}))
-    forms = {}
+    forms: dict = {}     # r -> ('ring', orbit) or ('linear', start, step)
     t = atom(TURN)
     for r in counters:
         if r in rings:

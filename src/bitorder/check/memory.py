@@ -61,6 +61,16 @@ def _elements(a, offset, offs, width):
 _ELEMENT = {}   # (address items, offset, element offsets, width) -> _elements' answer
 
 
+# Mixed into dataflow._Block; a mypyc trait when the checker is compiled (scripts/build-native-checker), a plain
+# class otherwise.
+try:
+    from mypy_extensions import trait
+except ImportError:        # pragma: no cover
+    def trait(cls):  # type: ignore
+        return cls
+
+
+@trait
 class Memory:
     """Memory accesses of a _Block (dataflow.py), which this is mixed into: it holds the
     registers, the shared words, the roots and the node table these methods read and write."""
@@ -268,7 +278,7 @@ class Memory:
         if other == t:
             return False
         same_warp = other // 32 == t // 32
-        return when[1] == self.epoch[1] if same_warp else when[0] == self.epoch[0]
+        return when[1] == self.epoch[1] if same_warp else when[0] == self.epoch[0]  # type: ignore[attr-defined]
 
     def shared_store(self, t, k, v, g, width=4, at=None):
         if UNDEF in k:
@@ -357,7 +367,7 @@ class Memory:
         contract is outputs not overlapping inputs), so a load there reads the input as launched
         even after stores to other pointers (a softmax's second pass over its input)."""
         bases = _pointer_bases(at)
-        return len(bases) == 1 and bases[0] not in self.bases
+        return len(bases) == 1 and bases[0] not in self.bases  # type: ignore[attr-defined]
 
     def claim_bytes(self, at, width):
         """Stores of one block may not overlap unless they are the same store: their order is

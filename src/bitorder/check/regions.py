@@ -15,6 +15,16 @@ from __future__ import annotations
 from .symbolic import UNDEF_PRED, _pred, select
 
 
+# Mixed into dataflow._Block; a mypyc trait when the checker is compiled (scripts/build-native-checker), a plain
+# class otherwise.
+try:
+    from mypy_extensions import trait
+except ImportError:        # pragma: no cover
+    def trait(cls):  # type: ignore
+        return cls
+
+
+@trait
 class Regions:
     def enter_hammock(self, ins, end):
         """The code up to `end` runs in the threads where the branch `ins` is not taken."""
@@ -29,8 +39,9 @@ class Regions:
         before (so B reads what its threads hold: they never ran A), and B's values before as
         A's own (so a register both arms write ends as "taken ? A's : B's", one only A writes
         as "taken ? A's : before", one only B writes as "taken ? before : B's")."""
-        n = self.n
-        taken = [self.guard(t, ins) for t in range(n)]
+        # (n and guard are dataflow._Block's, the class this trait is mixed into)
+        n = self.n  # type: ignore[attr-defined]
+        taken = [self.guard(t, ins) for t in range(n)]  # type: ignore[attr-defined]
         inner, before = [{} for _ in range(n)], [{} for _ in range(n)]
 
         def else_arm():   # (called where A ends: its values are final)

@@ -102,6 +102,16 @@ class _Async:
         self.fenced = {}                          # shared key -> bar.sync count when its writer fenced it
 
 
+# Mixed into dataflow._Block; a mypyc trait when the checker is compiled (scripts/build-native-checker), a plain
+# class otherwise.
+try:
+    from mypy_extensions import trait
+except ImportError:        # pragma: no cover
+    def trait(cls):  # type: ignore
+        return cls
+
+
+@trait
 class TensorCore:
     """cp.async and wgmma for a _Block (dataflow.py), which this is mixed into; called only
     where self.tc is not None."""

@@ -1,0 +1,38 @@
+"""Whether the checker's walk runs compiled (scripts/build-native-checker: mypyc) and, if it does, that every
+compiled module was built from the source beside it. A stale extension module would run old code silently, since
+Python imports it before the .py file; so a changed source is an error here, not a slower or different checker."""
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import json
+import os
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _compiled() -> list[str]:
+    """The check modules that have an extension module beside their source."""
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    return sorted(f.split(".")[0] for f in os.listdir(_HERE) if f.endswith(suffixes))
+
+
+NATIVE = bool(_compiled())   # the walk runs mypyc-compiled modules
+
+
+def ensure_fresh() -> None:
+    """Raise ImportError if a compiled module's source differs from the one it was built from (or no stamp says)."""
+    mods = _compiled()
+    if not mods:
+        return
+    try:
+        with open(os.path.join(_HERE, "_native.json")) as f:
+            stamp = json.load(f)
+    except OSError:
+        stamp = {}
+    for m in mods:
+        with open(os.path.join(_HERE, f"{m}.py"), "rb") as f:
+            now = hashlib.sha256(f.read()).hexdigest()
+        if stamp.get(m) != now:
+            raise ImportError(f"bitorder.check.{m} is compiled from another source than {m}.py: run "
+                              "scripts/build-native-checker again, or with --clean for the pure-Python checker")
