@@ -8,6 +8,12 @@ import importlib.machinery
 import json
 import os
 
+try:    # the mixins of dataflow._Block are traits, as mypyc needs them; a plain class where mypy is absent
+    from mypy_extensions import trait
+except ImportError:        # pragma: no cover
+    def trait(cls):  # type: ignore
+        return cls
+
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 

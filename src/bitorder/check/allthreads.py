@@ -17,21 +17,13 @@ from .rules import _float_cmp
 from .symbolic import (_COMMUTES, _FMIRROR, _FSYMMETRIC, _JOINED, _KIND, _MAX_NODES, _ONCE, UNDEF_PRED, Unsupported,
                        _cap, _kind, _retype, padd, pkey, pmul, select, short)
 from . import symbolic
+from ._native import trait
 
 _INT_REG = re.compile(r"[bus](16|32|64)")   # selp types of integer registers
 _CONCRETE = {}   # (integer opcode, constant operands...) -> the constant result (_Block.integer)
 
 
-# Mixed into dataflow._Block; a mypyc trait when the checker is compiled (scripts/build-native-checker), a plain
-# class otherwise.
-try:
-    from mypy_extensions import trait
-except ImportError:        # pragma: no cover
-    def trait(cls):  # type: ignore
-        return cls
-
-
-@trait
+@trait     # mixed into dataflow._Block (a mypyc trait when compiled: _native.trait)
 class AllThreads:
     """The all-thread handlers of a _Block (its register columns, nodes, fnode, integer)."""
 

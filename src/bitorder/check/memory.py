@@ -7,6 +7,7 @@ import re
 
 from .rules import _address, _last_part, _operand, _reg_list
 from .symbolic import _BITS, _TERM, UNDEF, UNDEF_PRED, Unsupported, _poly, _term, leaf_key, padd, pkey, select, short
+from ._native import trait
 
 
 def _symbolic_part(at) -> str:
@@ -61,16 +62,7 @@ def _elements(a, offset, offs, width):
 _ELEMENT = {}   # (address items, offset, element offsets, width) -> _elements' answer
 
 
-# Mixed into dataflow._Block; a mypyc trait when the checker is compiled (scripts/build-native-checker), a plain
-# class otherwise.
-try:
-    from mypy_extensions import trait
-except ImportError:        # pragma: no cover
-    def trait(cls):  # type: ignore
-        return cls
-
-
-@trait
+@trait     # mixed into dataflow._Block (a mypyc trait when compiled: _native.trait)
 class Memory:
     """Memory accesses of a _Block (dataflow.py), which this is mixed into: it holds the
     registers, the shared words, the roots and the node table these methods read and write."""

@@ -13,18 +13,10 @@ threads that ran it and its earlier value in the others: "guard ? region's : bef
 from __future__ import annotations
 
 from .symbolic import UNDEF_PRED, _pred, select
+from ._native import trait
 
 
-# Mixed into dataflow._Block; a mypyc trait when the checker is compiled (scripts/build-native-checker), a plain
-# class otherwise.
-try:
-    from mypy_extensions import trait
-except ImportError:        # pragma: no cover
-    def trait(cls):  # type: ignore
-        return cls
-
-
-@trait
+@trait     # mixed into dataflow._Block (a mypyc trait when compiled: _native.trait)
 class Regions:
     def enter_hammock(self, ins, end):
         """The code up to `end` runs in the threads where the branch `ins` is not taken."""

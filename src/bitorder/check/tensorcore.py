@@ -41,6 +41,7 @@ import re
 from .ptx import Instr
 from .rules import _operand, _reg_list
 from .symbolic import Unsupported, padd, pkey, select
+from ._native import trait
 
 SMEM16 = "smem/16"   # the atom (global_smem >> 4): a descriptor's start field
 _PROXY_FENCE = "fence.proxy.async.shared::cta"
@@ -102,16 +103,7 @@ class _Async:
         self.fenced = {}                          # shared key -> bar.sync count when its writer fenced it
 
 
-# Mixed into dataflow._Block; a mypyc trait when the checker is compiled (scripts/build-native-checker), a plain
-# class otherwise.
-try:
-    from mypy_extensions import trait
-except ImportError:        # pragma: no cover
-    def trait(cls):  # type: ignore
-        return cls
-
-
-@trait
+@trait     # mixed into dataflow._Block (a mypyc trait when compiled: _native.trait)
 class TensorCore:
     """cp.async and wgmma for a _Block (dataflow.py), which this is mixed into; called only
     where self.tc is not None."""
