@@ -31,6 +31,12 @@ def pytest_collection_modifyitems(config, items):
         for item in items:
             if "by_hand" in item.keywords:
                 item.add_marker(by_hand)
+    from bitorder.check import NATIVE   # scripts/build-native-checker: no Python internals to patch
+    if NATIVE:
+        compiled = pytest.mark.skip(reason="patches the interpreted checker; scripts/build-native-checker --clean")
+        for item in items:
+            if "interpreted_only" in item.keywords:
+                item.add_marker(compiled)
     if _cuda():
         return
     skip = pytest.mark.skip(reason="needs a CUDA GPU (run scripts/gpu-run on the H200)")

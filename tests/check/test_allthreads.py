@@ -8,11 +8,6 @@ from hypothesis import strategies as st
 from bitorder.check import dataflow
 from bitorder.check.ptx import parse
 from bitorder.check.symbolic import Nodes, Unsupported
-from bitorder.check import NATIVE as check_native
-
-# Tests that patch or subclass the checker's Python internals: the compiled checker (scripts/build-native-checker)
-# has none to patch, so they run on the interpreted one (CI's) only.
-interpreted_only = pytest.mark.skipif(check_native, reason="patches the interpreted checker; build-native-checker --clean")
 
 
 def _per_thread(monkeypatch):
@@ -155,7 +150,7 @@ def test_all_thread_handlers_give_the_per_thread_walk_s_values(body, threads, mo
     assert _state(text, False, monkeypatch) == _state(text, True, monkeypatch)
 
 
-@interpreted_only
+@pytest.mark.interpreted_only
 def test_the_per_thread_switch_takes_the_all_thread_handlers_away(monkeypatch):
     """The comparison above compares two different walks: with the switch, no run_all is used."""
     calls = []
@@ -170,7 +165,7 @@ def test_the_per_thread_switch_takes_the_all_thread_handlers_away(monkeypatch):
     assert len(calls) == 1
 
 
-@interpreted_only
+@pytest.mark.interpreted_only
 def test_the_per_thread_switch_takes_mov_all_away(monkeypatch):
     """Masked global loads and register moves (_mov_all) are compared too: with the switch no
     instruction has an all-thread handler; without it, the moves do."""

@@ -8,11 +8,6 @@ from bitorder import check
 from bitorder.check import dataflow
 from bitorder.compiler.demo import ROW_SUM_SIGNATURE, row_sum
 from bitorder.gemm.kernels import merge_kernel
-from bitorder.check import NATIVE as check_native
-
-# Tests that patch or subclass the checker's Python internals: the compiled checker (scripts/build-native-checker)
-# has none to patch, so they run on the interpreted one (CI's) only.
-interpreted_only = pytest.mark.skipif(check_native, reason="patches the interpreted checker; build-native-checker --clean")
 
 
 def rowsum(w, pinned, s=3):
@@ -303,7 +298,7 @@ def test_shared_stores_of_different_widths_that_overlap_are_refused():
         dataflow.roots(check.parse(kernel(HEAD + body))[0])
 
 
-@interpreted_only
+@pytest.mark.interpreted_only
 def test_equal_stores_under_two_guards_key_the_same_in_either_order():
     """One value stored to one address under guards g1 then g2, or g2 then g1: the root is the
     value under their union either way, and an unguarded store absorbs the guards."""

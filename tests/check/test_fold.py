@@ -10,11 +10,6 @@ import pytest
 from bitorder.check import parse
 from bitorder.check.fold import find_k_loop, in_step_index, mask_form
 from bitorder.check.symbolic import padd, pmul
-from bitorder.check import NATIVE as check_native
-
-# Tests that patch or subclass the checker's Python internals: the compiled checker (scripts/build-native-checker)
-# has none to patch, so they run on the interpreted one (CI's) only.
-interpreted_only = pytest.mark.skipif(check_native, reason="patches the interpreted checker; build-native-checker --clean")
 
 DATA = Path(__file__).parent / "data"
 
@@ -125,7 +120,7 @@ def test_equal_mask_forms_are_equal_conditions_brute_force():
     assert _mask_form_disagreements() == 0
 
 
-@interpreted_only
+@pytest.mark.interpreted_only
 def test_mask_form_planted_fault_keeping_the_weaker_conjunct(monkeypatch):
     # the normal form keeps the larger constant of E + k < 0 (the tighter condition); keeping
     # the smaller one drops a conjunct that is not implied, which the brute force must see

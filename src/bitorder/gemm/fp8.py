@@ -62,8 +62,8 @@ FP8_PAIRS = os.environ.get("BITORDER_FP8_PAIRS", "") == "1"
 # BITORDER_FP8_PERSISTENT=1 (an experiment, off by default; read at import): plain chains on TMA tiles run
 # kernels_fp8.chain8_persistent_kernel, one program per SM walking the tiles with the loop nest flattened (the next
 # tile's loads overlap this one's epilogue; the fp16 path's persistent kernel gained 0.71-0.98x against 0.52-0.74x
-# on M >= 512). The same chain, adds and epilogue per tile. Not yet run on the H200: bytes and speed are its
-# question (scripts/gpu-calls/next-fp8-persistent.sh).
+# on M >= 512). The same chain, adds and epilogue per tile. On the H200 (2026-12-03d call 1): torch._scaled_mm's
+# bytes (83 of 83) and no faster (0.745x against the default's 0.755x under CUDA graphs above 5 GFLOP), so it stays off.
 FP8_PERSISTENT = os.environ.get("BITORDER_FP8_PERSISTENT", "") == "1"
 # Not an option, tried twice: Triton 3.6's warp_specialize on the promoting TMA loop (a producer and two consumer
 # warpgroups; its TTGIR and PTX still a fresh dot and one fp32 add per interval) returned other bytes than
