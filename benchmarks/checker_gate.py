@@ -15,7 +15,12 @@ With --bind each configuration is classed for the corpus launch's integer argume
 classes then hold for exactly that launch, which is what the draws test), so a GEMM's loop over
 its runtime K is followed turn by turn.
 
-    python benchmarks/checker_gate.py --out DIR [--gpu] [--kernels a,b] [--sample N] [--draws 5] [--jobs N] [--bind]
+With --grid each is classed for its launch grid's x extent (check.signature's grid_x: a loop LLVM
+unswitched on program_id(0) < xnumel is followed); --steps and --nodes let a walk follow a long loop
+to its end; --adversarial adds checker_adversarial.py's narrow, NaN and signed-zero draws to the truth.
+
+    python benchmarks/checker_gate.py --out DIR [--gpu] [--kernels a,b|inductor_] [--sample N] [--draws 5] [--jobs N]
+        [--bind] [--grid] [--steps N] [--nodes N] [--adversarial]
 """
 from __future__ import annotations
 
@@ -72,15 +77,22 @@ def _configs(spec, sample, seed):
     return spec.space if not sample or sample >= len(spec.space) else random.Random(seed).sample(spec.space, sample)
 
 
-def config_records(spec, indices, gpu: bool, n_draws: int, sample: int | None, seed: int, bind: bool = False,
+def config_records(spec, indices, gpu: bool, n_draws: int, sample: int | None, seed: int, how=None,
                    deadline=None):
     """One record per configuration of `spec` at `indices` of its (sampled) space, in order:
     (config, launch grid, signature, level, truth or None, classing seconds), or (config, None,
     reason, ...) for one Triton cannot build. Configurations not started by `deadline` (an
-    absolute time.time()) are left out. The draws are seeded: every process builds the same ones."""
+    absolute time.time()) are left out. The draws are seeded: every process builds the same ones.
+    how (a dict, see main): "bind" the launch's integers, "grid" its x extent, the walk's "steps" and
+    "nodes", "adversarial" draws besides the wide ones (the truth is then the bytes on all of them)."""
+    how = how or {}
     configs = _configs(spec, sample, seed)
     args0 = spec.make("cuda" if gpu else "cpu", seed)
     draws = [spec.make("cuda", seed + 1000 * (d + 1)) for d in range(n_draws)] if gpu else None
+    if gpu and how.get("adversarial"):
+        from checker_adversarial import _variants
+        draws += [a for d in range(2) for _, a in _variants(spec.make("cuda", seed + 77 * (d + 1)), spec.outputs,
+                                                             seed + d)]
     kept = snapshot(spec, draws) if gpu else None
     out = []
     for i in indices:
@@ -96,9 +108,13 @@ def config_records(spec, indices, gpu: bool, n_draws: int, sample: int | None, s
             out.append((cfg, None, f"{cfg}: {type(e).__name__}", None, None, 0.0))
             continue
         grid = spec.grid({**args0, **cfg.kwargs})
-        ints = launch_ints(spec.fn, cfg, {**args0, **spec.fixed}, {}) if bind else None
-        if bind and len(grid) == 3 and grid[2] > 1:
+        ints = launch_ints(spec.fn, cfg, {**args0, **spec.fixed}, {}) if how.get("bind") else {}
+        if how.get("bind") and len(grid) == 3 and grid[2] > 1:
             ints["grid_z"] = grid[2]   # a loop bounded by program_id(2) (split-K spans) is walked per z
+        if how.get("grid"):
+            ints["grid_x"] = grid[0]   # program_id(0) below the launch grid's x extent
+        ints.update({k: how[k] for k in ("steps", "nodes") if how.get(k)})
+        ints = ints or None
         t0 = time.process_time()
         sig, lv = check.signature(ptx, ints), check.level(ptx, ints)
         out.append((cfg, str(grid), sig, lv, truth, time.process_time() - t0))
@@ -142,12 +158,11 @@ def _source(spec) -> str:
     return hashlib.sha256(spec.fn.cache_key.encode()).hexdigest()[:16]
 
 
-def gate_kernel(spec, gpu: bool, n_draws: int, sample: int | None, seed: int, bind: bool = False):
-    """Per launch grid of `spec`: the checker's classes (with bind, for this launch's integer
-    arguments: check.signature's args) and, with gpu, the true ones over n_draws draws.
-    Returns (rows, skipped configurations, classing seconds)."""
+def gate_kernel(spec, gpu: bool, n_draws: int, sample: int | None, seed: int, how=None):
+    """Per launch grid of `spec`: the checker's classes (how: config_records's) and, with gpu, the
+    true ones over n_draws draws. Returns (rows, skipped configurations, classing seconds)."""
     n = len(_configs(spec, sample, seed))
-    return classes_of(spec, config_records(spec, range(n), gpu, n_draws, sample, seed, bind), gpu)
+    return classes_of(spec, config_records(spec, range(n), gpu, n_draws, sample, seed, how), gpu)
 
 
 def _cfg(c):
@@ -199,11 +214,11 @@ def plot(rows, path):
 def _chunk_worker(task):
     """Pool entry point (top level, so that spawn can find it): (name, config_records) for one task
     tuple. The worker builds its own tensors (CUDA with --gpu); records are plain data."""
-    name, indices, gpu, n_draws, sample, seed, deadline, bind = task
-    return name, config_records(SPECS[name], indices, gpu, n_draws, sample, seed, bind, deadline)
+    name, indices, gpu, n_draws, sample, seed, deadline, how = task
+    return name, config_records(SPECS[name], indices, gpu, n_draws, sample, seed, how, deadline)
 
 
-def gate_all(names, gpu, n_draws, sample, seed, deadline, jobs, bind=False, chunk=4):
+def gate_all(names, gpu, n_draws, sample, seed, deadline, jobs, how=None, chunk=4):
     """Yield (name, gate_kernel's result, or None where no configuration started before
     `deadline`) for every name, in order.
 
@@ -215,7 +230,7 @@ def gate_all(names, gpu, n_draws, sample, seed, deadline, jobs, bind=False, chun
     for n in names:
         size = len(_configs(SPECS[n], sample, seed))
         step = size if jobs <= 1 else chunk
-        tasks += [(n, range(i, min(i + step, size)), gpu, n_draws, sample, seed, deadline, bind)
+        tasks += [(n, range(i, min(i + step, size)), gpu, n_draws, sample, seed, deadline, how)
                   for i in range(0, size, step)]
     if jobs <= 1:
         results = map(_chunk_worker, tasks)
@@ -243,16 +258,25 @@ def main():
     ap.add_argument("--jobs", type=int, default=1, help="worker processes gating kernels in parallel (spawn)")
     ap.add_argument("--bind", action="store_true",
                     help="class each configuration for the corpus launch's integer arguments (check.signature's args)")
+    ap.add_argument("--grid", action="store_true",
+                    help="class each configuration for its launch grid's x extent (check.signature's grid_x)")
+    ap.add_argument("--steps", type=int, default=0, help="instructions a walk may execute (default 20,000)")
+    ap.add_argument("--nodes", type=int, default=0, help="tree nodes a walk may make (default 2,000,000)")
+    ap.add_argument("--adversarial", action="store_true",
+                    help="with --gpu, the truth also on narrow, NaN and signed-zero draws (checker_adversarial.py)")
     a = ap.parse_args()
+    how = {"bind": a.bind, "grid": a.grid, "steps": a.steps, "nodes": a.nodes, "adversarial": a.adversarial}
     os.makedirs(a.out, exist_ok=True)
-    names = [n for n in a.kernels.split(",") if n] or list(SPECS)
+    # a name ending in "_" is a prefix: every corpus kernel it starts (inductor_: the 21 captured)
+    names = [m for n in a.kernels.split(",") if n for m in ([k for k in SPECS if k.startswith(n)] if n.endswith("_")
+                                                             else [n])] or list(SPECS)
     unknown = set(names) - set(SPECS)
     if unknown:
         sys.exit(f"not in the corpus: {sorted(unknown)}; it has {sorted(SPECS)}")
     rows, skipped, not_reached, classing_s, t0 = [], {}, [], 0.0, time.time()
     per_kernel_s = {}
     deadline = t0 + a.budget if a.budget else None
-    results = gate_all(names, a.gpu, a.draws, a.sample or None, a.seed, deadline, a.jobs, a.bind)
+    results = gate_all(names, a.gpu, a.draws, a.sample or None, a.seed, deadline, a.jobs, how)
     # `timeout` sends SIGTERM: what was gated so far is still written (kernels left are listed)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     stopped, done = False, set()
@@ -276,7 +300,7 @@ def main():
         stopped = True
         not_reached += [n for n in names if n not in done]
     n_cfg = sum(r["configs"] for r in rows)
-    summary = {"gpu": a.gpu, "bind": a.bind, "kernels": len({r["kernel"] for r in rows}), "grids": len(rows), "configs": n_cfg,
+    summary = {"gpu": a.gpu, **how, "kernels": len({r["kernel"] for r in rows}), "grids": len(rows), "configs": n_cfg,
                "v1_classed": sum(r["v1"] for r in rows), "classes": sum(r["classes"] for r in rows),
                "checker_configs_per_s": round(n_cfg / max(classing_s, 1e-9), 1), "not_reached": not_reached,
                "skipped_configs": sum(len(v) for v in skipped.values()),

@@ -80,7 +80,7 @@ def main():
     if unstored:   # e.g. kernels added to the corpus after the stored GPU run: no truth to judge against
         sys.exit(f"{a.stored} has no GPU rows for {unstored}; checker_gate.py (no --gpu) gives their partition")
     rows, wrong, unverified, classing_s, t0, stale = [], 0, 0, 0.0, time.time(), set()
-    for name, (new_rows, _, cs) in gate_all(names, False, 0, None, 7, None, a.jobs, a.bind):
+    for name, (new_rows, _, cs) in gate_all(names, False, 0, None, 7, None, a.jobs, {"bind": a.bind}):
         classing_s += cs
         for nr in new_rows:
             old = by_grid[(name, nr["grid"])]

@@ -14,9 +14,9 @@ import re
 
 from .ptx import opcode_base
 from .rules import _float_cmp
-from .symbolic import (_COMMUTES, _FMIRROR, _FSYMMETRIC, _JOINED, _KIND, _MAX_NODES, _ONCE, UNDEF_PRED, Unsupported,
+from .symbolic import (_COMMUTES, _FMIRROR, _FSYMMETRIC, _JOINED, _KIND, _ONCE, UNDEF_PRED, Unsupported,
                        _cap, _kind, _retype, padd, pkey, pmul, select, short)
-from . import symbolic
+from . import onehot, symbolic
 from ._native import trait
 
 _INT_REG = re.compile(r"[bus](16|32|64)")   # selp types of integer registers
@@ -224,7 +224,10 @@ class AllThreads:
             if int_reg and a.__class__ is int and b.__class__ is int:
                 return bits.selp(op, c, a, b)     # predicate bits
             if isinstance(a, (int, dict)) and isinstance(b, (int, dict)):
-                return {(_selp_name(c, a, b),): 1}   # atom(f"selp({c},{pkey(a)},{pkey(b)})")
+                name = _selp_name(c, a, b)
+                if (a == 0 or b == 0) and onehot.EQ:     # selp(eq, +-1.0, 0): a one-hot term's factor
+                    onehot.note_selp("1*" + name, c, a, b)
+                return {(name,): 1}   # atom(f"selp({c},{pkey(a)},{pkey(b)})")
             return select(c, a, b)
 
         def run_all():
@@ -303,11 +306,13 @@ def _make_column(nodes, op, argss, kind):
     children of a commuting op are sorted, of an fma its first two, as _key orders them (make
     sorts only the commuting ones before its memo; the fma's order is a key of its own there, so
     the fma's memo tuple keeps the children as given)."""
+    if op in onehot.HOT and (onehot.TERM or onehot.SUM):   # one-hot sums: make's own path
+        return nodes.make_all(op, argss)
     key_of, undefined = nodes.key_of, nodes.undefined
     get, miss = symbolic._SEEN.get, nodes._seen_miss
     nid = len(key_of) - 1   # the last id made (key_of[0] is no node's)
-    if nid + len(argss) > _MAX_NODES:
-        raise Unsupported(f"more than {_MAX_NODES} tree nodes")
+    if nid + len(argss) > nodes.max_nodes:
+        raise Unsupported(f"more than {nodes.max_nodes} tree nodes")
     out = []
     commutes = kind == _COMMUTES
     arity = len(argss[0]) if argss else 0

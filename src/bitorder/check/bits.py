@@ -12,6 +12,7 @@ equal bits), so it stays as opaque as before.
 """
 from __future__ import annotations
 
+from . import onehot
 from .rules import _cvt_types, _linear_cmp
 from .symbolic import UNDEF, UNDEF_PRED, _itype, _pred, atom, negate, padd, pkey, short
 
@@ -244,6 +245,10 @@ def int_form(op, cmp, a, b):
     hit = _FORM.get(key)
     if hit is None:
         hit = _int_form(op, cmp, a, b)
+        if hit.__class__ is tuple and hit[0] in ("cmp0", "cmpm"):   # an equality: onehot learns it
+            eq = hit[:2] + ("eq",) + hit[3:] if hit[0] == "cmpm" else ("cmp0", "eq", hit[2])
+            if eq[0] == "cmpm" or hit[1] in ("eq", "ne"):
+                onehot.note_eq(eq, a, b, 1 << hit[1] if hit[0] == "cmpm" else 0)
         if len(_FORM) > 100_000:
             _FORM.clear()
         _FORM[key] = hit
@@ -286,3 +291,44 @@ def _int_form(op, cmp, a, b):
             pa, pb = pb, pa
         return ("cmp", op.replace(f".{cmp}.", f".{mirror[cmp]}.", 1), pa, pb)
     return ("cmp", op, pkey(a), pkey(b))
+
+
+_CTAID_X = ("ctaid_x",)
+
+
+def grid_decides(op, cmp, a, b, grid_x: int):
+    """The value of the integer comparison `a cmp b` (op's setp) where a and b are linear in
+    %ctaid.x alone and the launch grid's x extent is grid_x (so 0 <= ctaid.x < grid_x), if it is
+    the same for every block; else None. Exact: both sides stay inside op's type at both ends of
+    the range (linear, so in between too), and a linear difference is monotone there (lt, le,
+    gt, ge) or vanishes at most once (eq, ne)."""
+    if not (isinstance(a, dict) and _CTAID_X in a or isinstance(b, dict) and _CTAID_X in b):
+        return None
+    ends = []
+    signed, width = _itype(op)
+    lo, hi = (-(1 << (width - 1)), 1 << (width - 1)) if signed else (0, 1 << width)
+    for x in (0, grid_x - 1):
+        vs = []
+        for p in (a, b):
+            if p.__class__ is int:
+                vs.append(p)
+                continue
+            if any(m and m != _CTAID_X for m in p):
+                return None
+            vs.append(p.get((), 0) + p.get(_CTAID_X, 0) * x)
+        if not all(lo <= v < hi for v in vs):
+            return None
+        ends.append(vs)
+    if cmp in ("eq", "ne"):
+        d0 = ends[0][0] - ends[0][1]
+        slope = (a.get(_CTAID_X, 0) if isinstance(a, dict) else 0) - (b.get(_CTAID_X, 0) if isinstance(b, dict) else 0)
+        zero = d0 == 0 if slope == 0 else (-d0 % slope == 0 and 0 <= -d0 // slope < grid_x)
+        if zero and not (slope == 0 or grid_x == 1):
+            return None                      # equal for one block, not the others
+        return zero == (cmp == "eq")
+    rel = {"lt": lambda u, v: u < v, "le": lambda u, v: u <= v, "gt": lambda u, v: u > v, "ge": lambda u, v: u >= v,
+           "lo": lambda u, v: u < v, "ls": lambda u, v: u <= v, "hi": lambda u, v: u > v, "hs": lambda u, v: u >= v}.get(cmp)
+    if rel is None:
+        return None
+    first, last = rel(*ends[0]), rel(*ends[1])
+    return first if first == last else None

@@ -32,11 +32,12 @@ from .allthreads import _CONCRETE, _INT_REG, AllThreads
 from .memory import Memory
 from .regions import Regions
 from .ptx import Entry, Instr, Label, opcode_base
-from .bits import Bits, int_form
+from . import onehot
+from .bits import _FORM, Bits, grid_decides, int_form
 from .rules import (_address, _branches_on_constants, _cvt_types, _diamond, _float_cmp, _hammock, _is_memory,
                     _operand, _text_shape)
 from .tensorcore import _PROXY_FENCE, TensorCore, smem_or, smem_shift
-from .symbolic import (Nodes, UNDEF, UNDEF_PRED, Unsupported, _BITS, _KNOWN, _MAX_STEPS, _RING, _cap,
+from .symbolic import (_SELECT, Nodes, UNDEF, UNDEF_PRED, Unsupported, _BITS, _KNOWN, _MAX_STEPS, _RING, _cap,
                        _concrete, _disjoint, _extend, _is_float_op, _is_int, _itype, _pair_cvt, _pred, _wrap, atom,
                        first_difference, float_form, negate, padd, pkey, pmul, select)
 
@@ -46,7 +47,8 @@ __all__ = ["Unsupported", "first_difference", "roots", "signature", "signature_o
 
 
 class _Block(Memory, TensorCore, AllThreads, Regions):
-    def __init__(self, entry: Entry, nodes: Nodes, divisible=frozenset(), bound=(), cta=None):
+    def __init__(self, entry: Entry, nodes: Nodes, divisible=frozenset(), bound=(), cta=None, grid_x=None,
+                 max_steps: int = 0):
         if not entry.reqntid:
             raise Unsupported("no .reqntid launch bound")
         self.n = entry.reqntid[0]
@@ -86,6 +88,12 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
             self.param_value[entry.params[i]] = v
         # cta = (program_id(2), the grid's z extent): both concrete for this walk (walk's cta)
         self.cta_sub = None if cta is None else {pkey(atom("ctaid_z")): cta[0], pkey(atom("nctaid_z")): cta[1]}
+        self.cta_z = cta is not None
+        self.max_steps = max_steps or _MAX_STEPS
+        # grid_x: the launch grid's x extent; %nctaid.x is that value, %ctaid.x a symbol below it
+        self.grid_x = grid_x
+        if grid_x is not None:
+            self.cta_sub = dict(self.cta_sub or {}, **{pkey(atom("nctaid_x")): grid_x})
         self._tc_init(entry)
 
     # operands -------------------------------------------------------------------------------
@@ -150,7 +158,7 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
                     and not (item.opcode == _PROXY_FENCE and self.tc is not None):
                 raise Unsupported(f"control flow ({item.opcode})" if item.base in ("brx", "call", "exit")
                                   else f"instruction {item.opcode}")
-        _branches_on_constants(body, self.bound, self.cta_sub is not None)
+        _branches_on_constants(body, self.bound, self.cta_z, self.grid_x is not None)
         labels = {item.name: i for i, item in enumerate(body) if isinstance(item, Label)}
         pc, steps = 0, 0
         while pc < len(body):
@@ -161,8 +169,8 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
             if isinstance(item, Label):
                 continue
             steps += 1
-            if steps > _MAX_STEPS:
-                raise Unsupported(f"more than {_MAX_STEPS} instructions executed (a long loop)")
+            if steps > self.max_steps:
+                raise Unsupported(f"more than {self.max_steps} instructions executed (a long loop)")
             if item.opcode == "ret":
                 if item.guard is not None:
                     raise Unsupported("a guarded return")
@@ -382,7 +390,10 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
                         x if x == y else _pred("or", [_pred("and", [c, x]), _pred("and", [nc, y])])
                         for x, y in zip(ba, bb)]), g)
             if _is_int(a) and _is_int(b):
-                return self.write(t, ops[0], atom(f"selp({c},{pkey(a)},{pkey(b)})"), g)
+                v = atom(f"selp({c},{pkey(a)},{pkey(b)})")
+                if (a == 0 or b == 0) and onehot.EQ:     # selp(eq, +-1.0, 0): a one-hot term's factor
+                    onehot.note_selp(pkey(v), c, a, b)
+                return self.write(t, ops[0], v, g)
             return self.write(t, ops[0], select(c, a, b), g)
         if _is_float_op(op):
             return self._float(t, op, base, ops, g)
@@ -427,6 +438,10 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
             signed, bits = _itype(op)
             a, b = _wrap(a, signed, bits), _wrap(b, signed, bits)
             return {"lt": a < b, "le": a <= b, "gt": a > b, "ge": a >= b, "eq": a == b, "ne": a != b}[cmp]
+        if self.grid_x is not None:   # a comparison of %ctaid.x the launch grid decides
+            known = grid_decides(op, cmp, a, b, self.grid_x)
+            if known is not None:
+                return known
         if cmp in ("eq", "ne") and self.bits.table:   # registers known bit by bit: "a bit differs"
             known = self.bits.equal(cmp, _itype(op)[1], a, b)
             if known is not None:
@@ -536,20 +551,24 @@ def roots(entry: Entry, divisible=frozenset(), bound=()) -> dict:
     return walk(entry, divisible=divisible, bound=bound)[0]
 
 
-def walk(entry: Entry, shapes: bool = False, divisible=frozenset(), bound=(), cta=None):
+def walk(entry: Entry, shapes: bool = False, divisible=frozenset(), bound=(), cta=None, grid_x=None, limits=(0, 0)):
     """(roots, the Nodes that name their trees, with their shapes if asked); raises Unsupported.
     divisible: indices of the parameters the code was compiled assuming multiples of 16.
     bound: ((parameter index, value), ...) (check.signature's args): those parameters take their
     values (the roots then hold for launches with exactly these integers), the others stay
-    symbols. cta: (program_id(2), the grid's z extent) made concrete, or None (both symbols)."""
+    symbols. cta: (program_id(2), the grid's z extent) made concrete, or None (both symbols).
+    grid_x: the launch grid's x extent n, or None: %nctaid.x is n and program_id(0) ranges over
+    0 .. n - 1, so comparisons it decides over that range are constants. limits: (instructions
+    executed, tree nodes) before the walk gives up, 0 for the defaults (_MAX_STEPS, _MAX_NODES)."""
     block = None
     # the walk frees what it allocates by reference count: the cyclic collector, triggered by its
     # millions of allocations, would only re-scan every object of the process time and again
     collecting = gc.isenabled()
     gc.disable()
     try:
-        nodes = Nodes(shapes)
-        block = _Block(entry, nodes, frozenset(divisible), bound, cta)
+        onehot.reset((_FORM, _SELECT))   # a walk's one-hot tables start empty (onehot.py)
+        nodes = Nodes(shapes, limits[1])
+        block = _Block(entry, nodes, frozenset(divisible), bound, cta, grid_x, limits[0])
         return block.run(), nodes
     except Unsupported:
         raise

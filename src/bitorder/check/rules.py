@@ -71,13 +71,15 @@ def _diamond(body, at, labels):
     return at + 3, y - 1, y + 1, z
 
 
-def _branches_on_constants(body, bound=frozenset(), cta_z=False):
+def _branches_on_constants(body, bound=frozenset(), cta_z=False, grid_x=False):
     """Refuse at once (before a long walk) a branch whose predicate may depend on anything but
     the thread index and constants: a flow-insensitive closure over register definitions.
     Forward branches over straight-line code, and if-else diamonds of it, are exempt: the walk
     guards that code instead.
     bound: names of parameters whose values are given (a launch's integers): loads of them are
-    constants; cta_z: %ctaid.z and %nctaid.z are given too."""
+    constants; cta_z: %ctaid.z and %nctaid.z are given too; grid_x: %ctaid.x and %nctaid.x are
+    left to the walk (the launch grid's x extent is given: a branch the range of %ctaid.x decides
+    is taken one way, any other is refused when the walk reaches it)."""
     guarded = [k for k, i in enumerate(body) if i.__class__ is Instr and i.guard and i.base == "bra"]
     if not guarded:
         return
@@ -103,7 +105,7 @@ def _branches_on_constants(body, bound=frozenset(), cta_z=False):
             if i.guard:
                 srcs.append(i.guard[1])
             constant = bool(bound) and i.base == "ld" and ".param" in i.opcode and _address(i.operands[1])[0] in bound
-            given = ("%ctaid.z", "%nctaid.z") if cta_z else ()
+            given = (("%ctaid.z", "%nctaid.z") if cta_z else ()) + (("%ctaid.x", "%nctaid.x") if grid_x else ())
             if (i.base == "ld" and not constant) or any(x.startswith(("%ctaid", "%nctaid")) and x not in given
                                                         for x in srcs):
                 raise Unsupported("a branch on a symbolic or divergent condition (a loop over a runtime bound, or "

@@ -111,11 +111,13 @@ def divisible_params(ptx) -> frozenset:
 
 def _bind(entry: Entry, args, divisible=frozenset()) -> tuple:
     """The sorted ((parameter index, value), ...) of `args` ({index: int}, a launch's integer
-    arguments by PTX parameter index), then ("grid_z", n) if args gives the launch grid's z extent
-    (key "grid_z"); a ValueError for an index the entry has not, a value that is not an int, or
+    arguments by PTX parameter index), then ("grid_x", n) and ("grid_z", n) if args gives the launch
+    grid's x or z extent (keys "grid_x", "grid_z"); a ValueError for an index the entry has not, a value that is not an int, or
     one that breaks a multiple-of-16 assumption the code was compiled under."""
     args = dict(args or {})
     grid_z = args.pop("grid_z", None)
+    grid_x = args.pop("grid_x", None)
+    limits = [(k, args.pop(k)) for k in ("steps", "nodes") if k in args]
     out = []
     for i, v in args.items():
         if not isinstance(i, int) or not 0 <= i < len(entry.params):
@@ -126,6 +128,14 @@ def _bind(entry: Entry, args, divisible=frozenset()) -> tuple:
             raise ValueError(f"parameter {i} = {v}: the code was compiled assuming a multiple of 16")
         out.append((i, v))
     out.sort()
+    for k, v in limits:      # what the walk may spend: not part of the class, only of the memo
+        if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+            raise ValueError(f"{k}: a positive int is needed, not {v!r}")
+        out.append((k, v))
+    if grid_x is not None:
+        if not isinstance(grid_x, int) or isinstance(grid_x, bool) or not 1 <= grid_x < 2 ** 31:
+            raise ValueError(f"grid_x: an int from 1 to 2^31 - 1 is needed, not {grid_x!r}")
+        out.append(("grid_x", grid_x))
     if grid_z is not None:
         if not isinstance(grid_z, int) or isinstance(grid_z, bool) or not 1 <= grid_z <= 1024:
             raise ValueError(f"grid_z: an int from 1 to 1024 is needed, not {grid_z!r}")
@@ -134,17 +144,18 @@ def _bind(entry: Entry, args, divisible=frozenset()) -> tuple:
 
 
 def _params(bound: tuple) -> tuple:
-    """_bind's parameter pairs without its ("grid_z", n)."""
-    return tuple(b for b in bound if b[0] != "grid_z")
+    """_bind's parameter pairs without its ("grid_x", n) and ("grid_z", n)."""
+    return tuple(b for b in bound if b[0] not in ("grid_x", "grid_z", "steps", "nodes"))
 
 
-def _walk_grid_z(entry: Entry, divisible, params: tuple, grid_z: int):
+def _walk_grid_z(entry: Entry, divisible, params: tuple, grid_z: int, grid_x=None, limits=(0, 0)):
     """(roots, nodes) of one block per program_id(2) value 0 .. grid_z - 1 (each walked with that
     value and the grid's z extent concrete), united: what the launch stores when a loop's bounds
     depend on program_id(2) (split-K spans). Two z blocks storing to one address are refused."""
     merged, nodes = {}, None
     for z in range(grid_z):
-        r, nodes = dataflow.walk(entry, divisible=divisible, bound=params, cta=(z, grid_z))
+        r, nodes = dataflow.walk(entry, divisible=divisible, bound=params, cta=(z, grid_z), grid_x=grid_x,
+                                 limits=limits)
         for k, v in r.items():
             if merged.setdefault(k, v) != v:
                 raise dataflow.Unsupported("two program_id(2) blocks store to one address")
@@ -155,15 +166,18 @@ def _level(entry: Entry, divisible=frozenset(), text_signature: str | None = Non
     """(signature, roots or None, why v1 declined or None). text_signature: the entry's
     canonical program-text signature when the caller has it already. bound: _bind's pairs; with
     ("grid_z", n) among them, a kernel the walk declines is walked once per program_id(2)."""
-    params, grid_z = _params(bound), dict(bound).get("grid_z")
+    given = dict(bound)
+    params, grid_z, grid_x = _params(bound), given.get("grid_z"), given.get("grid_x")
+    limits = (given.get("steps", 0), given.get("nodes", 0))
     try:
         try:
-            r, nodes = dataflow.walk(entry, divisible=divisible, bound=params)
+            r, nodes = dataflow.walk(entry, divisible=divisible, bound=params, grid_x=grid_x, limits=limits)
         except dataflow.Unsupported:
             if not grid_z:
                 raise
-            r, nodes = _walk_grid_z(entry, divisible, params, grid_z)
-        return dataflow.signature_of(r, divisible, bound), (r, nodes), None
+            r, nodes = _walk_grid_z(entry, divisible, params, grid_z, grid_x, limits)
+        return dataflow.signature_of(r, divisible, tuple(b for b in bound if b[0] not in ("steps", "nodes"))), \
+            (r, nodes), None
     except dataflow.Unsupported as e:
         return "v0:" + (text_signature or canonicalize(entry).signature), None, str(e)
 
@@ -233,7 +247,12 @@ def signature(ptx, args=None) -> str:
     those parameters: the class then holds for launches with exactly these values (any data,
     any pointers), and loops over them are followed turn by turn (a GEMM's runtime K). With
     "grid_z": n in args, a kernel whose loops depend on program_id(2) is walked once per z < n
-    (split-K spans) and the class holds for that grid depth too."""
+    (split-K spans) and the class holds for that grid depth too. With "grid_x": n, %nctaid.x is n
+    and program_id(0) ranges over 0 .. n - 1: branches and masks that range decides (a loop
+    LLVM unswitched on `program_id(0) < xnumel`) are followed, and the class holds for grids n
+    wide. "steps" and "nodes" raise what the walk may spend before it falls back to the program
+    text (instructions executed, default 20,000; tree nodes, default 2,000,000): a long loop
+    with a constant trip count is then followed to its end. They are not part of the class."""
     return _classify_ptx(ptx, args)[0]
 
 

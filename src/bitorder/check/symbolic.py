@@ -8,6 +8,7 @@ import hashlib
 import itertools
 import re
 
+from . import onehot
 from .ptx import opcode_base
 
 
@@ -163,8 +164,9 @@ def _extend(v, signed, bits):
 # -- floating-point trees, hash-consed by structure ------------------------------------------------
 
 class Nodes:
-    def __init__(self, shapes: bool = False):
+    def __init__(self, shapes: bool = False, max_nodes: int = 0):
         self.record = shapes     # keep each node's shape (for explanations; costs time)
+        self.max_nodes = max_nodes or _MAX_NODES   # tree nodes before the walk gives up (memory)
         # node id -> canonical hash of the tree: ids are 1, 2, ... in order of making, so a list
         # indexed by id (entry 0 unused) is the table; reading it is an index, not a hash lookup
         self.key_of = [None]
@@ -178,8 +180,8 @@ class Nodes:
         key_of = self.key_of
         kids = [key_of[c] if c.__class__ is int else c for c in children]
         nid = len(key_of)
-        if nid > _MAX_NODES:
-            raise Unsupported(f"more than {_MAX_NODES} tree nodes")
+        if nid > self.max_nodes:
+            raise Unsupported(f"more than {self.max_nodes} tree nodes")
         undefined = self.undefined
         if op == "undefined" or (undefined and not undefined.isdisjoint(children)):
             undefined.add(nid)
@@ -190,8 +192,16 @@ class Nodes:
             return self._make_recorded(nid, op, kids, payload, kind)
         if kind == _ONCE:   # a leaf or a select: seldom twice in a walk, but again in the next
             # configuration's walk (the same loads, masked alike): their own memo, not to crowd _SEEN
+            if op == "select":
+                key_of.append(_select_key(kids[0], kids[1], payload))
+                return nid
             key_of.append(_once_key(op, kids, payload))   # (id nid: nothing made a node since nid was read)
             return nid
+        if op in onehot.HOT and (onehot.TERM or onehot.SUM):
+            key = self._hot_key(op, kids)
+            if key is not None:
+                key_of.append(key)
+                return nid
         if kind == _COMMUTES or kind == _JOINED:
             kids.sort()     # their key does not depend on the children's order: neither does the memo
         # the key is a function of the operation, the children's keys and the payload alone: threads
@@ -215,8 +225,8 @@ class Nodes:
             return self.make("load", (), payload)
         key_of = self.key_of
         nid = len(key_of)
-        if nid > _MAX_NODES:
-            raise Unsupported(f"more than {_MAX_NODES} tree nodes")
+        if nid > self.max_nodes:
+            raise Unsupported(f"more than {self.max_nodes} tree nodes")
         key_of.append(key or leaf_key(payload))
         return nid
 
@@ -229,12 +239,12 @@ class Nodes:
         ka = key_of[a] if a.__class__ is int else a
         kb = key_of[b] if b.__class__ is int else b
         nid = len(key_of)
-        if nid > _MAX_NODES:
-            raise Unsupported(f"more than {_MAX_NODES} tree nodes")
+        if nid > self.max_nodes:
+            raise Unsupported(f"more than {self.max_nodes} tree nodes")
         undefined = self.undefined
         if undefined and (a in undefined or b in undefined):
             undefined.add(nid)
-        key_of.append(_once_key("select", (ka, kb), payload))
+        key_of.append(_select_key(ka, kb, payload))
         return nid
 
     def make_all(self, op, argss) -> list:
@@ -243,7 +253,8 @@ class Nodes:
         kind = _KIND.get(op)
         if kind is None:
             kind = _kind(op)
-        if self.record or kind == _JOINED or kind == _ONCE or op == "undefined":
+        if self.record or kind == _JOINED or kind == _ONCE or op == "undefined" or \
+                (op in onehot.HOT and (onehot.TERM or onehot.SUM)):
             return [self.make(op, args) for args in argss]
         key_of, undefined, get = self.key_of, self.undefined, _SEEN.get
         commutes = kind == _COMMUTES
@@ -251,8 +262,8 @@ class Nodes:
         for args in argss:
             kids = [key_of[c] if c.__class__ is int else c for c in args]
             nid = len(key_of)
-            if nid > _MAX_NODES:
-                raise Unsupported(f"more than {_MAX_NODES} tree nodes")
+            if nid > self.max_nodes:
+                raise Unsupported(f"more than {self.max_nodes} tree nodes")
             if undefined and not undefined.isdisjoint(args):
                 undefined.add(nid)
             if commutes:
@@ -284,16 +295,42 @@ class Nodes:
     def _make_recorded(self, nid, op, kids, payload, kind):
         """make with shapes recorded (explanations): every key from this walk's own _key."""
         if kind == _ONCE:   # a leaf or a select: almost never built twice, so not worth a memo entry
-            self.key_of.append(self._key(op, kids, payload, kind))
+            key = _select_key(kids[0], kids[1], payload) if op == "select" else self._key(op, kids, payload, kind)
+            self.shape.setdefault(key, (op, kids, payload))
+            self.key_of.append(key)
             return nid
+        if op in onehot.HOT and op not in onehot.MULS and (onehot.TERM or onehot.SUM):
+            key = self._hot_key(op, kids)
+            if key is not None:
+                self.shape.setdefault(key, ("onehot", sorted(kids), ""))
+                self.key_of.append(key)
+                return nid
         if kind == _COMMUTES or kind == _JOINED:
             kids.sort()
         seen = (op, *kids, payload)
         key = self._seen.get(seen)
         if key is None:
             key = self._seen[seen] = self._key(op, kids, payload, kind)
+        if op in onehot.MULS and len(kids) == 2:
+            onehot.note_mul(key, kids[0], kids[1])
         self.key_of.append(key)
         return nid
+
+    def _hot_key(self, op, kids):
+        """The key of an add, fma or mul over one-hot terms (onehot.py), or None: key it as usual."""
+        if op in onehot.ADDS:
+            return onehot.add(kids[0], kids[1]) if len(kids) == 2 else None
+        if op in onehot.FMAS:
+            return onehot.fma(kids[0], kids[1], kids[2]) if len(kids) == 3 else None
+        if len(kids) == 2 and (kids[0] in onehot.TERM or kids[1] in onehot.TERM):   # a mul: its usual
+            ks = sorted(kids)                                                       # key, noted a term
+            seen = (op, *ks, "")
+            key = _SEEN.get(seen)
+            if key is None:
+                key = self._seen_miss(seen, op, ks, "", _COMMUTES)
+            onehot.note_mul(key, ks[0], ks[1])
+            return key
+        return None
 
     def _key(self, op, kids, payload, kind):
         """The canonical hash of a new node (and its shape, when recorded); kind is _KIND[op]."""
@@ -418,12 +455,26 @@ def _once_key(op, kids, payload) -> str:
     return key
 
 
+def _select_key(ka: str, kb: str, payload: str) -> str:
+    """The key of select(payload, ka, kb): a one-hot sum's where it guards one (onehot.py), else
+    _once_key's; a select that makes a one-hot term is noted as one."""
+    if onehot.SUM:
+        key = onehot.select(ka, kb, payload)
+        if key is not None:
+            return key
+    key = _once_key("select", (ka, kb), payload)
+    if kb == "bits:0" and onehot.NAMED:
+        onehot.note_select(key, ka, kb, payload)
+    return key
+
+
 def leaf_key(payload) -> str:
     """The key make("load", (), payload) gives a leaf (shapes not recorded)."""
     return _once_key("load", (), payload)
 
-_MAX_NODES = 2_000_000   # tree nodes before the walk gives up (memory)
-_MAX_STEPS = 20000   # instructions (each over all threads) before the walk gives up on a loop
+# what a walk may spend before it gives up (check.signature's args "nodes" and "steps" raise them)
+_MAX_NODES = 2_000_000   # tree nodes (memory)
+_MAX_STEPS = 20000   # instructions executed, each over all threads (a long loop)
 _KNOWN = {"bra", "ret", "bar", "barrier", "ld", "st", "ldmatrix", "stmatrix", "shfl", "mov", "cvta", "setp", "selp",
           "add", "sub", "mul", "mad", "fma", "div", "abs", "neg", "min", "max", "copysign", "sqrt", "rsqrt", "rcp",
           "ex2", "lg2", "sin", "cos", "tanh", "cvt", "shl", "shr", "and", "or", "xor", "not", "bfe", "prmt"}
@@ -587,6 +638,8 @@ def _select_form(g, keep):
         hit = (short(str(g)), False)
     if not keep:
         return hit
+    if onehot.EQ:
+        onehot.note_name(hit[0], negate(g) if hit[1] else g)
     if len(_SELECT) > 100_000:
         _SELECT.clear()
     _SELECT[g] = hit
