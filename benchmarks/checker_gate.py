@@ -268,8 +268,8 @@ def main():
     how = {"bind": a.bind, "grid": a.grid, "steps": a.steps, "nodes": a.nodes, "adversarial": a.adversarial}
     os.makedirs(a.out, exist_ok=True)
     # a name ending in "_" is a prefix: every corpus kernel it starts (inductor_: the 21 captured)
-    names = [m for n in a.kernels.split(",") if n for m in ([k for k in SPECS if k.startswith(n)] if n.endswith("_")
-                                                             else [n])] or list(SPECS)
+    names = list(dict.fromkeys(m for n in a.kernels.split(",") if n
+                               for m in ([k for k in SPECS if k.startswith(n)] if n.endswith("_") else [n]))) or list(SPECS)
     unknown = set(names) - set(SPECS)
     if unknown:
         sys.exit(f"not in the corpus: {sorted(unknown)}; it has {sorted(SPECS)}")

@@ -124,6 +124,35 @@ def sum_last_3d(x_ptr, y_ptr, A, B: tl.constexpr, C: tl.constexpr, BA: tl.conste
     tl.store(y_ptr + a[:, None] * B + tl.arange(0, B)[None, :], tl.sum(x, axis=2), mask=a[:, None] < A)
 
 
+@triton.jit
+def onehot_sum(t_ptr, s_ptr, x_ptr, y_ptr, N: tl.constexpr, BLOCK: tl.constexpr, GROUP: tl.constexpr):
+    """nll_loss backward's sum: where(r // GROUP == target, ...) over a row, BLOCK at a time. GROUP 1:
+    `-s` at the target alone (one-hot, any order gives its bits); GROUP 8: eight loaded values a row
+    (not one-hot: the order shows)."""
+    row = tl.program_id(0)
+    target = tl.load(t_ptr + row)
+    acc = tl.zeros([BLOCK], tl.float32)
+    for off in range(0, N, BLOCK):
+        r = off + tl.arange(0, BLOCK)
+        if GROUP == 1:
+            acc += tl.where(r == target, -1.0, 0.0) * tl.load(s_ptr + row)
+        else:
+            acc += tl.where(r // GROUP == target, tl.load(x_ptr + row * N + r), 0.0)
+    tl.store(y_ptr + row, tl.sum(acc, 0))
+
+
+def _onehot(name, group):
+    rows, n = 256, 1024
+
+    def make(device, seed):
+        g = torch.Generator(device=device).manual_seed(seed)
+        return {"t_ptr": torch.randint(0, n // group, (rows,), device=device, generator=g),
+                "s_ptr": wide((rows,), seed + 1, device), "x_ptr": wide((rows, n), seed + 2, device),
+                "y_ptr": torch.empty(rows, device=device)}
+    return Spec(name, onehot_sum, make, ("y_ptr",), lambda m: (rows,),
+                space({"BLOCK": (128, 256, 512, 1024)}, stages=(1, 2)), fixed={"N": n, "GROUP": group})
+
+
 def _col_max():
     def make(device, seed):
         return {"x_ptr": wide((256, 4096), seed, device), "y_ptr": torch.empty(4096, device=device), "R": 256,
@@ -166,4 +195,5 @@ SPECS = [
     _rows(l2norm, "l2norm", ["y_ptr"]),
     _rows(row_sum_fp16, "row_sum_fp16", ["y_ptr"], dtype=torch.float16, out_dtype=torch.float16, cols=1024),
     _col_max(), _block_sums(), _row_sum_loop(), _sum_last_3d(),
+    _onehot("onehot_sum", 1), _onehot("grouped_sum", 8),
 ]
