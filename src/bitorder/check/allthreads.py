@@ -16,7 +16,7 @@ from .ptx import opcode_base
 from .rules import _float_cmp
 from .symbolic import (_COMMUTES, _FMIRROR, _FSYMMETRIC, _JOINED, _KIND, _ONCE, UNDEF_PRED, Unsupported,
                        _cap, _kind, _retype, padd, pkey, pmul, select, short)
-from . import onehot, symbolic
+from . import onehot, payloads, symbolic
 from ._native import trait
 
 _INT_REG = re.compile(r"[bus](16|32|64)")   # selp types of integer registers
@@ -309,6 +309,7 @@ def _make_column(nodes, op, argss, kind):
     if op in onehot.HOT and (onehot.TERM or onehot.SUM):   # one-hot sums: make's own path
         return nodes.make_all(op, argss)
     key_of, undefined = nodes.key_of, nodes.undefined
+    nanish = nodes.nanish if nodes.nanish and not payloads.canonical(op) else None   # (payloads.py)
     get, miss = symbolic._SEEN.get, nodes._seen_miss
     nid = len(key_of) - 1   # the last id made (key_of[0] is no node's)
     if nid + len(argss) > nodes.max_nodes:
@@ -323,6 +324,8 @@ def _make_column(nodes, op, argss, kind):
             nid += 1
             if undefined and (a in undefined or b in undefined):
                 undefined.add(nid)
+            if nanish and (a in nanish or b in nanish):
+                nanish.add(nid)
             seen = (op, kb, ka, "") if commutes and kb < ka else (op, ka, kb, "")
             key = get(seen)   # (a generation flipped meanwhile: the old one still maps correctly)
             if key is None:
@@ -338,6 +341,8 @@ def _make_column(nodes, op, argss, kind):
             nid += 1
             if undefined and (a in undefined or b in undefined or c in undefined):
                 undefined.add(nid)
+            if nanish and (a in nanish or b in nanish or c in nanish):
+                nanish.add(nid)
             seen = (op, ka, kb, kc, "")
             key = get(seen)
             if key is None:
@@ -350,6 +355,8 @@ def _make_column(nodes, op, argss, kind):
         nid += 1
         if undefined and not undefined.isdisjoint(args):
             undefined.add(nid)
+        if nanish and not nanish.isdisjoint(args):
+            nanish.add(nid)
         if commutes:
             kids.sort()
         seen = (op, *kids, "")

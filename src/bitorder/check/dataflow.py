@@ -32,7 +32,7 @@ from .allthreads import _CONCRETE, _INT_REG, AllThreads
 from .memory import Memory
 from .regions import Regions
 from .ptx import Entry, Instr, Label, opcode_base
-from . import onehot
+from . import onehot, payloads
 from .bits import _FORM, Bits, grid_decides, int_form
 from .rules import (_address, _branches_on_constants, _cvt_types, _diamond, _float_cmp, _hammock, _is_memory,
                     _operand, _text_shape)
@@ -520,6 +520,9 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
         f = self.fnode(v)
         if f in self.nodes.undefined:
             return atom(UNDEF)
+        if f in self.nodes.nanish:
+            raise Unsupported("a float select ptxas may lower to a min or max is read as integer bits (its NaN "
+                              "payload is ptxas's choice)")
         return atom(f"tree:{self.nodes.key_of[f] if f.__class__ is int else f}")
 
     def shuffle(self, ins):
@@ -551,6 +554,23 @@ def roots(entry: Entry, divisible=frozenset(), bound=()) -> dict:
     return walk(entry, divisible=divisible, bound=bound)[0]
 
 
+_TABLES_MAX = 400_000
+
+
+def _reset_tables():
+    """Before a walk: onehot's node tables emptied; and once the predicate tables (onehot's
+    equalities, payloads' integer-only predicates) have grown large, those emptied together with
+    the memos whose hits skip their filling (int_form's, select's), so that no hit is left without
+    its fact (a walk's answer never depends on what earlier walks left)."""
+    onehot.reset()
+    payloads.NAN_TESTS.clear()
+    tables = (onehot.EQ, onehot.NAMED, payloads.INT_NAMES, payloads.INT_TEXTS, payloads.COMPARES,
+              payloads.COMPOSED)
+    if max(len(t) for t in tables) > _TABLES_MAX:
+        for t in (*tables, _FORM, _SELECT):
+            t.clear()
+
+
 def walk(entry: Entry, shapes: bool = False, divisible=frozenset(), bound=(), cta=None, grid_x=None, limits=(0, 0)):
     """(roots, the Nodes that name their trees, with their shapes if asked); raises Unsupported.
     divisible: indices of the parameters the code was compiled assuming multiples of 16.
@@ -566,7 +586,7 @@ def walk(entry: Entry, shapes: bool = False, divisible=frozenset(), bound=(), ct
     collecting = gc.isenabled()
     gc.disable()
     try:
-        onehot.reset((_FORM, _SELECT))   # a walk's one-hot tables start empty (onehot.py)
+        _reset_tables()
         nodes = Nodes(shapes, limits[1])
         block = _Block(entry, nodes, frozenset(divisible), bound, cta, grid_x, limits[0])
         return block.run(), nodes

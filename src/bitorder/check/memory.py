@@ -382,6 +382,9 @@ class Memory:
             raise Unsupported("a store whose guard or address reads a register never written")
         if self.fnode(v) in self.nodes.undefined:
             raise Unsupported("an output may depend on a register or shared word never written")
+        if self.nodes.nanish and self.fnode(v) in self.nodes.nanish:
+            raise Unsupported("a float select ptxas may lower to a min or max reaches an output (its NaN payload "
+                              "is ptxas's choice)")
         if gname is None:
             gname = "always" if g is True else short(str(g))
         entry = (gname, self.key(v), width)

@@ -41,7 +41,6 @@ ADDS = frozenset({"add.f32", "add.rn.f32"})
 FMAS = frozenset({"fma.rn.f32"})
 MULS = frozenset({"mul.f32", "mul.rn.f32"})
 HOT = ADDS | FMAS | MULS
-_EQ_MAX = 400_000
 
 
 def note_eq(form, a, b, modulus: int) -> None:
@@ -87,16 +86,10 @@ def note_name(name: str, form) -> None:
         NAMED[name] = hit
 
 
-def reset(memos) -> None:
-    """Forget the node tables (a walk's nodes; called before each walk) and, when the equality
-    tables have grown large, those too with every memo that skips their filling (`memos`)."""
+def reset() -> None:
+    """Forget the node tables (a walk's nodes: dataflow.walk calls this before each walk)."""
     TERM.clear()
     SUM.clear()
-    if len(EQ) > _EQ_MAX or len(NAMED) > _EQ_MAX:
-        EQ.clear()
-        NAMED.clear()
-        for m in memos:
-            m.clear()
 
 
 def note_select(key: str, ka: str, kb: str, payload: str) -> None:

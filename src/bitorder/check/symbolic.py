@@ -8,7 +8,7 @@ import hashlib
 import itertools
 import re
 
-from . import onehot
+from . import onehot, payloads
 from .ptx import opcode_base
 
 
@@ -172,6 +172,7 @@ class Nodes:
         self.key_of = [None]
         self.muls = set()    # ids of unrounded multiplies (ptxas may contract them into an add)
         self.undefined = set()   # ids of trees that read a register or shared word never written
+        self.nanish = set()      # ids of trees whose NaN payload ptxas may change (payloads.py)
         self.shape = {}      # canonical hash -> (op, child hashes or tokens, payload), for explanations
         self.lattice = {}    # hash of a max.f32 node -> the set of what it takes the maximum of
         self._seen = {}      # (op, child keys..., payload) -> the node's key (with shapes recorded)
@@ -185,6 +186,13 @@ class Nodes:
         undefined = self.undefined
         if op == "undefined" or (undefined and not undefined.isdisjoint(children)):
             undefined.add(nid)
+        nanish = self.nanish
+        if op == "select":
+            if payloads.payload_free(_select_key(kids[0], kids[1], payload), payload, kids[0], kids[1]) or \
+                    (nanish and not nanish.isdisjoint(children)):
+                nanish.add(nid)
+        elif nanish and not nanish.isdisjoint(children) and not payloads.canonical(op):
+            nanish.add(nid)
         kind = _KIND.get(op)
         if kind is None:
             kind = _kind(op)
@@ -244,7 +252,11 @@ class Nodes:
         undefined = self.undefined
         if undefined and (a in undefined or b in undefined):
             undefined.add(nid)
-        key_of.append(_select_key(ka, kb, payload))
+        key = _select_key(ka, kb, payload)
+        nanish = self.nanish
+        if payloads.payload_free(key, payload, ka, kb) or (nanish and (a in nanish or b in nanish)):
+            nanish.add(nid)
+        key_of.append(key)
         return nid
 
     def make_all(self, op, argss) -> list:
@@ -258,6 +270,7 @@ class Nodes:
             return [self.make(op, args) for args in argss]
         key_of, undefined, get = self.key_of, self.undefined, _SEEN.get
         commutes = kind == _COMMUTES
+        nanish = self.nanish if self.nanish and not payloads.canonical(op) else None
         out = []
         for args in argss:
             kids = [key_of[c] if c.__class__ is int else c for c in args]
@@ -266,6 +279,8 @@ class Nodes:
                 raise Unsupported(f"more than {self.max_nodes} tree nodes")
             if undefined and not undefined.isdisjoint(args):
                 undefined.add(nid)
+            if nanish and not nanish.isdisjoint(args):
+                nanish.add(nid)
             if commutes:
                 kids.sort()
             seen = (op, *kids, "")
@@ -534,7 +549,9 @@ def _pred(base, args):
             return y
         if isinstance(y, bool):
             return x
-    return (base, tuple(sorted((short(str(x)), short(str(y))))))
+    out = (base, tuple(sorted((short(str(x)), short(str(y))))))
+    payloads.note_composite(out, (x, y))
+    return out
 
 
 # -- negation, pushed into comparisons where the complement is exact --------------------------------
@@ -576,7 +593,9 @@ def negate(p):
                 return float_form(_retype(p[1], _FCOMPLEMENT[cmp]), p[2], p[3])
         if tag == "cmp" and p[1].split(".")[1] in _UCOMPLEMENT and p[1].split(".")[-1][0] == "u":
             return ("cmp", _retype(p[1], _UCOMPLEMENT[p[1].split(".")[1]]), p[3], p[2])
-    return ("not", short(str(p)))
+    out = ("not", short(str(p)))
+    payloads.note_composite(out, (p,))
+    return out
 
 
 # mirrored float orders (a > b is b < a, NaN or not); the others are symmetric in their operands
@@ -638,6 +657,7 @@ def _select_form(g, keep):
         hit = (short(str(g)), False)
     if not keep:
         return hit
+    payloads.note_select(hit[0], negate(g) if hit[1] else g)
     if onehot.EQ:
         onehot.note_name(hit[0], negate(g) if hit[1] else g)
     if len(_SELECT) > 100_000:
