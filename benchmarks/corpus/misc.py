@@ -123,9 +123,12 @@ def _rotary():
     S, H, D = 2048, 8, 64
 
     def make(device, seed):
-        return {"x_ptr": wide((S, H, D), seed, device), "cos_ptr": torch.rand((S, D // 2), device=device),
-                "sin_ptr": torch.rand((S, D // 2), device=device), "y_ptr": torch.empty((S, H, D), device=device),
-                "S": S, "H": H, "D": D}
+        # seeded: a draw must be the same in every process (the gate's workers build their own; torch's
+        # global generator gave each worker other tables, which read as rotary's false wrong merges)
+        g = torch.Generator(device=device).manual_seed(seed + 1)
+        return {"x_ptr": wide((S, H, D), seed, device), "cos_ptr": torch.rand((S, D // 2), device=device, generator=g),
+                "sin_ptr": torch.rand((S, D // 2), device=device, generator=g),
+                "y_ptr": torch.empty((S, H, D), device=device), "S": S, "H": H, "D": D}
     return Spec("rotary", rotary, make, ("y_ptr",), lambda m: (triton.cdiv(m["S"], m["BS"]),),
                 space({"BS": (1, 2, 4)}), family="elementwise")
 
