@@ -58,4 +58,6 @@ def test_an_inductor_kernel_with_eviction_hints_is_walked():
     with open(os.path.join(DATA, "inductor_cross_entropy_t8_red0.ptx")) as f:
         text = f.read()
     assert "createpolicy" in text
-    assert check.level(text) == "v1: dependence trees"
+    # the walk reads past the hints to the store, which it declines since 2026-12-03e: the row max is
+    # stored as the select that computed it, and ptxas may make that select FMNMX.NAN (payloads.py)
+    assert "ptxas may lower to a min or max reaches an output" in check.level(text)
