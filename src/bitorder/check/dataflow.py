@@ -303,7 +303,7 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
         if base == "mov" and not op.endswith(".pred"):
             return (lambda t, ins, g: self.write(t, ops[0], self.vals(t, decoded, ops)[0], g),
                     lambda: self._mov_all(ops[0], decoded[0]))
-        if (base in _RING or base in ("shr", "and", "or", "xor", "min", "max", "cvt", "neg", "not", "bfe")) \
+        if (base in _RING or base in ("shr", "and", "or", "xor", "min", "max", "cvt", "neg", "not", "bfe", "popc")) \
                 and ".pred" not in op and not _is_float_op(op):
             return (lambda t, ins, g: self.write(t, ops[0], self.integer(op, self.vals(t, decoded, ops)), g),
                     lambda: self._integer_all(op, ops[0], decoded))
@@ -397,7 +397,7 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
             return self.write(t, ops[0], select(c, a, b), g)
         if _is_float_op(op):
             return self._float(t, op, base, ops, g)
-        if base in _RING or base in ("shr", "and", "or", "xor", "min", "max", "cvt", "neg", "not", "bfe"):
+        if base in _RING or base in ("shr", "and", "or", "xor", "min", "max", "cvt", "neg", "not", "bfe", "popc"):
             return self.write(t, ops[0], self.integer(op, [self.val(t, o) for o in ops[1:]]), g)
         raise Unsupported(f"instruction {op}")
 

@@ -492,7 +492,7 @@ _MAX_NODES = 2_000_000   # tree nodes (memory)
 _MAX_STEPS = 20000   # instructions executed, each over all threads (a long loop)
 _KNOWN = {"bra", "ret", "bar", "barrier", "ld", "st", "ldmatrix", "stmatrix", "shfl", "mov", "cvta", "setp", "selp",
           "add", "sub", "mul", "mad", "fma", "div", "abs", "neg", "min", "max", "copysign", "sqrt", "rsqrt", "rcp",
-          "ex2", "lg2", "sin", "cos", "tanh", "cvt", "shl", "shr", "and", "or", "xor", "not", "bfe", "prmt"}
+          "ex2", "lg2", "sin", "cos", "tanh", "cvt", "shl", "shr", "and", "or", "xor", "not", "bfe", "prmt", "popc"}
 _BITS = {"b8": 1, "u8": 1, "s8": 1, "b16": 2, "u16": 2, "s16": 2, "f16": 2, "bf16": 2,
          "b32": 4, "u32": 4, "s32": 4, "f32": 4, "b64": 8, "u64": 8, "s64": 8, "f64": 8}
 
@@ -519,6 +519,8 @@ def _concrete(op, args):
         pos, n = a[1] & 0xFF, a[2] & 0xFF
         field = (_wrap(a[0], False, bits) >> pos) & ((1 << n) - 1) if n else 0
         return _wrap(field, True, n) if signed and n else field
+    if base == "popc":    # the number of set bits (a count of packed predicates)
+        return bin(_wrap(a[0], False, bits)).count("1")
     if base in ("shr", "and", "or", "xor", "min", "max", "not"):
         r = {"shr": lambda: a[0] >> a[1], "and": lambda: a[0] & a[1], "or": lambda: a[0] | a[1],
              "xor": lambda: a[0] ^ a[1], "min": lambda: min(a), "max": lambda: max(a),
