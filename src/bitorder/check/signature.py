@@ -118,7 +118,7 @@ def _bind(entry: Entry, args, divisible=frozenset()) -> tuple:
     grid_z = args.pop("grid_z", None)
     grid_x = args.pop("grid_x", None)
     limits = [(k, args.pop(k)) for k in ("steps", "nodes") if k in args]
-    out = []
+    out: list = []   # (index, value) pairs, then named launch facts ("steps", n), ("grid_x", n), ...)
     for i, v in args.items():
         if not isinstance(i, int) or not 0 <= i < len(entry.params):
             raise ValueError(f"no parameter {i!r}: the kernel has {len(entry.params)}")
