@@ -11,7 +11,8 @@ import pytest
 
 from bitorder import check
 from bitorder.check.bits import Bits, int_form
-from bitorder.check.symbolic import float_form, negate, padd, pmul, short
+from bitorder.check.poly import padd, pmul, short
+from bitorder.check.symbolic import float_form, negate
 
 from test_dataflow import HEAD, kernel
 

@@ -19,7 +19,7 @@ import triton.language as tl
 import bitorder
 from bitorder import check
 from bitorder.check import dataflow, parse
-from bitorder.check.symbolic import padd, pkey, pmul
+from bitorder.check.poly import padd, pkey, pmul
 
 torch = pytest.importorskip("torch")
 

@@ -241,7 +241,7 @@ def test_signed_comparisons_take_an_exact_integer_normal_form():
     (brute force over a grid), and the vectorised-mask case against a multiple of 16 merges."""
     import itertools
     from bitorder.check.rules import _linear_cmp
-    from bitorder.check.symbolic import padd, pmul
+    from bitorder.check.poly import padd, pmul
 
     x, y = {("x",): 1}, {("y",): 1}
     lin = lambda cx, cy, k: padd(padd(pmul(x, cx), pmul(y, cy)), k)  # noqa: E731

@@ -9,7 +9,7 @@ import pytest
 
 from bitorder.check import parse
 from bitorder.check.fold import find_k_loop, in_step_index, mask_form
-from bitorder.check.symbolic import padd, pmul
+from bitorder.check.poly import padd, pmul
 
 DATA = Path(__file__).parent / "data"
 

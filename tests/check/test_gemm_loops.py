@@ -168,7 +168,7 @@ def test_the_e4m3_gemm_walks_with_its_b_transpose_and_reads_every_element_where_
     (b_ptr + k * sbk + col), zero past nothing (K is a multiple of BLOCK_K), in K order."""
     from bitorder.check import dataflow, parse
     from bitorder.check.signature import _bind
-    from bitorder.check.symbolic import padd, pkey, pmul
+    from bitorder.check.poly import padd, pkey, pmul
     entry = parse(E4M3)[0]
     args = _launch(128)
     assert check.level(E4M3, args) == "v1: dependence trees"

@@ -7,7 +7,7 @@ import triton.language as tl
 
 import bitorder
 from bitorder import check
-from bitorder.check import allthreads, bits, memory, symbolic
+from bitorder.check import allthreads, bits, memory, poly, symbolic
 from bitorder.compiler.demo import ROW_SUM_SIGNATURE, row_sum
 
 pytest.importorskip("torch")
@@ -18,7 +18,7 @@ def _clear():
     symbolic._SEEN.clear()
     symbolic._SEEN_OLD.clear()
     symbolic._ONCE_SEEN.clear()
-    symbolic._PKEY.clear()
+    poly._PKEY.clear()
     memory._SYMBOLIC.clear()
     memory._ELEMENT.clear()
     memory._BASES.clear()

@@ -14,8 +14,8 @@ import re
 
 from .ptx import opcode_base
 from .rules import _float_cmp
-from .symbolic import (_COMMUTES, _FMIRROR, _FSYMMETRIC, _JOINED, _KIND, _ONCE, UNDEF_PRED, Unsupported,
-                       _cap, _kind, _retype, padd, pkey, pmul, select, short)
+from .poly import _cap, padd, pkey, pmul, short, UNDEF_PRED
+from .symbolic import _COMMUTES, _FMIRROR, _FSYMMETRIC, _JOINED, _KIND, _ONCE, Unsupported, _kind, _retype, select
 from . import onehot, payloads, symbolic
 from ._native import trait
 

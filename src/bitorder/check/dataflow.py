@@ -37,9 +37,9 @@ from .bits import _FORM, Bits, grid_decides, int_form
 from .rules import (_address, _branches_on_constants, _cvt_types, _diamond, _float_cmp, _hammock, _is_memory,
                     _operand, _text_shape)
 from .tensorcore import _PROXY_FENCE, TensorCore, smem_or, smem_shift
-from .symbolic import (_SELECT, Nodes, UNDEF, UNDEF_PRED, Unsupported, _BITS, _KNOWN, _MAX_STEPS, _RING, _cap,
-                       _concrete, _disjoint, _extend, _is_float_op, _is_int, _itype, _pair_cvt, _pred, _wrap, atom,
-                       first_difference, float_form, negate, padd, pkey, pmul, select)
+from .poly import atom, _cap, _is_int, padd, pkey, pmul, UNDEF, UNDEF_PRED
+from .symbolic import (_SELECT, Nodes, Unsupported, _BITS, _KNOWN, _MAX_STEPS, _RING, _concrete, _disjoint, _extend,
+                       _is_float_op, _itype, _pair_cvt, _pred, _wrap, first_difference, float_form, negate, select)
 
 _BITS_TOKEN = {}   # an int -> the token of its bits as a float operand (_Block.fnode)
 

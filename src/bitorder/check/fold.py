@@ -29,7 +29,8 @@ import re
 from dataclasses import dataclass
 
 from .ptx import Entry, Instr, Label
-from .symbolic import Nodes, Unsupported, atom, padd, pkey, pmul
+from .poly import atom, padd, pkey, pmul
+from .symbolic import Nodes, Unsupported
 
 _REG = re.compile(r"%[A-Za-z_$][\w$]*")
 _MMA = re.compile(r"wgmma\.mma_async\.")

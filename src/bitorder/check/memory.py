@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 
 from .rules import _address, _last_part, _operand, _reg_list
-from .symbolic import _BITS, _TERM, UNDEF, UNDEF_PRED, Unsupported, _poly, _term, leaf_key, padd, pkey, select, short
+from .poly import padd, pkey, _poly, short, _TERM, _term, UNDEF, UNDEF_PRED
+from .symbolic import _BITS, Unsupported, leaf_key, select
 from ._native import trait
 
 

@@ -22,6 +22,8 @@ them is never a min or max of its arms; so is a float comparison of other values
 """
 from __future__ import annotations
 
+from .poly import short
+
 # texts (short(str(p))) of and/or/xor/not predicates built from integer comparisons alone
 INT_TEXTS: set = set()
 # select payload names (symbolic.select's) whose predicate is integer-only
@@ -39,7 +41,6 @@ CANONICAL = frozenset({"add", "sub", "mul", "fma", "mad", "div"})
 
 def integer_pred(p) -> bool:
     """Whether predicate p depends on integer comparisons alone (never on a float comparison)."""
-    from .symbolic import short   # (symbolic imports this module)
     if p.__class__ is bool:
         return True
     if p.__class__ is tuple and p:
@@ -54,7 +55,6 @@ def integer_pred(p) -> bool:
 def note_composite(result, operands) -> None:
     """_pred or negate built `result` (and/or/xor/not) from `operands`: remember it integer-only
     when they all are, else which values its float comparisons compare (when it knows them all)."""
-    from .symbolic import short
     if result.__class__ is not tuple:
         return
     if all(integer_pred(x) for x in operands):
@@ -75,7 +75,6 @@ def note_composite(result, operands) -> None:
 
 def note_select(name: str, g) -> None:
     """symbolic.select named predicate g `name` (its positive form)."""
-    from .symbolic import short
     if integer_pred(g):
         INT_NAMES.add(name)
     elif g.__class__ is tuple and g[0] == "fcmp":

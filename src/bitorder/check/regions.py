@@ -12,7 +12,8 @@ threads that ran it and its earlier value in the others: "guard ? region's : bef
 """
 from __future__ import annotations
 
-from .symbolic import UNDEF_PRED, _pred, select
+from .poly import UNDEF_PRED
+from .symbolic import _pred, select
 from ._native import trait
 
 

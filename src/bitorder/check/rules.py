@@ -8,7 +8,8 @@ import math
 import re
 
 from .ptx import Instr, Label
-from .symbolic import _FLOAT_TYPE, Unsupported, _norm, atom, padd, pkey
+from .poly import atom, _norm, padd, pkey
+from .symbolic import _FLOAT_TYPE, Unsupported
 
 
 _NOT_IN_REGION = {"bra", "bar", "barrier", "shfl", "ldmatrix", "stmatrix", "ret", "exit", "call", "brx"}
