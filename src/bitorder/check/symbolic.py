@@ -1,6 +1,7 @@
-"""The checker's symbolic values: integers as polynomials over atoms, floating-point
-trees hash-consed by structure (commutative operations sorted, max.f32 as a set), and the
-exact integer and predicate rules the walk (dataflow.py) applies to them."""
+"""The checker's symbolic values: floating-point trees hash-consed by structure (commutative
+operations sorted, max.f32 as a set, one-hot sums as the set of their terms: onehot.py), and the
+exact integer and predicate rules the walk (dataflow.py) applies to them (integers are poly.py's
+polynomials over atoms; payloads.py marks the selects whose NaN payload ptxas may change)."""
 from __future__ import annotations
 
 import functools
