@@ -123,9 +123,18 @@ def note_mul(key: str, ka: str, kb: str) -> None:
         TERM[key] = (hit[0], False)
 
 
-# A Sum: (E, cs, hot, zeros). E: the terms' shared equality part; cs: their constants (distinct);
-# hot: frozenset of (c, guards, term key); zeros: frozenset of ((guards, token), count). guards: a
-# sorted tuple of predicate names, "!" before a negated one: the term is in the sum where all hold.
+# A Sum: (E, cs, hot, zeros, h). E: the terms' shared equality part; cs: their constants (distinct);
+# hot: frozenset of (c, guards, term key); zeros: frozenset of ((guards, token), count); h: the sum
+# modulo 2^128 of the hot entries' 128-bit hashes (a multiset hash, kept as sums grow, so a key is
+# not a sort of every term). guards: a sorted tuple of predicate names, "!" before a negated one:
+# the term is in the sum where all hold.
+_MOD = 1 << 128
+
+
+def _h(entry) -> int:
+    """A hot entry's 128-bit hash (blake2b of its text)."""
+    return int.from_bytes(hashlib.blake2b(repr(entry).encode(), digest_size=16).digest(), "big")
+
 
 def _view(k: str):
     """k as a Sum (a term or a zero alone), or None."""
@@ -135,9 +144,9 @@ def _view(k: str):
     t = TERM.get(k)
     if t is not None:
         (e, c), _ = t
-        return (e, frozenset((c,)), frozenset(((c, (), k),)), frozenset())
+        return (e, frozenset((c,)), frozenset(((c, (), k),)), frozenset(), _h((c, (), k)))
     if k in ZEROS:
-        return (None, frozenset(), frozenset(), frozenset(((((), k), 1),)))
+        return (None, frozenset(), frozenset(), frozenset(((((), k), 1),)), 0)
     return None
 
 
@@ -149,13 +158,13 @@ def _zeros(z) -> dict:
 
 
 def _key(s) -> str:
-    """The canonical key of a Sum: a hash of its sorted terms (with guards) and zeros. Unguarded
-    +0s count once: with one of them in, the sum is (the rest) + 0 however many there are."""
-    e, _, hot, zeros = s
+    """The canonical key of a Sum: a hash of its terms' multiset hash (with guards) and its zeros.
+    Unguarded +0s count once: with one of them in, the sum is (the rest) + 0 however many there are."""
+    e, _, hot, zeros, h = s
     if any(g == ((), "bits:0") and n > 1 for g, n in zeros):
         zeros = frozenset((g, 1 if g == ((), "bits:0") else n) for g, n in zeros)
-        s = (e, s[1], hot, zeros)
-    text = f"onehot({e!r}|{sorted(hot)!r}|{sorted(zeros)!r})"
+        s = (e, s[1], hot, zeros, h)
+    text = f"onehot({e!r}|{len(hot)}:{h:x}|{sorted(zeros)!r})"
     key = hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
     SUM[key] = s
     return key
@@ -171,7 +180,8 @@ def add(ka: str, kb: str):
     zeros = _zeros(a[3])
     for g, n in b[3]:
         zeros[g] = zeros.get(g, 0) + n
-    return _key((a[0] if a[0] is not None else b[0], a[1] | b[1], a[2] | b[2], frozenset(zeros.items())))
+    return _key((a[0] if a[0] is not None else b[0], a[1] | b[1], a[2] | b[2], frozenset(zeros.items()),
+                 (a[4] + b[4]) % _MOD))
 
 
 def fma(ka: str, kb: str, kc: str):
@@ -222,10 +232,13 @@ def _guarded(base, more, guard: str):
     if not extra and not any(zextra.values()):
         return None
     hot = set(base[2])
+    h = base[4]
     for c, g, k in extra:
-        hot.add((c, tuple(sorted((*g, guard))), k))
+        entry = (c, tuple(sorted((*g, guard))), k)
+        hot.add(entry)
+        h += _h(entry)
     for (g, tok), n in zextra.items():
         if n:
             gg = (tuple(sorted((*g, guard))), tok)
             zeros[gg] = zeros.get(gg, 0) + n
-    return _key((more[0], more[1], frozenset(hot), frozenset(zeros.items())))
+    return _key((more[0], more[1], frozenset(hot), frozenset(zeros.items()), h % _MOD))

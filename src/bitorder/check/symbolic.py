@@ -78,8 +78,10 @@ class Nodes:
         if op == "undefined" or (undefined and not undefined.isdisjoint(children)):
             undefined.add(nid)
         nanish = self.nanish
+        select_key = None
         if op == "select":
-            if payloads.payload_free(_select_key(kids[0], kids[1], payload), payload, kids[0], kids[1]) or \
+            select_key = _select_key(kids[0], kids[1], payload)
+            if payloads.payload_free(select_key, payload, kids[0], kids[1]) or \
                     (nanish and not nanish.isdisjoint(children)):
                 nanish.add(nid)
         elif nanish and not nanish.isdisjoint(children) and not payloads.canonical(op):
@@ -91,8 +93,8 @@ class Nodes:
             return self._make_recorded(nid, op, kids, payload, kind)
         if kind == _ONCE:   # a leaf or a select: seldom twice in a walk, but again in the next
             # configuration's walk (the same loads, masked alike): their own memo, not to crowd _SEEN
-            if op == "select":
-                key_of.append(_select_key(kids[0], kids[1], payload))
+            if select_key is not None:
+                key_of.append(select_key)
                 return nid
             key_of.append(_once_key(op, kids, payload))   # (id nid: nothing made a node since nid was read)
             return nid
