@@ -12,13 +12,13 @@ So a select ptxas may lower to a min or max is *payload-free*: where it yields a
 payload is whatever ptxas chose. That is a select on a float comparison of its own two arms
 (select(a > b, a, b), a constant arm included: FMNMX's shape; for an and/or of comparisons, every
 arm among the values they compare), an arm being a NaN test's select over the compared values
-(the other half of a NaN-keeping max), and a select on a predicate the walk cannot read. Arithmetic (add, sub, mul, fma, div) returns the
-canonical NaN for any NaN operand, which ends the doubt; data movement (shuffles, shared memory,
-selects, moves) carries it on. A payload-free value stored to global memory, or read as integer
+(the other half of a NaN-keeping max), and a select on a predicate the walk cannot read.
+Arithmetic (add, sub, mul, fma, div) returns the canonical NaN for any NaN operand, which ends the
+doubt; data movement (shuffles, shared memory, selects, moves) carries it on. A payload-free value stored to global memory, or read as integer
 bits, is refused (the walk falls back to v0's program text: equal texts are equal machine code).
 Predicates from integer comparisons (masks, bounds, one-hot equalities) are exempt: a select on
 them is never a min or max of its arms; so is a float comparison of other values than the arms
-(libdevice's select(x < 2^-126, x * 2^23, x) before its bit tricks).
+(the shared log's select(sub, x * 2^23, x) before its bit tricks, bitorder.math).
 """
 from __future__ import annotations
 
