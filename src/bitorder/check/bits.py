@@ -295,6 +295,9 @@ def _int_form(op, cmp, a, b):
 
 
 _CTAID_X = ("ctaid_x",)
+# integer orders as (strict, less than): PTX's signed lt le gt ge and unsigned lo ls hi hs
+_ORDERS = {"lt": (True, True), "le": (False, True), "gt": (True, False), "ge": (False, False),
+           "lo": (True, True), "ls": (False, True), "hi": (True, False), "hs": (False, False)}
 
 
 def grid_decides(op, cmp, a, b, grid_x: int):
@@ -327,9 +330,14 @@ def grid_decides(op, cmp, a, b, grid_x: int):
         if zero and not (slope == 0 or grid_x == 1):
             return None                      # equal for one block, not the others
         return zero == (cmp == "eq")
-    rel = {"lt": lambda u, v: u < v, "le": lambda u, v: u <= v, "gt": lambda u, v: u > v, "ge": lambda u, v: u >= v,
-           "lo": lambda u, v: u < v, "ls": lambda u, v: u <= v, "hi": lambda u, v: u > v, "hs": lambda u, v: u >= v}.get(cmp)
-    if rel is None:
+    order = _ORDERS.get(cmp)      # (strict, less): lt is (True, True), ge (False, False)
+    if order is None:
         return None
+    strict, less = order
+
+    def rel(u, v):
+        if less:
+            return u < v if strict else u <= v
+        return u > v if strict else u >= v
     first, last = rel(*ends[0]), rel(*ends[1])
     return first if first == last else None

@@ -14,8 +14,8 @@ payload is whatever ptxas chose. That is a select on a float comparison of its o
 arm among the values they compare), an arm being a NaN test's select over the compared values
 (the other half of a NaN-keeping max), and a select on a predicate the walk cannot read.
 Arithmetic (add, sub, mul, fma, div) returns the canonical NaN for any NaN operand, which ends the
-doubt; data movement (shuffles, shared memory, selects, moves) carries it on. A payload-free value stored to global memory, or read as integer
-bits, is refused (the walk falls back to v0's program text: equal texts are equal machine code).
+doubt; data movement (shuffles, shared memory, selects, moves) carries it on. A payload-free
+value stored to global memory, or read as integer bits, is refused (the walk falls back to v0's program text: equal texts are equal machine code).
 Predicates from integer comparisons (masks, bounds, one-hot equalities) are exempt: a select on
 them is never a min or max of its arms; so is a float comparison of other values than the arms
 (the shared log's select(sub, x * 2^23, x) before its bit tricks, bitorder.math).
