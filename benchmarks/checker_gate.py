@@ -56,19 +56,24 @@ def snapshot(spec, draws):
     return [{o: args[o].clone() for o in spec.inout} for args in draws]
 
 
+def launch(spec, cfg, args, kept=None):
+    """Run configuration cfg on one draw's args, outputs zeroed first but those in `kept` (one draw of
+    snapshot's copies) restored to their draw: every configuration reads the same input. Returns
+    the kernel the JIT built (its asm holds the PTX and the TTGIR: the divisibility it assumed)."""
+    for o in spec.outputs:
+        if kept and o in kept:
+            args[o].copy_(kept[o])
+        else:
+            args[o].zero_()
+    return spec.fn[spec.grid({**args, **cfg.kwargs})](**args, **spec.fixed, **cfg.kwargs,
+                                                      num_warps=cfg.num_warps, num_stages=cfg.num_stages)
+
+
 def run_config(spec, cfg, draws, kept=None):
-    """(PTX the JIT built, a digest of every output on every draw). Outputs start at zero, but
-    those in `kept` (snapshot's copies) start at their draw: every configuration reads the same input."""
+    """(PTX the JIT built, a digest of every output on every draw), each draw run by launch()."""
     ptx, digests = None, []
     for i, args in enumerate(draws):
-        for o in spec.outputs:
-            if kept and o in kept[i]:
-                args[o].copy_(kept[i][o])
-            else:
-                args[o].zero_()
-        compiled = spec.fn[spec.grid({**args, **cfg.kwargs})](**args, **spec.fixed, **cfg.kwargs,
-                                                               num_warps=cfg.num_warps, num_stages=cfg.num_stages)
-        ptx = compiled   # its asm holds the PTX and the TTGIR (the divisibility it assumed)
+        ptx = launch(spec, cfg, args, kept[i] if kept else None)
         digests.append(tuple(_digest(args[o]) for o in spec.outputs))
     return ptx, tuple(digests)
 

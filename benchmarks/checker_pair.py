@@ -17,7 +17,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
 from checker_adversarial import _variants  # noqa: E402
-from checker_gate import _cfg, _configs  # noqa: E402
+from checker_gate import _cfg, _configs, launch, snapshot  # noqa: E402
 from corpus import SPECS  # noqa: E402
 
 
@@ -37,17 +37,11 @@ def main():
     report = {"kernel": a.kernel, "configs": [_cfg(c) for c in cfgs], "device": torch.cuda.get_device_name(), "draws": []}
     for label, args in draws:
         outs = []
+        [kept] = snapshot(spec, [args])
         for i, cfg in enumerate(cfgs):
-            kept = {o: args[o].clone() for o in spec.inout}
-            for o in spec.outputs:
-                if o not in spec.inout:
-                    args[o].zero_()
-            k = spec.fn[spec.grid({**args, **cfg.kwargs})](**args, **spec.fixed, **cfg.kwargs,
-                                                           num_warps=cfg.num_warps, num_stages=cfg.num_stages)
+            k = launch(spec, cfg, args, kept)
             torch.cuda.synchronize()
             outs.append({o: args[o].clone() for o in spec.outputs})
-            for o, v in kept.items():
-                args[o].copy_(v)
             with open(os.path.join(a.out, f"config{i}.ptx"), "w") as f:
                 f.write(k.asm["ptx"])
         row = {"draw": label, "identical": True, "first": []}

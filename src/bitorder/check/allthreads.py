@@ -224,10 +224,7 @@ class AllThreads:
             if int_reg and a.__class__ is int and b.__class__ is int:
                 return bits.selp(op, c, a, b)     # predicate bits
             if isinstance(a, (int, dict)) and isinstance(b, (int, dict)):
-                name = _selp_name(c, a, b)
-                if (a == 0 or b == 0) and onehot.EQ:     # selp(eq, +-1.0, 0): a one-hot term's factor
-                    onehot.note_selp("1*" + name, c, a, b)
-                return {(name,): 1}   # atom(f"selp({c},{pkey(a)},{pkey(b)})")
+                return selp_atom(c, a, b)
             return select(c, a, b)
 
         def run_all():
@@ -366,6 +363,15 @@ def _make_column(nodes, op, argss, kind):
         key_of.append(key)
         out.append(nid)
     return out
+
+
+def selp_atom(c, a, b):
+    """atom(f"selp({c},{pkey(a)},{pkey(b)})"): a selp of two integers on predicate c (its name
+    memoised), noted as a one-hot term's factor where it is selp(eq, x, 0) (onehot.note_selp)."""
+    name = _selp_name(c, a, b)
+    if (a == 0 or b == 0) and onehot.EQ:
+        onehot.note_selp("1*" + name, c, a, b)
+    return {(name,): 1}
 
 
 def _selp_name(c, a, b) -> str:

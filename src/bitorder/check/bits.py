@@ -246,10 +246,9 @@ def int_form(op, cmp, a, b):
     hit = _FORM.get(key)
     if hit is None:
         hit = _int_form(op, cmp, a, b)
-        if hit.__class__ is tuple and hit[0] in ("cmp0", "cmpm"):   # an equality: onehot learns it
-            eq = hit[:2] + ("eq",) + hit[3:] if hit[0] == "cmpm" else ("cmp0", "eq", hit[2])
-            if eq[0] == "cmpm" or hit[1] in ("eq", "ne"):
-                onehot.note_eq(eq, a, b, 1 << hit[1] if hit[0] == "cmpm" else 0)
+        eq = onehot.equality(hit)
+        if eq is not None:               # an equality (or its negation): onehot learns it
+            onehot.note_eq(eq, a, b)
         if len(_FORM) > 100_000:
             _FORM.clear()
         _FORM[key] = hit

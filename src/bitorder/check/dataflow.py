@@ -28,7 +28,7 @@ from __future__ import annotations
 import gc
 import hashlib
 
-from .allthreads import _CONCRETE, _INT_REG, AllThreads
+from .allthreads import _CONCRETE, _INT_REG, AllThreads, selp_atom
 from .memory import Memory
 from .regions import Regions
 from .ptx import Entry, Instr, Label, opcode_base
@@ -390,10 +390,7 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
                         x if x == y else _pred("or", [_pred("and", [c, x]), _pred("and", [nc, y])])
                         for x, y in zip(ba, bb)]), g)
             if _is_int(a) and _is_int(b):
-                v = atom(f"selp({c},{pkey(a)},{pkey(b)})")
-                if (a == 0 or b == 0) and onehot.EQ:     # selp(eq, +-1.0, 0): a one-hot term's factor
-                    onehot.note_selp(pkey(v), c, a, b)
-                return self.write(t, ops[0], v, g)
+                return self.write(t, ops[0], selp_atom(c, a, b), g)
             return self.write(t, ops[0], select(c, a, b), g)
         if _is_float_op(op):
             return self._float(t, op, base, ops, g)

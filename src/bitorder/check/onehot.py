@@ -25,6 +25,7 @@ a node is made, so a memo hit elsewhere never loses them):
 from __future__ import annotations
 
 import hashlib
+import math
 
 # predicate form (rules / bits) -> (E, c): the form holds only where E + c == 0
 EQ: dict = {}
@@ -36,20 +37,35 @@ TERM: dict = {}
 SUM: dict = {}
 
 ZEROS = frozenset({"bits:0", "bits:2147483648"})      # f32 +0 and -0 as operand tokens
-_UNITS = frozenset({"bits:1065353216", "bits:3212836864"})   # f32 1.0 and -1.0: exact products
+_UNIT_BITS = frozenset({0x3F800000, 0xBF800000})             # f32 1.0 and -1.0: exact products
+_UNITS = frozenset(f"bits:{b}" for b in _UNIT_BITS)          # ... as float operand tokens
 ADDS = frozenset({"add.f32", "add.rn.f32"})
 FMAS = frozenset({"fma.rn.f32"})
 MULS = frozenset({"mul.f32", "mul.rn.f32"})
 HOT = ADDS | FMAS | MULS
 
 
-def note_eq(form, a, b, modulus: int) -> None:
-    """Record the equality form `a == b` (integer polynomials, not both constants) as (E, c):
-    over the integers (modulus 0: signed indices do not wrap), E = (a - b)'s symbolic part
-    divided by its gcd, signed so its largest monomial is positive; modulo 2^w (modulus 2^w:
-    untyped or unsigned registers), E not divided (2^w has no inverse of an even gcd)."""
+def equality(p):
+    """The equality form of an integer eq or ne form p (its negation's, for ne: both hold or fail
+    with one E + c == 0), or None for any other predicate."""
+    if p.__class__ is not tuple or not p:
+        return None
+    if p[0] == "cmp0" and p[1] in ("eq", "ne"):
+        return ("cmp0", "eq", p[2])
+    if p[0] == "cmpm":
+        return ("cmpm", p[1], "eq", p[3])
+    return None
+
+
+def note_eq(form, a, b) -> None:
+    """Record the equality form `a == b` (equality()'s answer; integer polynomials, not both
+    constants) as (E, c): over the integers (cmp0: signed indices do not wrap), E = (a - b)'s
+    symbolic part divided by its gcd, signed so its largest monomial is positive; modulo 2^w
+    (cmpm: untyped or unsigned registers of w bits), E not divided (2^w has no inverse of an even
+    gcd)."""
     if form in EQ:
         return
+    modulus = 1 << form[1] if form[0] == "cmpm" else 0
     d = dict(a) if isinstance(a, dict) else {(): a}
     for m, c in (b.items() if isinstance(b, dict) else (((), b),)):
         d[m] = d.get(m, 0) - c
@@ -61,21 +77,12 @@ def note_eq(form, a, b, modulus: int) -> None:
     sign = 1 if d[top] > 0 else -1
     g = 1
     if not modulus:
-        g = 0
-        for c in d.values():
-            g = _gcd(g, c)
+        g = math.gcd(*d.values())
         if k % g:
             return
     e = tuple(sorted((m, sign * c // g) for m, c in d.items()))
     c = sign * k // g
     EQ[form] = ((modulus, e), c % modulus if modulus else c)
-
-
-def _gcd(a: int, b: int) -> int:
-    a, b = abs(a), abs(b)
-    while b:
-        a, b = b, a % b
-    return a
 
 
 def note_name(name: str, form) -> None:
@@ -104,16 +111,18 @@ def note_selp(text: str, p, a, b) -> None:
     """A selp of two integers on predicate p, the integer atom whose polynomial text is `text`:
     read as a float operand (the token "int:" + text) it is a term where it is select(eq, x, +0)
     for a constant x (p an equality, b = 0; or p its negation, a = 0)."""
-    if p.__class__ is not tuple or a.__class__ is not int or b.__class__ is not int:
+    eq = equality(p)
+    if eq is None or a.__class__ is not int or b.__class__ is not int:
         return
-    if b == 0 and a:
-        hit, x = EQ.get(p), a
-    elif a == 0 and b and len(p) > 2 and p[-2] == "ne":
-        hit, x = EQ.get(("cmp0", "eq", p[2]) if p[0] == "cmp0" else p[:2] + ("eq",) + p[3:]), b
+    if eq == p and b == 0 and a:
+        x = a
+    elif eq != p and a == 0 and b:
+        x = b
     else:
         return
+    hit = EQ.get(eq)
     if hit is not None:
-        TERM["int:" + text] = (hit, x in (0x3F800000, 0xBF800000))
+        TERM["int:" + text] = (hit, x in _UNIT_BITS)
 
 
 def note_mul(key: str, ka: str, kb: str) -> None:
@@ -182,6 +191,16 @@ def add(ka: str, kb: str):
         zeros[g] = zeros.get(g, 0) + n
     return _key((a[0] if a[0] is not None else b[0], a[1] | b[1], a[2] | b[2], frozenset(zeros.items()),
                  (a[4] + b[4]) % _MOD))
+
+
+def key(op: str, kids):
+    """The key of add or fma `op` over the keys `kids` as a one-hot sum, or None: key it as usual
+    (a mul keeps its usual key: symbolic.make notes it, note_mul)."""
+    if op in ADDS and len(kids) == 2:
+        return add(kids[0], kids[1])
+    if op in FMAS and len(kids) == 3:
+        return fma(kids[0], kids[1], kids[2])
+    return None
 
 
 def fma(ka: str, kb: str, kc: str):

@@ -109,15 +109,19 @@ def divisible_params(ptx) -> frozenset:
     return frozenset(i for i, a in enumerate(args) if "tt.divisibility = 16" in a)
 
 
+_LIMITS = ("steps", "nodes")     # what a walk may spend: in the memo's key, not in the class
+
+
 def _bind(entry: Entry, args, divisible=frozenset()) -> tuple:
     """The sorted ((parameter index, value), ...) of `args` ({index: int}, a launch's integer
-    arguments by PTX parameter index), then ("grid_x", n) and ("grid_z", n) if args gives the launch
-    grid's x or z extent (keys "grid_x", "grid_z"); a ValueError for an index the entry has not, a value that is not an int, or
-    one that breaks a multiple-of-16 assumption the code was compiled under."""
+    arguments by PTX parameter index), then the named facts args gives: the walk's limits
+    ("steps", n), ("nodes", n), the launch grid's x and z extents ("grid_x", n), ("grid_z", n);
+    a ValueError for an index the entry has not, a value that is not an int, or one that breaks a
+    multiple-of-16 assumption the code was compiled under."""
     args = dict(args or {})
     grid_z = args.pop("grid_z", None)
     grid_x = args.pop("grid_x", None)
-    limits = [(k, args.pop(k)) for k in ("steps", "nodes") if k in args]
+    limits = [(k, args.pop(k)) for k in _LIMITS if k in args]
     out: list = []   # (index, value) pairs, then named launch facts ("steps", n), ("grid_x", n), ...)
     for i, v in args.items():
         if not isinstance(i, int) or not 0 <= i < len(entry.params):
@@ -144,8 +148,8 @@ def _bind(entry: Entry, args, divisible=frozenset()) -> tuple:
 
 
 def _params(bound: tuple) -> tuple:
-    """_bind's parameter pairs without its ("grid_x", n) and ("grid_z", n)."""
-    return tuple(b for b in bound if b[0] not in ("grid_x", "grid_z", "steps", "nodes"))
+    """_bind's parameter pairs without its named facts (limits, grid extents)."""
+    return tuple(b for b in bound if b[0] not in ("grid_x", "grid_z", *_LIMITS))
 
 
 def _walk_grid_z(entry: Entry, divisible, params: tuple, grid_z: int, grid_x=None, limits=(0, 0)):
@@ -176,8 +180,8 @@ def _level(entry: Entry, divisible=frozenset(), text_signature: str | None = Non
             if not grid_z:
                 raise
             r, nodes = _walk_grid_z(entry, divisible, params, grid_z, grid_x, limits)
-        return dataflow.signature_of(r, divisible, tuple(b for b in bound if b[0] not in ("steps", "nodes"))), \
-            (r, nodes), None
+        kept = tuple(b for b in bound if b[0] not in _LIMITS)
+        return dataflow.signature_of(r, divisible, kept), (r, nodes), None
     except dataflow.Unsupported as e:
         return "v0:" + (text_signature or canonicalize(entry).signature), None, str(e)
 

@@ -80,17 +80,14 @@ class Nodes:
         nanish = self.nanish
         select_key = None
         if op == "select":
-            select_key = _select_key(kids[0], kids[1], payload)
-            if payloads.payload_free(select_key, payload, kids[0], kids[1]) or \
-                    (nanish and not nanish.isdisjoint(children)):
-                nanish.add(nid)
+            select_key = self._select_marked(nid, children[0], children[1], kids[0], kids[1], payload)
         elif nanish and not nanish.isdisjoint(children) and not payloads.canonical(op):
             nanish.add(nid)
         kind = _KIND.get(op)
         if kind is None:
             kind = _kind(op)
         if self.record:
-            return self._make_recorded(nid, op, kids, payload, kind)
+            return self._make_recorded(nid, op, kids, payload, kind, select_key)
         if kind == _ONCE:   # a leaf or a select: seldom twice in a walk, but again in the next
             # configuration's walk (the same loads, masked alike): their own memo, not to crowd _SEEN
             if select_key is not None:
@@ -99,7 +96,7 @@ class Nodes:
             key_of.append(_once_key(op, kids, payload))   # (id nid: nothing made a node since nid was read)
             return nid
         if op in onehot.HOT and (onehot.TERM or onehot.SUM):
-            key = self._hot_key(op, kids)
+            key = onehot.key(op, kids)
             if key is not None:
                 key_of.append(key)
                 return nid
@@ -115,6 +112,8 @@ class Nodes:
         elif kind == _JOINED:          # (key, the set it joins): this walk's lattice learns it
             self.lattice[key[0]] = key[1]
             key = key[0]
+        if onehot.TERM and op in onehot.MULS:   # a mul of a one-hot term is one (onehot.note_mul)
+            onehot.note_mul(key, kids[0], kids[1])
         key_of.append(key)
         return nid
 
@@ -145,12 +144,17 @@ class Nodes:
         undefined = self.undefined
         if undefined and (a in undefined or b in undefined):
             undefined.add(nid)
+        key_of.append(self._select_marked(nid, a, b, ka, kb, payload))
+        return nid
+
+    def _select_marked(self, nid, a, b, ka, kb, payload) -> str:
+        """The key of select node nid (arms a, b, keyed ka, kb), marked payload-free where ptxas may
+        make it a min or max or an arm is (payloads.py): make's and make_select's select."""
         key = _select_key(ka, kb, payload)
         nanish = self.nanish
         if payloads.payload_free(key, payload, ka, kb) or (nanish and (a in nanish or b in nanish)):
             nanish.add(nid)
-        key_of.append(key)
-        return nid
+        return key
 
     def make_all(self, op, argss) -> list:
         """[make(op, args) for args in argss], in order (the node ids): one call for an instruction
@@ -200,15 +204,16 @@ class Nodes:
             return hit[0]
         return hit
 
-    def _make_recorded(self, nid, op, kids, payload, kind):
-        """make with shapes recorded (explanations): every key from this walk's own _key."""
+    def _make_recorded(self, nid, op, kids, payload, kind, select_key=None):
+        """make with shapes recorded (explanations): every key from this walk's own _key
+        (select_key: a select's, which make has made)."""
         if kind == _ONCE:   # a leaf or a select: almost never built twice, so not worth a memo entry
-            key = _select_key(kids[0], kids[1], payload) if op == "select" else self._key(op, kids, payload, kind)
+            key = select_key if select_key is not None else self._key(op, kids, payload, kind)
             self.shape.setdefault(key, (op, kids, payload))
             self.key_of.append(key)
             return nid
-        if op in onehot.HOT and op not in onehot.MULS and (onehot.TERM or onehot.SUM):
-            key = self._hot_key(op, kids)
+        if op in onehot.HOT and (onehot.TERM or onehot.SUM):
+            key = onehot.key(op, kids)
             if key is not None:
                 self.shape.setdefault(key, ("onehot", sorted(kids), ""))
                 self.key_of.append(key)
@@ -223,22 +228,6 @@ class Nodes:
             onehot.note_mul(key, kids[0], kids[1])
         self.key_of.append(key)
         return nid
-
-    def _hot_key(self, op, kids):
-        """The key of an add, fma or mul over one-hot terms (onehot.py), or None: key it as usual."""
-        if op in onehot.ADDS:
-            return onehot.add(kids[0], kids[1]) if len(kids) == 2 else None
-        if op in onehot.FMAS:
-            return onehot.fma(kids[0], kids[1], kids[2]) if len(kids) == 3 else None
-        if len(kids) == 2 and (kids[0] in onehot.TERM or kids[1] in onehot.TERM):   # a mul: its usual
-            ks = sorted(kids)                                                       # key, noted a term
-            seen = (op, *ks, "")
-            key = _SEEN.get(seen)
-            if key is None:
-                key = self._seen_miss(seen, op, ks, "", _COMMUTES)
-            onehot.note_mul(key, ks[0], ks[1])
-            return key
-        return None
 
     def _key(self, op, kids, payload, kind):
         """The canonical hash of a new node (and its shape, when recorded); kind is _KIND[op]."""
@@ -552,9 +541,10 @@ def _select_form(g, keep):
         hit = (short(str(g)), False)
     if not keep:
         return hit
-    payloads.note_select(hit[0], negate(g) if hit[1] else g)
+    positive = negate(g) if hit[1] else g
+    payloads.note_select(hit[0], positive)
     if onehot.EQ:
-        onehot.note_name(hit[0], negate(g) if hit[1] else g)
+        onehot.note_name(hit[0], positive)
     if len(_SELECT) > 100_000:
         _SELECT.clear()
     _SELECT[g] = hit
