@@ -107,3 +107,15 @@ def test_popc_counts_the_set_bits_of_a_concrete_register():
     from bitorder.check.symbolic import _concrete
     assert _concrete("popc.b32", [0b1011]) == 3 and _concrete("popc.b32", [-1]) == 32
     assert _concrete("popc.b64", [-1]) == 64
+
+
+def test_equivalent_explains_a_difference_under_the_same_launch_facts():
+    """equivalent() re-walks both kernels with shapes to say where their trees part; it must walk them
+    under the grid_x the signatures used (without it the masked kernel's keys differ and the answer
+    named two bare keys "at root")."""
+    a = _compile(True)
+    b = bitorder.compile(_masked_rows, "sm90", num_warps=2, num_stages=1, signature={"x_ptr": "*fp32", "y_ptr": "*fp32"},
+                         constexprs={"XN": 8, "N": 512, "BLOCK": 256, "MASKED": True})
+    v = check.equivalent(a, b, {"grid_x": 8})
+    assert not v.equivalent and "the trees differ" in v.explanation
+    assert " over " in v.explanation and "loads" in v.explanation, v.explanation

@@ -294,8 +294,8 @@ def equivalent(ptx_a, ptx_b, args=None) -> Verdict:
             if x == y:
                 continue
             if x is not None and y is not None and x[1] != y[1]:
-                try:
-                    na, nb = dataflow.walk(ea, True, da, _params(ba))[1], dataflow.walk(eb, True, db, _params(bb))[1]
+                try:   # walked again with shapes, under the same launch facts as the signatures
+                    na, nb = _shaped(ea, da, ba), _shaped(eb, db, bb)
                     where = dataflow.first_difference(x[1], na, y[1], nb)
                 except dataflow.Unsupported:   # walked per program_id(2): the trees' keys differ
                     where = "(walked per program_id(2))"
@@ -308,6 +308,13 @@ def equivalent(ptx_a, ptx_b, args=None) -> Verdict:
         if x != y:
             return Verdict(False, f"first difference at statement {i}: {a.source[i] or x!r} vs {b.source[i] or y!r}")
     return Verdict(False, f"one program is longer: {len(a.lines)} vs {len(b.lines)} statements")
+
+
+def _shaped(entry: Entry, divisible, bound: tuple):
+    """The Nodes of entry's walk with their shapes, under bound's parameters, grid_x and limits."""
+    given = dict(bound)
+    limits = (given.get("steps", 0), given.get("nodes", 0))
+    return dataflow.walk(entry, True, divisible, _params(bound), grid_x=given.get("grid_x"), limits=limits)[1]
 
 
 def _root(r) -> str:
