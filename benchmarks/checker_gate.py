@@ -205,14 +205,15 @@ def plot(rows, path):
         a[0] += r["classes"]
         a[1] += r["true_classes"]
     names = sorted(per)
-    fig, ax = plt.subplots(figsize=(12, 4))
+    fig, ax = plt.subplots(figsize=(max(12, 0.14 * len(names)), 4.5))   # a readable bar per kernel, 130 and more
     ax.bar(names, [per[n][0] / per[n][1] for n in names])
     ax.axhline(1.0, color="k", lw=0.8)
     ax.axhline(1.5, color="r", ls="--", lw=0.8, label="1.5 (reductions' target)")
     ax.set_ylabel("checker classes / true classes")
-    ax.tick_params(axis="x", rotation=75, labelsize=7)
+    ax.tick_params(axis="x", rotation=90, labelsize=6)
     ax.legend()
     fig.tight_layout()
+    ax.set_xlim(-0.6, len(names) - 0.4)
     fig.savefig(path, dpi=120)
 
 

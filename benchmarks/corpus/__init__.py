@@ -3,7 +3,9 @@
 A Spec names a @triton.jit kernel, how to make its arguments (on the GPU or, for
 compiling without one, on the CPU), which arguments are outputs, its launch grid and its
 configuration space (>= 30 configurations where the kernel allows). The pinned suite's
-twelve kernels join through `pinned`, TorchInductor's captured kernels through `inductor`.
+twelve kernels join through `pinned`, TorchInductor's captured kernels through `inductor`, and
+`variants` adds each hand-written reduction, normalization, scan and elementwise kernel over its
+other input dtypes, and 16 warps to every space that stops at 8.
 `SPECS` is the whole corpus.
 
     from corpus import SPECS
@@ -52,13 +54,13 @@ def space(blocks: dict, warps=(1, 2, 4, 8), stages=(1, 2, 3, 4)) -> list:
 
 
 def _collect():
-    from . import gemms, inductor, misc, norms, pinned, reductions
+    from . import gemms, inductor, misc, norms, pinned, reductions, variants
+    written = [s for mod in (pinned, reductions, norms, gemms, misc) for s in mod.SPECS]
     specs = {}
-    for mod in (pinned, reductions, norms, gemms, misc, inductor):
-        for s in mod.SPECS:
-            if s.name in specs:
-                raise ValueError(f"two corpus kernels named {s.name}")
-            specs[s.name] = s
+    for s in [*written, *variants.variants(written), *inductor.SPECS]:
+        if s.name in specs:
+            raise ValueError(f"two corpus kernels named {s.name}")
+        specs[s.name] = variants.with_16_warps(s) if s.family in variants.RETYPED_FAMILIES else s
     return specs
 
 

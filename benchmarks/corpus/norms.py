@@ -117,7 +117,7 @@ def cross_entropy_bwd(x_ptr, t_ptr, dx_ptr, R, C: tl.constexpr, BR: tl.constexpr
     tl.store(dx_ptr + off, p - tl.where(tl.arange(0, C)[None, :] == t[:, None], 1.0, 0.0), mask=ok)
 
 
-def _rowwise(kernel, name, ins, outs, blocks=(1, 2, 4)):
+def _rowwise(kernel, name, ins, outs, blocks=(1, 2, 4, 8)):
     """ins: {name: shape or 'row' (R,) or 'col' (C,) or 'targets' or (shape, dtype)}; outs likewise."""
     def tensor(spec, device, seed, empty):
         shape, dtype = (spec if isinstance(spec, tuple) and isinstance(spec[1], torch.dtype) else (spec, None))

@@ -10,7 +10,7 @@ from . import Spec, space, wide
 R, C = 2048, 512
 
 
-def _rows(kernel, name, outs, dtype=torch.float32, out_dtype=torch.float32, cols=C, blocks=(1, 2, 4),
+def _rows(kernel, name, outs, dtype=torch.float32, out_dtype=torch.float32, cols=C, blocks=(1, 2, 4, 8),
           extra=None, family="reduction"):
     """A kernel over BR rows of an (R, cols) input with one value per row out (or several)."""
     def make(device, seed):
