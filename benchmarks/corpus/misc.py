@@ -97,8 +97,8 @@ def _attention():
                 family="attention")
 
 
-def _scan(kernel, name):
-    R, C = 2048, 256
+def _scan(kernel, name, C=256):
+    R = 2048
 
     def make(device, seed):
         x = wide((R, C), seed, device) if "sum" in name else 1 + 0.01 * torch.randn(
@@ -116,7 +116,7 @@ def _elementwise(kernel, name, ins, dtype):
         return {**a, "y_ptr": torch.empty(n, device=device, dtype=torch.float16 if dtype == torch.float16
                 else dtype), "N": n}
     return Spec(name, kernel, make, ("y_ptr",), lambda m: (triton.cdiv(m["N"], m["BLOCK"]),),
-                space({"BLOCK": (512, 1024)}), family="elementwise")
+                space({"BLOCK": (128, 256, 512, 1024, 2048, 4096)}), family="elementwise")
 
 
 def _rotary():
@@ -134,7 +134,8 @@ def _rotary():
 
 
 SPECS = [
-    _attention(), _scan(cumsum_rows, "cumsum_rows"), _scan(cumprod_rows, "cumprod_rows"),
+    _attention(), *[_scan(k, n + w, c) for k, n in ((cumsum_rows, "cumsum_rows"), (cumprod_rows, "cumprod_rows"))
+                    for w, c in (("", 256), ("_c64", 64), ("_c1024", 1024))],
     _elementwise(swiglu, "swiglu", ("g_ptr", "u_ptr"), torch.float16),
     _elementwise(gelu_tanh, "gelu_tanh", ("x_ptr",), torch.float32), _rotary(),
 ]

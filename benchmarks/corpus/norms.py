@@ -117,23 +117,24 @@ def cross_entropy_bwd(x_ptr, t_ptr, dx_ptr, R, C: tl.constexpr, BR: tl.constexpr
     tl.store(dx_ptr + off, p - tl.where(tl.arange(0, C)[None, :] == t[:, None], 1.0, 0.0), mask=ok)
 
 
-def _rowwise(kernel, name, ins, outs, blocks=(1, 2, 4, 8)):
-    """ins: {name: shape or 'row' (R,) or 'col' (C,) or 'targets' or (shape, dtype)}; outs likewise."""
+def _rowwise(kernel, name, ins, outs, blocks=(1, 2, 4, 8), cols=C):
+    """ins: {name: shape or 'row' (R,) or 'col' (cols,) or 'targets' or (shape, dtype)}; outs likewise."""
     def tensor(spec, device, seed, empty):
-        shape, dtype = (spec if isinstance(spec, tuple) and isinstance(spec[1], torch.dtype) else (spec, None))
-        shape = {"mat": (R, C), "row": (R,), "col": (C,)}.get(shape, shape)
+        kind, dtype = (spec if isinstance(spec, tuple) and isinstance(spec[1], torch.dtype) else (spec, None))
+        shape = {"mat": (R, cols), "row": (R,), "col": (cols,)}.get(kind, kind)
         dtype = dtype or torch.float32
         if shape == "targets":
             g = torch.Generator(device=device).manual_seed(seed)
-            return torch.randint(0, C, (R,), device=device, dtype=torch.int32, generator=g)
+            return torch.randint(0, cols, (R,), device=device, dtype=torch.int32, generator=g)
         if empty:
             return torch.empty(shape, device=device, dtype=dtype)
-        return wide(shape, seed, device, dtype) if shape != (R,) else wide(shape, seed, device).abs().add(0.5)
+        # a row's statistics (a mean, an rstd) are positive and moderate; by kind, not shape (2048 columns = R)
+        return wide(shape, seed, device, dtype) if kind != "row" else wide(shape, seed, device).abs().add(0.5)
 
     def make(device, seed):
         a = {n: tensor(s, device, seed + i, False) for i, (n, s) in enumerate(ins.items())}
         a.update({n: tensor(s, device, 0, True) for n, s in outs.items()})
-        return {**a, "R": R, "C": C}
+        return {**a, "R": R, "C": cols}
     return Spec(name, kernel, make, tuple(outs), lambda m: (triton.cdiv(m["R"], m["BR"]),), space({"BR": blocks}),
                 family="normalization")
 
@@ -155,18 +156,29 @@ def _online_softmax():
 
 
 F16, BF16 = torch.float16, torch.bfloat16
+
+
+def _widths(make_spec):
+    """make_spec(name suffix, cols, blocks) at the corpus's width (512) and again at 128, 1024 and 2048 columns: other
+    trees (how many elements a thread folds, how many lanes and warps a row spans)."""
+    return [make_spec("", C, (1, 2, 4, 8)), make_spec("_c128", 128, (1, 2, 4, 8, 16)),
+            make_spec("_c1024", 1024, (1, 2, 4, 8, 16)), make_spec("_c2048", 2048, (1, 2, 4))]
+
+
 SPECS = [
-    _rowwise(layernorm_affine, "layernorm_affine", {"x_ptr": ("mat", F16), "w_ptr": ("col", F16),
-                                                    "b_ptr": ("col", F16)},
-             {"y_ptr": ("mat", F16), "mean_ptr": "row", "rstd_ptr": "row"}),
-    _rowwise(rmsnorm_affine, "rmsnorm_affine", {"x_ptr": ("mat", BF16), "w_ptr": ("col", BF16)},
-             {"y_ptr": ("mat", BF16)}),
+    *_widths(lambda w, c, b: _rowwise(layernorm_affine, "layernorm_affine" + w, {
+        "x_ptr": ("mat", F16), "w_ptr": ("col", F16), "b_ptr": ("col", F16)},
+        {"y_ptr": ("mat", F16), "mean_ptr": "row", "rstd_ptr": "row"}, b, c)),
+    *_widths(lambda w, c, b: _rowwise(rmsnorm_affine, "rmsnorm_affine" + w, {"x_ptr": ("mat", BF16), "w_ptr": ("col", BF16)},
+                                      {"y_ptr": ("mat", BF16)}, b, c)),
     _groupnorm(),
-    _rowwise(layernorm_bwd_dx, "layernorm_bwd_dx", {"dy_ptr": "mat", "x_ptr": "mat", "w_ptr": "col",
-                                                    "mean_ptr": "row", "rstd_ptr": "row"}, {"dx_ptr": "mat"}),
-    _rowwise(rmsnorm_bwd_dx, "rmsnorm_bwd_dx", {"dy_ptr": "mat", "x_ptr": "mat", "w_ptr": "col"},
-             {"dx_ptr": "mat"}),
-    _rowwise(softmax_bwd, "softmax_bwd", {"dy_ptr": "mat", "y_ptr": "mat"}, {"dx_ptr": "mat"}),
+    *_widths(lambda w, c, b: _rowwise(layernorm_bwd_dx, "layernorm_bwd_dx" + w, {
+        "dy_ptr": "mat", "x_ptr": "mat", "w_ptr": "col", "mean_ptr": "row", "rstd_ptr": "row"}, {"dx_ptr": "mat"}, b, c)),
+    *_widths(lambda w, c, b: _rowwise(rmsnorm_bwd_dx, "rmsnorm_bwd_dx" + w, {"dy_ptr": "mat", "x_ptr": "mat", "w_ptr": "col"},
+                                      {"dx_ptr": "mat"}, b, c)),
+    *_widths(lambda w, c, b: _rowwise(softmax_bwd, "softmax_bwd" + w, {"dy_ptr": "mat", "y_ptr": "mat"}, {"dx_ptr": "mat"},
+                                      b, c)),
     _online_softmax(),
-    _rowwise(cross_entropy_bwd, "cross_entropy_bwd", {"x_ptr": "mat", "t_ptr": "targets"}, {"dx_ptr": "mat"}),
+    *_widths(lambda w, c, b: _rowwise(cross_entropy_bwd, "cross_entropy_bwd" + w, {"x_ptr": "mat", "t_ptr": "targets"},
+                                      {"dx_ptr": "mat"}, b, c)),
 ]

@@ -185,14 +185,22 @@ def _sum_last_3d():
                 space({"BA": (1, 2, 4)}))
 
 
+def _widths(kernel, name, outs, **kw):
+    """_rows at the corpus's width (512 columns) and again at 128, 1024 and 2048: other trees (how many elements a
+    thread folds, how many lanes and warps a row spans)."""
+    return [_rows(kernel, name, outs, **kw), _rows(kernel, name + "_c128", outs, cols=128, blocks=(1, 2, 4, 8, 16), **kw),
+            _rows(kernel, name + "_c1024", outs, cols=1024, blocks=(1, 2, 4, 8, 16), **kw),
+            _rows(kernel, name + "_c2048", outs, cols=2048, blocks=(1, 2, 4), **kw)]
+
+
 SPECS = [
-    _rows(row_max, "row_max", ["y_ptr"]),
-    _rows(row_argmax, "row_argmax", ["i_ptr"], out_dtype=torch.int32),
-    _rows(row_absmax, "row_absmax", ["y_ptr"]),
-    _rows(row_mean_var, "row_mean_var", ["mean_ptr", "var_ptr"]),
-    _rows(welford, "welford", ["mean_ptr", "var_ptr"]),
-    _rows(logsumexp, "logsumexp", ["y_ptr"]),
-    _rows(l2norm, "l2norm", ["y_ptr"]),
+    *_widths(row_max, "row_max", ["y_ptr"]),
+    *_widths(row_argmax, "row_argmax", ["i_ptr"], out_dtype=torch.int32),
+    *_widths(row_absmax, "row_absmax", ["y_ptr"]),
+    *_widths(row_mean_var, "row_mean_var", ["mean_ptr", "var_ptr"]),
+    *_widths(welford, "welford", ["mean_ptr", "var_ptr"]),
+    *_widths(logsumexp, "logsumexp", ["y_ptr"]),
+    *_widths(l2norm, "l2norm", ["y_ptr"]),
     _rows(row_sum_fp16, "row_sum_fp16", ["y_ptr"], dtype=torch.float16, out_dtype=torch.float16, cols=1024),
     _col_max(), _block_sums(), _row_sum_loop(), _sum_last_3d(),
     _onehot("onehot_sum", 1), _onehot("grouped_sum", 8),

@@ -58,11 +58,16 @@ NOT_RETYPED = {
 }
 
 
+def _refused(name: str) -> str:
+    """NOT_RETYPED's entry for a kernel or its width twins (name_c128, name_c2048)."""
+    return NOT_RETYPED.get(name.rsplit("_c", 1)[0] if name.rsplit("_c", 1)[-1].isdigit() else name, "")
+
+
 def variants(specs):
     """The retyped twins of `specs` (those of RETYPED_FAMILIES with one input dtype), less NOT_RETYPED."""
     out = []
     for s in specs:
         base = _input_dtype(s) if s.family in RETYPED_FAMILIES else None
         if base in _TYPES:
-            out += [retyped(s, t) for t in _TYPES if t != base and _TYPES[t] not in NOT_RETYPED.get(s.name, "").split()]
+            out += [retyped(s, t) for t in _TYPES if t != base and _TYPES[t] not in _refused(s.name).split()]
     return out
