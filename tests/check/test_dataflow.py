@@ -291,11 +291,36 @@ def test_shared_words_read_back_in_halves_are_their_halves():
     assert check.level(wide).startswith("v1") and check.equivalent(wide, direct)
 
 
-def test_shared_stores_of_different_widths_that_overlap_are_refused():
+def test_a_word_stored_over_in_part_is_forgotten_and_a_read_of_it_refused():
+    """A 16-bit store into the upper half of a stored 32-bit word: the word is forgotten (not kept stale
+    under its key), so reading the whole word back gives a value equal to nothing, and storing that is
+    refused."""
     body = (SMEM + "st.shared.b32 [%r11], %r2;\nst.shared.b16 [%r11+2], %r3;\nbar.sync 0;\n"
             "ld.shared.b32 %r12, [%r11];\nst.global.b32 [%rd5], %r12;")
-    with pytest.raises(dataflow.Unsupported, match="different widths overlap"):
+    with pytest.raises(dataflow.Unsupported, match="never written"):
         dataflow.roots(check.parse(kernel(HEAD + body))[0])
+
+
+B16 = ".reg .b16 %rs<9>;\n.reg .pred"
+
+
+def test_16_bit_scratch_reused_by_wider_stores_after_a_barrier_reads_back_the_new_words():
+    """A 16-bit reduction's scratch reused by packed 32-bit stores once a barrier has ordered every
+    access (Triton's fp16 layout conversions): the new words are what a later load reads."""
+    body = (SMEM + "mov.b32 {%rs1, %rs2}, %r3;\nst.shared.b16 [%r11], %rs1;\nbar.sync 0;\n"
+            "ld.shared.b16 %rs3, [%r11];\nbar.sync 0;\nst.shared.b32 [%r11], %r2;\nbar.sync 0;\n"
+            "ld.shared.b32 %r12, [%r11];\nst.global.b32 [%rd5], %r12;")
+    reused = kernel(HEAD + body).replace(".reg .pred", B16)
+    direct = kernel(HEAD + "st.global.b32 [%rd5], %r2;").replace(".reg .pred", B16)
+    assert check.level(reused).startswith("v1") and check.equivalent(reused, direct)
+
+
+def test_a_wider_store_over_another_threads_word_without_a_barrier_is_a_race():
+    """Thread t's 32-bit store over thread t+1's 16-bit word, no barrier between: refused, as any race."""
+    body = (SMEM + "mov.b32 {%rs1, %rs2}, %r3;\nst.shared.b16 [%r11+4], %rs1;\n"
+            "st.shared.b32 [%r11], %r2;\nbar.sync 0;\nld.shared.b32 %r12, [%r11];\nst.global.b32 [%rd5], %r12;")
+    with pytest.raises(dataflow.Unsupported, match="race"):
+        dataflow.roots(check.parse(kernel(HEAD + body).replace(".reg .pred", B16))[0])
 
 
 @pytest.mark.interpreted_only

@@ -38,8 +38,8 @@ from .rules import (_address, _branches_on_constants, _cvt_types, _diamond, _flo
                     _operand, _text_shape)
 from .tensorcore import _PROXY_FENCE, TensorCore, smem_or, smem_shift
 from .poly import atom, _cap, _is_int, padd, pkey, pmul, UNDEF, UNDEF_PRED
-from .symbolic import (_SELECT, Nodes, Unsupported, _BITS, _KNOWN, _MAX_STEPS, _RING, _concrete, _disjoint, _extend,
-                       _is_float_op, _itype, _pair_cvt, _pred, _wrap, first_difference, float_form, negate, select)
+from .symbolic import (_SELECT, EXTENDED, Nodes, Unsupported, _BITS, _KNOWN, _MAX_STEPS, _RING, _concrete, _disjoint,
+                       _extend, _is_float_op, _itype, _pair_cvt, _pred, _wrap, first_difference, float_form, negate, select)
 
 _BITS_TOKEN = {}   # an int -> the token of its bits as a float operand (_Block.fnode)
 
@@ -75,6 +75,7 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
         self._selects = {}               # id(select tuple) -> (the tuple, its node id)
         self.bits = Bits()               # registers known bit by bit (predicates packed into integers)
         self.loads, self.packs = {}, {}  # node id -> (address, bytes); node id -> [(part, bytes)]
+        self.bits_of_tree = {}   # the text of a tree's bits as an integer (tree_bits) -> the tree (fnode)
         self.bases, self.bytes = {}, {}   # output pointer -> symbolic address part; (part, byte) -> store
         self.roots = {}
         self.root_guards = {}  # address key -> the guards of equal stores to it (memory.store)
@@ -142,7 +143,8 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
                     _BITS_TOKEN[v] = token
             return token
         if isinstance(v, dict):
-            return f"int:{pkey(v)}"
+            k = pkey(v)
+            return self.bits_of_tree.get(k) or f"int:{k}"
         if v[0] == "select":   # made into a node once, however often it is read
             hit = self._selects.get(id(v))
             if hit is None or hit[0] is not v:
@@ -294,6 +296,8 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
             return self.execute, None
         if self.cta_sub is not None:
             decoded = tuple((k, self.given(x)) for k, x in decoded)
+        if _is_float_op(op) and "x2" in op and base != "cvt":     # two scalar instructions, one per half
+            return (lambda t, ins, g: self.packed_float(t, op, base, ops, g)), None
         if _is_float_op(op) and (base != "cvt" or not _pair_cvt(op)):
             return (lambda t, ins, g: self._float(t, op, base, ops, g, self.vals(t, decoded, ops)),
                     lambda: self._float_all(op, base, ops[0], decoded))
@@ -339,7 +343,7 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
     def execute(self, t, ins, g):
         op, base, ops = ins.opcode, ins.base, ins.operands
         if _is_float_op(op) and base != "cvt":   # the common case first (cvt has its own forms below)
-            return self._float(t, op, base, ops, g)
+            return self._float(t, op, base, ops, g) if "x2" not in op else self.packed_float(t, op, base, ops, g)
         if base == "ld" and ".param" in op:
             return self.write(t, ops[0], self.addr(t, ops[1]), g)
         if base in ("ld", "st") and (".global" in op or ".shared" in op):
@@ -400,8 +404,15 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
 
     def _float(self, t, op, base, ops, g, vals=None):
         """A floating-point instruction: a tree node over what its operands hold (vals, if given)."""
-        if vals is None:
-            vals = [self.val(t, o) for o in ops[1:]]
+        nid = self.float_node(op, base, [self.val(t, o) for o in ops[1:]] if vals is None else vals)
+        if g is True and self.region is None:
+            self.column(ops[0])[t] = ("node", nid)   # write's unguarded case
+            return
+        return self.write(t, ops[0], ("node", nid), g)
+
+    def float_node(self, op, base, vals) -> int:
+        """The node of one floating-point operation on values; an unrounded multiply is noted (ptxas may
+        contract it into an add that reads it: such an add is refused)."""
         args = [v[1] if v.__class__ is tuple and v[0] == "node" else self.fnode(v) for v in vals]
         muls = self.nodes.muls
         if base in ("add", "sub") and muls and ".rn" not in op and any(a in muls for a in args):
@@ -409,10 +420,7 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
         nid = self.nodes.make(op, args)
         if (base == "mul" and ".rn" not in op) or (base == "neg" and args[0] in muls):
             muls.add(nid)
-        if g is True and self.region is None:
-            self.column(ops[0])[t] = ("node", nid)   # write's unguarded case
-            return
-        return self.write(t, ops[0], ("node", nid), g)
+        return nid
 
     def compare(self, op, a, b):
         cmp = op.split(".")[1]
@@ -476,7 +484,8 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
             if isinstance(x, int):
                 return _wrap(x, signed, sbits)
             if sbits < 32 and int(src[1:]) > sbits:     # a real truncation of a symbolic value
-                return atom(f"{op}({pkey(x)})")
+                narrow = EXTENDED.get(pkey(x))           # ... unless it undoes a widening from sbits bits
+                return narrow[0] if narrow is not None and narrow[1] == sbits else atom(f"{op}({pkey(x)})")
             return x   # 64 -> 32 bits: the same integer, as indices do not wrap (module docstring)
         if ".wide" in op:                                 # 32 x 32 -> 64: both operands extended
             signed, bits = _itype(op)
@@ -520,7 +529,9 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
         if f in self.nodes.nanish:
             raise Unsupported("a float select ptxas may lower to a min or max is read as integer bits (its NaN "
                               "payload is ptxas's choice)")
-        return atom(f"tree:{self.nodes.key_of[f] if f.__class__ is int else f}")
+        bits = atom(f"tree:{self.nodes.key_of[f] if f.__class__ is int else f}")
+        self.bits_of_tree[pkey(bits)] = f    # read as a float again (a 16-bit value sent through shfl): the tree
+        return bits
 
     def shuffle(self, ins):
         """shfl.sync over a full warp (mask -1), lanes as CUDA documents __shfl_*_sync for width

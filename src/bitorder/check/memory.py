@@ -179,6 +179,15 @@ class Memory:
                 return parts[i][0]
         return ("node", self.nodes.make(f"part{i}/{n}.b{8 * width}", (self.fnode(v),)))
 
+    def packed_float(self, t, op, base, ops, g):
+        """An f16x2 / bf16x2 instruction as what PTX defines it to be: the scalar instruction on each half
+        alone. So a half LLVM packed with a never-written part (a vectorized sum's spare lane) stays apart
+        from the half that is stored, and a half of a 32-bit load is the 16-bit load at its address."""
+        one = op.replace("x2", "")
+        vals = [self.val(t, o) for o in ops[1:]]
+        halves = [("node", self.float_node(one, base, [self.subword(v, i, 2, 4) for v in vals])) for i in range(2)]
+        self.write(t, ops[0], self.pack(halves, 2), g)
+
     def permute(self, a, b, sel):
         """prmt.b32 d, a, b, sel: byte i of d is byte sel[i] of {b, a} (a's bytes 0-3; the fp8 B
         transposes pick single bytes); refused for a symbolic selector or sign replication."""
@@ -286,12 +295,13 @@ class Memory:
             tc.fenced.pop(k, None)     # or what a plain store wrote and its thread fenced after it
             tc.unfenced.setdefault(t, set()).add(k)
         # shared words are keyed by where they start: a store overlapping a stored word of another
-        # start or width would leave part of it stale under the key. Refused in programs without
-        # cp.async or wgmma; in those (tile rings that the epilogue reuses at another width, the
-        # fp8 B transpose's byte stores under the output's v4 stores) the old word is forgotten
+        # start or width would leave part of it stale under the key, so the old word is forgotten (a
+        # later read of it is a value equal to nothing) once no other thread's access of it is unordered:
+        # tile rings the epilogue reuses at another width, the fp8 B transpose's byte stores under the
+        # output's v4 stores, a 16-bit reduction's scratch reused by a packed v4.b32 layout conversion
         same = self.smem.get(k)
         if same is not None and same[3] != width:
-            if at is None or tc is None:
+            if at is None:
                 raise Unsupported("shared-memory stores of different widths overlap")
             self._forget_word(t, _symbolic_part(at), at if isinstance(at, int) else at.get((), 0), same[3])
         if at is not None and not (tc is None and (k, width) in self.words):
@@ -301,8 +311,6 @@ class Memory:
             sym = _symbolic_part(at)
             for b in range(c, c + width):
                 if self.smem_bytes.setdefault((sym, b), (c, width)) != (c, width):
-                    if tc is None:   # a program without cp.async or wgmma: refused, as before
-                        raise Unsupported("shared-memory stores of different widths overlap")
                     self._forget_word(t, sym, *self.smem_bytes[(sym, b)])
                     self.smem_bytes[(sym, b)] = (c, width)
             if tc is None:
@@ -337,8 +345,10 @@ class Memory:
         old = self.smem.pop(k, None)
         if old is not None and self.unordered(old[1], old[2], t):
             raise Unsupported("a shared-memory store races a store of another thread (no barrier between)")
-        self.tc.cp_written.discard(k)
-        self.tc.fenced.pop(k, None)
+        if self.tc is not None:
+            self.tc.cp_written.discard(k)
+            self.tc.fenced.pop(k, None)
+        self.words.discard((k, width))   # its bytes are another word's now: a store of it is looked at again
         for b in range(start, start + width):
             if self.smem_bytes.get((sym, b)) == (start, width):
                 del self.smem_bytes[(sym, b)]

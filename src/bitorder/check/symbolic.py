@@ -48,8 +48,17 @@ def _extend(v, signed, bits):
     widened index is the same integer: sext(a + k) = sext(a) + k, however LLVM split it."""
     if isinstance(v, int):
         return _wrap(v, signed, bits)
-    # float bits used as integers do wrap: their widening stays an atom
-    return atom(f"ext{'su'[not signed]}{bits}({pkey(v)})") if "tree:" in pkey(v) else v
+    # float bits used as integers do wrap: their widening stays an atom (EXTENDED remembers what it widened)
+    if "tree:" not in pkey(v):
+        return v
+    wide = atom(f"ext{'su'[not signed]}{bits}({pkey(v)})")
+    if len(EXTENDED) > 100_000:
+        EXTENDED.clear()
+    EXTENDED[pkey(wide)] = (v, bits)
+    return wide
+
+
+EXTENDED: dict = {}   # an extension atom's text -> (the value it widened, that value's width): a pure function
 
 
 # -- floating-point trees, hash-consed by structure ------------------------------------------------

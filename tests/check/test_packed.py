@@ -1,0 +1,97 @@
+"""16-bit data in the walk: f16x2 / bf16x2 arithmetic half by half (memory.packed_float), a 16-bit value sent
+through a 32-bit shuffle and back (symbolic.EXTENDED, dataflow.bits_of_tree), and 16-bit scratch reused at
+another width (test_dataflow). Each rule with a planted fault, built from a copied tree, that a test here catches."""
+import os
+import sys
+
+from bitorder import check
+
+from test_dataflow import kernel
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+B16 = ".reg .b16 %rs<9>;\n.reg .pred"
+HEAD = """ld.param.u64 %rd1, [k_param_0];
+ld.param.u64 %rd2, [k_param_1];
+mov.u32 %r1, %tid.x;
+mul.wide.u32 %rd3, %r1, 4;
+add.s64 %rd4, %rd1, %rd3;
+add.s64 %rd5, %rd2, %rd3;
+"""
+
+
+def _k(body):
+    return kernel(HEAD + body).replace(".reg .pred", B16)
+
+
+# two packed fp16 pairs added as f16x2, against the four halves loaded and added one by one; the
+# spare upper half of a vectorized sum (LLVM packs a live half with a never-written one) is ignored
+PACKED = _k("ld.global.b32 %r2, [%rd4];\nld.global.b32 %r3, [%rd4+128];\nadd.rn.f16x2 %r4, %r2, %r3;\n"
+            "st.global.b32 [%rd5], %r4;")
+HALVES = _k("ld.global.b16 %rs1, [%rd4];\nld.global.b16 %rs2, [%rd4+2];\nld.global.b16 %rs3, [%rd4+128];\n"
+            "ld.global.b16 %rs4, [%rd4+130];\nadd.rn.f16 %rs5, %rs1, %rs3;\nadd.rn.f16 %rs6, %rs2, %rs4;\n"
+            "mov.b32 %r4, {%rs5, %rs6};\nst.global.b32 [%rd5], %r4;")
+CROSSED = _k("ld.global.b16 %rs1, [%rd4];\nld.global.b16 %rs2, [%rd4+2];\nld.global.b16 %rs3, [%rd4+128];\n"
+             "ld.global.b16 %rs4, [%rd4+130];\nadd.rn.f16 %rs5, %rs1, %rs4;\nadd.rn.f16 %rs6, %rs2, %rs3;\n"
+             "mov.b32 %r4, {%rs5, %rs6};\nst.global.b32 [%rd5], %r4;")
+SPARE = _k("ld.global.b32 %r2, [%rd4];\nmov.b32 {_, %rs1}, %r2;\nmov.b32 %r3, {%rs1, %rs7};\n"
+           "add.rn.f16x2 %r4, %r3, %r2;\nmov.b32 {%rs2, _}, %r4;\nst.global.b16 [%rd5], %rs2;")
+SPARE_DIRECT = _k("ld.global.b16 %rs1, [%rd4];\nld.global.b16 %rs2, [%rd4+2];\nadd.rn.f16 %rs3, %rs2, %rs1;\n"
+                  "st.global.b16 [%rd5], %rs3;")
+
+
+def test_f16x2_arithmetic_is_its_two_halves():
+    assert check.level(PACKED).startswith("v1") and check.equivalent(PACKED, HALVES)
+    assert not check.equivalent(PACKED, CROSSED)
+
+
+def test_a_spare_half_packed_with_garbage_does_not_taint_the_stored_half():
+    assert check.level(SPARE).startswith("v1"), check.level(SPARE)
+    assert check.equivalent(SPARE, SPARE_DIRECT)
+
+
+# a 16-bit value widened to 32 bits, shuffled to the neighbour lane and narrowed back, then added: the
+# partner's value itself (not an opaque integer); narrowed to 8 bits instead it is not the 16-bit value
+SHUFFLED = _k("ld.global.b16 %rs1, [%rd4];\ncvt.u32.u16 %r5, %rs1;\nshfl.sync.bfly.b32 %r6, %r5, 1, 31, -1;\n"
+              "cvt.u16.u32 %rs2, %r6;\nadd.rn.f16 %rs3, %rs1, %rs2;\nst.global.b16 [%rd5], %rs3;")
+PARTNER = _k("ld.global.b16 %rs1, [%rd4];\nxor.b32 %r7, %r1, 1;\nmul.wide.u32 %rd6, %r7, 4;\nadd.s64 %rd7, %rd1, %rd6;\n"
+             "ld.global.b16 %rs2, [%rd7];\nadd.rn.f16 %rs3, %rs1, %rs2;\nst.global.b16 [%rd5], %rs3;")
+BYTE = _k("ld.global.b16 %rs1, [%rd4];\ncvt.u32.u16 %r5, %rs1;\ncvt.u8.u32 %rs2, %r5;\nst.global.b16 [%rd5], %rs2;")
+WHOLE = _k("ld.global.b16 %rs1, [%rd4];\nst.global.b16 [%rd5], %rs1;")
+
+
+def test_a_16_bit_value_through_a_32_bit_shuffle_is_the_partners_value():
+    assert check.level(SHUFFLED).startswith("v1") and check.equivalent(SHUFFLED, PARTNER)
+
+
+def test_narrowing_below_the_widened_width_is_not_the_value():
+    assert not check.equivalent(BYTE, WHOLE)
+
+
+def _planted(tmp_path, file, old, new, test):
+    sys.path.insert(0, os.path.dirname(HERE))
+    from mutants import PYTEST, run_on_mutant
+    p, copy = run_on_mutant(tmp_path, file, old, new, [*PYTEST, "tests/check/test_bits.py::test_bitorder_is_imported_from",
+                                                          test if "::" in test else f"tests/check/test_packed.py::{test}"])
+    assert copy in p.stdout and p.returncode != 0 and ("AssertionError" in p.stdout or "DID NOT RAISE" in p.stdout), \
+        p.stdout[-2000:] + p.stderr[-1000:]
+
+
+def test_planted_fault_halves_crossed_fails(tmp_path):
+    """packed_float reading the second operand's other half: the halves test must fail."""
+    _planted(tmp_path, "src/bitorder/check/memory.py", "[self.subword(v, i, 2, 4) for v in vals]",
+             "[self.subword(v, i if j == 0 else 1 - i, 2, 4) for j, v in enumerate(vals)]",
+             "test_f16x2_arithmetic_is_its_two_halves")
+
+
+def test_planted_fault_any_narrowing_undoes_a_widening_fails(tmp_path):
+    """A truncation to 8 bits read as undoing a widening from 16: the byte test must fail."""
+    _planted(tmp_path, "src/bitorder/check/dataflow.py", "narrow is not None and narrow[1] == sbits",
+             "narrow is not None", "test_narrowing_below_the_widened_width_is_not_the_value")
+
+
+def test_planted_fault_forgetting_a_word_without_the_race_check_fails(tmp_path):
+    """_forget_word no longer asking whether the old word's writer is ordered: the race test must fail."""
+    _planted(tmp_path, "src/bitorder/check/memory.py",
+             '        old = self.smem.pop(k, None)\n        if old is not None and self.unordered(old[1], old[2], t):',
+             '        old = self.smem.pop(k, None)\n        if False:',
+             "tests/check/test_dataflow.py::test_a_wider_store_over_another_threads_word_without_a_barrier_is_a_race")
