@@ -22,13 +22,15 @@ def kernel(body, params=3, threads=32):
            f".reg .pred %p<9>;\n{body}\nret;\n}}\n"
 
 
-HEAD = """ld.param.u64 %rd1, [k_param_0];
+# thread t's input and output addresses (4 bytes apart), then two loads of its inputs
+ADDRESSES = """ld.param.u64 %rd1, [k_param_0];
 ld.param.u64 %rd2, [k_param_1];
 mov.u32 %r1, %tid.x;
 mul.wide.u32 %rd3, %r1, 4;
 add.s64 %rd4, %rd1, %rd3;
 add.s64 %rd5, %rd2, %rd3;
-ld.global.b32 %r2, [%rd4];
+"""
+HEAD = ADDRESSES + """ld.global.b32 %r2, [%rd4];
 ld.global.b32 %r3, [%rd4+128];
 """
 

@@ -6,21 +6,14 @@ import sys
 
 from bitorder import check
 
-from test_dataflow import kernel
+from test_dataflow import ADDRESSES, kernel
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 B16 = ".reg .b16 %rs<9>;\n.reg .pred"
-HEAD = """ld.param.u64 %rd1, [k_param_0];
-ld.param.u64 %rd2, [k_param_1];
-mov.u32 %r1, %tid.x;
-mul.wide.u32 %rd3, %r1, 4;
-add.s64 %rd4, %rd1, %rd3;
-add.s64 %rd5, %rd2, %rd3;
-"""
 
 
 def _k(body):
-    return kernel(HEAD + body).replace(".reg .pred", B16)
+    return kernel(ADDRESSES + body).replace(".reg .pred", B16)
 
 
 # two packed fp16 pairs added as f16x2, against the four halves loaded and added one by one; the

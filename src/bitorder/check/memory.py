@@ -1,6 +1,6 @@
 """The walk's memory (dataflow.py): global loads as leaves, global stores as roots, and shared
 memory as a map from address to the value and thread that stored it, checked for races
-against the block's barriers; packed registers and their parts."""
+against the block's barriers; packed registers and their parts; the lane exchanges (shfl, ldmatrix)."""
 from __future__ import annotations
 
 import re
@@ -203,6 +203,30 @@ class Memory:
         nid = self.nodes.make(f"pack.b{8 * pw * len(values)}", tuple(self.fnode(x) for x in values))
         self.packs[nid] = [(x, pw) for x in values]
         return ("node", nid)
+
+    def shuffle(self, ins):
+        """shfl.sync over a full warp (mask -1), lanes as CUDA documents __shfl_*_sync for width
+        32: bfly reads lane ^ b, up lane - b (its own below b), down lane + b (its own past 31),
+        idx lane b."""
+        ops = ins.operands
+        mode = ins.opcode.split(".")[2]
+        if "|" in ops[0] or len(ops) != 5 or mode not in ("bfly", "up", "down", "idx"):
+            raise Unsupported(f"shuffle {ins.text()}")
+        clamp, mask = self.val(0, ops[3]), self.val(0, ops[4])
+        if mask not in (-1, 0xFFFFFFFF) or clamp != (0 if mode == "up" else 31):
+            raise Unsupported(f"shuffle {ins.text()}")
+        if ins.guard is not None and any(self.guard(t, ins) is not True for t in range(self.n)):
+            raise Unsupported("a guarded shuffle")   # (guard is True for every thread when unguarded)
+        src = [self.val(t, ops[1]) for t in range(self.n)]
+        out = []
+        for t in range(self.n):
+            b, lane = self.val(t, ops[2]), t % 32
+            if not isinstance(b, int) or not 0 <= b < 32:
+                raise Unsupported(f"a shuffle lane operand that is not a constant lane: {ins.text()}")
+            j = (lane ^ b if mode == "bfly" else b if mode == "idx" else (lane - b if lane >= b else lane)
+                 if mode == "up" else (lane + b if lane + b < 32 else lane))
+            out.append(src[t - lane + j])
+        self.cols[ops[0]] = out   # (a new list: every lane read its source before any is written)
 
     def matrix(self, ins):
         """ldmatrix / stmatrix .m8n8 .b16 without .trans, warp by warp: matrix m's eight row
