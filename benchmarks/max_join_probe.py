@@ -9,9 +9,10 @@ for bit, with the reference computed in the same kernel from the operands' bits.
 
     python benchmarks/max_join_probe.py --out DIR
 
-Written 2026-12-03f and compiled for sm90 on the CPU only; not yet run on the H200, and the checker does not join
-max.f16 or max.bf16 until it has (row_max_f16's trees also fold an f16 max into an f32 max through cvt.f32.f16,
-which a join of the f16 form alone would not merge).
+Run on the H200 2026-12-03f (benchmarks/results/2026-12-03f-gpu call 5): both are joins, 0 of 2^32 pairs each. The
+checker does not join them yet: row_max_f16's trees also fold an f16 max into an f32 max through cvt.f32.f16, which
+needs max.f32 of two NaNs to be one NaN whatever their payloads (not probed). This probe's own planted fault (a
+reference with -0 above +0 must report wrong pairs) has not been run.
 """
 from __future__ import annotations
 
