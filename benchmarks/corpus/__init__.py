@@ -53,6 +53,17 @@ def space(blocks: dict, warps=(1, 2, 4, 8), stages=(1, 2, 3, 4)) -> list:
             for vals in itertools.product(*blocks.values()) for w in warps for s in stages]
 
 
+# The row kernels' widths (name suffix, columns, BR values): the corpus's 512 and three more, other trees (how many
+# elements a thread folds, how many lanes and warps a row spans); reductions.py and norms.py both take them.
+ROW_WIDTHS = (("", 512, (1, 2, 4, 8)), ("_c128", 128, (1, 2, 4, 8, 16)), ("_c1024", 1024, (1, 2, 4, 8, 16)),
+              ("_c2048", 2048, (1, 2, 4)))
+
+
+def widths(make_spec) -> list:
+    """make_spec(name suffix, columns, BR values) at every ROW_WIDTHS entry."""
+    return [make_spec(w, c, b) for w, c, b in ROW_WIDTHS]
+
+
 def _collect():
     from . import gemms, inductor, misc, norms, pinned, reductions, variants
     written = [s for mod in (pinned, reductions, norms, gemms, misc) for s in mod.SPECS]

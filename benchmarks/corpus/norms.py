@@ -5,7 +5,7 @@ import torch
 import triton
 import triton.language as tl
 
-from . import Spec, space, wide
+from . import Spec, space, wide, widths
 
 R, C = 2048, 512
 
@@ -158,27 +158,20 @@ def _online_softmax():
 F16, BF16 = torch.float16, torch.bfloat16
 
 
-def _widths(make_spec):
-    """make_spec(name suffix, cols, blocks) at the corpus's width (512) and again at 128, 1024 and 2048 columns: other
-    trees (how many elements a thread folds, how many lanes and warps a row spans)."""
-    return [make_spec("", C, (1, 2, 4, 8)), make_spec("_c128", 128, (1, 2, 4, 8, 16)),
-            make_spec("_c1024", 1024, (1, 2, 4, 8, 16)), make_spec("_c2048", 2048, (1, 2, 4))]
-
-
 SPECS = [
-    *_widths(lambda w, c, b: _rowwise(layernorm_affine, "layernorm_affine" + w, {
+    *widths(lambda w, c, b: _rowwise(layernorm_affine, "layernorm_affine" + w, {
         "x_ptr": ("mat", F16), "w_ptr": ("col", F16), "b_ptr": ("col", F16)},
         {"y_ptr": ("mat", F16), "mean_ptr": "row", "rstd_ptr": "row"}, b, c)),
-    *_widths(lambda w, c, b: _rowwise(rmsnorm_affine, "rmsnorm_affine" + w, {"x_ptr": ("mat", BF16), "w_ptr": ("col", BF16)},
+    *widths(lambda w, c, b: _rowwise(rmsnorm_affine, "rmsnorm_affine" + w, {"x_ptr": ("mat", BF16), "w_ptr": ("col", BF16)},
                                       {"y_ptr": ("mat", BF16)}, b, c)),
     _groupnorm(),
-    *_widths(lambda w, c, b: _rowwise(layernorm_bwd_dx, "layernorm_bwd_dx" + w, {
+    *widths(lambda w, c, b: _rowwise(layernorm_bwd_dx, "layernorm_bwd_dx" + w, {
         "dy_ptr": "mat", "x_ptr": "mat", "w_ptr": "col", "mean_ptr": "row", "rstd_ptr": "row"}, {"dx_ptr": "mat"}, b, c)),
-    *_widths(lambda w, c, b: _rowwise(rmsnorm_bwd_dx, "rmsnorm_bwd_dx" + w, {"dy_ptr": "mat", "x_ptr": "mat", "w_ptr": "col"},
+    *widths(lambda w, c, b: _rowwise(rmsnorm_bwd_dx, "rmsnorm_bwd_dx" + w, {"dy_ptr": "mat", "x_ptr": "mat", "w_ptr": "col"},
                                       {"dx_ptr": "mat"}, b, c)),
-    *_widths(lambda w, c, b: _rowwise(softmax_bwd, "softmax_bwd" + w, {"dy_ptr": "mat", "y_ptr": "mat"}, {"dx_ptr": "mat"},
+    *widths(lambda w, c, b: _rowwise(softmax_bwd, "softmax_bwd" + w, {"dy_ptr": "mat", "y_ptr": "mat"}, {"dx_ptr": "mat"},
                                       b, c)),
     _online_softmax(),
-    *_widths(lambda w, c, b: _rowwise(cross_entropy_bwd, "cross_entropy_bwd" + w, {"x_ptr": "mat", "t_ptr": "targets"},
+    *widths(lambda w, c, b: _rowwise(cross_entropy_bwd, "cross_entropy_bwd" + w, {"x_ptr": "mat", "t_ptr": "targets"},
                                       {"dx_ptr": "mat"}, b, c)),
 ]

@@ -5,7 +5,7 @@ import torch
 import triton
 import triton.language as tl
 
-from . import Spec, space, wide
+from . import Spec, space, wide, widths
 
 R, C = 2048, 512
 
@@ -186,11 +186,8 @@ def _sum_last_3d():
 
 
 def _widths(kernel, name, outs, **kw):
-    """_rows at the corpus's width (512 columns) and again at 128, 1024 and 2048: other trees (how many elements a
-    thread folds, how many lanes and warps a row spans)."""
-    return [_rows(kernel, name, outs, **kw), _rows(kernel, name + "_c128", outs, cols=128, blocks=(1, 2, 4, 8, 16), **kw),
-            _rows(kernel, name + "_c1024", outs, cols=1024, blocks=(1, 2, 4, 8, 16), **kw),
-            _rows(kernel, name + "_c2048", outs, cols=2048, blocks=(1, 2, 4), **kw)]
+    """_rows at every width of ROW_WIDTHS."""
+    return widths(lambda w, c, b: _rows(kernel, name + w, outs, cols=c, blocks=b, **kw))
 
 
 SPECS = [

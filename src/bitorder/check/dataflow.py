@@ -144,7 +144,8 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
             return token
         if isinstance(v, dict):
             k = pkey(v)
-            return self.bits_of_tree.get(k) or f"int:{k}"
+            tree = self.bits_of_tree.get(k)   # (a node id may be 0: tested against None, not for truth)
+            return f"int:{k}" if tree is None else tree
         if v[0] == "select":   # made into a node once, however often it is read
             hit = self._selects.get(id(v))
             if hit is None or hit[0] is not v:

@@ -152,6 +152,12 @@ def _params(bound: tuple) -> tuple:
     return tuple(b for b in bound if b[0] not in ("grid_x", "grid_z", *_LIMITS))
 
 
+def _facts(bound: tuple) -> tuple:
+    """(parameter pairs, grid_x or None, grid_z or None, (steps, nodes) limits, 0 for the defaults) of _bind's tuple."""
+    given = dict(bound)
+    return _params(bound), given.get("grid_x"), given.get("grid_z"), (given.get("steps", 0), given.get("nodes", 0))
+
+
 def _walk_grid_z(entry: Entry, divisible, params: tuple, grid_z: int, grid_x=None, limits=(0, 0)):
     """(roots, nodes) of one block per program_id(2) value 0 .. grid_z - 1 (each walked with that
     value and the grid's z extent concrete), united: what the launch stores when a loop's bounds
@@ -170,9 +176,7 @@ def _level(entry: Entry, divisible=frozenset(), text_signature: str | None = Non
     """(signature, roots or None, why v1 declined or None). text_signature: the entry's
     canonical program-text signature when the caller has it already. bound: _bind's pairs; with
     ("grid_z", n) among them, a kernel the walk declines is walked once per program_id(2)."""
-    given = dict(bound)
-    params, grid_z, grid_x = _params(bound), given.get("grid_z"), given.get("grid_x")
-    limits = (given.get("steps", 0), given.get("nodes", 0))
+    params, grid_x, grid_z, limits = _facts(bound)
     try:
         try:
             r, nodes = dataflow.walk(entry, divisible=divisible, bound=params, grid_x=grid_x, limits=limits)
@@ -312,9 +316,8 @@ def equivalent(ptx_a, ptx_b, args=None) -> Verdict:
 
 def _shaped(entry: Entry, divisible, bound: tuple):
     """The Nodes of entry's walk with their shapes, under bound's parameters, grid_x and limits."""
-    given = dict(bound)
-    limits = (given.get("steps", 0), given.get("nodes", 0))
-    return dataflow.walk(entry, True, divisible, _params(bound), grid_x=given.get("grid_x"), limits=limits)[1]
+    params, grid_x, _, limits = _facts(bound)
+    return dataflow.walk(entry, True, divisible, params, grid_x=grid_x, limits=limits)[1]
 
 
 def _root(r) -> str:
