@@ -15,11 +15,15 @@ import re
 from .ptx import opcode_base
 from .rules import _float_cmp
 from .poly import _cap, padd, pkey, pmul, short, UNDEF_PRED
-from .symbolic import _COMMUTES, _FMIRROR, _FSYMMETRIC, _JOINED, _KIND, _ONCE, Unsupported, _kind, _retype, select
+from .symbolic import (_COMMUTES, _FMIRROR, _FSYMMETRIC, _JOINED, _KIND, _ONCE, _WIDEN, Unsupported, _kind, _retype,
+                       select)
 from . import onehot, payloads, symbolic
 from ._native import trait
 
 _INT_REG = re.compile(r"[bus](16|32|64)")   # selp types of integer registers
+# abs of a half clears its sign bit, f16 or bf16 (max_join_probe.py), as and.b16 x, 0x7FFF does: one node
+# for the three (float_node and _float_all rename; dataflow._integer makes it for the and)
+_ABS16 = {"abs.f16": "abs.b16", "abs.bf16": "abs.b16"}
 _CONCRETE = {}   # (integer opcode, constant operands...) -> the constant result (_Block.integer)
 
 
@@ -43,13 +47,15 @@ class AllThreads:
     def _float_all(self, op, base, dst, decoded):
         """_float in every thread, unguarded and outside a skipped region (one call, not n)."""
         nodes, fnode, n = self.nodes, self.fnode, self.n
+        op = _ABS16.get(op, op)
         muls = nodes.muls
         contracts = base in ("add", "sub") and ".rn" not in op
         unrounded = base == "mul" and ".rn" not in op
         kind = _KIND.get(op)
         if kind is None:
             kind = _kind(op)
-        if any(k == "tid" for k, _ in decoded) or nodes.record or kind == _JOINED or kind == _ONCE:
+        if any(k == "tid" for k, _ in decoded) or nodes.record or kind == _JOINED or kind == _ONCE \
+                or kind == _WIDEN:
             return self._float_all_each(op, base, dst, decoded, contracts, unrounded)
         # operands as node ids or tokens, thread by thread and operand by operand (the order in
         # which fnode makes a select's node, as the per-thread walk makes them); a constant's
@@ -109,7 +115,7 @@ class AllThreads:
 
     def _float_all_each(self, op, base, dst, decoded, contracts, unrounded):
         """_float_all for the forms its fast loop leaves out (a thread-index operand, shapes
-        recorded, max.f32's joined nodes): Nodes.make_all over the operands of every thread."""
+        recorded, joined nodes and the widenings that fold them): Nodes.make_all over the operands of every thread."""
         nodes, fnode, n = self.nodes, self.fnode, self.n
         muls = nodes.muls
         spec = [(0, col) if col is not None else (1, None) if k == "tid" else (2, fnode(n if k == "ntid" else x))

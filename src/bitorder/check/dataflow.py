@@ -28,7 +28,7 @@ from __future__ import annotations
 import gc
 import hashlib
 
-from .allthreads import _CONCRETE, _INT_REG, AllThreads, selp_atom
+from .allthreads import _ABS16, _CONCRETE, _INT_REG, AllThreads, selp_atom
 from .memory import Memory
 from .regions import Regions
 from .ptx import Entry, Instr, Label, opcode_base
@@ -42,6 +42,7 @@ from .symbolic import (_SELECT, EXTENDED, Nodes, Unsupported, _BITS, _KNOWN, _MA
                        _extend, _is_float_op, _itype, _pair_cvt, _pred, _wrap, first_difference, float_form, negate, select)
 
 _BITS_TOKEN = {}   # an int -> the token of its bits as a float operand (_Block.fnode)
+_BITS16 = ("mov.b16", "mov.u16")   # moves whose constant is written as its 16-bit pattern
 
 __all__ = ["Unsupported", "first_difference", "roots", "signature", "signature_of", "walk"]
 
@@ -306,6 +307,8 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
             return (lambda t, ins, g: self.write(t, ops[0], self.compare(op, *self.vals(t, decoded, ops)), g),
                     lambda: self._setp_all(op, ops[0], decoded))
         if base == "mov" and not op.endswith(".pred"):
+            if op in _BITS16 and decoded[0][1].__class__ is int:   # a constant's 16 bits (execute's mov)
+                decoded = (("value", decoded[0][1] & 0xFFFF),)
             return (lambda t, ins, g: self.write(t, ops[0], self.vals(t, decoded, ops)[0], g),
                     lambda: self._mov_all(ops[0], decoded[0]))
         if (base in _RING or base in ("shr", "and", "or", "xor", "min", "max", "cvt", "neg", "not", "bfe", "popc")) \
@@ -365,7 +368,12 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
             v = self.val(t, ops[1])
             return self.write(t, ops[0], v != 0 if isinstance(v, int) else v, g)
         if base == "mov" or (base == "cvta" and ".to.global" in op):
-            return self.write(t, ops[0], self.val(t, ops[1]), g)
+            v = self.val(t, ops[1])
+            # a 16-bit constant is its bit pattern (-1024 and 0xFC00 are one f16 -inf, as a half of
+            # a 32-bit constant is): the same token for the same bits however ptxas wrote them
+            if op in _BITS16 and v.__class__ is int and _operand(ops[1])[0] == "value":
+                v &= 0xFFFF
+            return self.write(t, ops[0], v, g)
         if base == "cvt" and _pair_cvt(op):   # two independent conversions, the first operand into the upper half
             one = op.replace("x2", "")
             hi, lo = (self.nodes.make(one, (self.fnode(self.val(t, x)),)) for x in ops[1:3])
@@ -415,6 +423,7 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
         """The node of one floating-point operation on values; an unrounded multiply is noted (ptxas may
         contract it into an add that reads it: such an add is refused)."""
         args = [v[1] if v.__class__ is tuple and v[0] == "node" else self.fnode(v) for v in vals]
+        op = _ABS16.get(op, op)
         muls = self.nodes.muls
         if base in ("add", "sub") and muls and ".rn" not in op and any(a in muls for a in args):
             raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
@@ -472,6 +481,10 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
     def _integer(self, op, args):
         base = opcode_base(op)
         args = [a if _is_int(a) else self.tree_bits(a) for a in args]
+        if op == "and.b16" and args[1].__class__ is int and args[1] & 0xFFFF == 0x7FFF and args[0].__class__ is dict:
+            tree = self.bits_of_tree.get(pkey(args[0]))
+            if tree is not None:   # a half's sign bit cleared: its abs.f16 / abs.bf16 (both that, max_join_probe.py)
+                return ("node", self.nodes.make("abs.b16", (tree,)))
         if self.bits.table:
             known = self.bits.integer(op, base, args)
             if known is not None:

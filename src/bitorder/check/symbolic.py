@@ -74,7 +74,7 @@ class Nodes:
         self.undefined = set()   # ids of trees that read a register or shared word never written
         self.nanish = set()      # ids of trees whose NaN payload ptxas may change (payloads.py)
         self.shape = {}      # canonical hash -> (op, child hashes or tokens, payload), for explanations
-        self.lattice = {}    # hash of a max.f32 node -> the set of what it takes the maximum of
+        self.lattice = {}    # hash of a max node -> (its opcode, the set of what it takes the maximum of)
         self._seen = {}      # (op, child keys..., payload) -> the node's key (with shapes recorded)
 
     def make(self, op, children=(), payload=""):
@@ -106,6 +106,11 @@ class Nodes:
             return nid
         if op in onehot.HOT and (onehot.TERM or onehot.SUM):
             key = onehot.key(op, kids)
+            if key is not None:
+                key_of.append(key)
+                return nid
+        if kind == _WIDEN:
+            key = self._widen(op, kids[0])
             if key is not None:
                 key_of.append(key)
                 return nid
@@ -171,7 +176,7 @@ class Nodes:
         kind = _KIND.get(op)
         if kind is None:
             kind = _kind(op)
-        if self.record or kind == _JOINED or kind == _ONCE or op == "undefined" or \
+        if self.record or kind == _JOINED or kind == _ONCE or kind == _WIDEN or op == "undefined" or \
                 (op in onehot.HOT and (onehot.TERM or onehot.SUM)):
             return [self.make(op, args) for args in argss]
         key_of, undefined, get = self.key_of, self.undefined, _SEEN.get
@@ -227,6 +232,11 @@ class Nodes:
                 self.shape.setdefault(key, ("onehot", sorted(kids), ""))
                 self.key_of.append(key)
                 return nid
+        if kind == _WIDEN:
+            key = self._widen(op, kids[0])
+            if key is not None:
+                self.key_of.append(key)
+                return nid
         if kind == _COMMUTES or kind == _JOINED:
             kids.sort()
         seen = (op, *kids, payload)
@@ -241,11 +251,19 @@ class Nodes:
     def _key(self, op, kids, payload, kind):
         """The canonical hash of a new node (and its shape, when recorded); kind is _KIND[op]."""
         if kind == _JOINED:
-            # max.f32 is a join (+0 above -0, a NaN operand ignored, measured on the H200 in both
-            # operand orders): any tree of it over the same operands gives the same bits, so
-            # the node is the set of its operands, nested maxima flattened, repeats dropped.
+            # max.f32 / .f16 / .bf16 are joins (+0 above -0, a NaN operand ignored, two NaNs the
+            # canonical one; measured on the H200 in both operand orders): any tree of one over
+            # the same operands gives the same bits, so the node is the set of its operands,
+            # nested maxima of the same opcode flattened, repeats dropped.
             lattice = self.lattice
-            kids = sorted(set().union(*(lattice.get(k, {k}) for k in kids)))
+            members = set()
+            for k in kids:
+                hit = lattice.get(k)
+                if hit is not None and hit[0] == op:
+                    members |= hit[1]
+                else:
+                    members.add(k)
+            kids = sorted(members)
         elif kind == _COMMUTES:     # IEEE add and mul commute bitwise (NaNs are canonical on NVIDIA)
             # (make sorted them for its memo already; the key's own rule stays stated here)
             kids = sorted(kids)
@@ -253,10 +271,31 @@ class Nodes:
             kids = sorted(kids[:2]) + kids[2:]
         key = _hash(op, kids, payload)
         if kind == _JOINED:
-            self.lattice[key] = frozenset(kids)
+            self.lattice[key] = (op, frozenset(kids))
         if self.record:
             self.shape.setdefault(key, (op, kids, payload))
         return key
+
+    def _widen(self, op, k):
+        """The key of cvt.f32.f16 (or .bf16) of node k when k is a max.f16 (.bf16) join: the
+        max.f32 join of its members widened one by one, else None. Widening is exact and
+        monotone, and the H200 gives cvt(max16(a, b)) = max.f32(cvt(a), cvt(b)) bit for bit
+        on every pair (benchmarks/max_join_probe.py), so LLVM's narrowing of an f32 max of
+        widened halves into a half max (what row_max_f16 compiles to at some sizes) keeps
+        the tree's key."""
+        hit = self.lattice.get(k)
+        if hit is None or hit[0] != _WIDENS[op]:
+            return None
+        widened = []
+        for s in hit[1]:
+            seen = (op, s, "")
+            w = _SEEN.get(seen)
+            if w is None:
+                w = self._seen_miss(seen, op, [s], "", _WIDEN)
+            widened.append(w)
+            if self.record:
+                self.shape.setdefault(w, (op, [s], ""))
+        return self._key("max.f32", sorted(set(widened)), "", _JOINED)
 
     def summary(self, key, memo=None):
         """(leaves, depth, pairs): the loads under a node, its height, and the pairs of
@@ -315,19 +354,22 @@ def first_difference(ka: str, a: Nodes, kb: str, b: Nodes, path: str = "root") -
 _FLOAT_OPS = re.compile(r"^(add|sub|mul|fma|max|min|div|neg|abs|sqrt|rsqrt|rcp|ex2|lg2|sin|cos|tanh|cvt|copysign)\.")
 _FLOAT_TYPE = re.compile(r"\.(f16|bf16|f32|f64|f16x2|bf16x2)(\.|$)")
 _RING = {"add", "sub", "mul", "mad", "shl"}
-# Joins: max.f32 only. benchmarks/results/2026-11-29-checker-gpu: max(+0,-0) = max(-0,+0) = +0 and
-# max(NaN, x) = max(x, NaN) = x on the H200; min and the f16 forms were not probed.
-_JOIN = {"max.f32", "max.ftz.f32"}
+# Joins. benchmarks/results/2026-11-29-checker-gpu: max.f32(+0,-0) = max.f32(-0,+0) = +0 and
+# max.f32(NaN, x) = max.f32(x, NaN) = x on the H200; max.f16 and max.bf16 over all 2^32 pairs
+# (2026-12-03f-gpu call 5; two NaNs give the canonical NaN); min, .NaN and .xorsign not probed.
+_JOIN = {"max.f32", "max.ftz.f32", "max.f16", "max.bf16"}
+# widenings that carry a 16-bit join into an f32 one (Nodes._widen): cvt opcode -> the join it folds
+_WIDENS = {"cvt.f32.f16": "max.f16", "cvt.f32.bf16": "max.bf16"}
 _blake2b = hashlib.blake2b
 # how _key orders a node's children, by opcode (decided once per opcode text)
 # (_ONCE: children in order, like _PLAIN; memoised in _ONCE_SEEN, not in _SEEN or Nodes._seen)
-_PLAIN, _COMMUTES, _FMA, _JOINED, _ONCE = 0, 1, 2, 3, 4
+_PLAIN, _COMMUTES, _FMA, _JOINED, _ONCE, _WIDEN = 0, 1, 2, 3, 4, 5
 _KIND = {}
 
 
 def _kind(op: str) -> int:
     base = opcode_base(op)
-    kind = _KIND[op] = (_JOINED if op in _JOIN else _COMMUTES if base in ("add", "mul")
+    kind = _KIND[op] = (_JOINED if op in _JOIN else _WIDEN if op in _WIDENS else _COMMUTES if base in ("add", "mul")
                         else _FMA if base == "fma" else _ONCE if op in ("load", "select") else _PLAIN)
     return kind
 

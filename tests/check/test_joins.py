@@ -1,0 +1,93 @@
+"""Max trees as joins (symbolic._JOIN): max.f16 and max.bf16 join as max.f32 does, a widened 16-bit join is the
+f32 join of its widened members (Nodes._widen: LLVM narrows an f32 max of widened halves into a half max), joins of
+different opcodes are not flattened into each other, and a 16-bit constant is its bit pattern however ptxas wrote it.
+Each rule with a planted fault, built from a copied tree, that a test here catches. The hardware facts they rest on
+are benchmarks/max_join_probe.py's."""
+import os
+import sys
+
+from bitorder import check
+
+from test_dataflow import ADDRESSES, kernel
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+B16 = ".reg .b16 %rs<9>;\n.reg .f32 %f<9>;\n.reg .pred"
+LOADS = "ld.global.b16 %rs1, [%rd4];\nld.global.b16 %rs2, [%rd4+64];\nld.global.b16 %rs3, [%rd4+128];\n"
+
+
+def _k(body):
+    return kernel(ADDRESSES + LOADS + body + "\nst.global.f32 [%rd5], %f8;").replace(".reg .pred", B16)
+
+
+def _narrow(t="f16", m="max", cvt=None):
+    """cvt(max16(max16(a, b), c)): the whole max in 16 bits, widened once."""
+    return _k(f"{m}.{t} %rs4, %rs1, %rs2;\n{m}.{t} %rs5, %rs4, %rs3;\ncvt.f32.{cvt or t} %f8, %rs5;")
+
+
+def _mixed(t="f16"):
+    """max.f32(cvt(max16(a, c)), cvt(b)): part in 16 bits, part in 32, another grouping."""
+    return _k(f"max.{t} %rs4, %rs3, %rs1;\ncvt.f32.{t} %f1, %rs4;\ncvt.f32.{t} %f2, %rs2;\nmax.f32 %f8, %f2, %f1;")
+
+
+def _wide(t="f16", m="max.f32"):
+    """max.f32 over the three widened loads."""
+    return _k(f"cvt.f32.{t} %f1, %rs1;\ncvt.f32.{t} %f2, %rs2;\ncvt.f32.{t} %f3, %rs3;\n"
+              f"{m} %f4, %f1, %f2;\nmax.f32 %f8, %f4, %f3;")
+
+
+def test_a_widened_16_bit_max_is_the_f32_max_of_its_widened_members():
+    for t in ("f16", "bf16"):
+        progs = [_narrow(t), _mixed(t), _wide(t)]
+        assert all(check.level(p).startswith("v1") for p in progs), [check.level(p) for p in progs]
+        assert check.partition(progs) == [[0, 1, 2]], t
+
+
+def test_the_fold_keeps_the_opcode_and_the_conversion():
+    # a min is no max; f16 bits widened as bf16 are another value; an f16 max is not a bf16 one
+    assert not check.equivalent(_narrow("f16", "min"), _wide("f16"))
+    assert not check.equivalent(_narrow("f16", cvt="bf16"), _wide("bf16"))
+    assert not check.equivalent(_narrow("bf16", cvt="f16"), _wide("f16"))
+
+
+def test_joins_of_different_opcodes_are_not_flattened_together():
+    # max.ftz.f32 flushes subnormals: a tree with one inside is not the plain max over the same members
+    assert not check.equivalent(_wide("f16", "max.ftz.f32"), _wide("f16"))
+
+
+# the masked load's other value, -inf in f16, written as a signed 16-bit constant or as its pattern
+def _masked(const):
+    return kernel(ADDRESSES + f"setp.lt.u32 %p1, %r1, 20;\nmov.b16 %rs2, {const};\nmov.u16 %rs1, %rs2;\n"
+                  "@%p1 ld.global.b16 %rs1, [%rd4];\ncvt.f32.f16 %f8, %rs1;\nst.global.f32 [%rd5], %f8;"
+                  ).replace(".reg .pred", B16)
+
+
+def test_a_16_bit_constant_is_its_bit_pattern():
+    assert check.level(_masked(-1024)).startswith("v1")
+    assert check.equivalent(_masked(-1024), _masked(64512))
+    assert not check.equivalent(_masked(-1024), _masked(-1023))
+
+
+def _planted(tmp_path, file, old, new, test):
+    sys.path.insert(0, os.path.dirname(HERE))
+    from mutants import PYTEST, run_on_mutant
+    p, copy = run_on_mutant(tmp_path, file, old, new, [*PYTEST, "tests/check/test_bits.py::test_bitorder_is_imported_from",
+                                                          f"tests/check/test_joins.py::{test}"])
+    assert copy in p.stdout and p.returncode != 0 and "AssertionError" in p.stdout, p.stdout[-2000:] + p.stderr[-1000:]
+
+
+def test_planted_fault_widening_any_join_fails(tmp_path):
+    """_widen folding whatever join it is handed (an f16 max widened as bf16): the opcode test must fail."""
+    _planted(tmp_path, "src/bitorder/check/symbolic.py", "if hit is None or hit[0] != _WIDENS[op]:",
+             "if hit is None:", "test_the_fold_keeps_the_opcode_and_the_conversion")
+
+
+def test_planted_fault_flattening_across_opcodes_fails(tmp_path):
+    """A join flattening any join under it (max.ftz.f32 into max.f32): the flattening test must fail."""
+    _planted(tmp_path, "src/bitorder/check/symbolic.py", "if hit is not None and hit[0] == op:",
+             "if hit is not None:", "test_joins_of_different_opcodes_are_not_flattened_together")
+
+
+def test_planted_fault_16_bit_constants_as_written_fails(tmp_path):
+    """The 16-bit constant kept as the integer ptxas wrote: the bit-pattern test must fail."""
+    _planted(tmp_path, "src/bitorder/check/dataflow.py", 'decoded = (("value", decoded[0][1] & 0xFFFF),)',
+             "pass", "test_a_16_bit_constant_is_its_bit_pattern")
