@@ -9,6 +9,8 @@ alike. Here every configuration of the named kernels runs on the wide draws *and
   narrow  a standard normal draw (every term of a sum matters)
   nan     narrow, with one element in 61 a NaN and values rounded to halves (ties)
   zeros   signed zeros and ones (what +0/-0 and ties do to max, argmax and sums)
+  payloads  narrow, with whole rows and columns and one element in 61 NaNs of random sign and payload (which
+          NaN a max or sum of NaNs returns: the canonical one or an input's)
 and, for the plain GEMM kernels, K = 976 (a tail that BLOCK_K 32 and 64 cut differently: the 64
 wide turns run two more all-zero k16 steps) with tiny bf16 / fp16 values. The truth is then the
 bytes on all draws together; a checker class that holds two of those truths would be a wrong merge
@@ -36,7 +38,7 @@ def _variants(args, outputs, seed, device="cuda"):
     """Adversarial copies of one argument set: every float input replaced, outputs kept."""
     import torch
     out = []
-    for label in ("narrow", "nan", "zeros"):
+    for label in ("narrow", "nan", "zeros", "payloads"):
         g = torch.Generator(device=device).manual_seed(seed)
         a = dict(args)
         for name, v in args.items():
@@ -53,10 +55,40 @@ def _variants(args, outputs, seed, device="cuda"):
                                                     -0.0, 0.0), x)
             if v.dtype == torch.float8_e4m3fn:
                 x = x.clamp(-448, 448)
-            a[name] = x.to(v.dtype)
+            x = x.to(v.dtype)
+            if label == "payloads":
+                x = _payloads(x, g)
+            a[name] = x
         a.update({o: args[o].clone() for o in outputs})
         out.append((label, a))
     return out
+
+
+_NAN_BITS = {"torch.float32": (32, 23), "torch.float16": (16, 10), "torch.bfloat16": (16, 7)}
+
+
+def _payloads(x, g):
+    """x (a narrow draw) with whole rows (every third along dim 0), whole columns (every fifth along the last dim)
+    and one element in 61 replaced by NaNs of random sign and payload, written bit by bit in x's own dtype: a max
+    or sum over a row or column meets only NaNs there, so which payload comes out (the canonical NaN, or one of the
+    inputs') is in the bytes compared. Other dtypes (fp8) get the one NaN torch makes."""
+    import torch
+    shape = x.shape
+    idx = torch.arange(x.numel(), device=x.device).reshape(shape)
+    last = shape[-1] if x.dim() else 1
+    rows = (idx // max(x.numel() // max(shape[0], 1), 1)) % 3 == 0 if x.dim() > 1 else (idx // 64) % 3 == 0
+    nan = rows | ((idx % last) % 5 == 0) | (torch.randint(0, 61, shape, device=x.device, generator=g) == 0)
+    bits = _NAN_BITS.get(str(x.dtype))
+    if bits is None:
+        return torch.where(nan, torch.full_like(x, float("nan")), x)
+    width, man = bits
+    it = torch.int32 if width == 32 else torch.int16
+    payload = torch.randint(0, 1 << man, shape, device=x.device, generator=g) | 1
+    sign = torch.randint(0, 2, shape, device=x.device, generator=g) << (width - 1)
+    exp = ((1 << (width - 1 - man)) - 1) << man
+    pattern = (sign | exp | payload)
+    pattern = torch.where(pattern >= (1 << (width - 1)), pattern - (1 << width), pattern).to(it).view(x.dtype)
+    return torch.where(nan, pattern, x)
 
 
 def probe_kernel(name, draws=5, seed=7):
