@@ -1,5 +1,6 @@
 """Max trees as joins (symbolic._JOIN): max.f16 and max.bf16 join as max.f32 does, a widened 16-bit join is the
-f32 join of its widened members (Nodes._widen: LLVM narrows an f32 max of widened halves into a half max), joins of
+f32 join of its widened members (Nodes._widen: LLVM narrows an f32 max of widened halves into a half max; the bf16
+one marked by its all-NaN value), joins of
 different opcodes are not flattened into each other, and a 16-bit constant is its bit pattern however ptxas wrote it.
 Each rule with a planted fault, built from a copied tree, that a test here catches. The hardware facts they rest on
 are benchmarks/max_join_probe.py's."""
@@ -36,10 +37,17 @@ def _wide(t="f16", m="max.f32"):
 
 
 def test_a_widened_16_bit_max_is_the_f32_max_of_its_widened_members():
-    for t in ("f16", "bf16"):
-        progs = [_narrow(t), _mixed(t), _wide(t)]
-        assert all(check.level(p).startswith("v1") for p in progs), [check.level(p) for p in progs]
-        assert check.partition(progs) == [[0, 1, 2]], t
+    progs = [_narrow("f16"), _mixed("f16"), _wide("f16")]
+    assert all(check.level(p).startswith("v1") for p in progs), [check.level(p) for p in progs]
+    assert check.partition(progs) == [[0, 1, 2]]
+
+
+def test_a_widened_bf16_max_stored_as_it_is_keeps_its_nan():
+    # cvt.f32.bf16 of two NaNs' max is 0x7FFF0000, max.f32 of them 0x7FFFFFFF (max_join_probe.py, 2026-12-03g):
+    # the widened bf16 join stored as it is stays apart; under a max.f32 it is that join's (the NaN is max.f32's)
+    progs = [_narrow("bf16"), _mixed("bf16"), _wide("bf16")]
+    assert all(check.level(p).startswith("v1") for p in progs), [check.level(p) for p in progs]
+    assert check.partition(progs) == [[0], [1, 2]]
 
 
 def test_the_fold_keeps_the_opcode_and_the_conversion():
@@ -77,8 +85,14 @@ def _planted(tmp_path, file, old, new, test):
 
 def test_planted_fault_widening_any_join_fails(tmp_path):
     """_widen folding whatever join it is handed (an f16 max widened as bf16): the opcode test must fail."""
-    _planted(tmp_path, "src/bitorder/check/symbolic.py", "if hit is None or hit[0] != _WIDENS[op]:",
+    _planted(tmp_path, "src/bitorder/check/symbolic.py", "if hit is None or hit[0] != _WIDENS[op][0]:",
              "if hit is None:", "test_the_fold_keeps_the_opcode_and_the_conversion")
+
+
+def test_planted_fault_bf16_fold_without_its_nan_fails(tmp_path):
+    """The bf16 fold keyed as the plain f32 join (the H200 says two NaNs differ): the bf16 test must fail."""
+    _planted(tmp_path, "src/bitorder/check/symbolic.py", '("max.bf16", "nan:0x7fff0000")', '("max.bf16", "")',
+             "test_a_widened_bf16_max_stored_as_it_is_keeps_its_nan")
 
 
 def test_planted_fault_flattening_across_opcodes_fails(tmp_path):

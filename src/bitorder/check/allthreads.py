@@ -21,9 +21,6 @@ from . import onehot, payloads, symbolic
 from ._native import trait
 
 _INT_REG = re.compile(r"[bus](16|32|64)")   # selp types of integer registers
-# abs of a half clears its sign bit, f16 or bf16 (max_join_probe.py), as and.b16 x, 0x7FFF does: one node
-# for the three (float_node and _float_all rename; dataflow._integer makes it for the and)
-_ABS16 = {"abs.f16": "abs.b16", "abs.bf16": "abs.b16"}
 _CONCRETE = {}   # (integer opcode, constant operands...) -> the constant result (_Block.integer)
 
 
@@ -47,7 +44,6 @@ class AllThreads:
     def _float_all(self, op, base, dst, decoded):
         """_float in every thread, unguarded and outside a skipped region (one call, not n)."""
         nodes, fnode, n = self.nodes, self.fnode, self.n
-        op = _ABS16.get(op, op)
         muls = nodes.muls
         contracts = base in ("add", "sub") and ".rn" not in op
         unrounded = base == "mul" and ".rn" not in op

@@ -28,7 +28,7 @@ from __future__ import annotations
 import gc
 import hashlib
 
-from .allthreads import _ABS16, _CONCRETE, _INT_REG, AllThreads, selp_atom
+from .allthreads import _CONCRETE, _INT_REG, AllThreads, selp_atom
 from .memory import Memory
 from .regions import Regions
 from .ptx import Entry, Instr, Label, opcode_base
@@ -423,7 +423,6 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
         """The node of one floating-point operation on values; an unrounded multiply is noted (ptxas may
         contract it into an add that reads it: such an add is refused)."""
         args = [v[1] if v.__class__ is tuple and v[0] == "node" else self.fnode(v) for v in vals]
-        op = _ABS16.get(op, op)
         muls = self.nodes.muls
         if base in ("add", "sub") and muls and ".rn" not in op and any(a in muls for a in args):
             raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
@@ -481,10 +480,6 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
     def _integer(self, op, args):
         base = opcode_base(op)
         args = [a if _is_int(a) else self.tree_bits(a) for a in args]
-        if op == "and.b16" and args[1].__class__ is int and args[1] & 0xFFFF == 0x7FFF and args[0].__class__ is dict:
-            tree = self.bits_of_tree.get(pkey(args[0]))
-            if tree is not None:   # a half's sign bit cleared: its abs.f16 / abs.bf16 (both that, max_join_probe.py)
-                return ("node", self.nodes.make("abs.b16", (tree,)))
         if self.bits.table:
             known = self.bits.integer(op, base, args)
             if known is not None:

@@ -279,12 +279,15 @@ class Nodes:
     def _widen(self, op, k):
         """The key of cvt.f32.f16 (or .bf16) of node k when k is a max.f16 (.bf16) join: the
         max.f32 join of its members widened one by one, else None. Widening is exact and
-        monotone, and the H200 gives cvt(max16(a, b)) = max.f32(cvt(a), cvt(b)) bit for bit
-        on every pair (benchmarks/max_join_probe.py), so LLVM's narrowing of an f32 max of
-        widened halves into a half max (what row_max_f16 compiles to at some sizes) keeps
-        the tree's key."""
+        monotone; on the H200 cvt.f32.f16(max.f16(a, b)) = max.f32(cvt(a), cvt(b)) bit for bit
+        on every pair, and for bf16 on every pair but two NaNs, where the widened canonical bf16
+        NaN (0x7FFF0000) is not max.f32's canonical 0x7FFFFFFF (benchmarks/max_join_probe.py,
+        2026-12-03g). So LLVM's narrowing of an f32 max of widened halves into a half max (what
+        row_max_f16 compiles to at some sizes) keeps the f16 tree's key; the bf16 one is the f32
+        join marked "all NaN: 0x7FFF0000" (a payload of its own: equal only to such joins), which
+        a max.f32 over it flattens (its NaN result is then max.f32's own, as its members' is)."""
         hit = self.lattice.get(k)
-        if hit is None or hit[0] != _WIDENS[op]:
+        if hit is None or hit[0] != _WIDENS[op][0]:
             return None
         widened = []
         for s in hit[1]:
@@ -295,7 +298,7 @@ class Nodes:
             widened.append(w)
             if self.record:
                 self.shape.setdefault(w, (op, [s], ""))
-        return self._key("max.f32", sorted(set(widened)), "", _JOINED)
+        return self._key("max.f32", sorted(set(widened)), _WIDENS[op][1], _JOINED)
 
     def summary(self, key, memo=None):
         """(leaves, depth, pairs): the loads under a node, its height, and the pairs of
@@ -358,8 +361,9 @@ _RING = {"add", "sub", "mul", "mad", "shl"}
 # max.f32(NaN, x) = max.f32(x, NaN) = x on the H200; max.f16 and max.bf16 over all 2^32 pairs
 # (2026-12-03f-gpu call 5; two NaNs give the canonical NaN); min, .NaN and .xorsign not probed.
 _JOIN = {"max.f32", "max.ftz.f32", "max.f16", "max.bf16"}
-# widenings that carry a 16-bit join into an f32 one (Nodes._widen): cvt opcode -> the join it folds
-_WIDENS = {"cvt.f32.f16": "max.f16", "cvt.f32.bf16": "max.bf16"}
+# widenings that carry a 16-bit join into an f32 one (Nodes._widen): cvt opcode -> (the join it folds,
+# the payload of the f32 join it makes: "" where two NaNs widen to max.f32's canonical NaN)
+_WIDENS = {"cvt.f32.f16": ("max.f16", ""), "cvt.f32.bf16": ("max.bf16", "nan:0x7fff0000")}
 _blake2b = hashlib.blake2b
 # how _key orders a node's children, by opcode (decided once per opcode text)
 # (_ONCE: children in order, like _PLAIN; memoised in _ONCE_SEEN, not in _SEEN or Nodes._seen)
