@@ -12,6 +12,7 @@ import dataclasses
 
 import torch
 import triton
+from torch._subclasses.fake_tensor import FakeTensorMode
 
 _TYPES = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16"}
 RETYPED_FAMILIES = ("reduction", "normalization", "scan", "elementwise")
@@ -27,8 +28,17 @@ def with_16_warps(spec):
 
 
 def _input_dtype(spec):
-    """The floating dtype of the spec's inputs (one for all of them), or None where there are none or several."""
-    args = spec.make("cpu", 0)
+    """The floating dtype of the spec's inputs (one for all of them), or None where there are none or several.
+    The arguments are made as fake tensors (shapes and dtypes, no data: every corpus import, in every gate worker,
+    asks this of ~120 kernels); a make that needs data falls back to real CPU tensors."""
+    try:
+        with FakeTensorMode():
+            return _one_dtype(spec, spec.make("cpu", 0))
+    except Exception:
+        return _one_dtype(spec, spec.make("cpu", 0))
+
+
+def _one_dtype(spec, args):
     kinds = {v.dtype for k, v in args.items() if isinstance(v, torch.Tensor) and v.is_floating_point()
              and k not in spec.outputs}
     return next(iter(kinds)) if len(kinds) == 1 else None
