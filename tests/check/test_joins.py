@@ -75,6 +75,18 @@ def test_a_16_bit_constant_is_its_bit_pattern():
     assert not check.equivalent(_masked(-1024), _masked(-1023))
 
 
+def test_a_16_bit_constant_in_index_arithmetic_is_its_signed_value():
+    # mov.b16 keeps -1 as 0xFFFF; an add.s16 of a symbolic index with it is still that index - 1 once widened
+    def k(const, off):
+        return kernel(ADDRESSES + f"mov.u32 %r5, %ctaid.x;\ncvt.u16.u32 %rs1, %r5;\nmov.b16 %rs2, {const};\n"
+                      "add.s16 %rs3, %rs1, %rs2;\ncvt.s32.s16 %r4, %rs3;\nmul.wide.s32 %rd6, %r4, 4;\n"
+                      f"add.s64 %rd7, %rd1, %rd6;\nld.global.f32 %f1, [%rd7+{off}];\nst.global.f32 [%rd5], %f1;"
+                      ).replace(".reg .pred", B16)
+    assert check.level(k(-1, 4)).startswith("v1"), check.level(k(-1, 4))
+    assert check.equivalent(k(-1, 4), k(0, 0)) and check.equivalent(k(65535, 4), k(0, 0))
+    assert not check.equivalent(k(-1, 0), k(0, 0))
+
+
 def _planted(tmp_path, file, old, new, test):
     sys.path.insert(0, os.path.dirname(HERE))
     from mutants import PYTEST, run_on_mutant
@@ -105,3 +117,10 @@ def test_planted_fault_16_bit_constants_as_written_fails(tmp_path):
     """The 16-bit constant kept as the integer ptxas wrote: the bit-pattern test must fail."""
     _planted(tmp_path, "src/bitorder/check/dataflow.py", 'decoded = (("value", decoded[0][1] & 0xFFFF),)',
              "pass", "test_a_16_bit_constant_is_its_bit_pattern")
+
+
+def test_planted_fault_16_bit_constants_unsigned_in_index_arithmetic_fails(tmp_path):
+    """0xFFFF kept unsigned in a 16-bit add (index - 1 read as index + 65535): the index test must fail."""
+    _planted(tmp_path, "src/bitorder/check/dataflow.py", "args = [_wrap(a, True, 16) if a.__class__ is int else a for a in args]",
+             "pass", "test_a_16_bit_constant_in_index_arithmetic_is_its_signed_value")
+

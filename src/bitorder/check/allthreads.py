@@ -244,6 +244,10 @@ class AllThreads:
         register; it returns None for add, sub, mad and mul, whatever their operands)."""
         integer, n = self.integer, self.n
         base = opcode_base(op)
+        if base in ("add", "sub", "mul", "mad", "shl") and op.endswith("16"):   # (_integer's 16-bit constants)
+            spec = self._spec(decoded)
+            self.cols[dst] = [integer(op, [x[t] if k == 0 else x if k == 2 else t for k, x in spec]) for t in range(n)]
+            return
         plain = ".wide" not in op and ".hi" not in op
         ring = base in ("add", "sub", "mad") and plain and len(decoded) >= 2
         sign, mad = -1 if base == "sub" else 1, base == "mad"

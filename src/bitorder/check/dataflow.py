@@ -480,6 +480,10 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
     def _integer(self, op, args):
         base = opcode_base(op)
         args = [a if _is_int(a) else self.tree_bits(a) for a in args]
+        if base in _RING and op.endswith("16"):
+            # a 16-bit constant held as its bit pattern (mov.b16) counts as the signed value in index
+            # arithmetic: 0xFFFF + x is x - 1 in 16 bits, as the walk's unwrapped sums assume
+            args = [_wrap(a, True, 16) if a.__class__ is int else a for a in args]
         if self.bits.table:
             known = self.bits.integer(op, base, args)
             if known is not None:
