@@ -48,20 +48,37 @@ def _key(x):
 
 
 @triton.jit
+def _operands(a, b, BF16: tl.constexpr, BLOCK: tl.constexpr):
+    """The 16-bit patterns a (the program's one) and b (a block of them) as int16, and as f16 or bf16 values."""
+    av = tl.full([BLOCK], a, tl.int32).to(tl.int16)
+    bv = b.to(tl.int16)
+    if BF16:
+        x, y = av.to(tl.bfloat16, bitcast=True), bv.to(tl.bfloat16, bitcast=True)
+    else:
+        x, y = av.to(tl.float16, bitcast=True), bv.to(tl.float16, bitcast=True)
+    return av, bv, x, y
+
+
+@triton.jit
+def _tally(wrong, bad, b, sample_ptr, a):
+    """wrong plus this block's bad pairs; the program's sample keeps the largest bad b (-1 while there is none)."""
+    ex = tl.max(tl.where(bad, b, -1), 0)
+    tl.store(sample_ptr + a, tl.maximum(tl.load(sample_ptr + a), ex))
+    return wrong + bad.to(tl.int32)
+
+
+@triton.jit
 def _pairs(bad_ptr, sample_ptr, BF16: tl.constexpr, BLOCK: tl.constexpr, FAULT: tl.constexpr):
     a = tl.program_id(0)                                  # one a per program, every b across the block loop
     wrong = tl.zeros([BLOCK], tl.int32)
     for b0 in range(0, 65536, BLOCK):
         b = b0 + tl.arange(0, BLOCK)
-        av = tl.full([BLOCK], a, tl.int32).to(tl.int16)
-        bv = b.to(tl.int16)
+        av, bv, x, y = _operands(a, b, BF16, BLOCK)
         if BF16:
-            x, y = av.to(tl.bfloat16, bitcast=True), bv.to(tl.bfloat16, bitcast=True)
             ab = tl.inline_asm_elementwise("max.bf16 $0, $1, $2;", "=h,h,h", [x, y], tl.bfloat16, True, 1)
             ba = tl.inline_asm_elementwise("max.bf16 $0, $1, $2;", "=h,h,h", [y, x], tl.bfloat16, True, 1)
             canon = 0x7FFF if not FAULT else 0x7FC0
         else:
-            x, y = av.to(tl.float16, bitcast=True), bv.to(tl.float16, bitcast=True)
             ab = tl.inline_asm_elementwise("max.f16 $0, $1, $2;", "=h,h,h", [x, y], tl.float16, True, 1)
             ba = tl.inline_asm_elementwise("max.f16 $0, $1, $2;", "=h,h,h", [y, x], tl.float16, True, 1)
             canon = 0x7FFF if not FAULT else 0x7E00    # (the planted fault: a wrong canonical NaN)
@@ -79,10 +96,7 @@ def _pairs(bad_ptr, sample_ptr, BF16: tl.constexpr, BLOCK: tl.constexpr, FAULT: 
             kb = tl.where(nb, -0x10000, tl.where((bi & 0x8000) != 0, -mag_b - 1, mag_b))
             ref = tl.where(na & nb, canon, tl.where(ka >= kb, ai, bi))
         bad = (abi != bai) | (abi != ref)
-        wrong += bad.to(tl.int32)
-        # keep one example per program: the last bad b (or -1)
-        ex = tl.max(tl.where(bad, b, -1), 0)
-        tl.store(sample_ptr + a, tl.maximum(tl.load(sample_ptr + a), ex))
+        wrong = _tally(wrong, bad, b, sample_ptr, a)
     tl.store(bad_ptr + a, tl.sum(wrong, 0))
 
 
@@ -93,16 +107,13 @@ def _fold(bad_ptr, sample_ptr, BF16: tl.constexpr, BLOCK: tl.constexpr, FAULT: t
     wrong = tl.zeros([BLOCK], tl.int32)
     for b0 in range(0, 65536, BLOCK):
         b = b0 + tl.arange(0, BLOCK)
-        av = tl.full([BLOCK], a, tl.int32).to(tl.int16)
-        bv = b.to(tl.int16)
+        _, _, x, y = _operands(a, b, BF16, BLOCK)
         if BF16:
-            x, y = av.to(tl.bfloat16, bitcast=True), bv.to(tl.bfloat16, bitcast=True)
             narrow = tl.inline_asm_elementwise("{ .reg .b16 m; max.bf16 m, $1, $2; cvt.f32.bf16 $0, m; }", "=r,h,h",
                                                [x, y], tl.float32, True, 1)
             wide = tl.inline_asm_elementwise("{ .reg .f32 p, q; cvt.f32.bf16 p, $1; cvt.f32.bf16 q, $2; "
                                              "max.f32 $0, p, q; }", "=r,h,h", [x, y], tl.float32, True, 1)
         else:
-            x, y = av.to(tl.float16, bitcast=True), bv.to(tl.float16, bitcast=True)
             narrow = tl.inline_asm_elementwise("{ .reg .b16 m; max.f16 m, $1, $2; cvt.f32.f16 $0, m; }", "=r,h,h",
                                                [x, y], tl.float32, True, 1)
             wide = tl.inline_asm_elementwise("{ .reg .f32 p, q; cvt.f32.f16 p, $1; cvt.f32.f16 q, $2; "
@@ -110,9 +121,7 @@ def _fold(bad_ptr, sample_ptr, BF16: tl.constexpr, BLOCK: tl.constexpr, FAULT: t
         if FAULT:   # the planted fault: the wide side's -0 read as +0
             wide = tl.where(wide == 0.0, 0.0, wide)
         bad = narrow.to(tl.int32, bitcast=True) != wide.to(tl.int32, bitcast=True)
-        wrong += bad.to(tl.int32)
-        ex = tl.max(tl.where(bad, b, -1), 0)
-        tl.store(sample_ptr + a, tl.maximum(tl.load(sample_ptr + a), ex))
+        wrong = _tally(wrong, bad, b, sample_ptr, a)
     tl.store(bad_ptr + a, tl.sum(wrong, 0))
 
 
@@ -136,14 +145,8 @@ def _absfold(bad_ptr, sample_ptr, BF16: tl.constexpr, BLOCK: tl.constexpr, FAULT
     wrong = tl.zeros([BLOCK], tl.int32)
     for b0 in range(0, 65536, BLOCK):
         b = b0 + tl.arange(0, BLOCK)
-        av = tl.full([BLOCK], a, tl.int32).to(tl.int16)
-        bv = b.to(tl.int16)
-        if BF16:
-            x, y = av.to(tl.bfloat16, bitcast=True), bv.to(tl.bfloat16, bitcast=True)
-            bare = tl.inline_asm_elementwise(BARE, "=h,h", [y], tl.bfloat16, True, 1)
-        else:
-            x, y = av.to(tl.float16, bitcast=True), bv.to(tl.float16, bitcast=True)
-            bare = tl.inline_asm_elementwise(BARE, "=h,h", [y], tl.float16, True, 1)
+        _, _, x, y = _operands(a, b, BF16, BLOCK)
+        bare = tl.inline_asm_elementwise(BARE, "=h,h", [y], y.dtype, True, 1)
         narrow = tl.inline_asm_elementwise(NARROW, "=r,h,h", [x, y], tl.float32, True, 1)
         wide = tl.inline_asm_elementwise(WIDE, "=r,h,h", [x, y], tl.float32, True, 1)
         one = tl.inline_asm_elementwise(ONE, "=r,h", [y], tl.float32, True, 1)
@@ -155,9 +158,7 @@ def _absfold(bad_ptr, sample_ptr, BF16: tl.constexpr, BLOCK: tl.constexpr, FAULT
             bad = one.to(tl.int32, bitcast=True) != one_and.to(tl.int32, bitcast=True)
         else:              # under a 16-bit max, widened, against the f32 max of the masked members widened
             bad = narrow.to(tl.int32, bitcast=True) != wide.to(tl.int32, bitcast=True)
-        wrong += bad.to(tl.int32)
-        ex = tl.max(tl.where(bad, b, -1), 0)
-        tl.store(sample_ptr + a, tl.maximum(tl.load(sample_ptr + a), ex))
+        wrong = _tally(wrong, bad, b, sample_ptr, a)
     tl.store(bad_ptr + a, tl.sum(wrong, 0))
 
 
@@ -192,9 +193,7 @@ def _pairs32(bad_ptr, sample_ptr, BLOCK: tl.constexpr, FAULT: tl.constexpr):
         ref = tl.where(na & nb, 0x7FFFFFFF if not FAULT else 0x7FC00000, tl.where(ka >= kb, ai, bi))
         abi, bai = ab.to(tl.int32, bitcast=True), ba.to(tl.int32, bitcast=True)
         bad = (abi != bai) | (abi != ref)
-        wrong += bad.to(tl.int32)
-        ex = tl.max(tl.where(bad, b, -1), 0)
-        tl.store(sample_ptr + a, tl.maximum(tl.load(sample_ptr + a), ex))
+        wrong = _tally(wrong, bad, b, sample_ptr, a)
     tl.store(bad_ptr + a, tl.sum(wrong, 0))
 
 
