@@ -38,11 +38,12 @@ import triton.language as tl
 
 
 @triton.jit
-def _key(x):
-    """A total order on 16-bit floats as signed integers: -0 below +0, every NaN below -inf."""
+def _key(x, BF16: tl.constexpr):
+    """A total order on 16-bit floats (f16, or bf16 with BF16) as signed integers: -0 below +0, every NaN below
+    -inf; and whether x is a NaN."""
     x = x.to(tl.int32)
     mag = x & 0x7FFF
-    nan = mag > 0x7C00
+    nan = mag > (0x7F80 if BF16 else 0x7C00)
     k = tl.where((x & 0x8000) != 0, -mag - 1, mag)
     return tl.where(nan, -0x10000, k), nan
 
@@ -85,16 +86,9 @@ def _pairs(bad_ptr, sample_ptr, BF16: tl.constexpr, BLOCK: tl.constexpr, FAULT: 
         abi = ab.to(tl.int16, bitcast=True).to(tl.int32) & 0xFFFF
         bai = ba.to(tl.int16, bitcast=True).to(tl.int32) & 0xFFFF
         ai, bi = av.to(tl.int32) & 0xFFFF, bv.to(tl.int32) & 0xFFFF
-        ka, na = _key(ai)
-        kb, nb = _key(bi)
+        ka, na = _key(ai, BF16)
+        kb, nb = _key(bi, BF16)
         ref = tl.where(na & nb, canon, tl.where(ka >= kb, ai, bi))
-        if BF16:
-            mag_a, mag_b = ai & 0x7FFF, bi & 0x7FFF
-            na = mag_a > 0x7F80
-            nb = mag_b > 0x7F80
-            ka = tl.where(na, -0x10000, tl.where((ai & 0x8000) != 0, -mag_a - 1, mag_a))
-            kb = tl.where(nb, -0x10000, tl.where((bi & 0x8000) != 0, -mag_b - 1, mag_b))
-            ref = tl.where(na & nb, canon, tl.where(ka >= kb, ai, bi))
         bad = (abi != bai) | (abi != ref)
         wrong = _tally(wrong, bad, b, sample_ptr, a)
     tl.store(bad_ptr + a, tl.sum(wrong, 0))
