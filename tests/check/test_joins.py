@@ -87,6 +87,25 @@ def test_a_16_bit_constant_in_index_arithmetic_is_its_signed_value():
     assert not check.equivalent(k(-1, 0), k(0, 0))
 
 
+def _abs(t, form, widen=True):
+    """A half's absolute value as abs.<t> or as and.b16 0x7FFF, widened and stored as f32 or stored as it is."""
+    op = f"abs.{t} %rs4, %rs1;" if form == "abs" else "and.b16 %rs4, %rs1, 32767;"
+    tail = f"cvt.f32.{t} %f8, %rs4;" if widen else "mov.b32 %f8, {%rs4, %rs4};"
+    return _k(op + "\n" + tail)
+
+
+def test_a_widened_f16_abs_is_its_sign_cleared_widened():
+    # cvt.f32.f16 makes every NaN canonical, so abs and the mask agree once widened (max_join_probe.py, 2026-12-03g)
+    assert check.level(_abs("f16", "and")).startswith("v1")
+    assert check.equivalent(_abs("f16", "abs"), _abs("f16", "and"))
+
+
+def test_abs_and_the_mask_stay_apart_where_a_nan_tells_them_apart():
+    # abs of a NaN is the canonical NaN, the mask keeps its payload: unwidened, or widened as bf16 (payload kept)
+    assert not check.equivalent(_abs("f16", "abs", widen=False), _abs("f16", "and", widen=False))
+    assert not check.equivalent(_abs("bf16", "abs"), _abs("bf16", "and"))
+
+
 def _planted(tmp_path, file, old, new, test):
     sys.path.insert(0, os.path.dirname(HERE))
     from mutants import PYTEST, run_on_mutant
@@ -123,4 +142,11 @@ def test_planted_fault_16_bit_constants_unsigned_in_index_arithmetic_fails(tmp_p
     """0xFFFF kept unsigned in a 16-bit add (index - 1 read as index + 65535): the index test must fail."""
     _planted(tmp_path, "src/bitorder/check/dataflow.py", "args = [_wrap(a, True, 16) if a.__class__ is int else a for a in args]",
              "pass", "test_a_16_bit_constant_in_index_arithmetic_is_its_signed_value")
+
+
+def test_planted_fault_abs_widened_as_bf16_fails(tmp_path):
+    """The sign-cleared half read as abs under cvt.f32.bf16 too (its payload survives there): the test must fail."""
+    _planted(tmp_path, "src/bitorder/check/symbolic.py", '_SIGN0_WIDENS = {"cvt.f32.f16": "abs.f16"}',
+             '_SIGN0_WIDENS = {"cvt.f32.f16": "abs.f16", "cvt.f32.bf16": "abs.bf16"}',
+             "test_abs_and_the_mask_stay_apart_where_a_nan_tells_them_apart")
 

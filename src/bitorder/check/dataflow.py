@@ -484,6 +484,13 @@ class _Block(Memory, TensorCore, AllThreads, Regions):
             # a 16-bit constant held as its bit pattern (mov.b16) counts as the signed value in index
             # arithmetic: 0xFFFF + x is x - 1 in 16 bits, as the walk's unwrapped sums assume
             args = [_wrap(a, True, 16) if a.__class__ is int else a for a in args]
+        if op == "and.b16" and args[1].__class__ is int and args[1] & 0xFFFF == 0x7FFF and args[0].__class__ is dict:
+            tree = self.bits_of_tree.get(pkey(args[0]))
+            if tree is not None:   # a 16-bit tree's sign cleared: a node (symbolic.Nodes._abs16 widens it as abs)
+                nodes = self.nodes
+                nid = nodes.make("sign0.b16", (tree,))
+                nodes.sign0[nodes.key_of[nid]] = nodes.key_of[tree] if tree.__class__ is int else tree
+                return ("node", nid)
         if self.bits.table:
             known = self.bits.integer(op, base, args)
             if known is not None:

@@ -75,6 +75,7 @@ class Nodes:
         self.nanish = set()      # ids of trees whose NaN payload ptxas may change (payloads.py)
         self.shape = {}      # canonical hash -> (op, child hashes or tokens, payload), for explanations
         self.lattice = {}    # hash of a max node -> (its opcode, the set of what it takes the maximum of)
+        self.sign0 = {}      # hash of a 16-bit tree's sign cleared (and.b16 x, 0x7FFF) -> x's hash (_abs16)
         self._seen = {}      # (op, child keys..., payload) -> the node's key (with shapes recorded)
 
     def make(self, op, children=(), payload=""):
@@ -114,6 +115,8 @@ class Nodes:
             if key is not None:
                 key_of.append(key)
                 return nid
+            if kids[0] in self.sign0 and op in _SIGN0_WIDENS:
+                kids[0] = self._abs16(kids[0], _SIGN0_WIDENS[op])
         if kind == _COMMUTES or kind == _JOINED:
             kids.sort()     # their key does not depend on the children's order: neither does the memo
         # the key is a function of the operation, the children's keys and the payload alone: threads
@@ -237,6 +240,8 @@ class Nodes:
             if key is not None:
                 self.key_of.append(key)
                 return nid
+            if kids[0] in self.sign0 and op in _SIGN0_WIDENS:
+                kids[0] = self._abs16(kids[0], _SIGN0_WIDENS[op])
         if kind == _COMMUTES or kind == _JOINED:
             kids.sort()
         seen = (op, *kids, payload)
@@ -291,6 +296,8 @@ class Nodes:
             return None
         widened = []
         for s in hit[1]:
+            if s in self.sign0 and op in _SIGN0_WIDENS:
+                s = self._abs16(s, _SIGN0_WIDENS[op])
             seen = (op, s, "")
             w = _SEEN.get(seen)
             if w is None:
@@ -299,6 +306,20 @@ class Nodes:
             if self.record:
                 self.shape.setdefault(w, (op, [s], ""))
         return self._key("max.f32", sorted(set(widened)), _WIDENS[op][1], _JOINED)
+
+    def _abs16(self, k, absop):
+        """The key of abs.f16(x) for k, x's sign cleared (and.b16 x, 0x7FFF): what cvt.f32.f16 reads in its place.
+        abs.f16 of a NaN is the canonical NaN, not x's sign cleared, but cvt.f32.f16 makes every NaN canonical, so
+        the two widened are equal on all 2^16 inputs (benchmarks/max_join_probe.py, 2026-12-03g call 2; for bf16 they
+        are not: cvt.f32.bf16 keeps payloads)."""
+        x = self.sign0[k]
+        seen = (absop, x, "")
+        key = _SEEN.get(seen)
+        if key is None:
+            key = self._seen_miss(seen, absop, [x], "", _kind(absop))
+        if self.record:
+            self.shape.setdefault(key, (absop, [x], ""))
+        return key
 
     def summary(self, key, memo=None):
         """(leaves, depth, pairs): the loads under a node, its height, and the pairs of
@@ -364,6 +385,8 @@ _JOIN = {"max.f32", "max.ftz.f32", "max.f16", "max.bf16"}
 # widenings that carry a 16-bit join into an f32 one (Nodes._widen): cvt opcode -> (the join it folds,
 # the payload of the f32 join it makes: "" where two NaNs widen to max.f32's canonical NaN)
 _WIDENS = {"cvt.f32.f16": ("max.f16", ""), "cvt.f32.bf16": ("max.bf16", "nan:0x7fff0000")}
+# widenings under which a half's sign cleared (and.b16 x, 0x7FFF) is its abs (Nodes._abs16): cvt -> that abs
+_SIGN0_WIDENS = {"cvt.f32.f16": "abs.f16"}
 _blake2b = hashlib.blake2b
 # how _key orders a node's children, by opcode (decided once per opcode text)
 # (_ONCE: children in order, like _PLAIN; memoised in _ONCE_SEEN, not in _SEEN or Nodes._seen)
