@@ -1,5 +1,5 @@
 """Predicates packed into integers (check/bits.py) and the normal forms of comparisons and
-negations (bits.int_form, symbolic.float_form, symbolic.negate): equal names only for equal
+negations (bits.int_form, predicates.float_form, predicates.negate): equal names only for equal
 values, checked by brute force against PTX's semantics, and near misses kept apart."""
 import itertools
 import math
@@ -12,7 +12,7 @@ import pytest
 from bitorder import check
 from bitorder.check.bits import Bits, int_form
 from bitorder.check.poly import padd, pmul, short
-from bitorder.check.symbolic import float_form, negate
+from bitorder.check.predicates import float_form, negate
 
 from test_dataflow import HEAD, kernel
 

@@ -104,7 +104,7 @@ def test_limits_let_a_long_loop_walk_and_are_not_part_of_the_class():
 def test_popc_counts_the_set_bits_of_a_concrete_register():
     """popc (Inductor counts packed predicates with it): a concrete operand gives its count, wrapped
     to the type's width first (a symbolic one is an atom, as any other integer op the ring lacks)."""
-    from bitorder.check.symbolic import _concrete
+    from bitorder.check.predicates import _concrete
     assert _concrete("popc.b32", [0b1011]) == 3 and _concrete("popc.b32", [-1]) == 32
     assert _concrete("popc.b64", [-1]) == 64
 

@@ -15,8 +15,8 @@ import re
 from .ptx import opcode_base
 from .rules import _float_cmp
 from .poly import _cap, padd, pkey, pmul, short, UNDEF_PRED
-from .symbolic import (_COMMUTES, _FMIRROR, _FSYMMETRIC, _JOINED, _KIND, _ONCE, _WIDEN, Unsupported, _kind, _retype,
-                       select)
+from .symbolic import _COMMUTES, _JOINED, _KIND, _ONCE, _WIDEN, Unsupported, _kind
+from .predicates import _FMIRROR, _FSYMMETRIC, _retype, select
 from . import onehot, payloads, symbolic
 from ._native import trait
 

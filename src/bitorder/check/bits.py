@@ -15,7 +15,8 @@ from __future__ import annotations
 from . import onehot
 from .rules import _cvt_types, _linear_cmp
 from .poly import atom, padd, pkey, short, UNDEF, UNDEF_PRED
-from .symbolic import _itype, _pred, negate
+from .symbolic import _itype
+from .predicates import _pred, negate
 
 _INT_TYPES = ("b", "u", "s")
 # Memos shared by every walk, of pure functions of their keys (a register's bits determine its name

@@ -38,8 +38,9 @@ from .rules import (_address, _branches_on_constants, _cvt_types, _diamond, _flo
                     _operand, _text_shape)
 from .tensorcore import _PROXY_FENCE, TensorCore, smem_or, smem_shift
 from .poly import atom, _cap, _is_int, padd, pkey, pmul, UNDEF, UNDEF_PRED
-from .symbolic import (_SELECT, EXTENDED, Nodes, Unsupported, _BITS, _KNOWN, _MAX_STEPS, _RING, _concrete, _disjoint,
-                       _extend, _is_float_op, _itype, _pair_cvt, _pred, _wrap, first_difference, float_form, negate, select)
+from .symbolic import (EXTENDED, Nodes, Unsupported, _BITS, _KNOWN, _MAX_STEPS, _RING, _extend, _is_float_op, _itype,
+                       _pair_cvt, _wrap, first_difference)
+from .predicates import _SELECT, _concrete, _disjoint, _pred, float_form, negate, select
 
 _BITS_TOKEN = {}   # an int -> the token of its bits as a float operand (_Block.fnode)
 _BITS16 = ("mov.b16", "mov.u16")   # moves whose constant is written as its 16-bit pattern

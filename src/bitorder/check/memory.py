@@ -7,7 +7,8 @@ import re
 
 from .rules import _address, _last_part, _operand, _reg_list
 from .poly import padd, pkey, _poly, short, _TERM, _term, UNDEF, UNDEF_PRED
-from .symbolic import _BITS, Unsupported, leaf_key, select
+from .symbolic import _BITS, Unsupported, leaf_key
+from .predicates import select
 from ._native import trait
 
 

@@ -29,7 +29,7 @@ import math
 
 # predicate form (rules / bits) -> (E, c): the form holds only where E + c == 0
 EQ: dict = {}
-# a select's predicate name (symbolic.select's payload) -> its (E, c)
+# a select's predicate name (predicates.select's payload) -> its (E, c)
 NAMED: dict = {}
 # node key -> (E, c): the node is a zero or a NaN unless E + c == 0 (a term)
 TERM: dict = {}
@@ -86,7 +86,7 @@ def note_eq(form, a, b) -> None:
 
 
 def note_name(name: str, form) -> None:
-    """symbolic.select named the predicate `form` `name` (its positive form): a select on it
+    """predicates.select named the predicate `form` `name` (its positive form): a select on it
     learns its equality."""
     hit = EQ.get(form)
     if hit is not None:

@@ -26,7 +26,7 @@ from .poly import short
 
 # texts (short(str(p))) of and/or/xor/not predicates built from integer comparisons alone
 INT_TEXTS: set = set()
-# select payload names (symbolic.select's) whose predicate is integer-only
+# select payload names (predicates.select's) whose predicate is integer-only
 INT_NAMES: set = set()
 # select payload names of a single float comparison -> (comparison, its two operands' keys), or
 # of an and/or of comparisons -> ("composite", every value they compare)
@@ -74,7 +74,7 @@ def note_composite(result, operands) -> None:
 
 
 def note_select(name: str, g) -> None:
-    """symbolic.select named predicate g `name` (its positive form)."""
+    """predicates.select named predicate g `name` (its positive form)."""
     if integer_pred(g):
         INT_NAMES.add(name)
     elif g.__class__ is tuple and g[0] == "fcmp":

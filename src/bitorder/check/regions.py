@@ -13,7 +13,7 @@ threads that ran it and its earlier value in the others: "guard ? region's : bef
 from __future__ import annotations
 
 from .poly import UNDEF_PRED
-from .symbolic import _pred, select
+from .predicates import _pred, select
 from ._native import trait
 
 

@@ -41,7 +41,8 @@ import re
 from .ptx import Instr
 from .rules import _operand, _reg_list
 from .poly import padd, pkey
-from .symbolic import Unsupported, select
+from .symbolic import Unsupported
+from .predicates import select
 from ._native import trait
 
 SMEM16 = "smem/16"   # the atom (global_smem >> 4): a descriptor's start field
