@@ -1,0 +1,261 @@
+"""A warp-specialized Gluon twin of kernels_fp8.chain8_kernel's promoting mode (a prototype, sm_90a).
+
+The bits contract (the same as chain8_kernel with PROMOTE = 128, torch._scaled_mm with
+use_fast_accum=False): per output element (m, n), K is cut into intervals of PROMOTE from k = 0 (the
+last one zero past K, by the TMA descriptors' bounds); acc = +0.0 (fp32); for each interval in K order
+a fresh wgmma chain from zero (PROMOTE / 32 `wgmma ... k32` e4m3 x e4m3 -> f32 steps in K order, the
+first with scale-d 0) is waited for and added: acc = acc + partial, one round-to-nearest fp32 add.
+The epilogue is _epilogue8's (SCALE 1-4 order, tensor-wise or ROWWISE scales, HAS_BIAS, one rounding
+to the output type), every multiply and add explicitly rounded (mul.rn / add.rn, no fma).
+
+Why it is faster than chain8_kernel: there, both warpgroups of a 128-row tile run one program, so
+every trip holds four CTA-wide `bar.sync` and both wait for each other's wgmmas before each add.
+Here (cooperative schedule, one 128 x BLOCK_N tile per CTA, the cuBLAS/CUTLASS shape):
+  * a 1-warp producer partition issues the TMA loads of a STAGES-deep shared-memory ring: per stage
+    A's two 64-row halves and B's BLOCK_N x BLOCK_K tile, all counted on the stage's `ready` mbarrier;
+  * two 4-warp consumer partitions (the default one and a worker) each own 64 rows of the tile: each
+    waits on `ready`, runs its own fresh chain (one warpgroup_mma over BLOCK_K = PROMOTE), waits for
+    its own wgmma group, releases the stage with one mbarrier arrive on `empty` (count 2: one per
+    consumer) and adds the partial; then stores its 64 rows itself.
+No barrier is shared but the mbarriers of the ring: a consumer never waits for the other one, so while
+one adds (or stalls) the other's wgmmas keep the tensor cores busy. (Triton 3.6 still puts a `bar.sync id,
+128` of the consumer's own 128 threads before each single-thread mbarrier arrive and before each wait: a
+warpgroup-local sync, never one of the CTA; Gluon has no per-thread arrive to avoid it.) OVERLAP (a
+constexpr): each consumer issues interval i's chain before it waits for and adds interval i - 1's partial
+(two partials alternate, the loop unrolled by two), so its own adds also overlap its wgmmas; the adds are
+the same, in the same order.
+Per element the chain is chain8_kernel's (each warpgroup's m64nNk32 wgmma covers 64 rows in both kernels;
+N width and row placement do not change an element's chain), so the bytes should be the same: the CPU tests
+compare the PTX of an interval (tests/gemm/test_fp8_gluon.py), benchmarks/fp8_gluon_check.py the bytes.
+
+PROMOTE is a constexpr launch argument (BLOCK_K = PROMOTE): 64 gives other bytes (the check's fault).
+"""
+import torch
+import triton
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+from triton.experimental.gluon.language.nvidia.hopper import mbarrier, tma, warpgroup_mma, warpgroup_mma_wait
+from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
+
+HALF_M = gl.constexpr(64)    # rows per consumer warpgroup (one wgmma m64)
+BLOCK_M = gl.constexpr(128)  # rows per tile: two consumer warpgroups
+_OUT = {torch.bfloat16: "bf16", torch.float16: "fp16", torch.float32: "fp32"}
+
+
+@gluon.jit
+def _mul_rn(x, y):
+    return gl.inline_asm_elementwise("mul.rn.f32 $0, $1, $2;", "=r,r,r", [x, y], dtype=gl.float32,
+                                     is_pure=True, pack=1)
+
+
+@gluon.jit
+def _add_rn(x, y):
+    return gl.inline_asm_elementwise("add.rn.f32 $0, $1, $2;", "=r,r,r", [x, y], dtype=gl.float32,
+                                     is_pure=True, pack=1)
+
+
+@gluon.jit
+def _producer(a_desc, b_desc, a_bufs, b_bufs, ready, empty, off_m, off_n, K,
+              STAGES: gl.constexpr, BLOCK_K: gl.constexpr):
+    """The TMA partition (1 warp): trip i fills stage i % STAGES once both consumers released it."""
+    nbytes: gl.constexpr = 2 * a_desc.block_type.nbytes + b_desc.block_type.nbytes
+    for i in range(gl.cdiv(K, BLOCK_K)):
+        s = i % STAGES
+        mbarrier.wait(empty.index(s), ((i // STAGES) & 1) ^ 1)   # a fresh mbarrier's "previous" phase is done
+        bar = ready.index(s)
+        mbarrier.expect(bar, nbytes)
+        k = i * BLOCK_K
+        tma.async_copy_global_to_shared(a_desc, [off_m, k], bar, a_bufs.index(2 * s))
+        tma.async_copy_global_to_shared(a_desc, [off_m + HALF_M, k], bar, a_bufs.index(2 * s + 1))
+        tma.async_copy_global_to_shared(b_desc, [off_n, k], bar, b_bufs.index(s))
+
+
+@gluon.jit
+def _issue(a_bufs, b_bufs, ready, i, zero, HALF: gl.constexpr, STAGES: gl.constexpr):
+    """Wait for stage i % STAGES and issue interval i's fresh chain (async; scale-d 0, then 1)."""
+    s = i % STAGES
+    mbarrier.wait(ready.index(s), (i // STAGES) & 1)
+    return warpgroup_mma(a_bufs.index(2 * s + HALF), b_bufs.index(s).permute((1, 0)), zero, use_acc=False,
+                         is_async=True)
+
+
+@gluon.jit
+def _retire(part, acc, empty, i, PENDING: gl.constexpr, STAGES: gl.constexpr):
+    """Wait until interval i's chain is done (PENDING later ones may still run), release its stage, add it."""
+    part = warpgroup_mma_wait(num_outstanding=PENDING, deps=(part, ))
+    mbarrier.arrive(empty.index(i % STAGES), count=1)
+    return acc + part
+
+
+@gluon.jit
+def _consumer(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias_ptr, sa_ptr, sb_ptr, stride_om,
+              HALF: gl.constexpr, SCALE: gl.constexpr, ROWWISE: gl.constexpr, HAS_BIAS: gl.constexpr,
+              STAGES: gl.constexpr, BLOCK_N: gl.constexpr, BLOCK_K: gl.constexpr, OVERLAP: gl.constexpr):
+    """One consumer warpgroup (4 warps): rows off_m + HALF * 64 ... + 63 of the tile, the whole chain."""
+    layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                     instr_shape=[16, BLOCK_N, 32])
+    zero = gl.zeros([HALF_M, BLOCK_N], gl.float32, layout)
+    acc = gl.zeros([HALF_M, BLOCK_N], gl.float32, layout)
+    n_k = gl.cdiv(K, BLOCK_K)
+    if OVERLAP:
+        # interval i's chain is issued before interval i - 1's partial is added, so the adds run while the
+        # tensor cores work: the same adds in the same order. Two partials alternate (x, y; unrolled by two so
+        # that no register copy touches a partial in flight, which ptxas would serialize: C7514).
+        x = _issue(a_bufs, b_bufs, ready, 0, zero, HALF, STAGES)
+        for j in range(0, (n_k - 1) // 2):
+            i = 1 + 2 * j
+            y = _issue(a_bufs, b_bufs, ready, i, zero, HALF, STAGES)
+            acc = _retire(x, acc, empty, i - 1, 1, STAGES)
+            x = _issue(a_bufs, b_bufs, ready, i + 1, zero, HALF, STAGES)
+            acc = _retire(y, acc, empty, i, 1, STAGES)
+        if (n_k - 1) % 2 == 1:
+            y = _issue(a_bufs, b_bufs, ready, n_k - 1, zero, HALF, STAGES)
+            acc = _retire(x, acc, empty, n_k - 2, 1, STAGES)
+            acc = _retire(y, acc, empty, n_k - 1, 0, STAGES)
+        else:
+            acc = _retire(x, acc, empty, n_k - 1, 0, STAGES)
+    else:
+        for i in range(n_k):
+            s = i % STAGES
+            mbarrier.wait(ready.index(s), (i // STAGES) & 1)
+            a = a_bufs.index(2 * s + HALF)
+            b = b_bufs.index(s).permute((1, 0))
+            part = warpgroup_mma(a, b, zero, use_acc=False, is_async=True)   # a fresh chain: scale-d 0, then 1
+            part, _, _ = warpgroup_mma_wait(num_outstanding=0, deps=(part, a, b))
+            mbarrier.arrive(empty.index(s), count=1)   # this consumer is done with the stage
+            acc = acc + part                             # the promotion: one round-to-nearest fp32 add
+    # _epilogue8's arithmetic on this warpgroup's 64 rows
+    rm = off_m + HALF * HALF_M + gl.arange(0, HALF_M, layout=gl.SliceLayout(1, layout))
+    rn = off_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(0, layout))
+    if ROWWISE:
+        sa = gl.expand_dims(gl.load(sa_ptr + rm, mask=rm < M, other=1.0), 1)
+        sb = gl.expand_dims(gl.load(sb_ptr + rn, mask=rn < N, other=1.0), 0)
+    else:
+        sa = gl.load(sa_ptr)
+        sb = gl.load(sb_ptr)
+    if SCALE == 1:
+        acc = _mul_rn(acc, _mul_rn(sa, sb))
+    elif SCALE == 2:
+        acc = _mul_rn(_mul_rn(acc, sa), sb)
+    elif SCALE == 3:
+        acc = _mul_rn(_mul_rn(acc, sb), sa)
+    if SCALE == 4:   # fma(acc, scale_a * scale_b, bias): the bias inside one rounding
+        bias = gl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(gl.float32)
+        acc = gl.fma(acc, _mul_rn(sa, sb), gl.expand_dims(bias, 0))
+    elif HAS_BIAS:
+        bias = gl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(gl.float32)
+        acc = _add_rn(acc, gl.expand_dims(bias, 0))
+    o = out_ptr + gl.expand_dims(rm.to(gl.int64) * stride_om, 1) + gl.expand_dims(rn, 0)
+    ok = gl.expand_dims(rm < M, 1) & gl.expand_dims(rn < N, 0)
+    gl.store(o, acc.to(out_ptr.dtype.element_ty), mask=ok)
+
+
+@gluon.jit
+def _consumer1(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias_ptr, sa_ptr, sb_ptr, stride_om,
+               SCALE: gl.constexpr, ROWWISE: gl.constexpr, HAS_BIAS: gl.constexpr,
+               STAGES: gl.constexpr, BLOCK_N: gl.constexpr, BLOCK_K: gl.constexpr, OVERLAP: gl.constexpr):
+    _consumer(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias_ptr, sa_ptr, sb_ptr, stride_om,
+              1, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP)
+
+
+@gluon.jit
+def chain8_ws_kernel(a_desc, b_desc, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K, stride_om,
+                     PROMOTE: gl.constexpr, SCALE: gl.constexpr, ROWWISE: gl.constexpr, HAS_BIAS: gl.constexpr,
+                     BLOCK_N: gl.constexpr, STAGES: gl.constexpr, OVERLAP: gl.constexpr = False,
+                     CONSUMER_REGS: gl.constexpr = 232, PRODUCER_REGS: gl.constexpr = 40):
+    """out = epilogue(the promoting K chain of A @ B) for one 128 x BLOCK_N tile per program (the module's
+    docstring). a_desc: A (M x K, row-major) in 64 x PROMOTE boxes; b_desc: B^T (N x K, row-major) in
+    BLOCK_N x PROMOTE boxes; both zero past their bounds. grid = (cdiv(M, 128) * cdiv(N, BLOCK_N),),
+    num_warps = 4 (the default partition: consumer 0)."""
+    BLOCK_K: gl.constexpr = PROMOTE
+    gl.static_assert(a_desc.block_type.shape[0] == HALF_M and a_desc.block_type.shape[1] == BLOCK_K)
+    gl.static_assert(b_desc.block_type.shape[0] == BLOCK_N and b_desc.block_type.shape[1] == BLOCK_K)
+    # tile order: bands of 8 tile rows (neighbouring programs share A and B in L2; speed only)
+    pid = gl.program_id(0)
+    grid_m = gl.cdiv(M, BLOCK_M)
+    band = 8 * gl.cdiv(N, BLOCK_N)
+    first_m = (pid // band) * 8
+    rows = gl.minimum(grid_m - first_m, 8)
+    off_m = (first_m + (pid % band) % rows) * BLOCK_M
+    off_n = ((pid % band) // rows) * BLOCK_N
+
+    a_bufs = gl.allocate_shared_memory(a_desc.dtype, [2 * STAGES, HALF_M, BLOCK_K], a_desc.layout)
+    b_bufs = gl.allocate_shared_memory(b_desc.dtype, [STAGES, BLOCK_N, BLOCK_K], b_desc.layout)
+    ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    empty = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    for s in gl.static_range(STAGES):
+        mbarrier.init(ready.index(s), count=1)   # the producer's expect; the TMA bytes complete it
+        mbarrier.init(empty.index(s), count=2)   # one arrive per consumer warpgroup
+
+    gl.warp_specialize([
+        (_consumer, (a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias_ptr, sa_ptr, sb_ptr,
+                     stride_om, 0, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP)),
+        (_consumer1, (a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias_ptr, sa_ptr, sb_ptr,
+                      stride_om, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP)),
+        (_producer, (a_desc, b_desc, a_bufs, b_bufs, ready, empty, off_m, off_n, K, STAGES, BLOCK_K)),
+    ], [4, 1], [CONSUMER_REGS, PRODUCER_REGS])
+
+
+def descriptors(a, bt, block_n: int, promote: int):
+    """Host TMA descriptors: A (M x K) in 64 x promote boxes, B^T (N x K) in block_n x promote boxes."""
+    dt = gl.float8e4nv
+    la = gl.NVMMASharedLayout.get_default_for([HALF_M.value, promote], dt)
+    lb = gl.NVMMASharedLayout.get_default_for([block_n, promote], dt)
+    return (TensorDescriptor(a, list(a.shape), list(a.stride()), [HALF_M.value, promote], la),
+            TensorDescriptor(bt, list(bt.shape), list(bt.stride()), [block_n, promote], lb))
+
+
+def run_ws(a, b, scale_a, scale_b, bias=None, out_dtype=torch.bfloat16, block_n=128, stages=4, promote=128,
+           scale_code=1, overlap=False, maxnreg=168):
+    """chain8_kernel's promoting bytes (PROMOTE = promote, default 128) for a (M x K, row-major e4m3) @
+    b (K x N, column-major e4m3) with fp32 scales (tensor-wise: one element each; row-wise: (M, 1) and
+    (1, N)), an optional bias of N elements of out_dtype, out_dtype bf16, fp16 or fp32. scale_code is
+    chain8_kernel's SCALE (1: acc * (sa * sb), torch's tensor-wise order). block_n, stages and overlap (issue
+    the next interval's chain before adding this one's partial) are speed knobs; maxnreg (the launch's cap,
+    168 x 384 threads = the register file) lets setmaxnreg give each consumer 232."""
+    if a.dtype != torch.float8_e4m3fn or b.dtype != torch.float8_e4m3fn:
+        raise ValueError("a and b must be float8_e4m3fn")
+    if a.dim() != 2 or b.dim() != 2 or a.shape[1] != b.shape[0]:
+        raise ValueError(f"a {tuple(a.shape)} and b {tuple(b.shape)} do not multiply")
+    M, K = a.shape
+    N = b.shape[1]
+    if K % 16:
+        raise ValueError(f"K must be a multiple of 16, got {K}")
+    if a.stride(1) != 1 or b.stride(0) != 1:
+        raise ValueError("a must be row-major and b column-major (b = w.t() of a row-major w)")
+    if a.data_ptr() % 16 or b.data_ptr() % 16 or a.stride(0) % 16 or b.stride(1) % 16:
+        raise ValueError("a and b need 16-byte-aligned bases and leading strides (TMA)")
+    if out_dtype not in _OUT:
+        raise ValueError(f"out_dtype must be bf16, fp16 or fp32, got {out_dtype}")
+    rowwise = not (scale_a.numel() == 1 and scale_b.numel() == 1)
+    if rowwise and (scale_a.numel() != M or scale_b.numel() != N):
+        raise ValueError("scales must be tensor-wise or row-wise ((M, 1) and (1, N))")
+    if bias is not None and (bias.numel() != N or bias.dtype != out_dtype):
+        raise ValueError(f"bias must have {N} elements of {out_dtype}")
+    if block_n not in (64, 128, 256) or promote not in (32, 64, 128):
+        raise ValueError("block_n must be 64, 128 or 256 and promote 32, 64 or 128")
+    out = torch.empty((M, N), dtype=out_dtype, device=a.device)
+    a_desc, b_desc = descriptors(a, b.t(), block_n, promote)
+    grid = (triton.cdiv(M, BLOCK_M.value) * triton.cdiv(N, block_n),)
+    chain8_ws_kernel[grid](a_desc, b_desc, out, bias if bias is not None else out, scale_a, scale_b, M, N, K, N,
+                           PROMOTE=promote, SCALE=scale_code, ROWWISE=rowwise, HAS_BIAS=bias is not None,
+                           BLOCK_N=block_n, STAGES=stages, OVERLAP=bool(overlap), num_warps=4, maxnreg=maxnreg)
+    return out
+
+
+def run_chain8(a, b, scale_a, scale_b, bias=None, out_dtype=torch.bfloat16, promote=128, scale_code=1):
+    """The reference: kernels_fp8.chain8_kernel itself in promoting mode on TMA tiles (as fp8.run launches a
+    plain promoting descriptor: 128 x 128 x PROMOTE, 8 warps, 4 stages), whatever cuBLAS would have planned."""
+    from . import launch
+    from .kernels_fp8 import chain8_kernel
+
+    M, K = a.shape
+    N = b.shape[1]
+    out = torch.empty((M, N), dtype=out_dtype, device=a.device)
+    launch.ensure_allocator()
+    rowwise = not (scale_a.numel() == 1 and scale_b.numel() == 1)
+    chain8_kernel[(triton.cdiv(M, 128) * triton.cdiv(N, 128),)](
+        a, b, out, bias if bias is not None else out, scale_a, scale_b, M, N, K, a.stride(0), b.stride(1), N,
+        A_ROW=True, B_ROW=False, PROMOTE=promote, SCALE=scale_code, ROWWISE=rowwise, HAS_BIAS=bias is not None,
+        BLOCK_M=128, BLOCK_N=128, BLOCK_K=promote, TMA=True, num_warps=8, num_stages=4)
+    return out

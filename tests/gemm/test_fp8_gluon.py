@@ -1,0 +1,195 @@
+"""The warp-specialized Gluon fp8 kernel (kernels_fp8_gluon) compiled for sm_90a on the CPU: the
+promoting chain's wgmma k32 steps are chain8_kernel's, its K loops hold no CTA-wide barrier (only
+mbarrier waits and arrives, and each consumer warpgroup's own 128-thread sync), and ptxas neither
+serializes its wgmmas nor spills. The bytes themselves: the GPU test below and
+benchmarks/fp8_gluon_check.py on the H200."""
+import functools
+import re
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import triton  # noqa: E402
+from triton.backends.compiler import GPUTarget  # noqa: E402
+from triton.experimental.gluon import language as gl  # noqa: E402
+from triton.experimental.gluon._runtime import GluonASTSource  # noqa: E402
+
+import bitorder  # noqa: E402
+from bitorder.compiler import ptxas  # noqa: E402
+from bitorder.gemm import kernels_fp8_gluon as kg  # noqa: E402
+from bitorder.gemm.kernels_fp8 import chain8_kernel  # noqa: E402
+
+from test_fp8 import ALIGNED8, SIG8  # noqa: E402
+
+
+def _sig(block_n, promote, out):
+    """The signature the JIT builds for run_ws's arguments (host TMA descriptors as tensordesc<...>)."""
+    la = gl.NVMMASharedLayout.get_default_for([64, promote], gl.float8e4nv)
+    lb = gl.NVMMASharedLayout.get_default_for([block_n, promote], gl.float8e4nv)
+    return {"a_desc": f"tensordesc<fp8e4nv[64, {promote}],{la!r}>",
+            "b_desc": f"tensordesc<fp8e4nv[{block_n}, {promote}],{lb!r}>",
+            "out_ptr": f"*{out}", "bias_ptr": f"*{out}", "sa_ptr": "*fp32", "sb_ptr": "*fp32",
+            "M": "i32", "N": "i32", "K": "i32", "stride_om": "i32"}
+
+
+@functools.lru_cache(maxsize=None)
+def _compile(block_n=128, promote=128, out="bf16", scale=1, rowwise=False, bias=False, stages=4, overlap=False):
+    fn = kg.chain8_ws_kernel
+    cx = dict(PROMOTE=promote, SCALE=scale, ROWWISE=rowwise, HAS_BIAS=bias, BLOCK_N=block_n, STAGES=stages,
+              OVERLAP=overlap, CONSUMER_REGS=232, PRODUCER_REGS=40)
+    sig = _sig(block_n, promote, out)
+    full = {a: ("constexpr" if a in cx else sig[a]) for a in fn.arg_names}
+    attrs = {(fn.arg_names.index(a),): [["tt.divisibility", 16]] for a in ("out_ptr", "N", "K", "stride_om")}
+    k = triton.compile(GluonASTSource(fn, full, constexprs=cx, attrs=attrs), target=GPUTarget("cuda", 90, 32),
+                       options=dict(num_warps=4, maxnreg=168))
+    return k.asm["ptx"]
+
+
+def _inner_loops(ptx):
+    """The innermost loops' bodies: lines from a label to the branch back to it, holding no other loop."""
+    lines = ptx.splitlines()
+    where = {m.group(1): i for i, ln in enumerate(lines) if (m := re.match(r"^(\$L__BB\d+_\d+):", ln))}
+    loops = []
+    for i, ln in enumerate(lines):
+        m = re.search(r"\bbra(?:\.uni)?\s+(\$L__BB\d+_\d+);", ln)
+        if m and where.get(m.group(1), i + 1) < i:
+            loops.append((where[m.group(1)], i))
+    inner = [(s, e) for s, e in loops if not any(s < s2 <= e2 < e or (s <= s2 and e2 < e) for s2, e2 in loops
+                                                  if (s2, e2) != (s, e))]
+    return ["\n".join(lines[s:e + 1]) for s, e in inner]
+
+
+def _chain(body):
+    """The wgmma steps of one interval, normalized: (shape/type, descriptor offsets, scale-d literal or not)."""
+    steps = []
+    for m in re.finditer(r"(wgmma\.mma_async\.sync\.aligned\.\S+) \{[^}]*\}, %rd\d+, %rd\d+, (\S+), 1, 1;", body):
+        steps.append((m.group(1), m.group(2) if m.group(2) == "0" else "p"))
+    offsets = re.findall(r"(?:add|or)\.[sb]64\s+%rd\d+, %rd\d+, (46116\d+);", body)
+    return steps, offsets
+
+
+def _consumer_loops(ptx):
+    return [b for b in _inner_loops(ptx) if "wgmma.mma_async" in b]
+
+
+@pytest.mark.parametrize("overlap", [False, True])
+def test_each_consumer_runs_a_fresh_four_step_k32_chain_per_interval(overlap):
+    """OVERLAP unrolls the loop by two intervals (two partials alternate): the same chain per interval."""
+    ptx = _compile(overlap=overlap)
+    loops = _consumer_loops(ptx)
+    assert len(loops) == 2, "one K loop per consumer warpgroup"
+    per_trip = 2 if overlap else 1
+    for body in loops:
+        steps, _ = _chain(body)
+        assert [s for s, _ in steps] == ["wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3"] * 4 * per_trip
+        assert [d for _, d in steps] == ["0", "p", "p", "p"] * per_trip, "each chain starts from zero (scale-d 0)"
+        assert body.count("wgmma.commit_group") == per_trip
+        assert body.count("add.f32") == 64 * per_trip and "fma" not in body   # 64 x 128 / 128 threads a partial
+        waits = re.findall(r"wgmma\.wait_group\.sync\.aligned (\d);", body)
+        assert waits == (["1", "1"] if overlap else ["0"])
+        assert body.index("wgmma.wait_group") < body.index("add.f32"), "the add waits for its partial"
+
+
+@pytest.mark.parametrize("overlap", [False, True])
+def test_the_interval_chain_is_chain8_kernels(overlap):
+    """Each consumer's interval issues the same wgmma steps, on the same shared-memory descriptor
+    offsets (128-byte swizzle, 32 bytes a k32 step), as chain8_kernel's promoting TMA loop."""
+    tri = bitorder.compile(chain8_kernel, "sm90", signature=SIG8, num_warps=8, num_stages=4, aligned=ALIGNED8,
+                           constexprs=dict(A_ROW=True, B_ROW=False, PROMOTE=128, SCALE=1, ROWWISE=False,
+                                           HAS_BIAS=False, BLOCK_M=128, BLOCK_N=128, BLOCK_K=128, TMA=True)).ptx
+    ref = [_chain(b) for b in _inner_loops(tri) if "wgmma.mma_async" in b]
+    assert len(ref) == 1
+    per_trip = 2 if overlap else 1
+    for body in _consumer_loops(_compile(overlap=overlap)):
+        steps, offsets = _chain(body)
+        assert steps == ref[0][0] * per_trip and offsets == ref[0][1] * per_trip
+
+
+@pytest.mark.parametrize("overlap", [False, True])
+def test_the_k_loops_hold_no_cta_wide_barrier(overlap):
+    """The producer's loop: mbarrier wait, expect and TMA copies, warp-level syncs only. Each consumer's
+    loop: mbarrier waits and arrives, and Triton's own `bar.sync id, 128` of that consumer's 128 threads
+    (before its single-thread arrive and before its wait): never a barrier of the CTA or of both consumers."""
+    ptx = _compile(overlap=overlap)
+    loops = _inner_loops(ptx)
+    producer = [b for b in loops if "cp.async.bulk.tensor" in b]
+    consumers = _consumer_loops(ptx)
+    assert len(producer) == 1 and len(consumers) == 2
+    assert producer[0].count("cp.async.bulk.tensor") == 3 and "mbarrier.try_wait" in producer[0]
+    assert not re.search(r"\bbar(rier)?\.sync\b", producer[0])
+    ids = set()
+    for body in consumers:
+        assert "mbarrier.try_wait" in body and "mbarrier.arrive" in body
+        syncs = re.findall(r"\b(?:bar|barrier)\.sync(?:\.aligned)?\s+([^;]*);", body)
+        assert all(re.fullmatch(r"\d+, 128", s) for s in syncs), syncs   # named, one warpgroup's threads
+        ids |= {s.split(",")[0] for s in syncs}
+        assert not re.search(r"(?<![m.])\bbar(rier)?\.(arrive|red)\b", body)   # mbarrier.arrive is fine
+    assert len(ids) == 2, "each consumer syncs on its own named barrier"
+
+
+@pytest.mark.parametrize("variant", [dict(), dict(out="fp16", bias=True), dict(out="fp32"), dict(rowwise=True, scale=3),
+                                     dict(out="fp16", bias=True, scale=4), dict(promote=64),
+                                     dict(overlap=True), dict(overlap=True, out="fp16", bias=True),
+                                     dict(overlap=True, promote=64), dict(overlap=True, stages=2)])
+def test_ptxas_keeps_the_wgmma_pipeline_and_every_register(variant):
+    r = ptxas.report(_compile(**variant))
+    assert not r.wgmma_serialized and r.spill_stores == 0 and r.spill_loads == 0, (variant, r.codes, r.text[-400:])
+    assert "setmaxnreg" in _compile(**variant)
+
+
+def test_the_epilogue_rounds_each_step_as_chain8_kernel():
+    """SCALE 1 with a bias: scale_a * scale_b once per consumer, then per element mul.rn, add.rn and one
+    cvt.rn to the output type: 64 x 128 elements per consumer, two per bf16x2 conversion, no fma."""
+    ptx = _compile(bias=True)
+    assert ptx.count("mul.rn.f32") == 2 * 65 and ptx.count("add.rn.f32") == 2 * 64
+    assert ptx.count("cvt.rn.bf16x2.f32") == 2 * 32 and "fma.rn.f32" not in ptx
+
+
+@pytest.mark.parametrize("overlap", [False, True])
+def test_the_fault_promotes_every_64(overlap):
+    """PROMOTE=64 (benchmarks/fp8_gluon_check.py --fault): a fresh chain of two k32 steps per interval."""
+    for body in _consumer_loops(_compile(promote=64, overlap=overlap)):
+        steps, _ = _chain(body)
+        assert [d for _, d in steps] == ["0", "p"] * (2 if overlap else 1)
+
+
+def test_block_n_256_does_not_fit_a_promoting_consumer():
+    """64 x 256 fp32 accumulator + partial = 256 registers a thread: more than setmaxnreg gives (232)."""
+    r = ptxas.report(_compile(block_n=256, stages=3))
+    assert r.spill_stores > 0 or r.wgmma_serialized, r.text[-400:]
+
+
+def test_run_ws_refuses_what_it_cannot_compute():
+    f8 = torch.float8_e4m3fn
+    a = torch.zeros(32, 64).to(f8)
+    b = torch.zeros(32, 64).to(f8).t()        # column-major K x N
+    one = torch.ones(())
+    with pytest.raises(ValueError, match="multiple of 16"):
+        kg.run_ws(torch.zeros(32, 40).to(f8), torch.zeros(32, 40).to(f8).t(), one, one)
+    with pytest.raises(ValueError, match="row-major"):
+        kg.run_ws(a, b.contiguous(), one, one)
+    with pytest.raises(ValueError, match="row-major"):
+        kg.run_ws(a.t().contiguous().t(), b, one, one)
+    with pytest.raises(ValueError, match="float8_e4m3fn"):
+        kg.run_ws(a.to(torch.float8_e5m2), b, one, one)
+    with pytest.raises(ValueError, match="bias"):
+        kg.run_ws(a, b, one, one, bias=torch.zeros(32, dtype=torch.float16))
+    with pytest.raises(ValueError, match="aligned"):
+        big = torch.zeros(32 * 80).to(f8)
+        kg.run_ws(big[8:8 + 32 * 64].view(32, 64), b, one, one)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m, n, k", [(128, 256, 512), (77, 144, 400), (300, 512, 4000)])
+def test_run_ws_gives_torch_scaled_mm_bytes(m, n, k):
+    g = torch.Generator(device="cuda").manual_seed(m + n + k)
+    a = (torch.randn(m, k, device="cuda", generator=g) * 4).to(torch.float8_e4m3fn)
+    w = (torch.randn(n, k, device="cuda", generator=g) * 4).to(torch.float8_e4m3fn)
+    sa, sb = torch.tensor(0.37, device="cuda"), torch.tensor(1.7000001, device="cuda")
+    for out, bias in ((torch.bfloat16, None), (torch.float16, torch.randn(n, device="cuda").half()),
+                      (torch.float32, None)):
+        ref = torch._scaled_mm(a, w.t(), sa, sb, bias=bias, out_dtype=out, use_fast_accum=False)
+        got = kg.run_ws(a, w.t(), sa, sb, bias=bias, out_dtype=out)
+        iview = torch.int16 if out != torch.float32 else torch.int32
+        assert torch.equal(got.view(iview), ref.view(iview)), (m, n, k, out)
