@@ -193,3 +193,24 @@ def test_run_ws_gives_torch_scaled_mm_bytes(m, n, k):
         got = kg.run_ws(a, w.t(), sa, sb, bias=bias, out_dtype=out)
         iview = torch.int16 if out != torch.float32 else torch.int32
         assert torch.equal(got.view(iview), ref.view(iview)), (m, n, k, out)
+
+
+def test_run_takes_the_gluon_kernel_only_where_it_applies():
+    """fp8.run's choice (_ws): promoting chains on TMA tiles of e4m3 CUDA operands, no block asked for, a bias of
+    the output type; pure chains, e5m2, a bias of another type, an explicit block or BITORDER_FP8_WS=0 keep
+    chain8_kernel."""
+    from types import SimpleNamespace
+    from bitorder.gemm import fp8
+
+    e4, e5 = torch.float8_e4m3fn, torch.float8_e5m2
+    op = lambda dt=e4: SimpleNamespace(is_cuda=True, dtype=dt)   # noqa: E731
+    desc = SimpleNamespace(promotion=128)
+    bf = SimpleNamespace(dtype=torch.bfloat16)
+    assert fp8._ws(op(), op(), desc, None, torch.bfloat16, None, True) == fp8.FP8_WS
+    assert fp8._ws(op(), op(), desc, bf, torch.bfloat16, None, True) == fp8.FP8_WS
+    assert not fp8._ws(op(), op(), SimpleNamespace(promotion=None), None, torch.bfloat16, None, True)
+    assert not fp8._ws(op(), op(e5), desc, None, torch.bfloat16, None, True)
+    assert not fp8._ws(op(), op(), desc, bf, torch.float32, None, True)
+    assert not fp8._ws(op(), op(), desc, None, torch.bfloat16, (128, 128, 128, 8, 4), True)
+    assert not fp8._ws(op(), op(), desc, None, torch.bfloat16, None, False)
+    assert not fp8._ws(SimpleNamespace(is_cuda=False, dtype=e4), op(), desc, None, torch.bfloat16, None, True)

@@ -65,6 +65,12 @@ FP8_PAIRS = os.environ.get("BITORDER_FP8_PAIRS", "") == "1"
 # on M >= 512). The same chain, adds and epilogue per tile. On the H200 (2026-12-03d call 1): torch._scaled_mm's
 # bytes (83 of 83) and no faster (0.745x against the default's 0.755x under CUDA graphs above 5 GFLOP), so it stays off.
 FP8_PERSISTENT = os.environ.get("BITORDER_FP8_PERSISTENT", "") == "1"
+# Promoting chains (use_fast_accum=False) on TMA-aligned e4m3 operands run the warp-specialized Gluon kernel
+# (kernels_fp8_gluon.run_ws: a TMA producer warp and two consumer warpgroups that share only the ring's
+# mbarriers, each issuing the next interval's chain before adding the last partial) unless BITORDER_FP8_WS=0.
+# On the H200 (2026-12-03h call 2, 16 shapes x 4 draws): byte-identical to chain8_kernel on every draw, 0.82x
+# torch._scaled_mm above 5 GFLOP where chain8_kernel gave 0.71x.
+FP8_WS = os.environ.get("BITORDER_FP8_WS", "1") != "0"
 # Not an option, tried twice: Triton 3.6's warp_specialize on the promoting TMA loop (a producer and two consumer
 # warpgroups; its TTGIR and PTX still a fresh dot and one fp32 add per interval) returned other bytes than
 # torch._scaled_mm on the H200: 2026-12-02 ("PIPE", every call it planned) and 2026-12-03c call 5 (16 of 33
@@ -275,6 +281,14 @@ def _tma(a, b, desc: GEMMDesc, tma) -> bool:
     return tma
 
 
+def _ws(a, b, desc: GEMMDesc, bias, out_dtype, block, tma) -> bool:
+    """Whether run takes the Gluon kernel (FP8_WS): a promoting chain on TMA tiles, e4m3 operands, CUDA, no
+    block asked for, a bias (if any) of the output type: what kernels_fp8_gluon.run_ws accepts."""
+    return (FP8_WS and tma and a.is_cuda and block is None and desc.promotion in (32, 64, 128)
+            and a.dtype == b.dtype == torch.float8_e4m3fn and (bias is None or bias.dtype == out_dtype)
+            and out_dtype in (torch.bfloat16, torch.float16, torch.float32))
+
+
 def run_split(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch.bfloat16, block=None, tma=None):
     """The bytes a split_k `desc` prescribes for a @ b with tensor-wise fp8 scales (split_gap(desc)
     must be ""): part p's wgmma k32 chain over [p * span, min((p + 1) * span, K)) from zero (with a
@@ -325,6 +339,11 @@ def run(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch.bfloa
     if desc.promotion is not None:
         BK = desc.promotion   # one dot per promotion interval: Triton promotes once per dot
     tma = _tma(a, b, desc, tma)
+    if _ws(a, b, desc, bias, out_dtype, block, tma):
+        from .kernels_fp8_gluon import run_ws
+
+        return run_ws(a, b, scale_a, scale_b, bias, out_dtype, promote=desc.promotion, scale_code=_SCALE_CODE[scale],
+                      overlap=True)
     pairs, BM, warps, stages = _pairs(desc, BM, BN, BK, warps, stages, tma)
     if FP8_PERSISTENT and tma and not pairs and a.is_cuda:
         programs = min(triton.cdiv(M, BM) * triton.cdiv(N, BN), launch._sm_count())
