@@ -11,7 +11,7 @@ this gate is what verifies them (split-K answers included: the summary counts th
 split:triton / split:cublas, and split:identical). Writes NAME.json.
 
     python benchmarks/gate_fp8.py --out DIR [--fuzz 10000] [--jobs N] [--budget S] [--quick] [--slice A:B]
-        [--accum both|slow|fast]
+        [--accum both|slow|fast] [--max-m M]
 
 --accum slow|fast keeps one mode's cases (use_fast_accum False or True), before the slice.
 --slice A:B checks cases A to B of the shuffled list (the same seeds as a whole run), so the 63,312
@@ -135,6 +135,7 @@ def main():
     ap.add_argument("--accum", choices=("both", "slow", "fast"), default="both",
                     help="only the use_fast_accum=False (slow) or =True (fast) cases, before --slice: the half a "
                          "change to one mode's kernel needs")
+    ap.add_argument("--max-m", type=int, default=0, help="only cases with M at most this, before --slice")
     args = ap.parse_args()
     os.environ["BITORDER_UNVERIFIED"] = "1"   # read per call; spawned workers inherit it
     if args.quick:
@@ -144,6 +145,8 @@ def main():
         cases = cases[:400]
     if args.accum != "both":
         cases = [c for c in cases if c[1].fast_accum == (args.accum == "fast")]
+    if args.max_m:
+        cases = [c for c in cases if c[1].m <= args.max_m]
     cases, first = take_slice(cases, args.slice)
     t0 = time.time()
     results, errors, stats, left = check_cases(cases, args.seed, t0, t0 + args.budget, args.jobs, args.name,

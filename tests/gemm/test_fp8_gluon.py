@@ -34,15 +34,16 @@ def _sig(block_n, promote, out):
 
 
 @functools.lru_cache(maxsize=None)
-def _compile(block_n=128, promote=128, out="bf16", scale=1, rowwise=False, bias=False, stages=4, overlap=False):
+def _compile(block_n=128, promote=128, out="bf16", scale=1, rowwise=False, bias=False, stages=4, overlap=False,
+             consumers=2):
     fn = kg.chain8_ws_kernel
     cx = dict(PROMOTE=promote, SCALE=scale, ROWWISE=rowwise, HAS_BIAS=bias, BLOCK_N=block_n, STAGES=stages,
-              OVERLAP=overlap, CONSUMER_REGS=232, PRODUCER_REGS=40)
+              OVERLAP=overlap, CONSUMER_REGS=232, PRODUCER_REGS=40, CONSUMERS=consumers)
     sig = _sig(block_n, promote, out)
     full = {a: ("constexpr" if a in cx else sig[a]) for a in fn.arg_names}
     attrs = {(fn.arg_names.index(a),): [["tt.divisibility", 16]] for a in ("out_ptr", "N", "K", "stride_om")}
     k = triton.compile(GluonASTSource(fn, full, constexprs=cx, attrs=attrs), target=GPUTarget("cuda", 90, 32),
-                       options=dict(num_warps=4, maxnreg=168))
+                       options=dict(num_warps=4, maxnreg=168 if consumers == 2 else 232))
     return k.asm["ptx"]
 
 
@@ -131,7 +132,8 @@ def test_the_k_loops_hold_no_cta_wide_barrier(overlap):
 @pytest.mark.parametrize("variant", [dict(), dict(out="fp16", bias=True), dict(out="fp32"), dict(rowwise=True, scale=3),
                                      dict(out="fp16", bias=True, scale=4), dict(promote=64),
                                      dict(overlap=True), dict(overlap=True, out="fp16", bias=True),
-                                     dict(overlap=True, promote=64), dict(overlap=True, stages=2)])
+                                     dict(overlap=True, promote=64), dict(overlap=True, stages=2),
+                                     dict(overlap=True, consumers=1), dict(overlap=True, consumers=1, out="fp32")])
 def test_ptxas_keeps_the_wgmma_pipeline_and_every_register(variant):
     r = ptxas.report(_compile(**variant))
     assert not r.wgmma_serialized and r.spill_stores == 0 and r.spill_loads == 0, (variant, r.codes, r.text[-400:])

@@ -56,26 +56,27 @@ def _add_rn(x, y):
 
 @gluon.jit
 def _producer(a_desc, b_desc, a_bufs, b_bufs, ready, empty, off_m, off_n, K,
-              STAGES: gl.constexpr, BLOCK_K: gl.constexpr):
-    """The TMA partition (1 warp): trip i fills stage i % STAGES once both consumers released it."""
-    nbytes: gl.constexpr = 2 * a_desc.block_type.nbytes + b_desc.block_type.nbytes
+              STAGES: gl.constexpr, BLOCK_K: gl.constexpr, CONSUMERS: gl.constexpr):
+    """The TMA partition (1 warp): trip i fills stage i % STAGES once every consumer released it."""
+    nbytes: gl.constexpr = CONSUMERS * a_desc.block_type.nbytes + b_desc.block_type.nbytes
     for i in range(gl.cdiv(K, BLOCK_K)):
         s = i % STAGES
         mbarrier.wait(empty.index(s), ((i // STAGES) & 1) ^ 1)   # a fresh mbarrier's "previous" phase is done
         bar = ready.index(s)
         mbarrier.expect(bar, nbytes)
         k = i * BLOCK_K
-        tma.async_copy_global_to_shared(a_desc, [off_m, k], bar, a_bufs.index(2 * s))
-        tma.async_copy_global_to_shared(a_desc, [off_m + HALF_M, k], bar, a_bufs.index(2 * s + 1))
+        tma.async_copy_global_to_shared(a_desc, [off_m, k], bar, a_bufs.index(CONSUMERS * s))
+        if CONSUMERS == 2:
+            tma.async_copy_global_to_shared(a_desc, [off_m + HALF_M, k], bar, a_bufs.index(2 * s + 1))
         tma.async_copy_global_to_shared(b_desc, [off_n, k], bar, b_bufs.index(s))
 
 
 @gluon.jit
-def _issue(a_bufs, b_bufs, ready, i, zero, HALF: gl.constexpr, STAGES: gl.constexpr):
+def _issue(a_bufs, b_bufs, ready, i, zero, HALF: gl.constexpr, STAGES: gl.constexpr, CONSUMERS: gl.constexpr):
     """Wait for stage i % STAGES and issue interval i's fresh chain (async; scale-d 0, then 1)."""
     s = i % STAGES
     mbarrier.wait(ready.index(s), (i // STAGES) & 1)
-    return warpgroup_mma(a_bufs.index(2 * s + HALF), b_bufs.index(s).permute((1, 0)), zero, use_acc=False,
+    return warpgroup_mma(a_bufs.index(CONSUMERS * s + HALF), b_bufs.index(s).permute((1, 0)), zero, use_acc=False,
                          is_async=True)
 
 
@@ -90,7 +91,8 @@ def _retire(part, acc, empty, i, PENDING: gl.constexpr, STAGES: gl.constexpr):
 @gluon.jit
 def _consumer(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias_ptr, sa_ptr, sb_ptr, stride_om,
               HALF: gl.constexpr, SCALE: gl.constexpr, ROWWISE: gl.constexpr, HAS_BIAS: gl.constexpr,
-              STAGES: gl.constexpr, BLOCK_N: gl.constexpr, BLOCK_K: gl.constexpr, OVERLAP: gl.constexpr):
+              STAGES: gl.constexpr, BLOCK_N: gl.constexpr, BLOCK_K: gl.constexpr, OVERLAP: gl.constexpr,
+              CONSUMERS: gl.constexpr):
     """One consumer warpgroup (4 warps): rows off_m + HALF * 64 ... + 63 of the tile, the whole chain."""
     layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                      instr_shape=[16, BLOCK_N, 32])
@@ -101,15 +103,15 @@ def _consumer(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias
         # interval i's chain is issued before interval i - 1's partial is added, so the adds run while the
         # tensor cores work: the same adds in the same order. Two partials alternate (x, y; unrolled by two so
         # that no register copy touches a partial in flight, which ptxas would serialize: C7514).
-        x = _issue(a_bufs, b_bufs, ready, 0, zero, HALF, STAGES)
+        x = _issue(a_bufs, b_bufs, ready, 0, zero, HALF, STAGES, CONSUMERS)
         for j in range(0, (n_k - 1) // 2):
             i = 1 + 2 * j
-            y = _issue(a_bufs, b_bufs, ready, i, zero, HALF, STAGES)
+            y = _issue(a_bufs, b_bufs, ready, i, zero, HALF, STAGES, CONSUMERS)
             acc = _retire(x, acc, empty, i - 1, 1, STAGES)
-            x = _issue(a_bufs, b_bufs, ready, i + 1, zero, HALF, STAGES)
+            x = _issue(a_bufs, b_bufs, ready, i + 1, zero, HALF, STAGES, CONSUMERS)
             acc = _retire(y, acc, empty, i, 1, STAGES)
         if (n_k - 1) % 2 == 1:
-            y = _issue(a_bufs, b_bufs, ready, n_k - 1, zero, HALF, STAGES)
+            y = _issue(a_bufs, b_bufs, ready, n_k - 1, zero, HALF, STAGES, CONSUMERS)
             acc = _retire(x, acc, empty, n_k - 2, 1, STAGES)
             acc = _retire(y, acc, empty, n_k - 1, 0, STAGES)
         else:
@@ -118,7 +120,7 @@ def _consumer(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias
         for i in range(n_k):
             s = i % STAGES
             mbarrier.wait(ready.index(s), (i // STAGES) & 1)
-            a = a_bufs.index(2 * s + HALF)
+            a = a_bufs.index(CONSUMERS * s + HALF)
             b = b_bufs.index(s).permute((1, 0))
             part = warpgroup_mma(a, b, zero, use_acc=False, is_async=True)   # a fresh chain: scale-d 0, then 1
             part, _, _ = warpgroup_mma_wait(num_outstanding=0, deps=(part, a, b))
@@ -155,45 +157,54 @@ def _consumer1(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bia
                SCALE: gl.constexpr, ROWWISE: gl.constexpr, HAS_BIAS: gl.constexpr,
                STAGES: gl.constexpr, BLOCK_N: gl.constexpr, BLOCK_K: gl.constexpr, OVERLAP: gl.constexpr):
     _consumer(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias_ptr, sa_ptr, sb_ptr, stride_om,
-              1, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP)
+              1, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, 2)
 
 
 @gluon.jit
 def chain8_ws_kernel(a_desc, b_desc, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K, stride_om,
                      PROMOTE: gl.constexpr, SCALE: gl.constexpr, ROWWISE: gl.constexpr, HAS_BIAS: gl.constexpr,
                      BLOCK_N: gl.constexpr, STAGES: gl.constexpr, OVERLAP: gl.constexpr = False,
-                     CONSUMER_REGS: gl.constexpr = 232, PRODUCER_REGS: gl.constexpr = 40):
-    """out = epilogue(the promoting K chain of A @ B) for one 128 x BLOCK_N tile per program (the module's
-    docstring). a_desc: A (M x K, row-major) in 64 x PROMOTE boxes; b_desc: B^T (N x K, row-major) in
-    BLOCK_N x PROMOTE boxes; both zero past their bounds. grid = (cdiv(M, 128) * cdiv(N, BLOCK_N),),
+                     CONSUMER_REGS: gl.constexpr = 232, PRODUCER_REGS: gl.constexpr = 40,
+                     CONSUMERS: gl.constexpr = 2):
+    """out = epilogue(the promoting K chain of A @ B) for one (64 * CONSUMERS) x BLOCK_N tile per program (the
+    module's docstring; CONSUMERS 1 for M <= 64, where a second warpgroup would only multiply zeros). a_desc: A (M x K, row-major) in 64 x PROMOTE boxes; b_desc: B^T (N x K, row-major) in
+    BLOCK_N x PROMOTE boxes; both zero past their bounds. grid = (cdiv(M, 64 * CONSUMERS) * cdiv(N, BLOCK_N),),
     num_warps = 4 (the default partition: consumer 0)."""
     BLOCK_K: gl.constexpr = PROMOTE
     gl.static_assert(a_desc.block_type.shape[0] == HALF_M and a_desc.block_type.shape[1] == BLOCK_K)
     gl.static_assert(b_desc.block_type.shape[0] == BLOCK_N and b_desc.block_type.shape[1] == BLOCK_K)
     # tile order: bands of 8 tile rows (neighbouring programs share A and B in L2; speed only)
     pid = gl.program_id(0)
-    grid_m = gl.cdiv(M, BLOCK_M)
+    TILE_M: gl.constexpr = HALF_M * CONSUMERS
+    grid_m = gl.cdiv(M, TILE_M)
     band = 8 * gl.cdiv(N, BLOCK_N)
     first_m = (pid // band) * 8
     rows = gl.minimum(grid_m - first_m, 8)
-    off_m = (first_m + (pid % band) % rows) * BLOCK_M
+    off_m = (first_m + (pid % band) % rows) * TILE_M
     off_n = ((pid % band) // rows) * BLOCK_N
 
-    a_bufs = gl.allocate_shared_memory(a_desc.dtype, [2 * STAGES, HALF_M, BLOCK_K], a_desc.layout)
+    a_bufs = gl.allocate_shared_memory(a_desc.dtype, [CONSUMERS * STAGES, HALF_M, BLOCK_K], a_desc.layout)
     b_bufs = gl.allocate_shared_memory(b_desc.dtype, [STAGES, BLOCK_N, BLOCK_K], b_desc.layout)
     ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
     empty = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
     for s in gl.static_range(STAGES):
         mbarrier.init(ready.index(s), count=1)   # the producer's expect; the TMA bytes complete it
-        mbarrier.init(empty.index(s), count=2)   # one arrive per consumer warpgroup
+        mbarrier.init(empty.index(s), count=CONSUMERS)   # one arrive per consumer warpgroup
 
-    gl.warp_specialize([
-        (_consumer, (a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias_ptr, sa_ptr, sb_ptr,
-                     stride_om, 0, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP)),
-        (_consumer1, (a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias_ptr, sa_ptr, sb_ptr,
-                      stride_om, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP)),
-        (_producer, (a_desc, b_desc, a_bufs, b_bufs, ready, empty, off_m, off_n, K, STAGES, BLOCK_K)),
-    ], [4, 1], [CONSUMER_REGS, PRODUCER_REGS])
+    if CONSUMERS == 2:
+        gl.warp_specialize([
+            (_consumer, (a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias_ptr, sa_ptr, sb_ptr,
+                         stride_om, 0, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, CONSUMERS)),
+            (_consumer1, (a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias_ptr, sa_ptr, sb_ptr,
+                          stride_om, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP)),
+            (_producer, (a_desc, b_desc, a_bufs, b_bufs, ready, empty, off_m, off_n, K, STAGES, BLOCK_K, CONSUMERS)),
+        ], [4, 1], [CONSUMER_REGS, PRODUCER_REGS])
+    else:
+        gl.warp_specialize([
+            (_consumer, (a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias_ptr, sa_ptr, sb_ptr,
+                         stride_om, 0, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, CONSUMERS)),
+            (_producer, (a_desc, b_desc, a_bufs, b_bufs, ready, empty, off_m, off_n, K, STAGES, BLOCK_K, CONSUMERS)),
+        ], [1], [PRODUCER_REGS])
 
 
 def descriptors(a, bt, block_n: int, promote: int):
@@ -206,13 +217,14 @@ def descriptors(a, bt, block_n: int, promote: int):
 
 
 def run_ws(a, b, scale_a, scale_b, bias=None, out_dtype=torch.bfloat16, block_n=128, stages=4, promote=128,
-           scale_code=1, overlap=False, maxnreg=168):
+           scale_code=1, overlap=False, maxnreg=None, consumers=None):
     """chain8_kernel's promoting bytes (PROMOTE = promote, default 128) for a (M x K, row-major e4m3) @
     b (K x N, column-major e4m3) with fp32 scales (tensor-wise: one element each; row-wise: (M, 1) and
     (1, N)), an optional bias of N elements of out_dtype, out_dtype bf16, fp16 or fp32. scale_code is
     chain8_kernel's SCALE (1: acc * (sa * sb), torch's tensor-wise order). block_n, stages and overlap (issue
     the next interval's chain before adding this one's partial) are speed knobs; maxnreg (the launch's cap,
-    168 x 384 threads = the register file) lets setmaxnreg give each consumer 232."""
+    168 x 384 threads = the register file) lets setmaxnreg give each consumer 232. consumers: warpgroups per tile
+    (default 1 where M <= 64, else 2; speed only: a row's chain is the same in either)."""
     if a.dtype != torch.float8_e4m3fn or b.dtype != torch.float8_e4m3fn:
         raise ValueError("a and b must be float8_e4m3fn")
     if a.dim() != 2 or b.dim() != 2 or a.shape[1] != b.shape[0]:
@@ -234,12 +246,17 @@ def run_ws(a, b, scale_a, scale_b, bias=None, out_dtype=torch.bfloat16, block_n=
         raise ValueError(f"bias must have {N} elements of {out_dtype}")
     if block_n not in (64, 128, 256) or promote not in (32, 64, 128):
         raise ValueError("block_n must be 64, 128 or 256 and promote 32, 64 or 128")
+    consumers = consumers or (1 if M <= HALF_M.value else 2)
+    if consumers not in (1, 2):
+        raise ValueError("consumers must be 1 or 2")
+    maxnreg = maxnreg or (168 if consumers == 2 else 232)
     out = torch.empty((M, N), dtype=out_dtype, device=a.device)
     a_desc, b_desc = descriptors(a, b.t(), block_n, promote)
-    grid = (triton.cdiv(M, BLOCK_M.value) * triton.cdiv(N, block_n),)
+    grid = (triton.cdiv(M, HALF_M.value * consumers) * triton.cdiv(N, block_n),)
     chain8_ws_kernel[grid](a_desc, b_desc, out, bias if bias is not None else out, scale_a, scale_b, M, N, K, N,
                            PROMOTE=promote, SCALE=scale_code, ROWWISE=rowwise, HAS_BIAS=bias is not None,
-                           BLOCK_N=block_n, STAGES=stages, OVERLAP=bool(overlap), num_warps=4, maxnreg=maxnreg)
+                           BLOCK_N=block_n, STAGES=stages, OVERLAP=bool(overlap), CONSUMERS=consumers, num_warps=4,
+                           maxnreg=maxnreg)
     return out
 
 
