@@ -326,7 +326,8 @@ def run_split(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch
 def run(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch.bfloat16, block=None, tma=None):
     """The bytes `desc` prescribes for a @ b with fp8 scales (plain wgmma k32 chains; split_k
     descriptors go to run_split). block and tma (default: TMA tiles for promoting chains, FP8_TMA,
-    where the operands are 16-byte aligned) are speed knobs."""
+    where the operands are 16-byte aligned) are speed knobs. Promoting chains on TMA tiles run the
+    Gluon kernel (kernels_fp8_gluon.run_ws, FP8_WS) where _ws allows: the same chain per element."""
     if desc.family == "split_k":
         return run_split(a, b, scale_a, scale_b, desc, bias, out_dtype, block, tma)
     scale = tuple(s for s in desc.epilogue if s.startswith("scale"))
