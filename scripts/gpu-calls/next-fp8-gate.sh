@@ -3,7 +3,9 @@
 # fuzz shapes per (use_fast_accum, out_dtype) pair with the realistic layers: 63,312 cases, three draws each), split
 # over three calls by --slice; the three JSONs add up when they ran on one tree (the gate JSON's fingerprint shows it).
 # 2026-12-02h call 5 ran third 1 (seed 20261820) on tree f5d4dd1; thirds 2 and 3 last ran 2026-12-02d on an older
-# fp8 tree. `THIRD=2 SEED=20261820 bash next-fp8-gate.sh`, then THIRD=3, on a tree whose fp8 files are unchanged.
+# fp8 tree. 2026-12-03h changed the promoting kernel (kernels_fp8_gluon, fp8.run's default), so all three thirds
+# must run again on one tree: `THIRD=1|2|3 SEED=<fresh> bash next-fp8-gate.sh` (move benchmarks/results out of the
+# working tree for the call: the run tool takes 64 MiB).
 set -u
 # STAGE (a folder off $OUT): where the case files go; only results.tgz lands under $OUT (the device tool drops
 # files past a count, 2026-12-03 call 1). Unset: under $OUT, as the dated calls before 2026-12-03b ran it.
