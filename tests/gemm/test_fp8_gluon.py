@@ -183,17 +183,25 @@ def test_run_ws_refuses_what_it_cannot_compute():
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m, n, k", [(128, 256, 512), (77, 144, 400), (300, 512, 4000)])
-def test_run_ws_gives_torch_scaled_mm_bytes(m, n, k):
+@pytest.mark.parametrize("m, n, k", [(128, 256, 512), (40, 256, 4000), (77, 144, 400), (300, 512, 4000)])
+def test_run_ws_gives_chain8_bytes_and_scaled_mm_gives_torch_bytes(m, n, k, monkeypatch):
+    """run_ws against chain8_kernel (its contract: the same chain per element, one or two consumers), and
+    bitorder.scaled_mm (which plans and may take run_ws; the fp8 entry is a candidate, so BITORDER_UNVERIFIED=1 as
+    the gate runs it) against torch._scaled_mm, bytes as integers."""
+    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
     g = torch.Generator(device="cuda").manual_seed(m + n + k)
     a = (torch.randn(m, k, device="cuda", generator=g) * 4).to(torch.float8_e4m3fn)
     w = (torch.randn(n, k, device="cuda", generator=g) * 4).to(torch.float8_e4m3fn)
     sa, sb = torch.tensor(0.37, device="cuda"), torch.tensor(1.7000001, device="cuda")
     for out, bias in ((torch.bfloat16, None), (torch.float16, torch.randn(n, device="cuda").half()),
                       (torch.float32, None)):
-        ref = torch._scaled_mm(a, w.t(), sa, sb, bias=bias, out_dtype=out, use_fast_accum=False)
-        got = kg.run_ws(a, w.t(), sa, sb, bias=bias, out_dtype=out)
         iview = torch.int16 if out != torch.float32 else torch.int32
+        for consumers in (1, 2):
+            got = kg.run_ws(a, w.t(), sa, sb, bias=bias, out_dtype=out, overlap=True, consumers=consumers)
+            ref = kg.run_chain8(a, w.t(), sa, sb, bias=bias, out_dtype=out)
+            assert torch.equal(got.view(iview), ref.view(iview)), (m, n, k, out, consumers)
+        ref = torch._scaled_mm(a, w.t(), sa, sb, bias=bias, out_dtype=out, use_fast_accum=False)
+        got = bitorder.scaled_mm(a, w.t(), sa, sb, bias=bias, out_dtype=out, use_fast_accum=False)
         assert torch.equal(got.view(iview), ref.view(iview)), (m, n, k, out)
 
 
