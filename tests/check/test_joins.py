@@ -140,7 +140,7 @@ def test_planted_fault_16_bit_constants_as_written_fails(tmp_path):
 
 def test_planted_fault_16_bit_constants_unsigned_in_index_arithmetic_fails(tmp_path):
     """0xFFFF kept unsigned in a 16-bit add (index - 1 read as index + 65535): the index test must fail."""
-    _planted(tmp_path, "src/bitorder/check/dataflow.py", "args = [_wrap(a, True, 16) if a.__class__ is int else a for a in args]",
+    _planted(tmp_path, "src/bitorder/check/integers.py", "args = [_wrap(a, True, 16) if a.__class__ is int else a for a in args]",
              "pass", "test_a_16_bit_constant_in_index_arithmetic_is_its_signed_value")
 
 

@@ -78,7 +78,7 @@ def test_planted_fault_halves_crossed_fails(tmp_path):
 
 def test_planted_fault_any_narrowing_undoes_a_widening_fails(tmp_path):
     """A truncation to 8 bits read as undoing a widening from 16: the byte test must fail."""
-    _planted(tmp_path, "src/bitorder/check/dataflow.py", "narrow is not None and narrow[1] == sbits",
+    _planted(tmp_path, "src/bitorder/check/integers.py", "narrow is not None and narrow[1] == sbits",
              "narrow is not None", "test_narrowing_below_the_widened_width_is_not_the_value")
 
 
