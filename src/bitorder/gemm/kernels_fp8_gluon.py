@@ -1,4 +1,5 @@
-"""A warp-specialized Gluon twin of kernels_fp8.chain8_kernel's promoting mode (a prototype, sm_90a).
+"""A warp-specialized Gluon twin of kernels_fp8.chain8_kernel's promoting mode (sm_90a): fp8.run's kernel
+for promoting chains on TMA-aligned e4m3 operands (BITORDER_FP8_WS=0: chain8_kernel).
 
 The bits contract (the same as chain8_kernel with PROMOTE = 128, torch._scaled_mm with
 use_fast_accum=False): per output element (m, n), K is cut into intervals of PROMOTE from k = 0 (the
@@ -167,7 +168,8 @@ def chain8_ws_kernel(a_desc, b_desc, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K,
                      CONSUMER_REGS: gl.constexpr = 232, PRODUCER_REGS: gl.constexpr = 40,
                      CONSUMERS: gl.constexpr = 2):
     """out = epilogue(the promoting K chain of A @ B) for one (64 * CONSUMERS) x BLOCK_N tile per program (the
-    module's docstring; CONSUMERS 1 for M <= 64, where a second warpgroup would only multiply zeros). a_desc: A (M x K, row-major) in 64 x PROMOTE boxes; b_desc: B^T (N x K, row-major) in
+    module's docstring; CONSUMERS 1 for M <= 64, where a second warpgroup would only multiply zeros).
+    a_desc: A (M x K, row-major) in 64 x PROMOTE boxes; b_desc: B^T (N x K, row-major) in
     BLOCK_N x PROMOTE boxes; both zero past their bounds. grid = (cdiv(M, 64 * CONSUMERS) * cdiv(N, BLOCK_N),),
     num_warps = 4 (the default partition: consumer 0)."""
     BLOCK_K: gl.constexpr = PROMOTE
