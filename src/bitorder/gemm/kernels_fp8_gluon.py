@@ -38,21 +38,10 @@ from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.hopper import mbarrier, tma, warpgroup_mma, warpgroup_mma_wait
 from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
 
+from .kernels_fp8 import _epilogue8
+
 HALF_M = gl.constexpr(64)    # rows per consumer warpgroup (one wgmma m64)
-BLOCK_M = gl.constexpr(128)  # rows per tile: two consumer warpgroups
-_OUT = {torch.bfloat16: "bf16", torch.float16: "fp16", torch.float32: "fp32"}
-
-
-@gluon.jit
-def _mul_rn(x, y):
-    return gl.inline_asm_elementwise("mul.rn.f32 $0, $1, $2;", "=r,r,r", [x, y], dtype=gl.float32,
-                                     is_pure=True, pack=1)
-
-
-@gluon.jit
-def _add_rn(x, y):
-    return gl.inline_asm_elementwise("add.rn.f32 $0, $1, $2;", "=r,r,r", [x, y], dtype=gl.float32,
-                                     is_pure=True, pack=1)
+_OUT = (torch.bfloat16, torch.float16, torch.float32)   # the output types run_ws takes
 
 
 @gluon.jit
@@ -127,30 +116,11 @@ def _consumer(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias
             part, _, _ = warpgroup_mma_wait(num_outstanding=0, deps=(part, a, b))
             mbarrier.arrive(empty.index(s), count=1)   # this consumer is done with the stage
             acc = acc + part                             # the promotion: one round-to-nearest fp32 add
-    # _epilogue8's arithmetic on this warpgroup's 64 rows
+    # chain8_kernel's own epilogue (_epilogue8, a @triton.jit function Gluon calls) on this warpgroup's 64 rows
     rm = off_m + HALF * HALF_M + gl.arange(0, HALF_M, layout=gl.SliceLayout(1, layout))
     rn = off_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(0, layout))
-    if ROWWISE:
-        sa = gl.expand_dims(gl.load(sa_ptr + rm, mask=rm < M, other=1.0), 1)
-        sb = gl.expand_dims(gl.load(sb_ptr + rn, mask=rn < N, other=1.0), 0)
-    else:
-        sa = gl.load(sa_ptr)
-        sb = gl.load(sb_ptr)
-    if SCALE == 1:
-        acc = _mul_rn(acc, _mul_rn(sa, sb))
-    elif SCALE == 2:
-        acc = _mul_rn(_mul_rn(acc, sa), sb)
-    elif SCALE == 3:
-        acc = _mul_rn(_mul_rn(acc, sb), sa)
-    if SCALE == 4:   # fma(acc, scale_a * scale_b, bias): the bias inside one rounding
-        bias = gl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(gl.float32)
-        acc = gl.fma(acc, _mul_rn(sa, sb), gl.expand_dims(bias, 0))
-    elif HAS_BIAS:
-        bias = gl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(gl.float32)
-        acc = _add_rn(acc, gl.expand_dims(bias, 0))
-    o = out_ptr + gl.expand_dims(rm.to(gl.int64) * stride_om, 1) + gl.expand_dims(rn, 0)
-    ok = gl.expand_dims(rm < M, 1) & gl.expand_dims(rn < N, 0)
-    gl.store(o, acc.to(out_ptr.dtype.element_ty), mask=ok)
+    _epilogue8(acc, rm, rn, gl.expand_dims(rm < M, 1), gl.expand_dims(rn < N, 0), out_ptr, bias_ptr, sa_ptr, sb_ptr,
+               M, N, stride_om, SCALE, ROWWISE, HAS_BIAS)
 
 
 @gluon.jit
