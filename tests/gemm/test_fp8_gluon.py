@@ -17,7 +17,7 @@ from triton.experimental.gluon._runtime import GluonASTSource  # noqa: E402
 
 import bitorder  # noqa: E402
 from bitorder.compiler import ptxas  # noqa: E402
-from bitorder.gemm import kernels_fp8_gluon as kg  # noqa: E402
+from bitorder.gemm import fp8, kernels_fp8_gluon as kg  # noqa: E402
 from bitorder.gemm.kernels_fp8 import chain8_kernel  # noqa: E402
 
 from test_fp8 import ALIGNED8, SIG8  # noqa: E402
@@ -25,6 +25,7 @@ from test_fp8 import ALIGNED8, SIG8  # noqa: E402
 
 def _sig(block_n, promote, out):
     """The signature the JIT builds for run_ws's arguments (host TMA descriptors as tensordesc<...>)."""
+    promote = promote or kg.PURE_K.value    # a pure chain's boxes
     la = gl.NVMMASharedLayout.get_default_for([64, promote], gl.float8e4nv)
     lb = gl.NVMMASharedLayout.get_default_for([block_n, promote], gl.float8e4nv)
     return {"a_desc": f"tensordesc<fp8e4nv[64, {promote}],{la!r}>",
@@ -107,6 +108,27 @@ def test_the_interval_chain_is_chain8_kernels(overlap):
         assert steps == ref[0][0] * per_trip and offsets == ref[0][1] * per_trip
 
 
+@pytest.mark.parametrize("block_n, consumers", [(128, 2), (128, 1), (256, 1), (64, 1)])
+def test_the_pure_chain_is_chain8_kernels(block_n, consumers):
+    """PROMOTE = 0 (use_fast_accum=True): each consumer's K loop issues chain8_kernel's PROMOTE = 0 TMA steps
+    (four k32 wgmmas a stage, on the same descriptor offsets, scale-d a predicate set to 1 in both: the chain
+    starts from +0 registers, never from scale-d 0), adds nothing, and keeps one wgmma group in flight."""
+    tri = bitorder.compile(chain8_kernel, "sm90", signature=SIG8, num_warps=4, num_stages=4, aligned=ALIGNED8,
+                           constexprs=dict(A_ROW=True, B_ROW=False, PROMOTE=0, SCALE=1, ROWWISE=False,
+                                           HAS_BIAS=False, BLOCK_M=64, BLOCK_N=block_n, BLOCK_K=128, TMA=True)).ptx
+    ref = [_chain(b) for b in _inner_loops(tri) if "wgmma.mma_async" in b]
+    assert len(ref) == 1 and [d for _, d in ref[0][0]] == ["p"] * 4
+    ptx = _compile(block_n=block_n, promote=0, consumers=consumers)
+    loops = _consumer_loops(ptx)
+    assert len(loops) == consumers
+    for body in loops:
+        steps, offsets = _chain(body)
+        assert steps == ref[0][0] and offsets == ref[0][1]
+        preds = set(re.findall(r"wgmma\.mma_async[^;]*, (%p\d+), 1, 1;", body))
+        assert all(re.search(rf"mov\.pred\s+{p}, -1;", ptx) for p in preds), "scale-d is 1 on every step"
+        assert "add.f32" not in body and re.findall(r"wgmma\.wait_group\.sync\.aligned (\d);", body) == ["1"]
+
+
 @pytest.mark.parametrize("overlap", [False, True])
 def test_the_k_loops_hold_no_cta_wide_barrier(overlap):
     """The producer's loop: mbarrier wait, expect and TMA copies, warp-level syncs only. Each consumer's
@@ -133,7 +155,10 @@ def test_the_k_loops_hold_no_cta_wide_barrier(overlap):
                                      dict(out="fp16", bias=True, scale=4), dict(promote=64),
                                      dict(overlap=True), dict(overlap=True, out="fp16", bias=True),
                                      dict(overlap=True, promote=64), dict(overlap=True, stages=2),
-                                     dict(overlap=True, consumers=1), dict(overlap=True, consumers=1, out="fp32")])
+                                     dict(overlap=True, consumers=1), dict(overlap=True, consumers=1, out="fp32"),
+                                     dict(promote=0), dict(promote=0, consumers=1, block_n=256),
+                                     dict(promote=0, block_n=256, stages=3), dict(promote=0, consumers=1, block_n=64,
+                                                                                   stages=6)])
 def test_ptxas_keeps_the_wgmma_pipeline_and_every_register(variant):
     r = ptxas.report(_compile(**variant))
     assert not r.wgmma_serialized and r.spill_stores == 0 and r.spill_loads == 0, (variant, r.codes, r.text[-400:])
@@ -203,6 +228,27 @@ def test_run_ws_gives_chain8_bytes_and_scaled_mm_gives_torch_bytes(m, n, k, monk
         ref = torch._scaled_mm(a, w.t(), sa, sb, bias=bias, out_dtype=out, use_fast_accum=False)
         got = bitorder.scaled_mm(a, w.t(), sa, sb, bias=bias, out_dtype=out, use_fast_accum=False)
         assert torch.equal(got.view(iview), ref.view(iview)), (m, n, k, out)
+        # not vacuous: the plan ran a kernel (a cuBLAS fallback, e.g. without nvmath, would compare torch to itself)
+        assert fp8.plan(a, w.t(), sa, sb, bias, out, False).path == "triton", "fell back to cuBLAS"
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m, n, k", [(128, 256, 512), (40, 256, 4000), (77, 144, 400), (300, 512, 4000)])
+def test_the_pure_chain_gives_chain8_bytes(m, n, k):
+    """run_ws(promote=0), the use_fast_accum=True chain, against chain8_kernel's PROMOTE = 0 TMA kernel, at
+    every tile run_ws takes (one or two consumers, 64 to 256 columns), bytes as integers."""
+    g = torch.Generator(device="cuda").manual_seed(m * n + k)
+    a = (torch.randn(m, k, device="cuda", generator=g) * 4).to(torch.float8_e4m3fn)
+    w = (torch.randn(n, k, device="cuda", generator=g) * 4).to(torch.float8_e4m3fn)
+    sa, sb = torch.tensor(0.37, device="cuda"), torch.tensor(1.7000001, device="cuda")
+    for out, bias in ((torch.bfloat16, None), (torch.float16, torch.randn(n, device="cuda").half()),
+                      (torch.float32, None)):
+        iview = torch.int16 if out != torch.float32 else torch.int32
+        ref = kg.run_chain8(a, w.t(), sa, sb, bias=bias, out_dtype=out, promote=0)
+        for block_n, consumers in ((64, 1), (128, 1), (256, 1), (128, 2), (256, 2)):
+            got = kg.run_ws(a, w.t(), sa, sb, bias=bias, out_dtype=out, promote=0, block_n=block_n,
+                            consumers=consumers, stages=3 if (block_n, consumers) == (256, 2) else 4)
+            assert torch.equal(got.view(iview), ref.view(iview)), (m, n, k, out, block_n, consumers)
 
 
 def test_run_takes_the_gluon_kernel_only_where_it_applies():

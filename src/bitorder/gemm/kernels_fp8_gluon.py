@@ -41,6 +41,7 @@ from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
 from .kernels_fp8 import _epilogue8
 
 HALF_M = gl.constexpr(64)    # rows per consumer warpgroup (one wgmma m64)
+PURE_K = gl.constexpr(128)   # K per stage of a pure chain (PROMOTE = 0): four k32 steps, as chain8_kernel's tiles
 _OUT = (torch.bfloat16, torch.float16, torch.float32)   # the output types run_ws takes
 
 
@@ -82,14 +83,27 @@ def _retire(part, acc, empty, i, PENDING: gl.constexpr, STAGES: gl.constexpr):
 def _consumer(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias_ptr, sa_ptr, sb_ptr, stride_om,
               HALF: gl.constexpr, SCALE: gl.constexpr, ROWWISE: gl.constexpr, HAS_BIAS: gl.constexpr,
               STAGES: gl.constexpr, BLOCK_N: gl.constexpr, BLOCK_K: gl.constexpr, OVERLAP: gl.constexpr,
-              CONSUMERS: gl.constexpr):
+              CONSUMERS: gl.constexpr, PURE: gl.constexpr):
     """One consumer warpgroup (4 warps): rows off_m + HALF * 64 ... + 63 of the tile, the whole chain."""
     layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                      instr_shape=[16, BLOCK_N, 32])
     zero = gl.zeros([HALF_M, BLOCK_N], gl.float32, layout)
     acc = gl.zeros([HALF_M, BLOCK_N], gl.float32, layout)
     n_k = gl.cdiv(K, BLOCK_K)
-    if OVERLAP:
+    if PURE:
+        # use_fast_accum=True: one chain over all of K into acc (+0 to start, scale-d 1 on every step, as
+        # chain8_kernel's PROMOTE = 0 PTX has it). One wgmma group stays in flight: waiting down to one
+        # outstanding means interval i - 1's group is done, so its stage goes back to the producer.
+        for i in range(n_k):
+            s = i % STAGES
+            mbarrier.wait(ready.index(s), (i // STAGES) & 1)
+            acc = warpgroup_mma(a_bufs.index(CONSUMERS * s + HALF), b_bufs.index(s).permute((1, 0)), acc,
+                                is_async=True)
+            acc = warpgroup_mma_wait(num_outstanding=1, deps=(acc, ))
+            if i > 0:
+                mbarrier.arrive(empty.index((i - 1) % STAGES), count=1)
+        acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc, ))
+    elif OVERLAP:
         # interval i's chain is issued before interval i - 1's partial is added, so the adds run while the
         # tensor cores work: the same adds in the same order. Two partials alternate (x, y; unrolled by two so
         # that no register copy touches a partial in flight, which ptxas would serialize: C7514).
@@ -126,9 +140,10 @@ def _consumer(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias
 @gluon.jit
 def _consumer1(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias_ptr, sa_ptr, sb_ptr, stride_om,
                SCALE: gl.constexpr, ROWWISE: gl.constexpr, HAS_BIAS: gl.constexpr,
-               STAGES: gl.constexpr, BLOCK_N: gl.constexpr, BLOCK_K: gl.constexpr, OVERLAP: gl.constexpr):
+               STAGES: gl.constexpr, BLOCK_N: gl.constexpr, BLOCK_K: gl.constexpr, OVERLAP: gl.constexpr,
+               PURE: gl.constexpr):
     _consumer(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias_ptr, sa_ptr, sb_ptr, stride_om,
-              1, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, 2)
+              1, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, 2, PURE)
 
 
 @gluon.jit
@@ -142,7 +157,8 @@ def chain8_ws_kernel(a_desc, b_desc, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K,
     a_desc: A (M x K, row-major) in 64 x PROMOTE boxes; b_desc: B^T (N x K, row-major) in
     BLOCK_N x PROMOTE boxes; both zero past their bounds. grid = (cdiv(M, 64 * CONSUMERS) * cdiv(N, BLOCK_N),),
     num_warps = 4 (the default partition: consumer 0)."""
-    BLOCK_K: gl.constexpr = PROMOTE
+    PURE: gl.constexpr = PROMOTE == 0
+    BLOCK_K: gl.constexpr = PURE_K if PURE else PROMOTE
     gl.static_assert(a_desc.block_type.shape[0] == HALF_M and a_desc.block_type.shape[1] == BLOCK_K)
     gl.static_assert(b_desc.block_type.shape[0] == BLOCK_N and b_desc.block_type.shape[1] == BLOCK_K)
     # tile order: bands of 8 tile rows (neighbouring programs share A and B in L2; speed only)
@@ -166,21 +182,23 @@ def chain8_ws_kernel(a_desc, b_desc, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K,
     if CONSUMERS == 2:
         gl.warp_specialize([
             (_consumer, (a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias_ptr, sa_ptr, sb_ptr,
-                         stride_om, 0, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, CONSUMERS)),
+                         stride_om, 0, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, CONSUMERS, PURE)),
             (_consumer1, (a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias_ptr, sa_ptr, sb_ptr,
-                          stride_om, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP)),
+                          stride_om, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, PURE)),
             (_producer, (a_desc, b_desc, a_bufs, b_bufs, ready, empty, off_m, off_n, K, STAGES, BLOCK_K, CONSUMERS)),
         ], [4, 1], [CONSUMER_REGS, PRODUCER_REGS])
     else:
         gl.warp_specialize([
             (_consumer, (a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias_ptr, sa_ptr, sb_ptr,
-                         stride_om, 0, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, CONSUMERS)),
+                         stride_om, 0, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, CONSUMERS, PURE)),
             (_producer, (a_desc, b_desc, a_bufs, b_bufs, ready, empty, off_m, off_n, K, STAGES, BLOCK_K, CONSUMERS)),
         ], [1], [PRODUCER_REGS])
 
 
 def descriptors(a, bt, block_n: int, promote: int):
-    """Host TMA descriptors: A (M x K) in 64 x promote boxes, B^T (N x K) in block_n x promote boxes."""
+    """Host TMA descriptors: A (M x K) in 64 x promote boxes, B^T (N x K) in block_n x promote boxes (promote 0,
+    a pure chain: PURE_K-deep boxes)."""
+    promote = promote or PURE_K.value
     dt = gl.float8e4nv
     la = gl.NVMMASharedLayout.get_default_for([HALF_M.value, promote], dt)
     lb = gl.NVMMASharedLayout.get_default_for([block_n, promote], dt)
@@ -190,7 +208,8 @@ def descriptors(a, bt, block_n: int, promote: int):
 
 def run_ws(a, b, scale_a, scale_b, bias=None, out_dtype=torch.bfloat16, block_n=128, stages=4, promote=128,
            scale_code=1, overlap=False, maxnreg=None, consumers=None):
-    """chain8_kernel's promoting bytes (PROMOTE = promote, default 128) for a (M x K, row-major e4m3) @
+    """chain8_kernel's bytes with PROMOTE = promote (default 128; 0: the pure chain, use_fast_accum=True) for a
+    (M x K, row-major e4m3) @
     b (K x N, column-major e4m3) with fp32 scales (tensor-wise: one element each; row-wise: (M, 1) and
     (1, N)), an optional bias of N elements of out_dtype, out_dtype bf16, fp16 or fp32. scale_code is
     chain8_kernel's SCALE (1: acc * (sa * sb), torch's tensor-wise order). block_n, stages and overlap (issue
@@ -216,8 +235,8 @@ def run_ws(a, b, scale_a, scale_b, bias=None, out_dtype=torch.bfloat16, block_n=
         raise ValueError("scales must be tensor-wise or row-wise ((M, 1) and (1, N))")
     if bias is not None and (bias.numel() != N or bias.dtype != out_dtype):
         raise ValueError(f"bias must have {N} elements of {out_dtype}")
-    if block_n not in (64, 128, 256) or promote not in (32, 64, 128):
-        raise ValueError("block_n must be 64, 128 or 256 and promote 32, 64 or 128")
+    if block_n not in (64, 128, 256) or promote not in (0, 32, 64, 128):
+        raise ValueError("block_n must be 64, 128 or 256 and promote 0 (a pure chain), 32, 64 or 128")
     consumers = consumers or (1 if M <= HALF_M.value else 2)
     if consumers not in (1, 2):
         raise ValueError("consumers must be 1 or 2")
@@ -233,8 +252,9 @@ def run_ws(a, b, scale_a, scale_b, bias=None, out_dtype=torch.bfloat16, block_n=
 
 
 def run_chain8(a, b, scale_a, scale_b, bias=None, out_dtype=torch.bfloat16, promote=128, scale_code=1):
-    """The reference: kernels_fp8.chain8_kernel itself in promoting mode on TMA tiles (as fp8.run launches a
-    plain promoting descriptor: 128 x 128 x PROMOTE, 8 warps, 4 stages), whatever cuBLAS would have planned."""
+    """The reference: kernels_fp8.chain8_kernel itself on TMA tiles (as fp8.run launches a plain promoting
+    descriptor: 128 x 128 x PROMOTE, 8 warps, 4 stages; promote 0: the pure chain in 128-deep tiles), whatever
+    cuBLAS would have planned."""
     from . import launch
     from .kernels_fp8 import chain8_kernel
 
@@ -246,5 +266,5 @@ def run_chain8(a, b, scale_a, scale_b, bias=None, out_dtype=torch.bfloat16, prom
     chain8_kernel[(triton.cdiv(M, 128) * triton.cdiv(N, 128),)](
         a, b, out, bias if bias is not None else out, scale_a, scale_b, M, N, K, a.stride(0), b.stride(1), N,
         A_ROW=True, B_ROW=False, PROMOTE=promote, SCALE=scale_code, ROWWISE=rowwise, HAS_BIAS=bias is not None,
-        BLOCK_M=128, BLOCK_N=128, BLOCK_K=promote, TMA=True, num_warps=8, num_stages=4)
+        BLOCK_M=128, BLOCK_N=128, BLOCK_K=promote or PURE_K.value, TMA=True, num_warps=8, num_stages=4)
     return out
