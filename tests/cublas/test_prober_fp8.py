@@ -133,8 +133,10 @@ def test_probe_fit_and_verify_on_simulated_fp8_records(tmp_path):
     fitted = json.loads(out.read_text())
     assert fitted[0]["kind"] == list(KIND) + ["fp8"] and NVJET_LIKE in fitted[0]["survivors"]
     assert "reproduced" in p.stdout                 # the written profile, verified on the records
-    p = run("verify", str(path))                    # the shipped profile has no fp8 split entry: falls back
-    assert p.returncode == 0 and "no entry" in p.stdout, p.stdout + p.stderr
+    # the shipped (verified) fp8 split entry rounds spans to 128, these simulated records to 64: verify must
+    # call the shipped profile wrong on them
+    p = run("verify", str(path))
+    assert p.returncode != 0 and "WRONG" in p.stdout, p.stdout + p.stderr
 
 
 def test_twin_samples_rebuild_the_gates_cancelling_draw():
@@ -221,10 +223,10 @@ def test_anchor_is_one_rule_where_every_span_starts_on_a_promotion_boundary():
                               records(loose)) is None
 
 
-def test_the_shipped_fp8_split_entry_is_a_candidate():
-    """Fitted on the H200's survey (2026-11-30d); a candidate until its gate passes, and the nvjet tail-drop
-    condition left to cuBLAS (2026-12-02c: the fp8 gate's one mismatch)."""
+def test_the_shipped_fp8_split_entry_is_verified():
+    """Fitted on the H200's survey (2026-11-30d), verified by the whole fp8 gate (2026-12-04), and the nvjet
+    tail-drop condition left to cuBLAS (2026-12-02c: the fp8 gate's one mismatch)."""
     e = next(e for e in ArchProfile.load().entries if e.name == "probed-fp8-algo66-named-split-s2")
-    assert e.verified is False
+    assert e.verified is True and "2026-12-04-gpu" in e.evidence["gpu_gate"]
     assert {k: v for k, v in e.span.items() if k != "note"} == {"rule": "round_up", "granule": 128,
                                                                "unknown_when": "cublas_drops_tail"}

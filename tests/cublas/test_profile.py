@@ -176,11 +176,20 @@ def test_planted_fault_in_the_k_major_rule_fails(tmp_path):
     assert p.returncode != 0 and "FAIL" in p.stdout
 
 
-def test_fp8_candidates_stay_out_of_use_until_verified(profile, monkeypatch):
-    """An entry the H200 has not confirmed (verified: false) describes nothing by default."""
+def test_the_fp8_entry_describes_by_default_since_its_gate(profile, monkeypatch):
+    """The fp8 entry is verified (the 2026-12-04 gate); a copy of it marked verified: false describes nothing
+    unless BITORDER_UNVERIFIED=1."""
+    import dataclasses
     nvjet = {"algo_id": 66, "stages": "64xAUTO", "split_k": 1, "reduction_scheme": 0}
-    assert profile.describe(nvjet, 4096, "e4m3") is None
+    monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
+    assert profile.describe(nvjet, 4096, "e4m3") is not None
+    entry = next(e for e in profile.entries if e.name == "nvjet-fp8")
+    assert entry.verified and "2026-12-04-gpu" in entry.evidence["gpu_gate"]
+    trial = type(profile)({**profile.meta, "entries": []})
+    trial.entries = [dataclasses.replace(e, verified=False) if e is entry else e for e in profile.entries]
+    assert trial.describe(nvjet, 4096, "e4m3") is None
     monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    assert trial.describe(nvjet, 4096, "e4m3") is not None
     slow, fast = profile.describe(nvjet, 4096, "e4m3", True), profile.describe(nvjet, 4096, "e4m3", True, True)
     assert slow.promotion == 128 and fast.promotion is None and slow.instruction_k == 32
     assert slow.epilogue == ("scale", "bias_acc", "round")

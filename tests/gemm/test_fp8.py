@@ -60,9 +60,10 @@ def test_scalings_are_told_apart():
         fp8._scaling(a, b, s(32), s(48))
 
 
-def test_row_wise_scales_fall_back_before_any_query(monkeypatch):
-    # the 2026-11-30c fp8 gate: the tensor-wise epilogue on row-wise calls gave other bytes
+def test_row_wise_planning_off_falls_back_before_any_query(monkeypatch):
+    # BITORDER_FP8_ROWWISE_EPILOGUE=none: row-wise calls go to cuBLAS without asking cuBLASLt
     import functools
+    monkeypatch.setenv("BITORDER_FP8_ROWWISE_EPILOGUE", "none")
     monkeypatch.setattr(fp8, "_check", functools.partial(fp8._check, devices=("meta",)))
     monkeypatch.setattr(fp8, "lt_query", lambda *a, **k: pytest.fail("row-wise calls must not be planned"))
     a, b = _meta((32, 64), torch.float8_e4m3fn), _meta((64, 48), torch.float8_e4m3fn, t=True)
@@ -72,8 +73,8 @@ def test_row_wise_scales_fall_back_before_any_query(monkeypatch):
 
 
 def test_a_probed_row_wise_order_plans_only_as_a_candidate(monkeypatch):
-    """Row-wise calls plan with fp8.ROW_WISE_DEFAULT (the order the 2026-11-30h gate reproduced) or
-    the one BITORDER_FP8_ROWWISE_EPILOGUE names, and only under BITORDER_UNVERIFIED=1."""
+    """Row-wise calls plan with fp8.ROW_WISE_DEFAULT (gated whole on 2026-12-04) by default, and with another
+    order BITORDER_FP8_ROWWISE_EPILOGUE names only under BITORDER_UNVERIFIED=1."""
     import functools
     monkeypatch.setattr(fp8, "_check", functools.partial(fp8._check, devices=("meta",)))
     monkeypatch.setattr(fp8, "lt_query", lambda *a, **k: None)
@@ -81,6 +82,9 @@ def test_a_probed_row_wise_order_plans_only_as_a_candidate(monkeypatch):
     monkeypatch.setattr(fp8, "_describe", lambda q, k, bias, fast, *trial: ({"algo_id": 66}, tensor_wise))
     a, b = _meta((32, 64), torch.float8_e4m3fn), _meta((64, 48), torch.float8_e4m3fn, t=True)
     sa, sb = torch.ones((32, 1), device="meta"), torch.ones((1, 48), device="meta")
+    monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
+    p = fp8.plan(a, b, sa, sb, out_dtype=torch.bfloat16)                          # the gated default plans
+    assert p.path == "triton" and p.desc.epilogue == ("scale_b", "scale_a", "round")
     monkeypatch.setenv("BITORDER_FP8_ROWWISE_EPILOGUE", "nobias=(acc*sa)*sb;bias=fma(acc,sa*sb,bias)")
     assert fp8.plan(a, b, sa, sb, out_dtype=torch.bfloat16).path == "cublas"      # not a candidate run
     monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
@@ -194,8 +198,17 @@ def test_the_row_wise_probe_names_the_planners_orders():
 
 def test_a_plan_cached_before_the_unverified_switch_flips_does_not_answer_after_it(monkeypatch):
     """fp8._describe is memoised per query; BITORDER_UNVERIFIED is part of its key, so a process that
-    turns the switch on (or off) after planning gets the profile's answer for the switch as it is."""
+    turns the switch on (or off) after planning gets the profile's answer for the switch as it is. (The
+    fp8 entries are verified since 2026-12-04: the test makes them candidates again.)"""
+    import dataclasses
     from bitorder.cublas import lt
+    from bitorder.cublas.profile import ArchProfile
+
+    real = ArchProfile.load()
+    trial = ArchProfile({**real.meta, "entries": []})
+    trial.entries = [dataclasses.replace(e, verified=False) if "e4m3" in str(e.match.get("dtype")) else e
+                     for e in real.entries]
+    monkeypatch.setattr(ArchProfile, "load", classmethod(lambda cls, *a, **k: trial))
 
     class Answer:
         def to_dict(self):

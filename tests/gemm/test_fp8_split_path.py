@@ -1,6 +1,6 @@
 """The fp8 split-K path (issue 6) on the CPU: its kernels compile for sm90 at the tiles fp8.run_split
 takes (no spills, the wgmma pipeline kept, every merge step rounded on its own); the planner sends
-the profile's fp8 split answers to it only as a candidate (BITORDER_UNVERIFIED=1) and falls back,
+the profile's fp8 split answers to it (a verified entry since the 2026-12-04 gate) and falls back,
 with a reason, on what it does not cover; under Triton's interpreter it returns the twin's bytes
 (interpret_fp8_split.py says what the interpreter can and cannot check); planted faults fail."""
 import functools
@@ -96,12 +96,10 @@ def _planner(monkeypatch, split_k=4, stages="64x4", scheme=2):
 
 @pytest.mark.parametrize("fast", [False, True])
 @pytest.mark.parametrize("bias", [False, True])
-def test_split_answers_plan_to_triton_only_as_a_candidate(monkeypatch, fast, bias):
+def test_split_answers_plan_to_triton(monkeypatch, fast, bias):
+    """The split entry is verified (the 2026-12-04 gate: 8,444 split answers identical): no switch needed."""
     plan = _planner(monkeypatch)
     monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
-    p = plan(bias=bias, fast=fast)
-    assert p.path == "cublas" and "outside the arch profile's verified entries" in p.reason
-    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
     p = plan(bias=bias, fast=fast)
     assert p.path == "triton" and p.desc.family == "split_k" and p.desc.k_cuts == (1024,), p
     assert p.desc.promotion == (None if fast else 128) and p.desc.promotion_anchor is None

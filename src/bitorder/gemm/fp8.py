@@ -5,10 +5,12 @@ cuBLASLt (at::cuda::blas::scaled_gemm): torch's b is cuBLAS's A, transposed ("T"
 compute fp32, the scales as A/B scale pointers with the SCALAR_32F or OUTER_VEC_32F mode,
 FAST_ACCUM from use_fast_accum, the BIAS epilogue for a bias, one heuristic answer asked with
 a 1 MiB workspace and no alignment preferences. The answer maps through the arch profile to
-a GEMMDesc and kernels_fp8.chain8_kernel computes it (split-K answers: part8_kernel's per-part
-chains into an fp32 workspace, then merge8_kernel). Until the H200 has confirmed the fp8 profile
-entries (benchmarks/gate_fp8.py), every call runs torch._scaled_mm itself: exact by definition,
-counted in bitorder.gemm.stats() and warned about once.
+a GEMMDesc and kernels_fp8.chain8_kernel (promoting chains: kernels_fp8_gluon.run_ws) computes it
+(split-K answers: part8_kernel's per-part chains into an fp32 workspace, then merge8_kernel). The
+profile's fp8 entries are verified (benchmarks/gate_fp8.py on the H200, 2026-12-04: 63,312 cases, every
+one torch answered byte-identical). Calls no verified entry describes, and cuBLAS's own split-K tail
+drop, run torch._scaled_mm itself: exact by definition, counted in bitorder.gemm.stats() and warned
+about once.
 """
 from __future__ import annotations
 
@@ -29,19 +31,18 @@ _OUT = {torch.bfloat16: "bf16", torch.float16: "fp16", torch.float32: "fp32"}
 # Row-wise (OUTER_VEC_32F) queries without scale pointers got no heuristic answer on the H200
 # (2026-11-30b fp8 gate: 853 cases) while torch's own call ran nvjet (algo 66): torch sets the
 # pointers before it asks. The heuristic does not read them; a 256-aligned stand-in keeps the
-# query the same for every call (its answer is cached). Not yet confirmed on the H200.
+# query the same for every call (its answer is cached). The 2026-12-04 gate's 5,932 identical
+# row-wise cases were planned from it.
 ROW_SCALE_STANDIN = 1 << 16
 # With the stand-in the query answered (algo 66, as for tensor-wise scales), but the tensor-wise
 # epilogue on that answer gave other bytes: the 2026-11-30c fp8 gate found 1,891 mismatching
 # row-wise cases (every listed one row-wise; K=16 ones too, so the epilogue, not the chain).
-# Row-wise calls therefore plan only with an order named below and run torch._scaled_mm
-# otherwise, until benchmarks/probe_rowwise.py has pinned the epilogue and a gate verified it.
-# The orders the probe tests, as GEMMDesc steps (before the one rounding). With
-# BITORDER_UNVERIFIED=1 row-wise calls plan as candidates with ROW_WISE_DEFAULT: what the
-# 2026-11-30e probe found exact, and what the fp8 gate then reproduced on every row-wise case it
-# ran (2026-11-30h: 1,722 of 1,722 on two fresh seeds; benchmarks/results/2026-11-30h-fp8).
-# BITORDER_FP8_ROWWISE_EPILOGUE="nobias=NAME;bias=NAME" names another order (a probe's next
-# candidate); "none" turns row-wise planning off.
+# Row-wise calls therefore plan only with an order named below (ROW_WISE_ORDERS: the orders
+# benchmarks/probe_rowwise.py tests, as GEMMDesc steps before the one rounding). ROW_WISE_DEFAULT is
+# what the 2026-11-30e probe found exact, the 2026-11-30h gate reproduced (1,722 of 1,722) and the
+# whole 2026-12-04 gate verified (5,932 row-wise cases identical; benchmarks/results/2026-12-04-gpu):
+# it plans by default. BITORDER_FP8_ROWWISE_EPILOGUE="nobias=NAME;bias=NAME" names another order, a
+# probe's candidate planned only under BITORDER_UNVERIFIED=1; "none" turns row-wise planning off.
 ROW_WISE_DEFAULT = "nobias=(acc*sb)*sa;bias=(acc*sb)*sa+bias"
 ROW_WISE_ORDERS = {"acc*(sa*sb)": ("scale",), "(acc*sa)*sb": ("scale_a", "scale_b"),
                    "(acc*sb)*sa": ("scale_b", "scale_a"), "acc*(sa*sb)+bias": ("scale", "bias_acc"),
@@ -124,14 +125,15 @@ def split_gap(desc: GEMMDesc, scaling: str = "tensor") -> str:
 
 
 def row_wise_epilogue(bias: bool):
-    """The candidate row-wise epilogue steps (before "round") for calls with or without a bias:
-    ROW_WISE_DEFAULT, or the order BITORDER_FP8_ROWWISE_EPILOGUE names; None (no candidate: the
-    call falls back) outside BITORDER_UNVERIFIED=1 or for a name with no kernel."""
+    """The row-wise epilogue steps (before "round") for calls with or without a bias: ROW_WISE_DEFAULT
+    (gated: 2026-12-04), or, under BITORDER_UNVERIFIED=1 only, another order BITORDER_FP8_ROWWISE_EPILOGUE
+    names (a probe's candidate); None (the call falls back) for "none", a name with no kernel, or a named
+    order outside BITORDER_UNVERIFIED=1."""
     from ..cublas.profile import candidates_allowed
 
-    if not candidates_allowed():
-        return None
     spec = os.environ.get("BITORDER_FP8_ROWWISE_EPILOGUE") or ROW_WISE_DEFAULT
+    if spec != ROW_WISE_DEFAULT and not candidates_allowed():
+        return None
     named = dict(part.split("=", 1) for part in spec.split(";") if "=" in part)
     return ROW_WISE_ORDERS.get(named.get("bias" if bias else "nobias", ""))
 
