@@ -2,8 +2,8 @@
 
 The realistic layers whose N and K are multiples of 16 (torch's rule) x tokens, e4m3 operands,
 tensor-wise scales, out bf16, both accumulation modes; same inputs for both, CUDA-graph and
-do_bench medians, bytes compared. The fp8 candidate plans (BITORDER_UNVERIFIED=1): until its
-gate has passed this measures the kernel the gate verifies. Writes bench_fp8.json and
+do_bench medians, bytes compared. scaled_mm's default path (its fp8 entries verified since the
+2026-12-04 gate; earlier runs set BITORDER_UNVERIFIED=1 to reach it). Writes bench_fp8.json and
 bench_fp8.png (geometric mean per layer, split at 5 GFLOP).
 
 --sweep N times the promoting chains (use_fast_accum=False) of N realistic shapes above 5 GFLOP
@@ -13,7 +13,7 @@ interval's four k32 steps), so one CTA cannot overlap its adds with its tensor-c
 small enough for two CTAs per SM (64-row tiles: 24 KB a stage, few registers) may let the other
 CTA's wgmma run meanwhile.
 
-    python benchmarks/bench_fp8.py --out DIR [--budget S] [--sweep N --sweep-only]
+    python benchmarks/bench_fp8.py --out DIR [--budget S] [--slice A:B] [--sweep N --sweep-only]
 """
 from __future__ import annotations
 
@@ -77,12 +77,16 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--budget", type=float, default=200)
     ap.add_argument("--seed", type=int, default=8)
+    ap.add_argument("--slice", default="", help="A:B of the shuffled set (calls add up to the whole set)")
     ap.add_argument("--sweep", type=int, default=0, help="promoting shapes above 5 GFLOP whose tiles are swept")
     ap.add_argument("--sweep-only", action="store_true", help="the sweep alone, with the whole budget")
     args = ap.parse_args()
-    os.environ["BITORDER_UNVERIFIED"] = "1"
     cases = [c for fast in (False, True) for c in realistic_cases(fast, "bf16")]
     random.Random(args.seed).shuffle(cases)
+    planned = len(cases)
+    if args.slice:
+        lo, hi = (int(x) if x else None for x in args.slice.split(":"))
+        cases = cases[lo:hi]
     if args.sweep:
         from bench_gemm import write_sweep  # noqa: E402
         rows = sweep(cases, args.sweep, args.budget if args.sweep_only else args.budget / 2)
@@ -108,9 +112,10 @@ def main():
                      "path": p.path, "desc": str(p.desc), "speed": t_ref / t_ours,
                      "speed_graph": g_ref / g_ours if g_ref and g_ours else None})
     groups, overall = summarize(rows, lambda r: f"{'fast' if r['fast_accum'] else 'slow'}:{r['group'].split(':')[1]}")
-    report = {"device": torch.cuda.get_device_name(), "rows": rows, "groups": groups, "overall": overall,
+    report = {"device": torch.cuda.get_device_name(), "fp8_ws": fp8.FP8_WS, "fp8_ws_tiles": fp8.FP8_WS_TILES,
+              "rows": rows, "groups": groups, "overall": overall,
               "identical": sum(r["identical"] for r in rows), "triton_path": sum(r["path"] == "triton" for r in rows),
-              "n": len(rows), "planned": len(cases), "seconds": time.time() - t0}
+              "n": len(rows), "planned": len(cases), "set": planned, "slice": args.slice, "seconds": time.time() - t0}
     with open(os.path.join(args.out, "bench_fp8.json"), "w") as f:
         json.dump(report, f, indent=1)
     plot_speeds(os.path.join(args.out, "bench_fp8.png"), groups, [("speed_graph", "CUDA graphs")],

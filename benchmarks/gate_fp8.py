@@ -6,9 +6,10 @@ N and K log-uniform, K to 65536 and 6% to 2^20, both multiples of 16 as torch re
 row-major, b column-major, the only layout cuBLASLt takes), tensor-wise scales that are not
 powers of two, a bias on a third of the bf16/fp16 cases, a row-wise share; plus the realistic
 layers x tokens whose N and K are multiples of 16. Three draws per case (narrow, wide,
-cancelling), compared as integers. The fp8 profile candidates plan (BITORDER_UNVERIFIED=1):
-this gate is what verifies them (split-K answers included: the summary counts them per path as
-split:triton / split:cublas, and split:identical). Writes NAME.json.
+cancelling), compared as integers. The gate runs scaled_mm's default path (the fp8 entries are
+verified since its 2026-12-04 run; until then it set BITORDER_UNVERIFIED=1, as --candidates still
+does for a candidate under test). Split-K answers are counted per path as split:triton /
+split:cublas, and split:identical. Writes NAME.json.
 
     python benchmarks/gate_fp8.py --out DIR [--fuzz 10000] [--jobs N] [--budget S] [--quick] [--slice A:B]
         [--accum both|slow|fast] [--max-m M]
@@ -136,8 +137,10 @@ def main():
                     help="only the use_fast_accum=False (slow) or =True (fast) cases, before --slice: the half a "
                          "change to one mode's kernel needs")
     ap.add_argument("--max-m", type=int, default=0, help="only cases with M at most this, before --slice")
+    ap.add_argument("--candidates", action="store_true", help="BITORDER_UNVERIFIED=1: profile candidates plan too")
     args = ap.parse_args()
-    os.environ["BITORDER_UNVERIFIED"] = "1"   # read per call; spawned workers inherit it
+    if args.candidates:
+        os.environ["BITORDER_UNVERIFIED"] = "1"   # read per call; spawned workers inherit it
     if args.quick:
         args.fuzz = 50
     cases = build(args)

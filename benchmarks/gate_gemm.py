@@ -45,12 +45,15 @@ def fingerprint() -> dict:
     for rel in ("cublas/profiles/sm90-cublas13.1.json", "gemm/kernels.py", "gemm/launch.py", "cublas/profile.py",
                 "gemm/kernels_fp8.py", "gemm/fp8.py", "gemm/kernels_simt.py", "cublas/gemv_rule.py",
                 # since 2026-12-03b: a candidate's flag flipped on the device shows here too
-                "cublas/profiles/sm90-cublas13.1-simt.json", "cublas/segment_k.py", "gemm/api.py"):
+                "cublas/profiles/sm90-cublas13.1-simt.json", "cublas/segment_k.py", "gemm/api.py",
+                # since 2026-12-04: fp8.run's promoting kernel (FP8_WS) and its tiles' switch
+                "gemm/kernels_fp8_gluon.py"):
         with open(os.path.join(root, rel), "rb") as f:
             h[rel] = hashlib.sha256(f.read()).hexdigest()[:16]
     from bitorder.gemm import fp8, launch
     return {"bitorder_file": bitorder.__file__, "sha": h, "fast_launch": launch.FAST, "tiles": launch.TILES, "tma": launch.TMA,
             "fp8_tma": fp8.FP8_TMA, "fp8_persistent": fp8.FP8_PERSISTENT, "fp8_pairs": fp8.FP8_PAIRS,
+            "fp8_ws": fp8.FP8_WS, "fp8_ws_tiles": fp8.FP8_WS_TILES,
             "fp8_rowwise_epilogue": os.environ.get("BITORDER_FP8_ROWWISE_EPILOGUE", ""),
             "gemv_rule": os.environ.get("BITORDER_GEMV_RULE", ""), "unverified": os.environ.get("BITORDER_UNVERIFIED", "")}
 

@@ -270,3 +270,56 @@ def test_run_takes_the_gluon_kernel_only_where_it_applies():
     assert not fp8._ws(op(), op(), desc, None, torch.bfloat16, (128, 128, 128, 8, 4), True)
     assert not fp8._ws(op(), op(), desc, None, torch.bfloat16, None, False)
     assert not fp8._ws(SimpleNamespace(is_cuda=False, dtype=e4), op(), desc, None, torch.bfloat16, None, True)
+
+
+@pytest.mark.parametrize("m, n, promoting, tile", [
+    # the 2026-12-04 call 4 shapes (benchmarks/fp8_ws_tiles.py): where the rule names a tile, the tile measured best
+    (128, 3584, False, (64, 1, 6)), (128, 4096, False, (64, 1, 6)), (512, 2048, False, (64, 2, 6)),
+    (512, 3584, False, (128, 2, 4)), (32, 28672, False, (256, 1, 4)),
+    (512, 4672, False, None), (512, 6144, False, None), (8192, 2304, False, None), (512, 10240, False, None),
+    (128, 8192, True, (64, 2, 6)), (128, 12288, True, (128, 2, 6)), (128, 10240, True, (128, 2, 6)),
+    (32, 18176, True, None), (32, 8192, True, None), (512, 6144, True, None), (8192, 102400, True, None)])
+def test_ws_tile_takes_one_wave_tiles_that_fill_the_sms(m, n, promoting, tile):
+    """fp8.ws_tile on the H200's 132 SMs: a one-wave grid of at least 99 programs, or (promoting, M > 64) 128 x 128
+    with 6 stages under one wave; else None (the default kernel and tile)."""
+    assert fp8.ws_tile(m, n, promoting, 132) == tile
+
+
+def test_run_takes_the_pure_gluon_chain_only_with_the_tiles_switch(monkeypatch):
+    """_ws_pure: FP8_WS_TILES, a plain pure descriptor, e4m3 CUDA operands TMA can load, no block asked for."""
+    from types import SimpleNamespace
+
+    e4 = torch.float8_e4m3fn
+    op = lambda dt=e4, ptr=0: SimpleNamespace(is_cuda=True, dtype=dt, data_ptr=lambda: ptr, element_size=lambda: 1,
+                                              stride=lambda i: 4096)   # noqa: E731
+    pure, split = SimpleNamespace(promotion=None, family="plain"), SimpleNamespace(promotion=None, family="split_k")
+    monkeypatch.setattr(fp8, "FP8_WS_TILES", False)
+    assert not fp8._ws_pure(op(), op(), pure, None, torch.bfloat16, None)
+    monkeypatch.setattr(fp8, "FP8_WS_TILES", True)
+    assert fp8._ws_pure(op(), op(), pure, None, torch.bfloat16, None)
+    assert not fp8._ws_pure(op(), op(), split, None, torch.bfloat16, None)
+    assert not fp8._ws_pure(op(), op(), SimpleNamespace(promotion=128, family="plain"), None, torch.bfloat16, None)
+    assert not fp8._ws_pure(op(), op(ptr=8), pure, None, torch.bfloat16, None)           # not 16-byte aligned
+    assert not fp8._ws_pure(op(torch.float8_e5m2), op(torch.float8_e5m2), pure, None, torch.bfloat16, None)
+    assert not fp8._ws_pure(op(), op(), pure, None, torch.bfloat16, (64, 64, 128, 4, 4))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m, n, k", [(128, 3584, 2048), (512, 2048, 1024), (32, 28672, 512), (128, 8192, 1024),
+                                     (128, 12288, 640)])
+def test_the_tiles_switch_keeps_torchs_bytes(m, n, k, monkeypatch):
+    """FP8_WS_TILES on: both accumulation modes through bitorder.scaled_mm at the tiles ws_tile names for these
+    shapes (every rule branch: one-wave pure tiles of one and two consumers, 64- and 128-column promoting tiles),
+    against torch._scaled_mm, bytes as integers; the plan must run a kernel."""
+    monkeypatch.setattr(fp8, "FP8_WS_TILES", True)
+    g = torch.Generator(device="cuda").manual_seed(m + 7 * n + k)
+    a = (torch.randn(m, k, device="cuda", generator=g) * 4).to(torch.float8_e4m3fn)
+    w = (torch.randn(n, k, device="cuda", generator=g) * 4).to(torch.float8_e4m3fn)
+    sa, sb = torch.tensor(0.37, device="cuda"), torch.tensor(1.7000001, device="cuda")
+    for fast in (True, False):
+        for out, bias in ((torch.bfloat16, None), (torch.float16, torch.randn(n, device="cuda").half())):
+            p = fp8.plan(a, w.t(), sa, sb, bias, out, fast)
+            assert p.path == "triton", p.reason
+            ref = torch._scaled_mm(a, w.t(), sa, sb, bias=bias, out_dtype=out, use_fast_accum=fast)
+            got = bitorder.scaled_mm(a, w.t(), sa, sb, bias=bias, out_dtype=out, use_fast_accum=fast)
+            assert torch.equal(got.view(torch.int16), ref.view(torch.int16)), (m, n, k, fast, out)
