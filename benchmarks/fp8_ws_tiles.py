@@ -13,6 +13,7 @@ Times: CUDA-graph medians (bench_gemm.graph_ms) on the narrow draw. Tiles never 
 mismatch here is a kernel defect, reported in the JSON and the return code.
 
     PYTHONPATH=src python3 benchmarks/fp8_ws_tiles.py --out DIR [--budget S]
+    FP8_WS_TILES_PERSISTENT=1 ...     the persistent kernel at those tiles (writes fp8_ws_tiles_persistent.json)
 """
 from __future__ import annotations
 
@@ -43,6 +44,11 @@ PURE = {f"ws{bn}c{c}s{s}": dict(promote=0, block_n=bn, consumers=c, stages=s)
         for bn, c, s in [(128, 2, 4), (256, 2, 3), (128, 1, 4), (256, 1, 4), (64, 1, 6), (64, 2, 6)]}
 PROMOTING = {f"ws{bn}c{c}s{s}": dict(promote=128, overlap=True, block_n=bn, consumers=c, stages=s)
              for bn, c, s in [(128, 1, 4), (128, 2, 4), (64, 1, 6), (64, 2, 6), (128, 2, 6)]}
+# FP8_WS_TILES_PERSISTENT=1: the same tiles with one program per SM walking the tiles (kernels_fp8_gluon's PERSISTENT) instead
+PERSISTENT = os.environ.get("FP8_WS_TILES_PERSISTENT", "") == "1"
+if PERSISTENT:
+    PURE = {"p" + k: dict(v, persistent=True) for k, v in PURE.items() if v["consumers"] == 2 or v["block_n"] == 256}
+    PROMOTING = {"p" + k: dict(v, persistent=True) for k, v in PROMOTING.items() if v["consumers"] == 2}
 
 
 def one_shape(m, n, k, fast, seed):
@@ -114,7 +120,8 @@ def main():
         # the best tile per shape: what a tile rule could reach at most
         summary[f"{mode}:best:geomean_above_5gflop"] = geomean(
             [max(r["speed"].values()) for r in ok if r["fast_accum"] == fast and r["gflop"] > 5 and r["speed"]])
-    with open(os.path.join(args.out, "fp8_ws_tiles.json"), "w") as f:
+    name = "fp8_ws_tiles_persistent.json" if PERSISTENT else "fp8_ws_tiles.json"
+    with open(os.path.join(args.out, name), "w") as f:
         json.dump({"device": torch.cuda.get_device_name(), "torch": torch.__version__, "summary": summary,
                    "rows": rows}, f, indent=1)
     print(json.dumps(summary, indent=1))

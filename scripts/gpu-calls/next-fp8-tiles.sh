@@ -6,6 +6,9 @@
 #                                                                included), bench_fp8 on calls 0:360 of the shuffled
 #                                                                realistic set with the switch off, then on (~9 min)
 #   PART=2|3|4 SEED=<fresh> bash ...                            the fp8 gate in thirds with the switch on (~5.5 min each)
+#   PART=5 bash ...                                             the persistent Gluon kernel (run_ws(persistent=True),
+#                                                                not used by fp8.run) at the tiles fp8_ws_tiles.py
+#                                                                times, against fp8.run's default (~3 min)
 set -u
 O=$OUT; S=/tmp/fp8tiles; R=$S/r; mkdir -p $R
 g() { grep -v '^ ' | grep -v UserWarning | grep -v '^\[' | tail -${1:-8}; }
@@ -20,5 +23,7 @@ case ${PART:?} in
   2|3|4) S3=$(( (PART - 2) * 21104 )):$([ "$PART" = 4 ] || echo $(( (PART - 1) * 21104 )))
      BITORDER_FP8_WS_TILES=1 FP8_GATE_ARGS="--jobs 14 --budget 320 --retry-oom 20 --seed ${SEED:?} --slice $S3 \
        --name gate_fp8-tiles-$PART" timeout -k 10 350 scripts/gpu-run $R/gate fp8gate | g 8; pack ;;
-  *) echo "PART is 1 to 4"; exit 2 ;;
+  5) FP8_WS_TILES_PERSISTENT=1 PYTHONPATH=$PWD/src:/tmp/site timeout -k 5 200 python3 benchmarks/fp8_ws_tiles.py \
+       --out $R/tiles --budget 150 > $R/tiles-persistent.log 2>&1; grep -v '^ ' $R/tiles-persistent.log | tail -40; pack ;;
+  *) echo "PART is 1 to 5"; exit 2 ;;
 esac

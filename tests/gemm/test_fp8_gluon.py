@@ -36,10 +36,10 @@ def _sig(block_n, promote, out):
 
 @functools.lru_cache(maxsize=None)
 def _compile(block_n=128, promote=128, out="bf16", scale=1, rowwise=False, bias=False, stages=4, overlap=False,
-             consumers=2):
+             consumers=2, persistent=False):
     fn = kg.chain8_ws_kernel
     cx = dict(PROMOTE=promote, SCALE=scale, ROWWISE=rowwise, HAS_BIAS=bias, BLOCK_N=block_n, STAGES=stages,
-              OVERLAP=overlap, CONSUMER_REGS=232, PRODUCER_REGS=40, CONSUMERS=consumers)
+              OVERLAP=overlap, CONSUMER_REGS=232, PRODUCER_REGS=40, CONSUMERS=consumers, PERSISTENT=persistent)
     sig = _sig(block_n, promote, out)
     full = {a: ("constexpr" if a in cx else sig[a]) for a in fn.arg_names}
     attrs = {(fn.arg_names.index(a),): [["tt.divisibility", 16]] for a in ("out_ptr", "N", "K", "stride_om")}
@@ -323,3 +323,32 @@ def test_the_tiles_switch_keeps_torchs_bytes(m, n, k, monkeypatch):
             ref = torch._scaled_mm(a, w.t(), sa, sb, bias=bias, out_dtype=out, use_fast_accum=fast)
             got = bitorder.scaled_mm(a, w.t(), sa, sb, bias=bias, out_dtype=out, use_fast_accum=fast)
             assert torch.equal(got.view(torch.int16), ref.view(torch.int16)), (m, n, k, fast, out)
+
+
+@pytest.mark.parametrize("variant", [dict(overlap=True), dict(overlap=True, consumers=1), dict(promote=0),
+                                     dict(promote=0, consumers=1, block_n=256), dict(overlap=True, stages=6)])
+def test_the_persistent_kernel_keeps_each_tiles_chain(variant):
+    """PERSISTENT wraps each partition's loop in a loop over tiles: the innermost K loops hold the same wgmma steps
+    on the same shared-memory offsets as the one-tile kernel's, and ptxas neither spills nor serializes."""
+    ptx = _compile(persistent=True, **variant)
+    r = ptxas.report(ptx)
+    assert not r.wgmma_serialized and r.spill_stores == 0 and r.spill_loads == 0, (variant, r.codes)
+    one = [_chain(b) for b in _consumer_loops(_compile(**variant))]
+    assert [_chain(b) for b in _consumer_loops(ptx)] == one and one
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m, n, k", [(1024, 4096, 1024), (1000, 4000, 1040), (64, 9000, 640)])
+def test_the_persistent_kernel_gives_the_same_bytes(m, n, k):
+    """More tiles than SMs (each program walks several): persistent run_ws against the one-tile kernel, both
+    modes, one and two consumers, bytes as integers."""
+    g = torch.Generator(device="cuda").manual_seed(m + n + k)
+    a = (torch.randn(m, k, device="cuda", generator=g) * 4).to(torch.float8_e4m3fn)
+    w = (torch.randn(n, k, device="cuda", generator=g) * 4).to(torch.float8_e4m3fn)
+    sa, sb = torch.tensor(0.37, device="cuda"), torch.tensor(1.7000001, device="cuda")
+    for promote in (128, 0):
+        for consumers in (1, 2):
+            kw = dict(promote=promote, consumers=consumers, overlap=True, out_dtype=torch.bfloat16)
+            ref = kg.run_ws(a, w.t(), sa, sb, **kw)
+            got = kg.run_ws(a, w.t(), sa, sb, persistent=True, **kw)
+            assert torch.equal(got.view(torch.int16), ref.view(torch.int16)), (m, n, k, promote, consumers)

@@ -29,7 +29,12 @@ Per element the chain is chain8_kernel's (each warpgroup's m64nNk32 wgmma covers
 N width and row placement do not change an element's chain), so the bytes should be the same: the CPU tests
 compare the PTX of an interval (tests/gemm/test_fp8_gluon.py), benchmarks/fp8_gluon_check.py the bytes.
 
-PROMOTE is a constexpr launch argument (BLOCK_K = PROMOTE): 64 gives other bytes (the check's fault).
+PROMOTE is a constexpr launch argument (BLOCK_K = PROMOTE): 64 gives other bytes (the check's fault). PROMOTE = 0
+is use_fast_accum=True's pure chain: one chain over all of K from +0 registers, scale-d 1 on every k32 step (as
+chain8_kernel's PROMOTE = 0 PTX), one wgmma group in flight, stages of PURE_K. PERSISTENT (speed only): one
+program per SM walks every grid-th tile; producer and consumers count the ring's trips across tiles, so the
+next tile's loads start while this one's last intervals and epilogue run. Without it the PTX is the gated
+kernel's, instruction for instruction (2026-12-04: compared for 8 promoting variants).
 """
 import torch
 import triton
@@ -46,13 +51,45 @@ _OUT = (torch.bfloat16, torch.float16, torch.float32)   # the output types run_w
 
 
 @gluon.jit
-def _producer(a_desc, b_desc, a_bufs, b_bufs, ready, empty, off_m, off_n, K,
-              STAGES: gl.constexpr, BLOCK_K: gl.constexpr, CONSUMERS: gl.constexpr):
-    """The TMA partition (1 warp): trip i fills stage i % STAGES once every consumer released it."""
+def _tile_offsets(tile, M, N, TILE_M: gl.constexpr, BLOCK_N: gl.constexpr):
+    """(off_m, off_n) of output tile number `tile`: bands of 8 tile rows (neighbouring tiles share A and B in L2;
+    speed only)."""
+    grid_m = gl.cdiv(M, TILE_M)
+    band = 8 * gl.cdiv(N, BLOCK_N)
+    first_m = (tile // band) * 8
+    rows = gl.minimum(grid_m - first_m, 8)
+    return (first_m + (tile % band) % rows) * TILE_M, ((tile % band) // rows) * BLOCK_N
+
+
+@gluon.jit
+def _producer(a_desc, b_desc, a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, nprog,
+              STAGES: gl.constexpr, BLOCK_K: gl.constexpr, CONSUMERS: gl.constexpr, BLOCK_N: gl.constexpr,
+              PERSISTENT: gl.constexpr):
+    """The TMA partition (1 warp): the program's tile (off_m, off_n), or with PERSISTENT every nprog-th tile from
+    the program's own, through one ring (its trips counted across tiles, so the next tile's loads start while
+    the consumers still work on this one)."""
+    if PERSISTENT:
+        TILE_M: gl.constexpr = HALF_M * CONSUMERS
+        n_k = gl.cdiv(K, BLOCK_K)
+        it = 0
+        for tile in range(gl.program_id(0), gl.cdiv(M, TILE_M) * gl.cdiv(N, BLOCK_N), nprog):
+            tm, tn = _tile_offsets(tile, M, N, TILE_M, BLOCK_N)
+            _produce_tile(a_desc, b_desc, a_bufs, b_bufs, ready, empty, tm, tn, K, it, STAGES, BLOCK_K, CONSUMERS)
+            it += n_k
+    else:
+        _produce_tile(a_desc, b_desc, a_bufs, b_bufs, ready, empty, off_m, off_n, K, 0, STAGES, BLOCK_K, CONSUMERS)
+
+
+@gluon.jit
+def _produce_tile(a_desc, b_desc, a_bufs, b_bufs, ready, empty, off_m, off_n, K, it0,
+                  STAGES: gl.constexpr, BLOCK_K: gl.constexpr, CONSUMERS: gl.constexpr):
+    """One tile's loads: its trip i is the ring's trip it0 + i, filling stage (it0 + i) % STAGES once every
+    consumer released it."""
     nbytes: gl.constexpr = CONSUMERS * a_desc.block_type.nbytes + b_desc.block_type.nbytes
     for i in range(gl.cdiv(K, BLOCK_K)):
-        s = i % STAGES
-        mbarrier.wait(empty.index(s), ((i // STAGES) & 1) ^ 1)   # a fresh mbarrier's "previous" phase is done
+        j = it0 + i
+        s = j % STAGES
+        mbarrier.wait(empty.index(s), ((j // STAGES) & 1) ^ 1)   # a fresh mbarrier's "previous" phase is done
         bar = ready.index(s)
         mbarrier.expect(bar, nbytes)
         k = i * BLOCK_K
@@ -80,11 +117,34 @@ def _retire(part, acc, empty, i, PENDING: gl.constexpr, STAGES: gl.constexpr):
 
 
 @gluon.jit
-def _consumer(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias_ptr, sa_ptr, sb_ptr, stride_om,
-              HALF: gl.constexpr, SCALE: gl.constexpr, ROWWISE: gl.constexpr, HAS_BIAS: gl.constexpr,
+def _consumer(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, nprog, out_ptr, bias_ptr, sa_ptr, sb_ptr,
+              stride_om, HALF: gl.constexpr, SCALE: gl.constexpr, ROWWISE: gl.constexpr, HAS_BIAS: gl.constexpr,
               STAGES: gl.constexpr, BLOCK_N: gl.constexpr, BLOCK_K: gl.constexpr, OVERLAP: gl.constexpr,
-              CONSUMERS: gl.constexpr, PURE: gl.constexpr):
-    """One consumer warpgroup (4 warps): rows off_m + HALF * 64 ... + 63 of the tile, the whole chain."""
+              CONSUMERS: gl.constexpr, PURE: gl.constexpr, PERSISTENT: gl.constexpr):
+    """One consumer warpgroup (4 warps): rows HALF * 64 ... + 63 of the program's tile, or with PERSISTENT of the
+    producer's tiles in the producer's order, the ring's trips counted as the producer counts them."""
+    if PERSISTENT:
+        TILE_M: gl.constexpr = HALF_M * CONSUMERS
+        n_k = gl.cdiv(K, BLOCK_K)
+        it = 0
+        for tile in range(gl.program_id(0), gl.cdiv(M, TILE_M) * gl.cdiv(N, BLOCK_N), nprog):
+            tm, tn = _tile_offsets(tile, M, N, TILE_M, BLOCK_N)
+            _consume_tile(a_bufs, b_bufs, ready, empty, tm, tn, M, N, K, it, out_ptr, bias_ptr, sa_ptr, sb_ptr,
+                          stride_om, HALF, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, CONSUMERS,
+                          PURE)
+            it += n_k
+    else:
+        _consume_tile(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, 0, out_ptr, bias_ptr, sa_ptr, sb_ptr,
+                      stride_om, HALF, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, CONSUMERS, PURE)
+
+
+@gluon.jit
+def _consume_tile(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, it0, out_ptr, bias_ptr, sa_ptr, sb_ptr,
+                  stride_om, HALF: gl.constexpr, SCALE: gl.constexpr, ROWWISE: gl.constexpr, HAS_BIAS: gl.constexpr,
+                  STAGES: gl.constexpr, BLOCK_N: gl.constexpr, BLOCK_K: gl.constexpr, OVERLAP: gl.constexpr,
+                  CONSUMERS: gl.constexpr, PURE: gl.constexpr):
+    """Rows off_m + HALF * 64 ... + 63 of one tile: the whole chain (interval i on the ring's trip it0 + i), then
+    the epilogue."""
     layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                      instr_shape=[16, BLOCK_N, 32])
     zero = gl.zeros([HALF_M, BLOCK_N], gl.float32, layout)
@@ -95,35 +155,39 @@ def _consumer(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias
         # chain8_kernel's PROMOTE = 0 PTX has it). One wgmma group stays in flight: waiting down to one
         # outstanding means interval i - 1's group is done, so its stage goes back to the producer.
         for i in range(n_k):
-            s = i % STAGES
-            mbarrier.wait(ready.index(s), (i // STAGES) & 1)
+            j = it0 + i
+            s = j % STAGES
+            mbarrier.wait(ready.index(s), (j // STAGES) & 1)
             acc = warpgroup_mma(a_bufs.index(CONSUMERS * s + HALF), b_bufs.index(s).permute((1, 0)), acc,
                                 is_async=True)
             acc = warpgroup_mma_wait(num_outstanding=1, deps=(acc, ))
             if i > 0:
-                mbarrier.arrive(empty.index((i - 1) % STAGES), count=1)
+                mbarrier.arrive(empty.index((j - 1) % STAGES), count=1)
         acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc, ))
+        mbarrier.arrive(empty.index((it0 + n_k - 1) % STAGES), count=1)   # the last stage, for the next tile
     elif OVERLAP:
         # interval i's chain is issued before interval i - 1's partial is added, so the adds run while the
         # tensor cores work: the same adds in the same order. Two partials alternate (x, y; unrolled by two so
         # that no register copy touches a partial in flight, which ptxas would serialize: C7514).
-        x = _issue(a_bufs, b_bufs, ready, 0, zero, HALF, STAGES, CONSUMERS)
+        x = _issue(a_bufs, b_bufs, ready, it0, zero, HALF, STAGES, CONSUMERS)
         for j in range(0, (n_k - 1) // 2):
-            i = 1 + 2 * j
+            i = it0 + 1 + 2 * j
             y = _issue(a_bufs, b_bufs, ready, i, zero, HALF, STAGES, CONSUMERS)
             acc = _retire(x, acc, empty, i - 1, 1, STAGES)
             x = _issue(a_bufs, b_bufs, ready, i + 1, zero, HALF, STAGES, CONSUMERS)
             acc = _retire(y, acc, empty, i, 1, STAGES)
+        last = it0 + n_k - 1
         if (n_k - 1) % 2 == 1:
-            y = _issue(a_bufs, b_bufs, ready, n_k - 1, zero, HALF, STAGES, CONSUMERS)
-            acc = _retire(x, acc, empty, n_k - 2, 1, STAGES)
-            acc = _retire(y, acc, empty, n_k - 1, 0, STAGES)
+            y = _issue(a_bufs, b_bufs, ready, last, zero, HALF, STAGES, CONSUMERS)
+            acc = _retire(x, acc, empty, last - 1, 1, STAGES)
+            acc = _retire(y, acc, empty, last, 0, STAGES)
         else:
-            acc = _retire(x, acc, empty, n_k - 1, 0, STAGES)
+            acc = _retire(x, acc, empty, last, 0, STAGES)
     else:
         for i in range(n_k):
-            s = i % STAGES
-            mbarrier.wait(ready.index(s), (i // STAGES) & 1)
+            j = it0 + i
+            s = j % STAGES
+            mbarrier.wait(ready.index(s), (j // STAGES) & 1)
             a = a_bufs.index(CONSUMERS * s + HALF)
             b = b_bufs.index(s).permute((1, 0))
             part = warpgroup_mma(a, b, zero, use_acc=False, is_async=True)   # a fresh chain: scale-d 0, then 1
@@ -138,12 +202,12 @@ def _consumer(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias
 
 
 @gluon.jit
-def _consumer1(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias_ptr, sa_ptr, sb_ptr, stride_om,
-               SCALE: gl.constexpr, ROWWISE: gl.constexpr, HAS_BIAS: gl.constexpr,
+def _consumer1(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, nprog, out_ptr, bias_ptr, sa_ptr, sb_ptr,
+               stride_om, SCALE: gl.constexpr, ROWWISE: gl.constexpr, HAS_BIAS: gl.constexpr,
                STAGES: gl.constexpr, BLOCK_N: gl.constexpr, BLOCK_K: gl.constexpr, OVERLAP: gl.constexpr,
-               PURE: gl.constexpr):
-    _consumer(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias_ptr, sa_ptr, sb_ptr, stride_om,
-              1, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, 2, PURE)
+               PURE: gl.constexpr, PERSISTENT: gl.constexpr):
+    _consumer(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, nprog, out_ptr, bias_ptr, sa_ptr, sb_ptr,
+              stride_om, 1, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, 2, PURE, PERSISTENT)
 
 
 @gluon.jit
@@ -151,7 +215,7 @@ def chain8_ws_kernel(a_desc, b_desc, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K,
                      PROMOTE: gl.constexpr, SCALE: gl.constexpr, ROWWISE: gl.constexpr, HAS_BIAS: gl.constexpr,
                      BLOCK_N: gl.constexpr, STAGES: gl.constexpr, OVERLAP: gl.constexpr = False,
                      CONSUMER_REGS: gl.constexpr = 232, PRODUCER_REGS: gl.constexpr = 40,
-                     CONSUMERS: gl.constexpr = 2):
+                     CONSUMERS: gl.constexpr = 2, PERSISTENT: gl.constexpr = False):
     """out = epilogue(the promoting K chain of A @ B) for one (64 * CONSUMERS) x BLOCK_N tile per program (the
     module's docstring; CONSUMERS 1 for M <= 64, where a second warpgroup would only multiply zeros).
     a_desc: A (M x K, row-major) in 64 x PROMOTE boxes; b_desc: B^T (N x K, row-major) in
@@ -161,15 +225,8 @@ def chain8_ws_kernel(a_desc, b_desc, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K,
     BLOCK_K: gl.constexpr = PURE_K if PURE else PROMOTE
     gl.static_assert(a_desc.block_type.shape[0] == HALF_M and a_desc.block_type.shape[1] == BLOCK_K)
     gl.static_assert(b_desc.block_type.shape[0] == BLOCK_N and b_desc.block_type.shape[1] == BLOCK_K)
-    # tile order: bands of 8 tile rows (neighbouring programs share A and B in L2; speed only)
-    pid = gl.program_id(0)
-    TILE_M: gl.constexpr = HALF_M * CONSUMERS
-    grid_m = gl.cdiv(M, TILE_M)
-    band = 8 * gl.cdiv(N, BLOCK_N)
-    first_m = (pid // band) * 8
-    rows = gl.minimum(grid_m - first_m, 8)
-    off_m = (first_m + (pid % band) % rows) * TILE_M
-    off_n = ((pid % band) // rows) * BLOCK_N
+    off_m, off_n = _tile_offsets(gl.program_id(0), M, N, HALF_M * CONSUMERS, BLOCK_N)   # PERSISTENT: unused
+    nprog = gl.num_programs(0)
 
     a_bufs = gl.allocate_shared_memory(a_desc.dtype, [CONSUMERS * STAGES, HALF_M, BLOCK_K], a_desc.layout)
     b_bufs = gl.allocate_shared_memory(b_desc.dtype, [STAGES, BLOCK_N, BLOCK_K], b_desc.layout)
@@ -181,17 +238,22 @@ def chain8_ws_kernel(a_desc, b_desc, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K,
 
     if CONSUMERS == 2:
         gl.warp_specialize([
-            (_consumer, (a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias_ptr, sa_ptr, sb_ptr,
-                         stride_om, 0, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, CONSUMERS, PURE)),
-            (_consumer1, (a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias_ptr, sa_ptr, sb_ptr,
-                          stride_om, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, PURE)),
-            (_producer, (a_desc, b_desc, a_bufs, b_bufs, ready, empty, off_m, off_n, K, STAGES, BLOCK_K, CONSUMERS)),
+            (_consumer, (a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, nprog, out_ptr, bias_ptr, sa_ptr, sb_ptr,
+                         stride_om, 0, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, CONSUMERS, PURE,
+                         PERSISTENT)),
+            (_consumer1, (a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, nprog, out_ptr, bias_ptr, sa_ptr,
+                          sb_ptr, stride_om, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, PURE,
+                          PERSISTENT)),
+            (_producer, (a_desc, b_desc, a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, nprog, STAGES, BLOCK_K,
+                         CONSUMERS, BLOCK_N, PERSISTENT)),
         ], [4, 1], [CONSUMER_REGS, PRODUCER_REGS])
     else:
         gl.warp_specialize([
-            (_consumer, (a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, out_ptr, bias_ptr, sa_ptr, sb_ptr,
-                         stride_om, 0, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, CONSUMERS, PURE)),
-            (_producer, (a_desc, b_desc, a_bufs, b_bufs, ready, empty, off_m, off_n, K, STAGES, BLOCK_K, CONSUMERS)),
+            (_consumer, (a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, nprog, out_ptr, bias_ptr, sa_ptr, sb_ptr,
+                         stride_om, 0, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, CONSUMERS, PURE,
+                         PERSISTENT)),
+            (_producer, (a_desc, b_desc, a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, nprog, STAGES, BLOCK_K,
+                         CONSUMERS, BLOCK_N, PERSISTENT)),
         ], [1], [PRODUCER_REGS])
 
 
@@ -207,7 +269,7 @@ def descriptors(a, bt, block_n: int, promote: int):
 
 
 def run_ws(a, b, scale_a, scale_b, bias=None, out_dtype=torch.bfloat16, block_n=128, stages=4, promote=128,
-           scale_code=1, overlap=False, maxnreg=None, consumers=None):
+           scale_code=1, overlap=False, maxnreg=None, consumers=None, persistent=False):
     """chain8_kernel's bytes with PROMOTE = promote (default 128; 0: the pure chain, use_fast_accum=True) for a
     (M x K, row-major e4m3) @
     b (K x N, column-major e4m3) with fp32 scales (tensor-wise: one element each; row-wise: (M, 1) and
@@ -215,7 +277,9 @@ def run_ws(a, b, scale_a, scale_b, bias=None, out_dtype=torch.bfloat16, block_n=
     chain8_kernel's SCALE (1: acc * (sa * sb), torch's tensor-wise order). block_n, stages and overlap (issue
     the next interval's chain before adding this one's partial) are speed knobs; maxnreg (the launch's cap,
     168 x 384 threads = the register file) lets setmaxnreg give each consumer 232. consumers: warpgroups per tile
-    (default 1 where M <= 64, else 2; speed only: a row's chain is the same in either)."""
+    (default 1 where M <= 64, else 2; speed only: a row's chain is the same in either). persistent: one program per
+    SM (at most one per tile) walks every grid-th tile through one ring, so the next tile's loads overlap this
+    one's last intervals and epilogue (speed only: each tile's chains are the same)."""
     if a.dtype != torch.float8_e4m3fn or b.dtype != torch.float8_e4m3fn:
         raise ValueError("a and b must be float8_e4m3fn")
     if a.dim() != 2 or b.dim() != 2 or a.shape[1] != b.shape[0]:
@@ -243,11 +307,12 @@ def run_ws(a, b, scale_a, scale_b, bias=None, out_dtype=torch.bfloat16, block_n=
     maxnreg = maxnreg or (168 if consumers == 2 else 232)
     out = torch.empty((M, N), dtype=out_dtype, device=a.device)
     a_desc, b_desc = descriptors(a, b.t(), block_n, promote)
-    grid = (triton.cdiv(M, HALF_M.value * consumers) * triton.cdiv(N, block_n),)
+    tiles = triton.cdiv(M, HALF_M.value * consumers) * triton.cdiv(N, block_n)
+    grid = (min(tiles, torch.cuda.get_device_properties(a.device).multi_processor_count) if persistent else tiles,)
     chain8_ws_kernel[grid](a_desc, b_desc, out, bias if bias is not None else out, scale_a, scale_b, M, N, K, N,
                            PROMOTE=promote, SCALE=scale_code, ROWWISE=rowwise, HAS_BIAS=bias is not None,
                            BLOCK_N=block_n, STAGES=stages, OVERLAP=bool(overlap), CONSUMERS=consumers, num_warps=4,
-                           maxnreg=maxnreg)
+                           PERSISTENT=bool(persistent), maxnreg=maxnreg)
     return out
 
 
