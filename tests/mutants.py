@@ -46,3 +46,14 @@ def pytest_fails_on_mutant(tmp_path, rel_file: str, old, new, nodeid: str):
     p, copy = run_on_mutant(tmp_path, rel_file, old, new, PYTEST + [nodeid])
     assert f"bitorder from {copy}" in p.stdout, p.stdout[-2000:] + p.stderr[-2000:]
     assert p.returncode != 0 and "AssertionError" in p.stdout, p.stdout[-2000:]
+
+
+def checker_test_fails_on_mutant(tmp_path, rel_file: str, old, new, nodeid: str):
+    """Run one checker test on a copied tree with `old` made `new` in rel_file, after
+    tests/check/test_bits.py's import proof (it prints the bitorder folder the run imported): the
+    output must name the copy, and the test must fail with an AssertionError (or pytest.raises'
+    "DID NOT RAISE")."""
+    p, copy = run_on_mutant(tmp_path, rel_file, old, new,
+                            [*PYTEST, "tests/check/test_bits.py::test_bitorder_is_imported_from", nodeid])
+    assert copy in p.stdout and p.returncode != 0 and ("AssertionError" in p.stdout or "DID NOT RAISE" in p.stdout), \
+        p.stdout[-2000:] + p.stderr[-1000:]
