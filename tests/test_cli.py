@@ -13,6 +13,8 @@ def test_report_without_gpu():
     for section in ("Environment", "Compile targets", "GEMMDesc", "sm90", "gfx942", "cuBLAS-exact GEMM", "arch profile", "Pinned reductions"):
         assert section in p.stdout
     assert "section failed" not in p.stdout
+    # the fp8 line is read off the profile (its e4m3 entries verified by the 2026-12-04 gate)
+    assert "verified entries nvjet-fp8" in " ".join(p.stdout.split()), p.stdout
 
 
 def test_compile_verb(tmp_path):

@@ -51,6 +51,20 @@ def _desc(console: Console, live: bool) -> None:
     console.print(f"[dim]JSON form:[/] {examples[1].to_json()}", soft_wrap=True)
 
 
+def _fp8_line() -> str:
+    """What bitorder.scaled_mm does by default, read off the arch profile's e4m3 entries."""
+    from .cublas.profile import ArchProfile
+
+    fp8 = [e for e in ArchProfile.load().entries if "e4m3" in (e.match.get("dtype") or ())]
+    verified = [e.name for e in fp8 if e.verified]
+    if not verified:
+        return ("fp8 (bitorder.scaled_mm): no verified fp8 entry in the arch profile: every call runs "
+                "torch._scaled_mm itself (counted)")
+    return (f"fp8 (bitorder.scaled_mm): verified entries {', '.join(verified)}: torch._scaled_mm's bytes from "
+            "bitorder's kernels; answers no verified entry describes, and cuBLAS's split-K tail drop, run "
+            "torch._scaled_mm itself (counted)")
+
+
 def _gemm(console: Console, live: bool) -> None:
     from .gemm.demo import live_table, profile_table
 
@@ -60,8 +74,7 @@ def _gemm(console: Console, live: bool) -> None:
     console.print("switches (unset: kept kernels on, wave tiles, no TMA, fp8 promoting chains on the Gluon kernel, "
                   "verified profile entries only, gemv rule and dot path on): "
                   + ", ".join(f"{k}={v or 'unset'}" for k, v in switches.items()))
-    console.print("fp8 (bitorder.scaled_mm): the profile's fp8 entry is a candidate, not verified: every call "
-                  "runs torch._scaled_mm itself (counted)")
+    console.print(_fp8_line())
     if not live:
         console.print("[dim]no GPU: the live sample (bitorder.matmul against torch.matmul, bytes compared) is skipped[/]")
         return
