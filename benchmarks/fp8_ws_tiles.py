@@ -89,7 +89,6 @@ def main():
     ap.add_argument("--seed", type=int, default=20261204)
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    os.environ.setdefault("BITORDER_UNVERIFIED", "1")   # fp8.plan: the gated candidate plans
     # alternate the two lists so that a budget cut leaves out the controls of both, not a whole mode
     order = [x for pair in zip([(s, True) for s in FAST], [(s, False) for s in SLOW]) for x in pair]
     order += [(s, True) for s in FAST[len(SLOW):]] + [(s, False) for s in SLOW[len(FAST):]]

@@ -211,9 +211,9 @@ def test_run_ws_refuses_what_it_cannot_compute():
 @pytest.mark.parametrize("m, n, k", [(128, 256, 512), (40, 256, 4000), (77, 144, 400), (300, 512, 4000)])
 def test_run_ws_gives_chain8_bytes_and_scaled_mm_gives_torch_bytes(m, n, k, monkeypatch):
     """run_ws against chain8_kernel (its contract: the same chain per element, one or two consumers), and
-    bitorder.scaled_mm (which plans and may take run_ws; the fp8 entry is a candidate, so BITORDER_UNVERIFIED=1 as
-    the gate runs it) against torch._scaled_mm, bytes as integers."""
-    monkeypatch.setenv("BITORDER_UNVERIFIED", "1")
+    bitorder.scaled_mm (which plans and may take run_ws; the fp8 entries are verified, so no switch) against
+    torch._scaled_mm, bytes as integers."""
+    monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
     g = torch.Generator(device="cuda").manual_seed(m + n + k)
     a = (torch.randn(m, k, device="cuda", generator=g) * 4).to(torch.float8_e4m3fn)
     w = (torch.randn(n, k, device="cuda", generator=g) * 4).to(torch.float8_e4m3fn)

@@ -52,8 +52,7 @@ ROW_WISE_ORDERS = {"acc*(sa*sb)": ("scale",), "(acc*sa)*sb": ("scale_a", "scale_
 # Promoting fp8 chains (use_fast_accum=False) load tiles by TMA unless BITORDER_FP8_TMA=0: on
 # the H200 (2026-11-30c, the same 41 realistic calls, CUDA graphs, above 5 GFLOP) TMA took them
 # from 0.18-0.45x torch._scaled_mm per group to 0.64-0.71x, while pure chains lost with it
-# (0.70-0.94x -> 0.64-0.84x); every output byte-identical both ways. fp8 plans stay
-# candidates (BITORDER_UNVERIFIED) until gated.
+# (0.70-0.94x -> 0.64-0.84x); every output byte-identical both ways.
 FP8_TMA = os.environ.get("BITORDER_FP8_TMA", "1") != "0"
 # BITORDER_FP8_PAIRS=1 (an experiment, off by default; read at import): promoting chains walk two
 # intervals a trip with the odd one's add deferred to the next trip, so its wgmmas run while the trip
