@@ -1,4 +1,4 @@
-"""Compare two bench_gemm.py runs on the shapes both timed (CUDA-graph speeds x cuBLAS).
+"""Compare two bench_gemm.py (or two bench_fp8.py) runs on the shapes both timed (CUDA-graph speeds x cuBLAS).
 
     python benchmarks/compare_bench.py BASE.json NEW.json [--json OUT.json]
 
@@ -17,8 +17,13 @@ import sys
 from collections import defaultdict
 
 
+def _mode(r):
+    """bench_gemm rows' dtype; bench_fp8 rows' accumulation mode (fast / slow), its groups' first part."""
+    return r["dtype"] if "dtype" in r else ("fast" if r["fast_accum"] else "slow")
+
+
 def _key(r):
-    return r["dtype"], r["group"], r["m"], r["n"], r["k"]
+    return _mode(r), r["group"], r["m"], r["n"], r["k"]
 
 
 def _gmean(v):
@@ -32,7 +37,7 @@ def compare(base: dict, new: dict) -> dict:
     groups = defaultdict(lambda: ([], []))
     for x, y in rows:
         if x["gflop"] > 5:
-            g = groups[f"{x['dtype']}:{x['group'].split(':')[-1]}"]
+            g = groups[f"{_mode(x)}:{x['group'].split(':')[-1]}"]
             g[0].append(x["speed_graph"])
             g[1].append(y["speed_graph"])
     return {"shapes": len(rows),

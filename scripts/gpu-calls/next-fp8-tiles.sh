@@ -19,7 +19,9 @@ case ${PART:?} in
        > $R/pytest-gpu.log 2>&1; tail -3 $R/pytest-gpu.log; pack
      FP8_BENCH_ARGS="--budget 170 --slice 0:360" timeout -k 5 200 scripts/gpu-run $R/bench-default fp8bench | g 3; pack
      BITORDER_FP8_WS_TILES=1 FP8_BENCH_ARGS="--budget 170 --slice 0:360" timeout -k 5 200 \
-       scripts/gpu-run $R/bench-tiles fp8bench | g 3; pack ;;
+       scripts/gpu-run $R/bench-tiles fp8bench | g 3
+     python3 benchmarks/compare_bench.py $R/bench-default/bench_fp8.json $R/bench-tiles/bench_fp8.json \
+       --json $R/compare.json | tail -14; pack ;;
   2|3|4) S3=$(( (PART - 2) * 21104 )):$([ "$PART" = 4 ] || echo $(( (PART - 1) * 21104 )))
      BITORDER_FP8_WS_TILES=1 FP8_GATE_ARGS="--jobs 14 --budget 320 --retry-oom 20 --seed ${SEED:?} --slice $S3 \
        --name gate_fp8-tiles-$PART" timeout -k 10 350 scripts/gpu-run $R/gate fp8gate | g 8; pack ;;
