@@ -207,6 +207,14 @@ def test_run_ws_refuses_what_it_cannot_compute():
         kg.run_ws(big[8:8 + 32 * 64].view(32, 64), b, one, one)
 
 
+def _operands(m, n, k, seed):
+    """a (m x k) and w (n x k) e4m3 draws (randn * 4) and two tensor-wise scales that are not powers of two."""
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    a = (torch.randn(m, k, device="cuda", generator=g) * 4).to(torch.float8_e4m3fn)
+    w = (torch.randn(n, k, device="cuda", generator=g) * 4).to(torch.float8_e4m3fn)
+    return a, w, torch.tensor(0.37, device="cuda"), torch.tensor(1.7000001, device="cuda")
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("m, n, k", [(128, 256, 512), (40, 256, 4000), (77, 144, 400), (300, 512, 4000)])
 def test_run_ws_gives_chain8_bytes_and_scaled_mm_gives_torch_bytes(m, n, k, monkeypatch):
@@ -214,10 +222,7 @@ def test_run_ws_gives_chain8_bytes_and_scaled_mm_gives_torch_bytes(m, n, k, monk
     bitorder.scaled_mm (which plans and may take run_ws; the fp8 entries are verified, so no switch) against
     torch._scaled_mm, bytes as integers."""
     monkeypatch.delenv("BITORDER_UNVERIFIED", raising=False)
-    g = torch.Generator(device="cuda").manual_seed(m + n + k)
-    a = (torch.randn(m, k, device="cuda", generator=g) * 4).to(torch.float8_e4m3fn)
-    w = (torch.randn(n, k, device="cuda", generator=g) * 4).to(torch.float8_e4m3fn)
-    sa, sb = torch.tensor(0.37, device="cuda"), torch.tensor(1.7000001, device="cuda")
+    a, w, sa, sb = _operands(m, n, k, m + n + k)
     for out, bias in ((torch.bfloat16, None), (torch.float16, torch.randn(n, device="cuda").half()),
                       (torch.float32, None)):
         iview = torch.int16 if out != torch.float32 else torch.int32
@@ -237,10 +242,7 @@ def test_run_ws_gives_chain8_bytes_and_scaled_mm_gives_torch_bytes(m, n, k, monk
 def test_the_pure_chain_gives_chain8_bytes(m, n, k):
     """run_ws(promote=0), the use_fast_accum=True chain, against chain8_kernel's PROMOTE = 0 TMA kernel, at
     every tile run_ws takes (one or two consumers, 64 to 256 columns), bytes as integers."""
-    g = torch.Generator(device="cuda").manual_seed(m * n + k)
-    a = (torch.randn(m, k, device="cuda", generator=g) * 4).to(torch.float8_e4m3fn)
-    w = (torch.randn(n, k, device="cuda", generator=g) * 4).to(torch.float8_e4m3fn)
-    sa, sb = torch.tensor(0.37, device="cuda"), torch.tensor(1.7000001, device="cuda")
+    a, w, sa, sb = _operands(m, n, k, m * n + k)
     for out, bias in ((torch.bfloat16, None), (torch.float16, torch.randn(n, device="cuda").half()),
                       (torch.float32, None)):
         iview = torch.int16 if out != torch.float32 else torch.int32
@@ -312,10 +314,7 @@ def test_the_tiles_switch_keeps_torchs_bytes(m, n, k, monkeypatch):
     shapes (every rule branch: one-wave pure tiles of one and two consumers, 64- and 128-column promoting tiles),
     against torch._scaled_mm, bytes as integers; the plan must run a kernel."""
     monkeypatch.setattr(fp8, "FP8_WS_TILES", True)
-    g = torch.Generator(device="cuda").manual_seed(m + 7 * n + k)
-    a = (torch.randn(m, k, device="cuda", generator=g) * 4).to(torch.float8_e4m3fn)
-    w = (torch.randn(n, k, device="cuda", generator=g) * 4).to(torch.float8_e4m3fn)
-    sa, sb = torch.tensor(0.37, device="cuda"), torch.tensor(1.7000001, device="cuda")
+    a, w, sa, sb = _operands(m, n, k, m + 7 * n + k)
     for fast in (True, False):
         for out, bias in ((torch.bfloat16, None), (torch.float16, torch.randn(n, device="cuda").half())):
             p = fp8.plan(a, w.t(), sa, sb, bias, out, fast)
@@ -342,10 +341,7 @@ def test_the_persistent_kernel_keeps_each_tiles_chain(variant):
 def test_the_persistent_kernel_gives_the_same_bytes(m, n, k):
     """More tiles than SMs (each program walks several): persistent run_ws against the one-tile kernel, both
     modes, one and two consumers, bytes as integers."""
-    g = torch.Generator(device="cuda").manual_seed(m + n + k)
-    a = (torch.randn(m, k, device="cuda", generator=g) * 4).to(torch.float8_e4m3fn)
-    w = (torch.randn(n, k, device="cuda", generator=g) * 4).to(torch.float8_e4m3fn)
-    sa, sb = torch.tensor(0.37, device="cuda"), torch.tensor(1.7000001, device="cuda")
+    a, w, sa, sb = _operands(m, n, k, m + n + k)
     for promote in (128, 0):
         for consumers in (1, 2):
             kw = dict(promote=promote, consumers=consumers, overlap=True, out_dtype=torch.bfloat16)
