@@ -348,3 +348,14 @@ def test_the_persistent_kernel_gives_the_same_bytes(m, n, k):
             ref = kg.run_ws(a, w.t(), sa, sb, **kw)
             got = kg.run_ws(a, w.t(), sa, sb, persistent=True, **kw)
             assert torch.equal(got.view(torch.int16), ref.view(torch.int16)), (m, n, k, promote, consumers)
+
+
+def test_the_kept_box_layouts_are_the_ones_built_per_call():
+    """descriptors() keeps each box's shared layout (speed): equal to a fresh NVMMASharedLayout.get_default_for."""
+    a = torch.zeros(256, 512).to(torch.float8_e4m3fn)
+    for block_n, promote in ((128, 128), (64, 0), (256, 64)):
+        da, db = kg.descriptors(a, a, block_n, promote)
+        k = promote or kg.PURE_K.value
+        assert da.layout == gl.NVMMASharedLayout.get_default_for([64, k], gl.float8e4nv)
+        assert db.layout == gl.NVMMASharedLayout.get_default_for([block_n, k], gl.float8e4nv)
+        assert da.block_shape == [64, k] and db.block_shape == [block_n, k]
