@@ -12,7 +12,7 @@ does for a candidate under test). Split-K answers are counted per path as split:
 split:cublas, and split:identical. Writes NAME.json.
 
     python benchmarks/gate_fp8.py --out DIR [--fuzz 10000] [--jobs N] [--budget S] [--quick] [--slice A:B]
-        [--accum both|slow|fast] [--max-m M]
+        [--accum both|slow|fast] [--max-m M] [--ws-tiles-only]
 
 --accum slow|fast keeps one mode's cases (use_fast_accum False or True), before the slice.
 --slice A:B checks cases A to B of the shuffled list (the same seeds as a whole run), so the 63,312
@@ -122,6 +122,20 @@ def build(args) -> list:
     return cases
 
 
+def select(cases: list, accum: str = "both", max_m: int = 0, ws_tiles_only: bool = False) -> list:
+    """The (set, case) pairs a partial gate keeps, in order: one accumulation mode ("slow" / "fast"), M at most
+    max_m, and (ws_tiles_only) those fp8.ws_tile names a tile for on the H200's 132 SMs: where
+    BITORDER_FP8_WS_TILES=1 changes fp8.run's kernel or tile; elsewhere it takes the default's path."""
+    if accum != "both":
+        cases = [c for c in cases if c[1].fast_accum == (accum == "fast")]
+    if max_m:
+        cases = [c for c in cases if c[1].m <= max_m]
+    if ws_tiles_only:
+        from bitorder.gemm import fp8
+        cases = [c for c in cases if fp8.ws_tile(c[1].m, c[1].n, not c[1].fast_accum, 132) is not None]
+    return cases
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -138,6 +152,9 @@ def main():
                          "change to one mode's kernel needs")
     ap.add_argument("--max-m", type=int, default=0, help="only cases with M at most this, before --slice")
     ap.add_argument("--candidates", action="store_true", help="BITORDER_UNVERIFIED=1: profile candidates plan too")
+    ap.add_argument("--ws-tiles-only", action="store_true",
+                    help="only cases fp8.ws_tile names a tile for on the H200's 132 SMs, before --slice: what "
+                         "BITORDER_FP8_WS_TILES=1 changes (elsewhere fp8.run takes the path the default gate ran)")
     args = ap.parse_args()
     if args.candidates:
         os.environ["BITORDER_UNVERIFIED"] = "1"   # read per call; spawned workers inherit it
@@ -146,10 +163,7 @@ def main():
     cases = build(args)
     if args.quick:
         cases = cases[:400]
-    if args.accum != "both":
-        cases = [c for c in cases if c[1].fast_accum == (args.accum == "fast")]
-    if args.max_m:
-        cases = [c for c in cases if c[1].m <= args.max_m]
+    cases = select(cases, args.accum, args.max_m, args.ws_tiles_only)
     cases, first = take_slice(cases, args.slice)
     t0 = time.time()
     results, errors, stats, left = check_cases(cases, args.seed, t0, t0 + args.budget, args.jobs, args.name,

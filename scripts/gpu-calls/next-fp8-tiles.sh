@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Prepared 2026-12-04 for the next session (issue 6's speed floor): BITORDER_FP8_WS_TILES=1 (fp8.ws_tile's one-wave
 # Gluon tiles, pure chains on the Gluon kernel) measured against the default on the same realistic calls, then the
-# whole fp8 gate with the switch on (what making it the default needs). Move benchmarks/results out first (64 MiB).
+# fp8 gate's cases the switch changes, with it on (what making it the default needs). Move benchmarks/results out first (64 MiB).
 #   PART=1 bash scripts/gpu-calls/next-fp8-tiles.sh            GPU tests of test_fp8_gluon.py (the switch's test
 #                                                                included), bench_fp8 on calls 0:360 of the shuffled
 #                                                                realistic set with the switch off, then on (~9.5 min:
 #                                                                16 GPU tests, then 140 s of bench each)
-#   PART=2|3|4 SEED=<fresh> bash ...                            the fp8 gate in thirds with the switch on (~5.5 min each)
+#   PART=2 SEED=<fresh> bash ...                                the fp8 gate with the switch on, on the 17,511 of its
+#                                                                63,312 cases where fp8.ws_tile names a tile (~4.5 min;
+#                                                                elsewhere the switch changes nothing: fp8.run takes the
+#                                                                path the 2026-12-04 gate ran)
 #   PART=5 bash ...                                             the persistent Gluon kernel (run_ws(persistent=True),
 #                                                                not used by fp8.run) at the tiles fp8_ws_tiles.py
 #                                                                times, against fp8.run's default (~3 min)
@@ -23,10 +26,9 @@ case ${PART:?} in
        scripts/gpu-run $R/bench-tiles fp8bench | g 3
      python3 benchmarks/compare_bench.py $R/bench-default/bench_fp8.json $R/bench-tiles/bench_fp8.json \
        --json $R/compare.json | tail -14; pack ;;
-  2|3|4) S3=$(( (PART - 2) * 21104 )):$([ "$PART" = 4 ] || echo $(( (PART - 1) * 21104 )))
-     BITORDER_FP8_WS_TILES=1 FP8_GATE_ARGS="--jobs 14 --budget 320 --retry-oom 20 --seed ${SEED:?} --slice $S3 \
-       --name gate_fp8-tiles-$PART" timeout -k 10 350 scripts/gpu-run $R/gate fp8gate | g 8; pack ;;
+  2) BITORDER_FP8_WS_TILES=1 FP8_GATE_ARGS="--jobs 14 --budget 400 --retry-oom 20 --seed ${SEED:?} --ws-tiles-only \
+       --name gate_fp8-tiles" timeout -k 10 440 scripts/gpu-run $R/gate fp8gate | g 8; pack ;;
   5) FP8_WS_TILES_PERSISTENT=1 PYTHONPATH=$PWD/src:/tmp/site timeout -k 5 200 python3 benchmarks/fp8_ws_tiles.py \
        --out $R/tiles --budget 150 > $R/tiles-persistent.log 2>&1; grep -v '^ ' $R/tiles-persistent.log | tail -40; pack ;;
-  *) echo "PART is 1 to 5"; exit 2 ;;
+  *) echo "PART is 1, 2 or 5"; exit 2 ;;
 esac

@@ -52,6 +52,21 @@ def test_fp8_fuzz_follows_torchs_rules_and_the_issue_shares():
     assert len(gate_fp8.PAIRS) == 6 and gate_fp8.realistic_cases(True, "fp16")
 
 
+def test_a_partial_fp8_gate_keeps_what_its_filters_name():
+    """gate_fp8.select: one mode, M at most max_m, and the cases the tiles switch changes (fp8.ws_tile names a tile)."""
+    import types
+    import gate_fp8
+    from bitorder.gemm import fp8
+    cases = gate_fp8.build(types.SimpleNamespace(fuzz=300, seed=7))
+    fast = gate_fp8.select(cases, "fast")
+    assert fast and all(c.fast_accum for _, c in fast) and len(fast) + len(gate_fp8.select(cases, "slow")) == len(cases)
+    assert all(c.m <= 64 for _, c in gate_fp8.select(cases, max_m=64))
+    tiles = gate_fp8.select(cases, ws_tiles_only=True)
+    assert 0 < len(tiles) < len(cases)
+    assert all(fp8.ws_tile(c.m, c.n, not c.fast_accum, 132) for _, c in tiles)
+    assert [x for x in cases if x in tiles] == tiles          # the shuffled order kept
+
+
 def test_a_gate_json_case_rebuilds_the_case():
     """--rerun rebuilds cases from a gate JSON's case dicts."""
     from bitorder.gemm.shapes import Case
