@@ -10,6 +10,9 @@
 #                                                                63,312 cases where fp8.ws_tile names a tile (~4.5 min;
 #                                                                elsewhere the switch changes nothing: fp8.run takes the
 #                                                                path the 2026-12-04 gate ran)
+#   PART=3 [TILES=1] bash ...                                   the whole realistic set (1,104 calls), CUDA graphs only
+#                                                                (bench_fp8 --graphs-only; ~6 min), with the switch on
+#                                                                if TILES=1: the floor measured on the set, not a sample
 #   PART=5 bash ...                                             the persistent Gluon kernel (run_ws(persistent=True),
 #                                                                not used by fp8.run) at the tiles fp8_ws_tiles.py
 #                                                                times, against fp8.run's default (~3 min)
@@ -21,14 +24,16 @@ timeout -k 5 40 scripts/gpu-run $R report > /dev/null 2>&1          # installs t
 case ${PART:?} in
   1) PYTHONPATH=$PWD/src:/tmp/site timeout -k 5 170 python3 -m pytest -q -m gpu tests/gemm/test_fp8_gluon.py \
        > $R/pytest-gpu.log 2>&1; tail -3 $R/pytest-gpu.log; pack
-     FP8_BENCH_ARGS="--budget 140 --slice 0:360" timeout -k 5 170 scripts/gpu-run $R/bench-default fp8bench | g 3; pack
-     BITORDER_FP8_WS_TILES=1 FP8_BENCH_ARGS="--budget 140 --slice 0:360" timeout -k 5 170 \
+     FP8_BENCH_ARGS="--budget 140 --slice 0:360 --graphs-only" timeout -k 5 170 scripts/gpu-run $R/bench-default fp8bench | g 3; pack
+     BITORDER_FP8_WS_TILES=1 FP8_BENCH_ARGS="--budget 140 --slice 0:360 --graphs-only" timeout -k 5 170 \
        scripts/gpu-run $R/bench-tiles fp8bench | g 3
      python3 benchmarks/compare_bench.py $R/bench-default/bench_fp8.json $R/bench-tiles/bench_fp8.json \
        --json $R/compare.json | tail -14; pack ;;
   2) BITORDER_FP8_WS_TILES=1 FP8_GATE_ARGS="--jobs 14 --budget 400 --retry-oom 20 --seed ${SEED:?} --ws-tiles-only \
        --name gate_fp8-tiles" timeout -k 10 440 scripts/gpu-run $R/gate fp8gate | g 8; pack ;;
+  3) BITORDER_FP8_WS_TILES=${TILES:-} FP8_BENCH_ARGS="--budget 480 --graphs-only" timeout -k 5 520 \
+       scripts/gpu-run $R/bench-set fp8bench | g 3; pack ;;
   5) FP8_WS_TILES_PERSISTENT=1 PYTHONPATH=$PWD/src:/tmp/site timeout -k 5 200 python3 benchmarks/fp8_ws_tiles.py \
        --out $R/tiles --budget 150 > $R/tiles-persistent.log 2>&1; grep -v '^ ' $R/tiles-persistent.log | tail -40; pack ;;
-  *) echo "PART is 1, 2 or 5"; exit 2 ;;
+  *) echo "PART is 1, 2, 3 or 5"; exit 2 ;;
 esac
