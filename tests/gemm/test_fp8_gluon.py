@@ -7,6 +7,7 @@ import functools
 import re
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 torch = pytest.importorskip("torch")
 
@@ -359,3 +360,22 @@ def test_the_kept_box_layouts_are_the_ones_built_per_call():
         assert da.layout == gl.NVMMASharedLayout.get_default_for([64, k], gl.float8e4nv)
         assert db.layout == gl.NVMMASharedLayout.get_default_for([block_n, k], gl.float8e4nv)
         assert da.block_shape == [64, k] and db.block_shape == [block_n, k]
+
+
+@settings(max_examples=400, deadline=None)
+@given(m=st.integers(1, 20000), n=st.integers(1, 200000).map(lambda x: 16 * -(-x // 16)), promoting=st.booleans(),
+       sms=st.sampled_from([78, 114, 132]))
+def test_ws_tile_only_names_tiles_run_ws_takes_and_one_wave_of_them(m, n, promoting, sms):
+    """Whatever the shape: a tile from the table of its mode (promoting tiles at most 128 columns, a partial
+    beside the accumulator), two consumers only past 64 rows, and a grid of at most one wave: filling at least
+    3/4 of the SMs, or (promoting) the 128 x 128 grid under one wave."""
+    tile = fp8.ws_tile(m, n, promoting, sms)
+    if tile is None:
+        return
+    block_n, consumers, stages = tile
+    assert tile in (fp8.WS_PROMOTING_TILES if promoting else fp8.WS_PURE_TILES)
+    assert consumers == 1 or m > 64
+    assert not (promoting and m <= 64)
+    programs = -(-m // (64 * consumers)) * -(-n // block_n)
+    assert programs <= sms
+    assert 4 * programs >= 3 * sms or (promoting and tile == (128, 2, 6))
