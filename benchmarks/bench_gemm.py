@@ -68,11 +68,12 @@ def graph_ms(fn, rep: int):
         return None
 
 
-def time_pair(f_ref, f_ours, flops: float):
-    """(ref ms, ours ms) as do_bench medians, then as CUDA-graph medians (None if not capturable)."""
+def time_pair(f_ref, f_ours, flops: float, eager: bool = True):
+    """(ref ms, ours ms) as do_bench medians (None, None without eager), then as CUDA-graph medians (None if
+    not capturable)."""
     rep = 25 if flops < 1e11 else 60
-    t_ref = triton.testing.do_bench(f_ref, warmup=5, rep=rep, return_mode="median")
-    t_ours = triton.testing.do_bench(f_ours, warmup=5, rep=rep, return_mode="median")
+    t_ref = triton.testing.do_bench(f_ref, warmup=5, rep=rep, return_mode="median") if eager else None
+    t_ours = triton.testing.do_bench(f_ours, warmup=5, rep=rep, return_mode="median") if eager else None
     return t_ref, t_ours, graph_ms(f_ref, rep), graph_ms(f_ours, rep)
 
 

@@ -314,21 +314,24 @@ def ws_tile(M: int, N: int, promoting: bool, sms: int):
     return None
 
 
+def _ws_takes(a, b, bias, out_dtype, block) -> bool:
+    """What kernels_fp8_gluon.run_ws accepts of a call, whatever the chain: e4m3 CUDA operands, no block asked
+    for, a bias (if any) of the output type, an output type it writes."""
+    return (a.is_cuda and block is None and a.dtype == b.dtype == torch.float8_e4m3fn
+            and (bias is None or bias.dtype == out_dtype) and out_dtype in _OUT)
+
+
 def _ws_pure(a, b, desc: GEMMDesc, bias, out_dtype, block) -> bool:
     """Whether run takes run_ws for a pure chain (FP8_WS_TILES): what _ws asks of a promoting one, on operands
     TMA can load, plain (unsplit) descriptors only."""
-    return (FP8_WS_TILES and desc.promotion is None and desc.family == "plain" and a.is_cuda and block is None
-            and a.dtype == b.dtype == torch.float8_e4m3fn and (bias is None or bias.dtype == out_dtype)
-            and out_dtype in (torch.bfloat16, torch.float16, torch.float32)
+    return (FP8_WS_TILES and desc.promotion is None and desc.family == "plain" and _ws_takes(a, b, bias, out_dtype, block)
             and launch.tma_aligned(a, b, (a.stride(0), b.stride(1))))
 
 
 def _ws(a, b, desc: GEMMDesc, bias, out_dtype, block, tma) -> bool:
     """Whether run takes the Gluon kernel (FP8_WS): a promoting chain on TMA tiles, e4m3 operands, CUDA, no
     block asked for, a bias (if any) of the output type: what kernels_fp8_gluon.run_ws accepts."""
-    return (FP8_WS and tma and a.is_cuda and block is None and desc.promotion in (32, 64, 128)
-            and a.dtype == b.dtype == torch.float8_e4m3fn and (bias is None or bias.dtype == out_dtype)
-            and out_dtype in (torch.bfloat16, torch.float16, torch.float32))
+    return FP8_WS and tma and desc.promotion in (32, 64, 128) and _ws_takes(a, b, bias, out_dtype, block)
 
 
 def run_split(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch.bfloat16, block=None, tma=None):

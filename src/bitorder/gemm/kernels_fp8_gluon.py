@@ -45,6 +45,7 @@ from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.hopper import mbarrier, tma, warpgroup_mma, warpgroup_mma_wait
 from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
 
+from . import launch
 from .kernels_fp8 import _epilogue8
 
 HALF_M = gl.constexpr(64)    # rows per consumer warpgroup (one wgmma m64)
@@ -315,7 +316,7 @@ def run_ws(a, b, scale_a, scale_b, bias=None, out_dtype=torch.bfloat16, block_n=
     out = torch.empty((M, N), dtype=out_dtype, device=a.device)
     a_desc, b_desc = descriptors(a, b.t(), block_n, promote)
     tiles = triton.cdiv(M, HALF_M.value * consumers) * triton.cdiv(N, block_n)
-    grid = (min(tiles, torch.cuda.get_device_properties(a.device).multi_processor_count) if persistent else tiles,)
+    grid = (min(tiles, launch._sm_count()) if persistent else tiles,)
     chain8_ws_kernel[grid](a_desc, b_desc, out, bias if bias is not None else out, scale_a, scale_b, M, N, K, N,
                            PROMOTE=promote, SCALE=scale_code, ROWWISE=rowwise, HAS_BIAS=bias is not None,
                            BLOCK_N=block_n, STAGES=stages, OVERLAP=bool(overlap), CONSUMERS=consumers, num_warps=4,
@@ -327,7 +328,6 @@ def run_chain8(a, b, scale_a, scale_b, bias=None, out_dtype=torch.bfloat16, prom
     """The reference: kernels_fp8.chain8_kernel itself on TMA tiles (as fp8.run launches a plain promoting
     descriptor: 128 x 128 x PROMOTE, 8 warps, 4 stages; promote 0: the pure chain in 128-deep tiles), whatever
     cuBLAS would have planned."""
-    from . import launch
     from .kernels_fp8 import chain8_kernel
 
     M, K = a.shape
