@@ -9,7 +9,8 @@
 #   PART=2 SEED=<fresh> bash ...                                the fp8 gate with the switch on, on the 17,511 of its
 #                                                                63,312 cases where fp8.ws_tile names a tile (~4.5 min;
 #                                                                elsewhere the switch changes nothing: fp8.run takes the
-#                                                                path the 2026-12-04 gate ran)
+#                                                                path the 2026-12-04 gate ran), then its planted fault
+#                                                                (mutant-fp8-ws: 400 fast cases, must fail; ~1 min)
 #   PART=3 [TILES=1] bash ...                                   the whole realistic set (1,104 calls), CUDA graphs only
 #                                                                (bench_fp8 --graphs-only; ~6 min), with the switch on
 #                                                                if TILES=1: the floor measured on the set, not a sample
@@ -30,7 +31,8 @@ case ${PART:?} in
      python3 benchmarks/compare_bench.py $R/bench-default/bench_fp8.json $R/bench-tiles/bench_fp8.json \
        --json $R/compare.json | tail -14; pack ;;
   2) BITORDER_FP8_WS_TILES=1 FP8_GATE_ARGS="--jobs 14 --budget 400 --retry-oom 20 --seed ${SEED:?} --ws-tiles-only \
-       --name gate_fp8-tiles" timeout -k 10 440 scripts/gpu-run $R/gate fp8gate | g 8; pack ;;
+       --name gate_fp8-tiles" timeout -k 10 440 scripts/gpu-run $R/gate fp8gate | g 8; pack
+     BITORDER_FP8_WS_TILES=1 FP8_GATE_ARGS="--jobs 14" timeout -k 5 90 scripts/gpu-run $R/mutant mutant-fp8-ws | g 3; pack ;;
   3) BITORDER_FP8_WS_TILES=${TILES:-} FP8_BENCH_ARGS="--budget 480 --graphs-only" timeout -k 5 520 \
        scripts/gpu-run $R/bench-set fp8bench | g 3; pack ;;
   5) FP8_WS_TILES_PERSISTENT=1 PYTHONPATH=$PWD/src:/tmp/site timeout -k 5 200 python3 benchmarks/fp8_ws_tiles.py \
