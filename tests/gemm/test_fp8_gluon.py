@@ -277,14 +277,17 @@ def test_run_takes_the_gluon_kernel_only_where_it_applies():
 
 @pytest.mark.parametrize("m, n, promoting, tile", [
     # the 2026-12-04 call 4 shapes (benchmarks/fp8_ws_tiles.py): where the rule names a tile, the tile measured best
-    (128, 3584, False, (64, 1, 6)), (128, 4096, False, (64, 1, 6)), (512, 2048, False, (64, 2, 6)),
-    (512, 3584, False, (128, 2, 4)), (32, 28672, False, (256, 1, 4)),
+    (128, 3584, False, (64, 1, 6, False)), (128, 4096, False, (64, 1, 6, False)), (512, 2048, False, (64, 2, 6, False)),
+    (512, 3584, False, (128, 2, 4, False)), (32, 28672, False, (256, 1, 4, False)),
     (512, 4672, False, None), (512, 6144, False, None), (8192, 2304, False, None), (512, 10240, False, None),
-    (128, 8192, True, (64, 2, 6)), (128, 12288, True, (128, 2, 6)), (128, 10240, True, (128, 2, 6)),
-    (32, 18176, True, None), (32, 8192, True, None), (512, 6144, True, None), (8192, 102400, True, None)])
+    (128, 8192, True, (64, 2, 6, False)), (128, 12288, True, (128, 2, 6, False)),
+    (128, 10240, True, (128, 2, 6, False)), (32, 18176, True, None), (32, 8192, True, None),
+    # 2026-12-04b call 3 (FP8_WS_TILES_PERSISTENT=1): promoting grids of a wave or more, persistent 128 x 128
+    (512, 6144, True, (128, 2, 6, True)), (8192, 102400, True, (128, 2, 6, True)),
+    (2048, 21888, True, (128, 2, 6, True))])
 def test_ws_tile_takes_one_wave_tiles_that_fill_the_sms(m, n, promoting, tile):
     """fp8.ws_tile on the H200's 132 SMs: a one-wave grid of at least 99 programs, or (promoting, M > 64) 128 x 128
-    with 6 stages under one wave; else None (the default kernel and tile)."""
+    with 6 stages, persistent from one wave on; else None (the default kernel and tile)."""
     assert fp8.ws_tile(m, n, promoting, 132) == tile
 
 
@@ -309,10 +312,11 @@ def test_run_takes_the_pure_gluon_chain_only_with_the_tiles_switch(monkeypatch):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("m, n, k", [(128, 3584, 2048), (512, 2048, 1024), (32, 28672, 512), (128, 8192, 1024),
-                                     (128, 12288, 640)])
+                                     (128, 12288, 640), (1000, 8192, 1040)])
 def test_the_tiles_switch_keeps_torchs_bytes(m, n, k, monkeypatch):
     """FP8_WS_TILES on: both accumulation modes through bitorder.scaled_mm at the tiles ws_tile names for these
-    shapes (every rule branch: one-wave pure tiles of one and two consumers, 64- and 128-column promoting tiles),
+    shapes (every rule branch: one-wave pure tiles of one and two consumers, 64- and 128-column promoting tiles, the
+    persistent promoting tile),
     against torch._scaled_mm, bytes as integers; the plan must run a kernel."""
     monkeypatch.setattr(fp8, "FP8_WS_TILES", True)
     a, w, sa, sb = _operands(m, n, k, m + 7 * n + k)
@@ -368,14 +372,18 @@ def test_the_kept_box_layouts_are_the_ones_built_per_call():
 def test_ws_tile_only_names_tiles_run_ws_takes_and_one_wave_of_them(m, n, promoting, sms):
     """Whatever the shape: a tile from the table of its mode (promoting tiles at most 128 columns, a partial
     beside the accumulator), two consumers only past 64 rows, and a grid of at most one wave: filling at least
-    3/4 of the SMs, or (promoting) the 128 x 128 grid under one wave."""
+    3/4 of the SMs, or (promoting) the 128 x 128 grid under one wave; persistent only for the promoting 128 x 128
+    tile where its grid is a wave or more."""
     tile = fp8.ws_tile(m, n, promoting, sms)
     if tile is None:
         return
-    block_n, consumers, stages = tile
-    assert tile in (fp8.WS_PROMOTING_TILES if promoting else fp8.WS_PURE_TILES)
+    block_n, consumers, stages, persistent = tile
+    assert tile[:3] in (fp8.WS_PROMOTING_TILES if promoting else fp8.WS_PURE_TILES)
     assert consumers == 1 or m > 64
     assert not (promoting and m <= 64)
     programs = -(-m // (64 * consumers)) * -(-n // block_n)
+    if persistent:   # only the promoting 128 x 128 tile, only where its grid is a wave or more
+        assert promoting and tile == (128, 2, 6, True) and programs >= sms
+        return
     assert programs <= sms
-    assert 4 * programs >= 3 * sms or (promoting and tile == (128, 2, 6))
+    assert 4 * programs >= 3 * sms or (promoting and tile == (128, 2, 6, False))

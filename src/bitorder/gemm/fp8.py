@@ -71,12 +71,14 @@ FP8_PERSISTENT = os.environ.get("BITORDER_FP8_PERSISTENT", "") == "1"
 # On the H200 (2026-12-03h call 2, 16 shapes x 4 draws): byte-identical to chain8_kernel on every draw, 0.82x
 # torch._scaled_mm above 5 GFLOP where chain8_kernel gave 0.71x.
 FP8_WS = os.environ.get("BITORDER_FP8_WS", "1") != "0"
-# BITORDER_FP8_WS_TILES=1 (an experiment, off by default until a gate and the realistic set run with it; read at
-# import): run_ws also takes pure chains (use_fast_accum=True, promote=0), and both modes take ws_tile's one-wave
-# tiles where it names one. Why: on the H200 (2026-12-04 call 4, benchmarks/fp8_ws_tiles.py, CUDA graphs) such
-# tiles took the sample's worst shapes from 0.56-0.77x torch to 0.77-1.04x (pure) and 0.68-0.80x to 0.89-0.99x
-# (promoting at M = 128), every tile with torch's bytes (426 comparisons); elsewhere the default stayed faster.
-FP8_WS_TILES = os.environ.get("BITORDER_FP8_WS_TILES", "") == "1"
+# BITORDER_FP8_WS_TILES (on unless "0"; read at import): run_ws also takes pure chains (use_fast_accum=True,
+# promote=0), and both modes take ws_tile's tiles where it names one. Why: on the H200 (2026-12-04 call 4,
+# benchmarks/fp8_ws_tiles.py, CUDA graphs) one-wave tiles took the sample's worst shapes from 0.56-0.77x torch to
+# 0.77-1.04x (pure) and 0.68-0.80x to 0.89-0.99x (promoting at M = 128), every tile with torch's bytes (426
+# comparisons); 2026-12-04b call 3: the persistent 128 x 128 6-stage kernel took large promoting shapes from
+# 0.71-0.81x to 0.80-0.91x (294 comparisons identical). Gated: 2026-12-04b calls 2 (one-wave tiles, 17,321 cases)
+# and 4 (persistent).
+FP8_WS_TILES = os.environ.get("BITORDER_FP8_WS_TILES", "1") != "0"
 # Not an option, tried twice: Triton 3.6's warp_specialize on the promoting TMA loop (a producer and two consumer
 # warpgroups; its TTGIR and PTX still a fresh dot and one fp32 add per interval) returned other bytes than
 # torch._scaled_mm on the H200: 2026-12-02 ("PIPE", every call it planned) and 2026-12-03c call 5 (16 of 33
@@ -295,22 +297,23 @@ WS_PROMOTING_TILES = ((128, 2, 6), (64, 2, 6))
 
 
 def ws_tile(M: int, N: int, promoting: bool, sms: int):
-    """(block_n, consumers, stages) for kernels_fp8_gluon.run_ws, or None (the default kernel and tile): the tile
-    whose grid is one wave filling at least 3/4 of the SMs (the most programs; two consumers before one), and
-    for promoting chains with M > 64 whose 128 x 128 grid is under one wave, 128 x 128 with 6 stages. Promoting
-    chains with M <= 64 keep the default (not measured). Speed only: every tile computes the same chain per
-    element (the 2026-12-04 call 4 measurements, FP8_WS_TILES)."""
+    """(block_n, consumers, stages, persistent) for kernels_fp8_gluon.run_ws, or None (the default kernel and
+    tile): the tile whose grid is one wave filling at least 3/4 of the SMs (the most programs; two consumers
+    before one); for promoting chains with M > 64 and no such tile, 128 x 128 with 6 stages, persistent where its
+    grid is a wave or more (2026-12-04b call 3: 0.80-0.91x torch where one program per tile gave 0.71-0.81x).
+    Promoting chains with M <= 64 keep the default (persistent tiles measured slower there). Speed only: every
+    tile computes the same chain per element (FP8_WS_TILES)."""
     if promoting and M <= 64:
         return None
-    fits = [(triton.cdiv(M, 64 * c) * triton.cdiv(N, bn), c, (bn, c, st))
+    fits = [(triton.cdiv(M, 64 * c) * triton.cdiv(N, bn), c, (bn, c, st, False))
             for bn, c, st in (WS_PROMOTING_TILES if promoting else WS_PURE_TILES) if c == 1 or M > 64]
     fits = [f for f in fits if f[0] <= sms]
     if fits:
         programs, _, tile = max(fits, key=lambda f: f[:2])
         if 4 * programs >= 3 * sms:
             return tile
-    if promoting and triton.cdiv(M, 128) * triton.cdiv(N, 128) < sms:
-        return (128, 2, 6)
+    if promoting:
+        return (128, 2, 6, triton.cdiv(M, 128) * triton.cdiv(N, 128) >= sms)
     return None
 
 
@@ -391,10 +394,10 @@ def run(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch.bfloa
 
         tile = ws_tile(M, N, promoting, launch._sm_count()) if FP8_WS_TILES else None
         if promoting or tile:
-            block_n, consumers, stages = tile or (128, None, 4)
+            block_n, consumers, stages, persistent = tile or (128, None, 4, False)
             return run_ws(a, b, scale_a, scale_b, bias, out_dtype, block_n=block_n, stages=stages,
                           promote=desc.promotion or 0, scale_code=_SCALE_CODE[scale], overlap=True,
-                          consumers=consumers)
+                          consumers=consumers, persistent=persistent)
     pairs, BM, warps, stages = _pairs(desc, BM, BN, BK, warps, stages, tma)
     if FP8_PERSISTENT and tma and not pairs and a.is_cuda:
         programs = min(triton.cdiv(M, BM) * triton.cdiv(N, BN), launch._sm_count())
