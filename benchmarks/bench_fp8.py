@@ -14,6 +14,7 @@ small enough for two CTAs per SM (64-row tiles: 24 KB a stage, few registers) ma
 CTA's wgmma run meanwhile.
 
     python benchmarks/bench_fp8.py --out DIR [--budget S] [--slice A:B] [--graphs-only] [--sweep N --sweep-only]
+    python benchmarks/bench_fp8.py --out DIR --merge SLICE.json ...   (the whole set from slice runs; CPU)
 """
 from __future__ import annotations
 
@@ -71,6 +72,48 @@ def sweep(cases, count: int, budget: float) -> list[dict]:
     return rows
 
 
+def write_report(out: str, rows: list, meta: dict) -> dict:
+    """bench_fp8.json (meta, the rows, per-group and overall geometric means, counts) and bench_fp8.png."""
+    groups, overall = summarize(rows, lambda r: f"{'fast' if r['fast_accum'] else 'slow'}:{r['group'].split(':')[1]}")
+    report = {**meta, "rows": rows, "groups": groups, "overall": overall,
+              "identical": sum(r["identical"] for r in rows), "triton_path": sum(r["path"] == "triton" for r in rows),
+              "n": len(rows)}
+    with open(os.path.join(out, "bench_fp8.json"), "w") as f:
+        json.dump(report, f, indent=1)
+    plot_speeds(os.path.join(out, "bench_fp8.png"), groups, [("speed_graph", "CUDA graphs")],
+                f"bitorder.scaled_mm vs torch._scaled_mm on {report['device']}", "torch._scaled_mm time / bitorder time")
+    print(json.dumps({"overall": overall, "identical": report["identical"], "n": report["n"],
+                      "triton_path": report["triton_path"]}, indent=1))
+    return report
+
+
+def merge(paths: list, out: str) -> dict:
+    """One report from runs on slices of the shuffled set (--slice; a budget may stop a run early: a run of
+    slice A:B that timed n calls covers A:A+n). Raises ValueError unless the covered ranges are contiguous and
+    make the whole set, on one device with the same switches: the floor is measured on the set, not a sample."""
+    runs = []
+    for path in paths:
+        with open(path) as f:
+            runs.append(json.load(f))
+    runs.sort(key=lambda r: int((r.get("slice") or "0:").split(":")[0] or 0))
+    at, rows = 0, []
+    for r in runs:
+        lo = int((r.get("slice") or "0:").split(":")[0] or 0)
+        if lo != at:
+            raise ValueError(f"slices do not join: a run starts at call {lo}, the ones before cover 0:{at}")
+        at, rows = lo + r["n"], rows + r["rows"]
+    keys = ("device", "fp8_ws", "fp8_ws_tiles", "set")
+    if len({tuple(r.get(k) for k in keys) for r in runs}) != 1:
+        raise ValueError(f"runs differ in {keys}: {[tuple(r.get(k) for k in keys) for r in runs]}")
+    if at != runs[0]["set"]:
+        raise ValueError(f"the runs cover calls 0:{at} of {runs[0]['set']}")
+    meta = {k: runs[0][k] for k in keys}
+    meta.update(planned=at, slice="", merged=[f"{p}: {r.get('slice')} ({r['n']} calls)" for p, r in zip(paths, runs)],
+                seconds=sum(r["seconds"] for r in runs))
+    os.makedirs(out, exist_ok=True)
+    return write_report(out, rows, meta)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -80,7 +123,12 @@ def main():
     ap.add_argument("--graphs-only", action="store_true", help="CUDA-graph medians only (no do_bench column)")
     ap.add_argument("--sweep", type=int, default=0, help="promoting shapes above 5 GFLOP whose tiles are swept")
     ap.add_argument("--sweep-only", action="store_true", help="the sweep alone, with the whole budget")
+    ap.add_argument("--merge", nargs="+", metavar="JSON",
+                    help="no timing: join runs on slices that make the whole set into one report (CPU)")
     args = ap.parse_args()
+    if args.merge:
+        merge(args.merge, args.out)
+        return 0
     cases = [c for fast in (False, True) for c in realistic_cases(fast, "bf16")]
     random.Random(args.seed).shuffle(cases)
     planned = len(cases)
@@ -113,17 +161,9 @@ def main():
                      "gflop": 2 * case.m * case.n * case.k / 1e9, "identical": bool(torch.equal(bits(ours), bits(ref))),
                      "path": p.path, "desc": str(p.desc), "speed": t_ref / t_ours if t_ref and t_ours else None,
                      "speed_graph": g_ref / g_ours if g_ref and g_ours else None})
-    groups, overall = summarize(rows, lambda r: f"{'fast' if r['fast_accum'] else 'slow'}:{r['group'].split(':')[1]}")
-    report = {"device": torch.cuda.get_device_name(), "fp8_ws": fp8.FP8_WS, "fp8_ws_tiles": fp8.FP8_WS_TILES,
-              "rows": rows, "groups": groups, "overall": overall,
-              "identical": sum(r["identical"] for r in rows), "triton_path": sum(r["path"] == "triton" for r in rows),
-              "n": len(rows), "planned": len(cases), "set": planned, "slice": args.slice, "seconds": time.time() - t0}
-    with open(os.path.join(args.out, "bench_fp8.json"), "w") as f:
-        json.dump(report, f, indent=1)
-    plot_speeds(os.path.join(args.out, "bench_fp8.png"), groups, [("speed_graph", "CUDA graphs")],
-                f"bitorder.scaled_mm vs torch._scaled_mm on {report['device']}", "torch._scaled_mm time / bitorder time")
-    print(json.dumps({"overall": overall, "identical": report["identical"], "n": report["n"],
-                      "triton_path": report["triton_path"]}, indent=1))
+    write_report(args.out, rows, {"device": torch.cuda.get_device_name(), "fp8_ws": fp8.FP8_WS,
+                                  "fp8_ws_tiles": fp8.FP8_WS_TILES, "planned": len(cases), "set": planned,
+                                  "slice": args.slice, "seconds": time.time() - t0})
     return 0
 
 
