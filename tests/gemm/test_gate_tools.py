@@ -67,6 +67,42 @@ def test_a_partial_fp8_gate_keeps_what_its_filters_name():
     assert [x for x in cases if x in tiles] == tiles          # the shuffled order kept
 
 
+def test_a_partial_fp8_gate_can_keep_the_persistent_tiles_alone():
+    """--ws-persistent-only: the cases whose fp8.ws_tile is the persistent kernel (promoting, a wave or more)."""
+    import types
+    import gate_fp8
+    from bitorder.gemm import fp8
+    cases = gate_fp8.build(types.SimpleNamespace(fuzz=300, seed=7))
+    tiles = gate_fp8.select(cases, ws_tiles_only=True)
+    persistent = gate_fp8.select(cases, ws_persistent_only=True)
+    assert 0 < len(persistent) < len(tiles) and all(x in tiles for x in persistent)
+    assert all(fp8.ws_tile(c.m, c.n, True, 132)[3] and not c.fast_accum for _, c in persistent)
+
+
+def test_bench_fp8_joins_slices_only_when_they_make_the_whole_set(tmp_path):
+    """bench_fp8.merge: runs on slices (a budget may stop one early) join into one report of the whole set;
+    a gap, an overlap, a missing tail or runs under other switches raise."""
+    import json
+    import bench_fp8
+
+    def run(name, lo, n, total=5, tiles=True):
+        rows = [{"group": "m:qkv", "m": 128, "n": 256, "k": 64 * (lo + i), "fast_accum": bool(i % 2), "gflop": 6.0,
+                 "identical": True, "path": "triton", "desc": "d", "speed": None, "speed_graph": 0.9}
+                for i in range(n)]
+        path = tmp_path / name
+        path.write_text(json.dumps({"device": "H200", "fp8_ws": True, "fp8_ws_tiles": tiles, "set": total,
+                                    "slice": f"{lo}:{lo + 3}", "n": n, "rows": rows, "seconds": 1.0}))
+        return str(path)
+
+    report = bench_fp8.merge([run("b", 2, 3), run("a", 0, 2)], str(tmp_path / "out"))
+    assert report["n"] == 5 and report["identical"] == 5 and [r["k"] for r in report["rows"]] == [0, 64, 128, 192, 256]
+    assert json.loads((tmp_path / "out" / "bench_fp8.json").read_text())["planned"] == 5
+    for runs in ([run("a", 0, 2), run("c", 3, 2)], [run("a", 0, 2), run("d", 1, 4)], [run("a", 0, 2), run("e", 2, 2)],
+                 [run("a", 0, 2), run("f", 2, 3, tiles=False)]):
+        with pytest.raises(ValueError):
+            bench_fp8.merge(runs, str(tmp_path / "bad"))
+
+
 def test_a_gate_json_case_rebuilds_the_case():
     """--rerun rebuilds cases from a gate JSON's case dicts."""
     from bitorder.gemm.shapes import Case
