@@ -12,7 +12,7 @@ does for a candidate under test). Split-K answers are counted per path as split:
 split:cublas, and split:identical. Writes NAME.json.
 
     python benchmarks/gate_fp8.py --out DIR [--fuzz 10000] [--jobs N] [--budget S] [--quick] [--slice A:B]
-        [--accum both|slow|fast] [--max-m M] [--ws-tiles-only] [--ws-persistent-only]
+        [--accum both|slow|fast] [--max-m M] [--ws-tiles-only] [--ws-persistent-only] [--ws-cost-changed]
 
 --accum slow|fast keeps one mode's cases (use_fast_accum False or True), before the slice.
 --slice A:B checks cases A to B of the shuffled list (the same seeds as a whole run), so the 63,312
@@ -123,19 +123,23 @@ def build(args) -> list:
 
 
 def select(cases: list, accum: str = "both", max_m: int = 0, ws_tiles_only: bool = False,
-           ws_persistent_only: bool = False) -> list:
+           ws_persistent_only: bool = False, ws_cost_changed: bool = False) -> list:
     """The (set, case) pairs a partial gate keeps, in order: one accumulation mode ("slow" / "fast"), M at most
     max_m, (ws_tiles_only) those fp8.ws_tile names a tile for on the H200's 132 SMs: where BITORDER_FP8_WS_TILES
     changes fp8.run's kernel or tile (elsewhere it takes the 2026-12-04 gate's path), and (ws_persistent_only)
-    those whose tile is persistent."""
+    those whose tile is persistent, and (ws_cost_changed) those whose tile fp8.WS_PROMOTING_COST changes."""
     if accum != "both":
         cases = [c for c in cases if c[1].fast_accum == (accum == "fast")]
     if max_m:
         cases = [c for c in cases if c[1].m <= max_m]
     if ws_tiles_only or ws_persistent_only:
         from bitorder.gemm import fp8
-        tiles = [(c, fp8.ws_tile(c[1].m, c[1].n, not c[1].fast_accum, 132)) for c in cases]
+        tiles = [(c, fp8.ws_tile(c[1].m, c[1].n, not c[1].fast_accum, 132, c[1].k)) for c in cases]
         cases = [c for c, t in tiles if t is not None and (t[3] or not ws_persistent_only)]
+    if ws_cost_changed:
+        from bitorder.gemm import fp8
+        cases = [c for c in cases if not c[1].fast_accum
+                 and fp8.ws_tile(c[1].m, c[1].n, True, 132, c[1].k) != fp8.ws_tile(c[1].m, c[1].n, True, 132)]
     return cases
 
 
@@ -160,6 +164,8 @@ def main():
                          "BITORDER_FP8_WS_TILES changes (elsewhere fp8.run takes the path the 2026-12-04 gate ran)")
     ap.add_argument("--ws-persistent-only", action="store_true",
                     help="only cases whose fp8.ws_tile is the persistent kernel, before --slice")
+    ap.add_argument("--ws-cost-changed", action="store_true",
+                    help="only promoting cases whose tile fp8.WS_PROMOTING_COST changes, before --slice")
     args = ap.parse_args()
     if args.candidates:
         os.environ["BITORDER_UNVERIFIED"] = "1"   # read per call; spawned workers inherit it
@@ -168,7 +174,7 @@ def main():
     cases = build(args)
     if args.quick:
         cases = cases[:400]
-    cases = select(cases, args.accum, args.max_m, args.ws_tiles_only, args.ws_persistent_only)
+    cases = select(cases, args.accum, args.max_m, args.ws_tiles_only, args.ws_persistent_only, args.ws_cost_changed)
     cases, first = take_slice(cases, args.slice)
     t0 = time.time()
     results, errors, stats, left = check_cases(cases, args.seed, t0, t0 + args.budget, args.jobs, args.name,

@@ -291,6 +291,23 @@ def test_ws_tile_takes_one_wave_tiles_that_fill_the_sms(m, n, promoting, tile):
     assert fp8.ws_tile(m, n, promoting, 132) == tile
 
 
+def test_the_cost_rule_picks_the_least_predicted_persistent_tile(monkeypatch):
+    """fp8.ws_cost_tile: rounds x (intervals x interval + fixed), least first; two consumers only past 64 rows;
+    ws_tile takes it for promoting chains only with a table and K given."""
+    costs = {(128, 2, 6): (1.0, 5.0), (64, 1, 6): (0.4, 3.0), (32, 1, 8): (0.3, 3.0)}
+    # 128 x 2048, K = 10944: 16 tiles of 128 x 128 (one round at 91 us), 64 of 64 x 64 (one round, 37.4 us),
+    # 128 of 64 x 32 (one round, 28.8 us)
+    assert fp8.ws_cost_tile(128, 2048, 10944, 132, costs) == (32, 1, 8, True)
+    # 8192 x 8192, K = 2048: 4096 tiles (32 rounds x 21 us) against 16384 (125 x 9.4) and 32768 (249 x 7.8)
+    assert fp8.ws_cost_tile(8192, 8192, 2048, 132, costs) == (128, 2, 6, True)
+    assert fp8.ws_cost_tile(32, 8192, 4096, 132, {(128, 2, 6): (0.1, 0.1)}) is None
+    assert fp8.ws_tile(8192, 8192, True, 132, 2048) == (128, 2, 6, True)      # the table is empty: the kept rule
+    monkeypatch.setattr(fp8, "WS_PROMOTING_COST", costs)
+    assert fp8.ws_tile(128, 2048, True, 132, 10944) == (32, 1, 8, True)
+    assert fp8.ws_tile(128, 2048, True, 132) == (128, 2, 6, False)           # no K: the kept rule
+    assert fp8.ws_tile(128, 2048, False, 132, 10944) == fp8.ws_tile(128, 2048, False, 132)   # pure chains: kept
+
+
 def test_run_takes_the_pure_gluon_chain_only_with_the_tiles_switch(monkeypatch):
     """_ws_pure: FP8_WS_TILES, a plain pure descriptor, e4m3 CUDA operands TMA can load, no block asked for."""
     from types import SimpleNamespace
@@ -330,7 +347,8 @@ def test_the_tiles_switch_keeps_torchs_bytes(m, n, k, monkeypatch):
 
 
 @pytest.mark.parametrize("variant", [dict(overlap=True), dict(overlap=True, consumers=1), dict(promote=0),
-                                     dict(promote=0, consumers=1, block_n=256), dict(overlap=True, stages=6)])
+                                     dict(promote=0, consumers=1, block_n=256), dict(overlap=True, stages=6),
+                                     dict(overlap=True, consumers=1, block_n=32, stages=8)])
 def test_the_persistent_kernel_keeps_each_tiles_chain(variant):
     """PERSISTENT wraps each partition's loop in a loop over tiles: the innermost K loops hold the same wgmma steps
     on the same shared-memory offsets as the one-tile kernel's, and ptxas neither spills nor serializes."""
@@ -345,14 +363,14 @@ def test_the_persistent_kernel_keeps_each_tiles_chain(variant):
 @pytest.mark.parametrize("m, n, k", [(1024, 4096, 1024), (1000, 4000, 1040), (64, 9000, 640)])
 def test_the_persistent_kernel_gives_the_same_bytes(m, n, k):
     """More tiles than SMs (each program walks several): persistent run_ws against the one-tile kernel, both
-    modes, one and two consumers, bytes as integers."""
+    modes, one and two consumers, 128 and (promoting) 32 columns a tile, bytes as integers."""
     a, w, sa, sb = _operands(m, n, k, m + n + k)
-    for promote in (128, 0):
-        for consumers in (1, 2):
-            kw = dict(promote=promote, consumers=consumers, overlap=True, out_dtype=torch.bfloat16)
-            ref = kg.run_ws(a, w.t(), sa, sb, **kw)
-            got = kg.run_ws(a, w.t(), sa, sb, persistent=True, **kw)
-            assert torch.equal(got.view(torch.int16), ref.view(torch.int16)), (m, n, k, promote, consumers)
+    for promote, consumers, block_n in [(p, c, bn) for p in (128, 0) for c in (1, 2) for bn in (128, 32)
+                                        if bn == 128 or p]:
+        kw = dict(promote=promote, consumers=consumers, overlap=True, out_dtype=torch.bfloat16)
+        ref = kg.run_ws(a, w.t(), sa, sb, **kw)
+        got = kg.run_ws(a, w.t(), sa, sb, persistent=True, block_n=block_n, stages=8 if block_n == 32 else 4, **kw)
+        assert torch.equal(got.view(torch.int16), ref.view(torch.int16)), (m, n, k, promote, consumers, block_n)
 
 
 def test_the_kept_box_layouts_are_the_ones_built_per_call():

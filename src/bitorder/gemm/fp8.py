@@ -296,13 +296,38 @@ WS_PURE_TILES = ((128, 2, 4), (64, 2, 6), (256, 2, 3), (256, 1, 4), (128, 1, 4),
 WS_PROMOTING_TILES = ((128, 2, 6), (64, 2, 6))
 
 
-def ws_tile(M: int, N: int, promoting: bool, sms: int):
+# Fitted cost of a persistent promoting tile (benchmarks/fit_ws_tiles.py on an fp8_ws_sweep.py run): (block_n,
+# consumers, stages) -> (us per 128-deep promotion interval, us fixed per tile). Empty until an H200 sweep fills it;
+# while empty, ws_tile keeps its measured one-wave / persistent 128 x 128 rule.
+WS_PROMOTING_COST: dict = {}
+
+
+def ws_cost_tile(M: int, N: int, K: int, sms: int, costs: dict):
+    """(block_n, consumers, stages, True) of least predicted time for a promoting chain on the persistent Gluon
+    kernel: ceil(tiles / sms) rounds, each ceil(K / 128) intervals at the tile's interval cost plus its fixed
+    cost; two consumers only where M > 64. None where costs names no tile. Speed only (every tile computes the
+    same chain per element)."""
+    best = None
+    for (bn, c, st), (interval, fixed) in sorted(costs.items()):
+        if c == 2 and M <= 64:
+            continue
+        rounds = triton.cdiv(triton.cdiv(M, 64 * c) * triton.cdiv(N, bn), sms)
+        t = rounds * (triton.cdiv(K, 128) * interval + fixed)
+        if best is None or t < best[0]:
+            best = (t, (bn, c, st, True))
+    return best[1] if best else None
+
+
+def ws_tile(M: int, N: int, promoting: bool, sms: int, K: int = 0):
     """(block_n, consumers, stages, persistent) for kernels_fp8_gluon.run_ws, or None (the default kernel and
     tile): the tile whose grid is one wave filling at least 3/4 of the SMs (the most programs; two consumers
     before one); for promoting chains with M > 64 and no such tile, 128 x 128 with 6 stages, persistent where its
     grid is a wave or more (2026-12-04b call 3: 0.80-0.91x torch where one program per tile gave 0.71-0.81x).
-    Promoting chains with M <= 64 keep the default (persistent tiles measured slower there). Speed only: every
-    tile computes the same chain per element (FP8_WS_TILES)."""
+    Promoting chains with M <= 64 keep the default (persistent tiles measured slower there). With a fitted
+    WS_PROMOTING_COST and K given, promoting chains take ws_cost_tile's tile instead. Speed only: every tile
+    computes the same chain per element (FP8_WS_TILES)."""
+    if promoting and K and WS_PROMOTING_COST:
+        return ws_cost_tile(M, N, K, sms, WS_PROMOTING_COST)
     if promoting and M <= 64:
         return None
     fits = [(triton.cdiv(M, 64 * c) * triton.cdiv(N, bn), c, (bn, c, st, False))
@@ -392,7 +417,7 @@ def run(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch.bfloa
     if promoting or _ws_pure(a, b, desc, bias, out_dtype, block):
         from .kernels_fp8_gluon import run_ws
 
-        tile = ws_tile(M, N, promoting, launch._sm_count()) if FP8_WS_TILES else None
+        tile = ws_tile(M, N, promoting, launch._sm_count(), K) if FP8_WS_TILES else None
         if promoting or tile:
             block_n, consumers, stages, persistent = tile or (128, None, 4, False)
             return run_ws(a, b, scale_a, scale_b, bias, out_dtype, block_n=block_n, stages=stages,

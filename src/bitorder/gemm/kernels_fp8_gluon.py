@@ -307,8 +307,8 @@ def run_ws(a, b, scale_a, scale_b, bias=None, out_dtype=torch.bfloat16, block_n=
         raise ValueError("scales must be tensor-wise or row-wise ((M, 1) and (1, N))")
     if bias is not None and (bias.numel() != N or bias.dtype != out_dtype):
         raise ValueError(f"bias must have {N} elements of {out_dtype}")
-    if block_n not in (64, 128, 256) or promote not in (0, 32, 64, 128):
-        raise ValueError("block_n must be 64, 128 or 256 and promote 0 (a pure chain), 32, 64 or 128")
+    if block_n not in (32, 64, 128, 256) or promote not in (0, 32, 64, 128):
+        raise ValueError("block_n must be 32, 64, 128 or 256 and promote 0 (a pure chain), 32, 64 or 128")
     consumers = consumers or (1 if M <= HALF_M.value else 2)
     if consumers not in (1, 2):
         raise ValueError("consumers must be 1 or 2")
