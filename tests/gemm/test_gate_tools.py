@@ -232,3 +232,29 @@ def test_a_partial_fp8_gate_can_keep_the_cases_a_fitted_cost_changes(monkeypatch
     changed = gate_fp8.select(cases, ws_cost_changed=True)
     assert changed and all(not c.fast_accum for _, c in changed)
     assert all(fp8.ws_tile(c.m, c.n, True, 132, c.k) == fp8.ws_cost_tile(c.m, c.n, c.k, 132, COSTS) for _, c in changed)
+
+
+def test_the_sweep_runs_every_tile_a_shape_takes_on_stub_kernels(monkeypatch):
+    """fp8_ws_sweep.one_shape end to end on the CPU with the GPU parts stubbed: every TILES entry persistent (two
+    consumers only past 64 rows) plus the default, each byte-checked and timed (a GPU minute is not spent on a
+    script error)."""
+    import types
+    import torch
+    import fp8_ws_sweep as sw
+    calls = []
+    monkeypatch.setattr(sw, "draw", lambda m, n, k, kind, seed: (torch.zeros(m, k), torch.zeros(k, n)))
+    monkeypatch.setattr(sw, "differ", lambda x, y: 0)
+    monkeypatch.setattr(sw, "graph_ms", lambda fn, rep: (fn(), 0.5)[1])
+    monkeypatch.setattr(sw, "run_ws", lambda *a, **kw: (calls.append(kw), torch.zeros(1))[1])
+    plan = types.SimpleNamespace(path="triton", desc=types.SimpleNamespace(family="plain", promotion=128), reason="")
+    monkeypatch.setattr(sw.fp8, "plan", lambda *a, **k: plan)
+    monkeypatch.setattr(sw.fp8, "scaled_mm", lambda *a, **k: torch.zeros(1))
+    monkeypatch.setattr(torch, "_scaled_mm", lambda *a, **k: torch.zeros(1))
+    tensor, randn = torch.tensor, torch.randn
+    monkeypatch.setattr(torch, "tensor", lambda v, device=None: tensor(v))
+    monkeypatch.setattr(torch, "randn", lambda *a, device=None, **k: randn(*a, **k))
+    row = sw.one_shape(128, 2048, 1024, 1)
+    assert sorted(row["speed"]) == sorted(["default", *map(sw.name, sw.TILES)]) and row["plain"]
+    assert all(kw["persistent"] and kw["promote"] == 128 for kw in calls)
+    assert sorted(sw.one_shape(32, 2048, 1024, 1)["speed"]) == sorted(
+        ["default", *(sw.name(t) for t in sw.TILES if t[1] == 1)])
