@@ -73,6 +73,20 @@ def differ(x, y) -> int:
     return int((bits(x) != bits(y)).sum())
 
 
+def differ_and_time(row: dict, outs: dict, base, kind: str, timed: bool) -> None:
+    """row["differ"]["variant:kind"]: each output's differing elements against base (or the error of a tile that
+    does not fit: reported, not hidden); with timed, row["ms"][variant]: CUDA-graph medians of those that ran."""
+    for v, fn in outs.items():
+        try:
+            row["differ"][f"{v}:{kind}"] = differ(fn(), base)
+        except Exception as e:  # noqa: BLE001
+            row["differ"][f"{v}:{kind}"] = f"{type(e).__name__}: {e}"[:200]
+    if timed:
+        for v, fn in outs.items():
+            if isinstance(row["differ"][f"{v}:{kind}"], int):
+                row["ms"][v] = graph_ms(fn, 30)
+
+
 def plan_of(a, b, sa, sb, bias, out):
     try:
         p = fp8.plan(a, b, sa, sb, bias, out, False)

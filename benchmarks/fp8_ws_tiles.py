@@ -27,7 +27,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_gemm import graph_ms  # noqa: E402
-from fp8_gluon_check import differ, draw, geomean  # noqa: E402
+from fp8_gluon_check import differ_and_time, draw, geomean  # noqa: E402
 from bitorder.gemm import fp8  # noqa: E402
 from bitorder.gemm.kernels_fp8_gluon import run_ws  # noqa: E402
 
@@ -68,16 +68,9 @@ def one_shape(m, n, k, fast, seed):
         row["plain"] = plain
         outs = {"default": default} if default else {}
         outs.update({v: (lambda kw=kw: run_ws(a, b, sa, sb, bias, out, **kw)) for v, kw in variants.items()})
-        for v, fn in outs.items():
-            try:
-                row["differ"][f"{v}:{kind}"] = differ(fn(), base)
-            except Exception as e:  # noqa: BLE001  (a tile that does not fit: reported, not hidden)
-                row["differ"][f"{v}:{kind}"] = f"{type(e).__name__}: {e}"[:200]
+        differ_and_time(row, outs, base, kind, timed=j == 0)
         if j == 0:
             row["ms"]["torch"] = graph_ms(lambda: torch._scaled_mm(a, b, sa, sb, out_dtype=out, use_fast_accum=fast), 30)
-            for v, fn in outs.items():
-                if isinstance(row["differ"][f"{v}:{kind}"], int):
-                    row["ms"][v] = graph_ms(fn, 30)
     row["speed"] = {v: row["ms"]["torch"] / t for v, t in row["ms"].items() if v != "torch" and t and row["ms"]["torch"]}
     return row
 

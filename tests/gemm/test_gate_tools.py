@@ -243,8 +243,10 @@ def test_the_sweep_runs_every_tile_a_shape_takes_on_stub_kernels(monkeypatch):
     import fp8_ws_sweep as sw
     calls = []
     monkeypatch.setattr(sw, "draw", lambda m, n, k, kind, seed: (torch.zeros(m, k), torch.zeros(k, n)))
-    monkeypatch.setattr(sw, "differ", lambda x, y: 0)
-    monkeypatch.setattr(sw, "graph_ms", lambda fn, rep: (fn(), 0.5)[1])
+    import fp8_gluon_check as fc
+    monkeypatch.setattr(fc, "differ", lambda x, y: 0)
+    for mod in (sw, fc):
+        monkeypatch.setattr(mod, "graph_ms", lambda fn, rep: (fn(), 0.5)[1])
     monkeypatch.setattr(sw, "run_ws", lambda *a, **kw: (calls.append(kw), torch.zeros(1))[1])
     plan = types.SimpleNamespace(path="triton", desc=types.SimpleNamespace(family="plain", promotion=128), reason="")
     monkeypatch.setattr(sw.fp8, "plan", lambda *a, **k: plan)
