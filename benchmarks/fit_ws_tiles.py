@@ -1,8 +1,8 @@
 """A cost per promoting Gluon tile, fitted to an fp8_ws_sweep.py run (CPU), and how well the rule it gives picks.
 
-Model: a persistent grid of T tiles on S SMs runs ceil(T / S) rounds; a round costs one tile's chain,
-ceil(K / 128) promotion intervals at `interval` us each, plus `fixed` us (ring fill, epilogue). Both are fitted
-per tile by least squares on relative error. The rule is the tile of least predicted time (fp8.ws_cost_tile).
+Model: T tiles on S SMs, each SM holding P programs (fp8.WsTile.programs_per_sm), run ceil(T / (S P)) rounds
+(fp8.ws_rounds); a round costs one tile's chain, ceil(K / 128) promotion intervals at `interval` us each, plus
+`fixed` us (ring fill, epilogue). Both are fitted per tile by least squares on relative error. The rule is the tile of least predicted time (fp8.ws_cost_tile).
 Printed: the rule's geometric-mean speed over torch on the sweep's shapes against fp8.run's default and
 against the best tile per shape (what any rule could reach), in-sample and leaving each shape out of its own
 fit; written: the fitted table (--json), for fp8.WS_PROMOTING_COST.
@@ -20,15 +20,15 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
-from bitorder.gemm.fp8 import ws_cost_tile  # noqa: E402
+from bitorder.gemm.fp8 import WsTile, ws_cost_tile, ws_rounds  # noqa: E402
 
 
 def _name(tile) -> str:
-    return "p{}x{}s{}".format(64 * tile[1], tile[0], tile[2])
+    return WsTile(*tile).label()
 
 
 def _rounds(m, n, tile, sms) -> int:
-    return -(-(-(-m // (64 * tile[1])) * -(-n // tile[0])) // sms)
+    return ws_rounds(m, n, WsTile(*tile), sms)
 
 
 def fit(rows: list, tiles: list, sms: int) -> dict:
@@ -41,7 +41,7 @@ def fit(rows: list, tiles: list, sms: int) -> dict:
         a = np.array([[_rounds(r["m"], r["n"], t, sms) * -(-r["k"] // 128) / us, _rounds(r["m"], r["n"], t, sms) / us]
                       for r, us in pts])
         (interval, fixed), *_ = np.linalg.lstsq(a, np.ones(len(pts)), rcond=None)
-        costs[tuple(t)] = (float(interval), float(fixed))
+        costs[WsTile(*t)] = (float(interval), float(fixed))
     return costs
 
 
@@ -54,9 +54,9 @@ def evaluate(rows: list, costs: dict, sms: int) -> dict:
     picked, default, best = [], [], []
     for r in rows:
         tile = ws_cost_tile(r["m"], r["n"], r["k"], sms, costs)
-        if tile is None or not r["speed"].get(_name(tile[:3])):
+        if tile is None or not r["speed"].get(_name(tile)):
             continue
-        picked.append(r["speed"][_name(tile[:3])])
+        picked.append(r["speed"][_name(tile)])
         default.append(r["speed"]["default"])
         best.append(max(r["speed"].values()))
     return {"shapes": len(picked), "rule": _gmean(picked), "default": _gmean(default), "best": _gmean(best)}
@@ -70,7 +70,7 @@ def main():
     with open(args.sweep) as f:
         run = json.load(f)
     rows = [r for r in run["rows"] if "error" not in r and r.get("speed", {}).get("default")]
-    tiles, sms = [tuple(t) for t in run["tiles"]], run["sms"]
+    tiles, sms = [WsTile(*t) for t in run["tiles"]], run["sms"]
     costs = fit(rows, tiles, sms)
     for t, (interval, fixed) in costs.items():
         print(f"{_name(t):12s} interval {interval:7.3f} us  fixed {fixed:7.2f} us")
@@ -82,6 +82,7 @@ def main():
         e = evaluate([r], held, sms)
         if e["shapes"]:
             picked.append(e["rule"]), default.append(e["default"]), best.append(e["best"])
+    # table: fp8.WS_PROMOTING_COST's entries, WsTile fields then (interval, fixed)
     out = {"costs": {_name(t): c for t, c in costs.items()}, "table": [[*t, *c] for t, c in costs.items()],
            "in_sample": inside, "leave_one_out": {"shapes": len(picked), "rule": _gmean(picked),
                                                   "default": _gmean(default), "best": _gmean(best)}}

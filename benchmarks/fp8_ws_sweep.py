@@ -5,7 +5,7 @@ torch._scaled_mm above 5 GFLOP. Its slowest promoting shapes are of two kinds: g
 large K: 16-48 tiles of 128 x 128 on 132 SMs, 0.40-0.60x) and persistent grids just past one wave (142-160
 tiles, the second round nearly empty, 0.52-0.67x). Smaller tiles fill the first kind and even out the second.
 This times, on the --worst slowest promoting shapes above 5 GFLOP of a bench_fp8 report and --controls of its
-fastest, fp8.run's default and run_ws at every TILES entry (persistent: one program per SM at most), each
+fastest, fp8.run's default and run_ws at every TILES entry (persistent ones: one program per SM at most), each
 byte-checked against torch._scaled_mm where fp8.plan gives a plain promoting chain (else against fp8.run's
 default, information only). benchmarks/fit_ws_tiles.py fits a cost per tile from the JSON and names the rule.
 
@@ -27,15 +27,18 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_gemm import graph_ms  # noqa: E402  (benchmarks/ is the script's folder)
 from fp8_gluon_check import differ_and_time, draw, geomean  # noqa: E402
 from bitorder.gemm import fp8  # noqa: E402
+from bitorder.gemm.fp8 import WsTile  # noqa: E402
 from bitorder.gemm.kernels_fp8_gluon import run_ws  # noqa: E402
 
-# (block_n, consumers, stages): 64 * consumers rows, block_n columns; all persistent. Two consumers only where
-# M > 64 (a second warpgroup past M multiplies zeros).
-TILES = [(128, 2, 6), (64, 2, 6), (32, 2, 8), (128, 1, 6), (64, 1, 6), (32, 1, 8)]
+# fp8.WsTile(block_n, consumers, stages, persistent, maxnreg): 64 * consumers rows, block_n columns. Persistent
+# tiles run one program per SM; the two one-consumer tiles at maxnreg 168 run one program per tile, two to an SM.
+# Two consumers only where M > 64 (a second warpgroup past M multiplies zeros).
+TILES = [WsTile(128, 2, 6, True), WsTile(64, 2, 6, True), WsTile(32, 2, 8, True), WsTile(128, 1, 6, True),
+         WsTile(64, 1, 6, True), WsTile(32, 1, 8, True), WsTile(64, 1, 6, False, 168), WsTile(32, 1, 8, False, 168)]
 
 
 def name(tile) -> str:
-    return "p{}x{}s{}".format(64 * tile[1], tile[0], tile[2])
+    return WsTile(*tile).label()
 
 
 def pick(report: dict, worst: int, controls: int) -> list:
@@ -48,15 +51,20 @@ def pick(report: dict, worst: int, controls: int) -> list:
             seen.add((r["m"], r["n"], r["k"]))
             shapes.append(((r["m"], r["n"], r["k"]), r["speed_graph"]))
     rest = shapes[worst:]
-    spread = [rest[round(i * (len(rest) - 1) / max(controls - 1, 1))] for i in range(controls)] if rest else []
-    return shapes[:worst] + list(dict.fromkeys(spread))
+    spread = list(dict.fromkeys(rest[round(i * (len(rest) - 1) / max(controls - 1, 1))] for i in range(controls))
+                  if rest and controls else [])
+    # interleaved (two slow shapes, then a control): a budget cut leaves out some of each, not all the controls
+    order = []
+    for i in range(max(len(spread), -(-worst // 2))):
+        order += shapes[2 * i:min(2 * i + 2, worst)] + spread[i:i + 1]
+    return order
 
 
 def one_shape(m, n, k, seed):
     """Bytes of every tile on the narrow bf16 draw (and a wide fp16 + bias one), CUDA-graph times on the first."""
     sa, sb = torch.tensor(0.37, device="cuda"), torch.tensor(1.7000001, device="cuda")
     row = {"m": m, "n": n, "k": k, "gflop": 2 * m * n * k / 1e9, "differ": {}, "ms": {}}
-    tiles = [t for t in TILES if t[1] == 1 or m > 64]
+    tiles = [t for t in TILES if t.consumers == 1 or m > 64]
     for j, (kind, out, with_bias) in enumerate((("narrow", torch.bfloat16, False), ("wide", torch.float16, True))):
         a, b = draw(m, n, k, kind, seed + j)
         bias = (torch.randn(n, device="cuda") * 4).to(out) if with_bias else None
@@ -68,8 +76,9 @@ def one_shape(m, n, k, seed):
         default = lambda: fp8.scaled_mm(a, b, sa, sb, bias=bias, out_dtype=out, use_fast_accum=False)  # noqa: E731
         base = ref if plain else default()
         outs = {"default": default}
-        outs.update({name(t): (lambda t=t: run_ws(a, b, sa, sb, bias, out, block_n=t[0], consumers=t[1], stages=t[2],
-                                                  promote=128, overlap=True, persistent=True)) for t in tiles})
+        outs.update({name(t): (lambda t=t: run_ws(a, b, sa, sb, bias, out, block_n=t.block_n, consumers=t.consumers,
+                                                  stages=t.stages, promote=128, overlap=True, persistent=t.persistent,
+                                                  maxnreg=t.maxnreg)) for t in tiles})
         differ_and_time(row, outs, base, kind, timed=j == 0)
         if j == 0:
             row["ms"]["torch"] = graph_ms(lambda: torch._scaled_mm(a, b, sa, sb, out_dtype=out), 30)
@@ -83,8 +92,8 @@ def main():
                     help="a bench_fp8.json of the realistic set, or a list of [[m, n, k], speed] (--write-shapes)")
     ap.add_argument("--write-shapes", help="only write the picked shapes to this file (CPU; no GPU needed)")
     ap.add_argument("--out", required=True)
-    ap.add_argument("--worst", type=int, default=48)
-    ap.add_argument("--controls", type=int, default=12)
+    ap.add_argument("--worst", type=int, default=36)
+    ap.add_argument("--controls", type=int, default=20)
     ap.add_argument("--budget", type=float, default=240, help="seconds; no new shape starts after it")
     ap.add_argument("--seed", type=int, default=20261205)
     args = ap.parse_args()

@@ -3,10 +3,11 @@
 # benchmarks/results/2026-12-04b-gpu). A cost per promoting tile, fitted on the H200, then the rule it gives gated
 # and the whole set timed again. Move benchmarks/results out first (64 MiB; no part reads it).
 #   PART=1 bash scripts/gpu-calls/next-fp8-cost.sh    the GPU tests of test_fp8_gluon.py (persistent 32-column tiles
-#                                                      included), then fp8_ws_sweep.py on the 64 promoting shapes of
-#                                                      benchmarks/fp8_ws_sweep_shapes.json (40 slowest of the whole
-#                                                      set, 24 spread over the rest): 6 persistent tiles + the default,
-#                                                      bytes against torch (~8 min)
+#                                                      included), then fp8_ws_sweep.py on the 56 promoting shapes of
+#                                                      benchmarks/fp8_ws_sweep_shapes.json (36 slowest of the whole
+#                                                      set, 20 spread over the rest, interleaved): 8 tiles (6
+#                                                      persistent, 2 one-consumer at maxnreg 168, two programs an SM)
+#                                                      + the default, bytes against torch (~8 min)
 #   then on the CPU: python3 benchmarks/fit_ws_tiles.py <part1>/sweep/fp8_ws_sweep.json --json fit.json; if the rule
 #   beats the default on leave-one-out, put its table in fp8.WS_PROMOTING_COST (tests name the shapes), commit
 #   PART=2 SEED=<fresh> bash ...                      the fp8 gate on the promoting cases the table changes

@@ -275,36 +275,46 @@ def test_run_takes_the_gluon_kernel_only_where_it_applies():
     assert not fp8._ws(SimpleNamespace(is_cuda=False, dtype=e4), op(), desc, None, torch.bfloat16, None, True)
 
 
+W = fp8.WsTile
+
+
 @pytest.mark.parametrize("m, n, promoting, tile", [
     # the 2026-12-04 call 4 shapes (benchmarks/fp8_ws_tiles.py): where the rule names a tile, the tile measured best
-    (128, 3584, False, (64, 1, 6, False)), (128, 4096, False, (64, 1, 6, False)), (512, 2048, False, (64, 2, 6, False)),
-    (512, 3584, False, (128, 2, 4, False)), (32, 28672, False, (256, 1, 4, False)),
+    (128, 3584, False, W(64, 1, 6)), (128, 4096, False, W(64, 1, 6)), (512, 2048, False, W(64, 2, 6)),
+    (512, 3584, False, W(128, 2, 4)), (32, 28672, False, W(256, 1, 4)),
     (512, 4672, False, None), (512, 6144, False, None), (8192, 2304, False, None), (512, 10240, False, None),
-    (128, 8192, True, (64, 2, 6, False)), (128, 12288, True, (128, 2, 6, False)),
-    (128, 10240, True, (128, 2, 6, False)), (32, 18176, True, None), (32, 8192, True, None),
+    (128, 8192, True, W(64, 2, 6)), (128, 12288, True, W(128, 2, 6)),
+    (128, 10240, True, W(128, 2, 6)), (32, 18176, True, None), (32, 8192, True, None),
     # 2026-12-04b call 3 (FP8_WS_TILES_PERSISTENT=1): promoting grids of a wave or more, persistent 128 x 128
-    (512, 6144, True, (128, 2, 6, True)), (8192, 102400, True, (128, 2, 6, True)),
-    (2048, 21888, True, (128, 2, 6, True))])
+    (512, 6144, True, W(128, 2, 6, True)), (8192, 102400, True, W(128, 2, 6, True)),
+    (2048, 21888, True, W(128, 2, 6, True))])
 def test_ws_tile_takes_one_wave_tiles_that_fill_the_sms(m, n, promoting, tile):
     """fp8.ws_tile on the H200's 132 SMs: a one-wave grid of at least 99 programs, or (promoting, M > 64) 128 x 128
     with 6 stages, persistent from one wave on; else None (the default kernel and tile)."""
     assert fp8.ws_tile(m, n, promoting, 132) == tile
 
 
-def test_the_cost_rule_picks_the_least_predicted_persistent_tile(monkeypatch):
-    """fp8.ws_cost_tile: rounds x (intervals x interval + fixed), least first; two consumers only past 64 rows;
-    ws_tile takes it for promoting chains only with a table and K given."""
-    costs = {(128, 2, 6): (1.0, 5.0), (64, 1, 6): (0.4, 3.0), (32, 1, 8): (0.3, 3.0)}
+def test_the_cost_rule_picks_the_least_predicted_tile(monkeypatch):
+    """fp8.ws_cost_tile: ws_rounds x (intervals x interval + fixed), least first; two consumers only past 64 rows;
+    a one-consumer tile at maxnreg 168 (one program per tile) counts two programs an SM; ws_tile takes the rule for
+    promoting chains only with a table and K given."""
+    costs = {W(128, 2, 6, True): (1.0, 5.0), W(64, 1, 6, True): (0.4, 3.0), W(32, 1, 8, True): (0.3, 3.0)}
     # 128 x 2048, K = 10944: 16 tiles of 128 x 128 (one round at 91 us), 64 of 64 x 64 (one round, 37.4 us),
     # 128 of 64 x 32 (one round, 28.8 us)
-    assert fp8.ws_cost_tile(128, 2048, 10944, 132, costs) == (32, 1, 8, True)
+    assert fp8.ws_cost_tile(128, 2048, 10944, 132, costs) == W(32, 1, 8, True)
     # 8192 x 8192, K = 2048: 4096 tiles (32 rounds x 21 us) against 16384 (125 x 9.4) and 32768 (249 x 7.8)
-    assert fp8.ws_cost_tile(8192, 8192, 2048, 132, costs) == (128, 2, 6, True)
-    assert fp8.ws_cost_tile(32, 8192, 4096, 132, {(128, 2, 6): (0.1, 0.1)}) is None
-    assert fp8.ws_tile(8192, 8192, True, 132, 2048) == (128, 2, 6, True)      # the table is empty: the kept rule
+    assert fp8.ws_cost_tile(8192, 8192, 2048, 132, costs) == W(128, 2, 6, True)
+    assert fp8.ws_cost_tile(32, 8192, 4096, 132, {W(128, 2, 6, True): (0.1, 0.1)}) is None
+    # two programs an SM: 256 tiles of 64 x 64 at 128 x 8192 are one round, not two
+    two = W(64, 1, 6, False, 168)
+    assert two.programs_per_sm() == 2 and W(64, 1, 6, True, 168).programs_per_sm() == 1
+    assert fp8.ws_rounds(128, 8192, two, 132) == 1 and fp8.ws_rounds(128, 8192, W(64, 1, 6, True), 132) == 2
+    assert fp8.ws_cost_tile(128, 8192, 4096, 132, {two: (0.5, 3.0), W(64, 1, 6, True): (0.4, 3.0)}) == two
+    assert two.label() == "w64x64s6r168" and W(128, 2, 6, True).label() == "p128x128s6"
+    assert fp8.ws_tile(8192, 8192, True, 132, 2048) == W(128, 2, 6, True)      # the table is empty: the kept rule
     monkeypatch.setattr(fp8, "WS_PROMOTING_COST", costs)
-    assert fp8.ws_tile(128, 2048, True, 132, 10944) == (32, 1, 8, True)
-    assert fp8.ws_tile(128, 2048, True, 132) == (128, 2, 6, False)           # no K: the kept rule
+    assert fp8.ws_tile(128, 2048, True, 132, 10944) == W(32, 1, 8, True)
+    assert fp8.ws_tile(128, 2048, True, 132) == W(128, 2, 6, False)           # no K: the kept rule
     assert fp8.ws_tile(128, 2048, False, 132, 10944) == fp8.ws_tile(128, 2048, False, 132)   # pure chains: kept
 
 
@@ -395,13 +405,13 @@ def test_ws_tile_only_names_tiles_run_ws_takes_and_one_wave_of_them(m, n, promot
     tile = fp8.ws_tile(m, n, promoting, sms)
     if tile is None:
         return
-    block_n, consumers, stages, persistent = tile
-    assert tile[:3] in (fp8.WS_PROMOTING_TILES if promoting else fp8.WS_PURE_TILES)
+    block_n, consumers, stages, persistent, maxnreg = tile
+    assert tile[:3] in (fp8.WS_PROMOTING_TILES if promoting else fp8.WS_PURE_TILES) and maxnreg is None
     assert consumers == 1 or m > 64
     assert not (promoting and m <= 64)
     programs = -(-m // (64 * consumers)) * -(-n // block_n)
     if persistent:   # only the promoting 128 x 128 tile, only where its grid is a wave or more
-        assert promoting and tile == (128, 2, 6, True) and programs >= sms
+        assert promoting and tile == W(128, 2, 6, True) and programs >= sms
         return
     assert programs <= sms
-    assert 4 * programs >= 3 * sms or (promoting and tile == (128, 2, 6, False))
+    assert 4 * programs >= 3 * sms or (promoting and tile == W(128, 2, 6))

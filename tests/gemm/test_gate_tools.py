@@ -175,8 +175,11 @@ def test_a_rerun_refuses_to_overwrite_its_own_case_list(tmp_path, monkeypatch):
     assert path.read_text() == '{"not_reached_cases": []}'
 
 
-COSTS = {(128, 2, 6): (0.9, 6.0), (64, 2, 6): (0.55, 4.0), (32, 2, 8): (0.4, 3.5), (128, 1, 6): (0.6, 4.0),
-         (64, 1, 6): (0.35, 3.0), (32, 1, 8): (0.3, 2.8)}
+def _costs():
+    from bitorder.gemm.fp8 import WsTile as W
+    return {W(128, 2, 6, True): (0.9, 6.0), W(64, 2, 6, True): (0.55, 4.0), W(32, 2, 8, True): (0.4, 3.5),
+            W(128, 1, 6, True): (0.6, 4.0), W(64, 1, 6, True): (0.35, 3.0), W(32, 1, 8, True): (0.3, 2.8),
+            W(64, 1, 6, False, 168): (0.5, 3.0), W(32, 1, 8, False, 168): (0.45, 2.9)}
 
 
 def _sweep_rows(costs, sms=132):
@@ -186,8 +189,8 @@ def _sweep_rows(costs, sms=132):
     for m, n, k in [(128, 2048, 10944), (512, 4608, 3584), (8192, 8192, 2048), (32, 18176, 4544), (2048, 2304, 768),
                     (128, 37888, 3584), (512, 6144, 4096), (1024, 1024, 8192)]:
         ms = {fw._name(t): fw._rounds(m, n, t, sms) * (-(-k // 128) * i + f) / 1000 for t, (i, f) in costs.items()
-              if t[1] == 1 or m > 64}
-        ms["default"] = ms[fw._name((128, 1 if m <= 64 else 2, 6))] * 1.1
+              if t.consumers == 1 or m > 64}
+        ms["default"] = ms[fw._name((128, 1 if m <= 64 else 2, 6, True))] * 1.1
         torch_ms = 0.9 * min(ms.values())
         rows.append({"m": m, "n": n, "k": k, "ms": ms, "speed": {v: torch_ms / t for v, t in ms.items()}})
     return rows
@@ -197,16 +200,18 @@ def test_the_tile_cost_fit_recovers_a_known_table_and_its_rule_picks_the_best():
     """fit_ws_tiles.fit on times made by its own model gives the model's table back; fp8.ws_cost_tile with it picks
     each shape's fastest tile, in-sample."""
     import fit_ws_tiles as fw
-    rows = _sweep_rows(COSTS)
-    got = fw.fit(rows, list(COSTS), 132)
-    for t, (i, f) in COSTS.items():
+    costs = _costs()
+    rows = _sweep_rows(costs)
+    got = fw.fit(rows, list(costs), 132)
+    for t, (i, f) in costs.items():
         assert got[t] == pytest.approx((i, f), rel=1e-6), t
     e = fw.evaluate(rows, got, 132)
     assert e["shapes"] == len(rows) and e["rule"] == pytest.approx(e["best"]) and e["rule"] > e["default"]
 
 
 def test_the_sweep_takes_the_slowest_promoting_shapes_then_a_spread_of_the_rest():
-    """fp8_ws_sweep.pick: distinct promoting shapes above 5 GFLOP, slowest first, then controls across the rest."""
+    """fp8_ws_sweep.pick: distinct promoting shapes above 5 GFLOP, the slowest and controls spread across the rest,
+    interleaved (two slow, one control) so that a budget cut keeps some of each."""
     import fp8_ws_sweep as sw
     rows = [{"m": 128 * (i % 7 + 1), "n": 4096, "k": 4096 + 128 * i, "fast_accum": i % 3 == 0, "gflop": 4 + i % 5,
              "speed_graph": 0.5 + i / 100} for i in range(60)]
@@ -217,8 +222,9 @@ def test_the_sweep_takes_the_slowest_promoting_shapes_then_a_spread_of_the_rest(
     keep = [r for r in rows if not r["fast_accum"] and r["gflop"] > 5]
     assert all(any((r["m"], r["n"], r["k"]) == s for r in keep) for s in shapes)
     speeds = [v for _, v in picked]
-    assert speeds[:5] == sorted(speeds[:5]) and speeds[4] <= min(speeds[5:])
-    assert speeds[-1] == max(r["speed_graph"] for r in keep)
+    slow, spread = speeds[0:2] + speeds[3:5] + speeds[6:7], [speeds[2], speeds[5], speeds[7], speeds[8]]
+    assert slow == sorted(slow) and max(slow) <= min(spread) and spread == sorted(spread)
+    assert spread[-1] == max(r["speed_graph"] for r in keep)
 
 
 def test_a_partial_fp8_gate_can_keep_the_cases_a_fitted_cost_changes(monkeypatch):
@@ -228,10 +234,11 @@ def test_a_partial_fp8_gate_can_keep_the_cases_a_fitted_cost_changes(monkeypatch
     from bitorder.gemm import fp8
     cases = gate_fp8.build(types.SimpleNamespace(fuzz=200, seed=11))
     assert gate_fp8.select(cases, ws_cost_changed=True) == []
-    monkeypatch.setattr(fp8, "WS_PROMOTING_COST", COSTS)
+    costs = _costs()
+    monkeypatch.setattr(fp8, "WS_PROMOTING_COST", costs)
     changed = gate_fp8.select(cases, ws_cost_changed=True)
     assert changed and all(not c.fast_accum for _, c in changed)
-    assert all(fp8.ws_tile(c.m, c.n, True, 132, c.k) == fp8.ws_cost_tile(c.m, c.n, c.k, 132, COSTS) for _, c in changed)
+    assert all(fp8.ws_tile(c.m, c.n, True, 132, c.k) == fp8.ws_cost_tile(c.m, c.n, c.k, 132, costs) for _, c in changed)
 
 
 def test_the_sweep_runs_every_tile_a_shape_takes_on_stub_kernels(monkeypatch):
@@ -257,6 +264,6 @@ def test_the_sweep_runs_every_tile_a_shape_takes_on_stub_kernels(monkeypatch):
     monkeypatch.setattr(torch, "randn", lambda *a, device=None, **k: randn(*a, **k))
     row = sw.one_shape(128, 2048, 1024, 1)
     assert sorted(row["speed"]) == sorted(["default", *map(sw.name, sw.TILES)]) and row["plain"]
-    assert all(kw["persistent"] and kw["promote"] == 128 for kw in calls)
+    assert all(kw["promote"] == 128 and kw["persistent"] == (kw["maxnreg"] is None) for kw in calls)
     assert sorted(sw.one_shape(32, 2048, 1024, 1)["speed"]) == sorted(
         ["default", *(sw.name(t) for t in sw.TILES if t[1] == 1)])

@@ -18,6 +18,7 @@ import dataclasses
 import functools
 import os
 import time
+from typing import NamedTuple, Optional
 
 import torch
 import triton
@@ -296,30 +297,53 @@ WS_PURE_TILES = ((128, 2, 4), (64, 2, 6), (256, 2, 3), (256, 1, 4), (128, 1, 4),
 WS_PROMOTING_TILES = ((128, 2, 6), (64, 2, 6))
 
 
-# Fitted cost of a persistent promoting tile (benchmarks/fit_ws_tiles.py on an fp8_ws_sweep.py run): (block_n,
-# consumers, stages) -> (us per 128-deep promotion interval, us fixed per tile). Empty until an H200 sweep fills it;
-# while empty, ws_tile keeps its measured one-wave / persistent 128 x 128 rule.
+class WsTile(NamedTuple):
+    """A kernels_fp8_gluon.run_ws launch: 64 * consumers x block_n tiles, a ring of `stages`; persistent: one program
+    per SM walking the tiles; maxnreg: the launch's register cap (None: run_ws's default; 168 for one consumer lets
+    two programs share an SM, their rings 98 KB each)."""
+    block_n: int
+    consumers: int
+    stages: int
+    persistent: bool = False
+    maxnreg: Optional[int] = None
+
+    def programs_per_sm(self) -> int:
+        return 2 if self.consumers == 1 and self.maxnreg == 168 and not self.persistent else 1
+
+    def label(self) -> str:
+        """p128x128s6 (persistent, rows x columns, stages), w64x32s8r168 (a program per tile, register cap)."""
+        return "{}{}x{}s{}{}".format("p" if self.persistent else "w", 64 * (self.consumers or 1), self.block_n,
+                                     self.stages, f"r{self.maxnreg}" if self.maxnreg else "")
+
+
+# Fitted cost of a promoting tile (benchmarks/fit_ws_tiles.py on an fp8_ws_sweep.py run): WsTile -> (us per 128-deep
+# promotion interval, us fixed per tile). Empty until an H200 sweep fills it; while empty, ws_tile keeps its measured
+# one-wave / persistent 128 x 128 rule.
 WS_PROMOTING_COST: dict = {}
 
 
+def ws_rounds(M: int, N: int, tile: WsTile, sms: int) -> int:
+    """How many tiles the busiest program slot runs: ceil(tiles / (SMs x programs an SM holds))."""
+    return triton.cdiv(triton.cdiv(M, 64 * tile.consumers) * triton.cdiv(N, tile.block_n), sms * tile.programs_per_sm())
+
+
 def ws_cost_tile(M: int, N: int, K: int, sms: int, costs: dict):
-    """(block_n, consumers, stages, True) of least predicted time for a promoting chain on the persistent Gluon
-    kernel: ceil(tiles / sms) rounds, each ceil(K / 128) intervals at the tile's interval cost plus its fixed
-    cost; two consumers only where M > 64. None where costs names no tile. Speed only (every tile computes the
-    same chain per element)."""
+    """The WsTile of least predicted time for a promoting chain: ws_rounds x (ceil(K / 128) intervals at the tile's
+    interval cost + its fixed cost); two consumers only where M > 64. None where costs names no tile. Speed only
+    (every tile computes the same chain per element)."""
     best = None
-    for (bn, c, st), (interval, fixed) in sorted(costs.items()):
-        if c == 2 and M <= 64:
+    for tile, (interval, fixed) in sorted(costs.items(), key=lambda kv: tuple(x or 0 for x in kv[0])):
+        tile = WsTile(*tile)
+        if tile.consumers == 2 and M <= 64:
             continue
-        rounds = triton.cdiv(triton.cdiv(M, 64 * c) * triton.cdiv(N, bn), sms)
-        t = rounds * (triton.cdiv(K, 128) * interval + fixed)
+        t = ws_rounds(M, N, tile, sms) * (triton.cdiv(K, 128) * interval + fixed)
         if best is None or t < best[0]:
-            best = (t, (bn, c, st, True))
+            best = (t, tile)
     return best[1] if best else None
 
 
 def ws_tile(M: int, N: int, promoting: bool, sms: int, K: int = 0):
-    """(block_n, consumers, stages, persistent) for kernels_fp8_gluon.run_ws, or None (the default kernel and
+    """The WsTile for kernels_fp8_gluon.run_ws, or None (the default kernel and
     tile): the tile whose grid is one wave filling at least 3/4 of the SMs (the most programs; two consumers
     before one); for promoting chains with M > 64 and no such tile, 128 x 128 with 6 stages, persistent where its
     grid is a wave or more (2026-12-04b call 3: 0.80-0.91x torch where one program per tile gave 0.71-0.81x).
@@ -330,7 +354,7 @@ def ws_tile(M: int, N: int, promoting: bool, sms: int, K: int = 0):
         return ws_cost_tile(M, N, K, sms, WS_PROMOTING_COST)
     if promoting and M <= 64:
         return None
-    fits = [(triton.cdiv(M, 64 * c) * triton.cdiv(N, bn), c, (bn, c, st, False))
+    fits = [(triton.cdiv(M, 64 * c) * triton.cdiv(N, bn), c, WsTile(bn, c, st))
             for bn, c, st in (WS_PROMOTING_TILES if promoting else WS_PURE_TILES) if c == 1 or M > 64]
     fits = [f for f in fits if f[0] <= sms]
     if fits:
@@ -338,7 +362,7 @@ def ws_tile(M: int, N: int, promoting: bool, sms: int, K: int = 0):
         if 4 * programs >= 3 * sms:
             return tile
     if promoting:
-        return (128, 2, 6, triton.cdiv(M, 128) * triton.cdiv(N, 128) >= sms)
+        return WsTile(128, 2, 6, triton.cdiv(M, 128) * triton.cdiv(N, 128) >= sms)
     return None
 
 
@@ -419,10 +443,10 @@ def run(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch.bfloa
 
         tile = ws_tile(M, N, promoting, launch._sm_count(), K) if FP8_WS_TILES else None
         if promoting or tile:
-            block_n, consumers, stages, persistent = tile or (128, None, 4, False)
-            return run_ws(a, b, scale_a, scale_b, bias, out_dtype, block_n=block_n, stages=stages,
+            tile = tile or WsTile(128, None, 4)
+            return run_ws(a, b, scale_a, scale_b, bias, out_dtype, block_n=tile.block_n, stages=tile.stages,
                           promote=desc.promotion or 0, scale_code=_SCALE_CODE[scale], overlap=True,
-                          consumers=consumers, persistent=persistent)
+                          consumers=tile.consumers, persistent=tile.persistent, maxnreg=tile.maxnreg)
     pairs, BM, warps, stages = _pairs(desc, BM, BN, BK, warps, stages, tma)
     if FP8_PERSISTENT and tma and not pairs and a.is_cuda:
         programs = min(triton.cdiv(M, BM) * triton.cdiv(N, BN), launch._sm_count())

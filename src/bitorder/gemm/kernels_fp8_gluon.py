@@ -284,7 +284,8 @@ def run_ws(a, b, scale_a, scale_b, bias=None, out_dtype=torch.bfloat16, block_n=
     (1, N)), an optional bias of N elements of out_dtype, out_dtype bf16, fp16 or fp32. scale_code is
     chain8_kernel's SCALE (1: acc * (sa * sb), torch's tensor-wise order). block_n, stages and overlap (issue
     the next interval's chain before adding this one's partial) are speed knobs; maxnreg (the launch's cap,
-    168 x 384 threads = the register file) lets setmaxnreg give each consumer 232. consumers: warpgroups per tile
+    168 x 384 threads = the register file) lets setmaxnreg give each consumer 232; with one consumer, 168 lets two
+    programs share an SM (their rings at 64 or 32 columns fit twice in shared memory). consumers: warpgroups per tile
     (default 1 where M <= 64, else 2; speed only: a row's chain is the same in either). persistent: one program per
     SM (at most one per tile) walks every grid-th tile through one ring, so the next tile's loads overlap this
     one's last intervals and epilogue (speed only: each tile's chains are the same)."""
