@@ -14,7 +14,8 @@ small enough for two CTAs per SM (64-row tiles: 24 KB a stage, few registers) ma
 CTA's wgmma run meanwhile.
 
     python benchmarks/bench_fp8.py --out DIR [--budget S] [--slice A:B] [--graphs-only] [--sweep N --sweep-only]
-    python benchmarks/bench_fp8.py --out DIR --merge SLICE.json ...   (the whole set from slice runs; CPU)
+    python benchmarks/bench_fp8.py --out DIR --merge SLICE.json ... [--replace MODE.json]   (the whole set from
+        slice runs, one mode's rows replaced by a whole --accum run of it; CPU)
 """
 from __future__ import annotations
 
@@ -87,7 +88,11 @@ def write_report(out: str, rows: list, meta: dict) -> dict:
     return report
 
 
-def merge(paths: list, out: str) -> dict:
+def _mode(r) -> str:
+    return "fast" if r["fast_accum"] else "slow"
+
+
+def merge(paths: list, out: str, replace: list = ()) -> dict:
     """One report from runs on slices of the shuffled set (--slice; a budget may stop a run early: a run of
     slice A:B that timed n calls covers A:A+n). Raises ValueError unless the covered ranges are contiguous and
     make the whole set, on one device with the same switches: the floor is measured on the set, not a sample."""
@@ -110,6 +115,20 @@ def merge(paths: list, out: str) -> dict:
     meta = {k: runs[0][k] for k in keys}
     meta.update(planned=at, slice="", merged=[f"{p}: {r.get('slice')} ({r['n']} calls)" for p, r in zip(paths, runs)],
                 seconds=sum(r["seconds"] for r in runs))
+    # replace: a whole run of one accumulation mode (--accum, no slice, every call timed) stands for that mode's rows,
+    # where a change touched one mode's kernels alone; the calls must be the same ones
+    for path in replace:
+        with open(path) as f:
+            r = json.load(f)
+        mode = r.get("accum")
+        if mode not in ("slow", "fast") or r.get("slice") or r["n"] != r["planned"] or r.get("set") != meta["set"]:
+            raise ValueError(f"{path}: a replacing run times every call of one mode (--accum, no slice, no budget cut)")
+        calls = lambda rs: sorted((x["group"], x["m"], x["n"], x["k"]) for x in rs)  # noqa: E731
+        if calls(x for x in rows if _mode(x) == mode) != calls(r["rows"]):
+            raise ValueError(f"{path}: its {mode} calls are not the joined runs' {mode} calls")
+        rows = [x for x in rows if _mode(x) != mode] + r["rows"]
+        meta["merged"].append(f"{path}: every {mode} call ({r['n']}), replacing the above's")
+        meta["seconds"] += r["seconds"]
     os.makedirs(out, exist_ok=True)
     return write_report(out, rows, meta)
 
@@ -125,9 +144,13 @@ def main():
     ap.add_argument("--sweep-only", action="store_true", help="the sweep alone, with the whole budget")
     ap.add_argument("--merge", nargs="+", metavar="JSON",
                     help="no timing: join runs on slices that make the whole set into one report (CPU)")
+    ap.add_argument("--accum", choices=("both", "slow", "fast"), default="both",
+                    help="time one accumulation mode's calls alone (after --slice)")
+    ap.add_argument("--replace", nargs="+", default=[], metavar="JSON",
+                    help="with --merge: whole --accum runs whose rows replace that mode's")
     args = ap.parse_args()
     if args.merge:
-        merge(args.merge, args.out)
+        merge(args.merge, args.out, args.replace)
         return 0
     cases = [c for fast in (False, True) for c in realistic_cases(fast, "bf16")]
     random.Random(args.seed).shuffle(cases)
@@ -135,6 +158,8 @@ def main():
     if args.slice:
         lo, hi = (int(x) if x else None for x in args.slice.split(":"))
         cases = cases[lo:hi]
+    if args.accum != "both":
+        cases = [c for c in cases if c.fast_accum == (args.accum == "fast")]
     if args.sweep:
         from bench_gemm import write_sweep  # noqa: E402
         rows = sweep(cases, args.sweep, args.budget if args.sweep_only else args.budget / 2)
@@ -163,7 +188,7 @@ def main():
                      "speed_graph": g_ref / g_ours if g_ref and g_ours else None})
     write_report(args.out, rows, {"device": torch.cuda.get_device_name(), "fp8_ws": fp8.FP8_WS,
                                   "fp8_ws_tiles": fp8.FP8_WS_TILES, "planned": len(cases), "set": planned,
-                                  "slice": args.slice, "seconds": time.time() - t0})
+                                  "slice": args.slice, "accum": args.accum, "seconds": time.time() - t0})
     return 0
 
 

@@ -102,6 +102,22 @@ def test_bench_fp8_joins_slices_only_when_they_make_the_whole_set(tmp_path):
         with pytest.raises(ValueError):
             bench_fp8.merge(runs, str(tmp_path / "bad"))
 
+    # --replace: a whole run of one mode stands for that mode's rows (the same calls), nothing less
+    def mode_run(name, ks, n=None, accum="slow"):
+        rows = [{"group": "m:qkv", "m": 128, "n": 256, "k": k, "fast_accum": False, "gflop": 6.0, "identical": True,
+                 "path": "triton", "desc": "d", "speed": None, "speed_graph": 0.95} for k in ks]
+        path = tmp_path / name
+        path.write_text(json.dumps({"device": "H200", "set": 5, "slice": "", "accum": accum, "rows": rows,
+                                    "n": len(rows), "planned": n or len(rows), "seconds": 2.0}))
+        return str(path)
+
+    slow = [0, 128, 256]          # the even calls of run() are the slow ones (fast_accum = i % 2)
+    report = bench_fp8.merge([run("a", 0, 2), run("b", 2, 3)], str(tmp_path / "out2"), [mode_run("s", slow)])
+    assert report["n"] == 5 and sorted(r["speed_graph"] for r in report["rows"]) == [0.9, 0.9, 0.95, 0.95, 0.95]
+    for bad in (mode_run("t", [0, 128]), mode_run("u", slow, n=4), mode_run("v", slow, accum="both")):
+        with pytest.raises(ValueError):
+            bench_fp8.merge([run("a", 0, 2), run("b", 2, 3)], str(tmp_path / "bad2"), [bad])
+
 
 def test_a_gate_json_case_rebuilds_the_case():
     """--rerun rebuilds cases from a gate JSON's case dicts."""
