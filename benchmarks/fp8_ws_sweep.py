@@ -30,11 +30,13 @@ from bitorder.gemm import fp8  # noqa: E402
 from bitorder.gemm.fp8 import WsTile  # noqa: E402
 from bitorder.gemm.kernels_fp8_gluon import run_ws  # noqa: E402
 
-# fp8.WsTile(block_n, consumers, stages, persistent, maxnreg): 64 * consumers rows, block_n columns. Persistent
-# tiles run one program per SM; the two one-consumer tiles at maxnreg 168 run one program per tile, two to an SM.
+# fp8.WsTile(block_n, consumers, stages, persistent, maxnreg, extra_n): 64 * consumers rows, block_n + extra_n
+# columns. Persistent tiles run one program per SM; the two one-consumer tiles at maxnreg 168 run one program per
+# tile, two to an SM; the last two are 144 and 80 columns wide (cuBLAS's own tiles include 64x144 and 128x80).
 # Two consumers only where M > 64 (a second warpgroup past M multiplies zeros).
 TILES = [WsTile(128, 2, 6, True), WsTile(64, 2, 6, True), WsTile(32, 2, 8, True), WsTile(128, 1, 6, True),
-         WsTile(64, 1, 6, True), WsTile(32, 1, 8, True), WsTile(64, 1, 6, False, 168), WsTile(32, 1, 8, False, 168)]
+         WsTile(64, 1, 6, True), WsTile(32, 1, 8, True), WsTile(64, 1, 6, False, 168), WsTile(32, 1, 8, False, 168),
+         WsTile(128, 2, 6, True, None, 16), WsTile(64, 2, 6, True, None, 16)]
 
 
 def name(tile) -> str:
@@ -78,7 +80,7 @@ def one_shape(m, n, k, seed):
         outs = {"default": default}
         outs.update({name(t): (lambda t=t: run_ws(a, b, sa, sb, bias, out, block_n=t.block_n, consumers=t.consumers,
                                                   stages=t.stages, promote=128, overlap=True, persistent=t.persistent,
-                                                  maxnreg=t.maxnreg)) for t in tiles})
+                                                  maxnreg=t.maxnreg, extra_n=t.extra_n)) for t in tiles})
         differ_and_time(row, outs, base, kind, timed=j == 0)
         if j == 0:
             row["ms"]["torch"] = graph_ms(lambda: torch._scaled_mm(a, b, sa, sb, out_dtype=out), 30)

@@ -5,9 +5,12 @@
 #   PART=1 bash scripts/gpu-calls/next-fp8-cost.sh    the GPU tests of test_fp8_gluon.py (persistent 32-column tiles
 #                                                      included), then fp8_ws_sweep.py on the 56 promoting shapes of
 #                                                      benchmarks/fp8_ws_sweep_shapes.json (36 slowest of the whole
-#                                                      set, 20 spread over the rest, interleaved): 8 tiles (6
-#                                                      persistent, 2 one-consumer at maxnreg 168, two programs an SM)
-#                                                      + the default, bytes against torch (~8 min)
+#                                                      set, 20 spread over the rest, interleaved): 10 tiles (6
+#                                                      persistent, 2 one-consumer at maxnreg 168, two programs an SM,
+#                                                      2 of 144 and 80 columns: chain8_ws2_kernel) + the default, bytes
+#                                                      against torch (~8.5 min); the GPU tests include the 144-column
+#                                                      tile against one-block tiles, and its planted fault
+#                                                      (mutant-fp8-extra) must fail them
 #   then on the CPU: python3 benchmarks/fit_ws_tiles.py <part1>/sweep/fp8_ws_sweep.json --json fit.json; if the rule
 #   beats the default on leave-one-out, put its table in fp8.WS_PROMOTING_COST (tests name the shapes), commit
 #   PART=2 SEED=<fresh> bash ...                      the fp8 gate on the promoting cases the table changes
@@ -25,10 +28,13 @@ R=$OUT/r; mkdir -p $R
 g() { grep -v '^ ' | grep -v UserWarning | grep -v '^\[' | tail -${1:-8}; }
 timeout -k 5 40 scripts/gpu-run $R report > /dev/null 2>&1          # installs the nvmath wheel into /tmp/site
 case ${PART:?} in
-  1) PYTHONPATH=$PWD/src:/tmp/site timeout -k 5 150 python3 -m pytest -q -m gpu tests/gemm/test_fp8_gluon.py \
+  1) PYTHONPATH=$PWD/src:/tmp/site timeout -k 5 180 python3 -m pytest -q -m gpu tests/gemm/test_fp8_gluon.py \
        > $R/pytest-gpu.log 2>&1; tail -3 $R/pytest-gpu.log
-     PYTHONPATH=$PWD/src:/tmp/site timeout -k 5 380 python3 benchmarks/fp8_ws_sweep.py \
-       --from benchmarks/fp8_ws_sweep_shapes.json --out $R/sweep --budget 330 > $R/sweep.log 2>&1
+     timeout -k 5 60 scripts/gpu-run $R/mutant-extra mutant-fp8-extra | g 3          # must fail (copied tree)
+     grep -hE "imports|strings replaced|exit code|passed|failed" $R/mutant-extra/*.log 2>/dev/null | cut -c1-300 \
+       > $OUT/mutant-extra-verdict.txt
+     PYTHONPATH=$PWD/src:/tmp/site timeout -k 5 305 python3 benchmarks/fp8_ws_sweep.py \
+       --from benchmarks/fp8_ws_sweep_shapes.json --out $R/sweep --budget 265 > $R/sweep.log 2>&1
      grep -v '^ ' $R/sweep.log | tail -30 ;;
   2) FP8_GATE_ARGS="--jobs 14 --budget 440 --retry-oom 20 --seed ${SEED:?} --ws-cost-changed --accum slow \
        --slice ${FROM:-0}: --name gate_fp8-cost" timeout -k 10 475 scripts/gpu-run $R/gate fp8gate | g 6

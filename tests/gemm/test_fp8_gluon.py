@@ -206,6 +206,49 @@ def test_run_ws_refuses_what_it_cannot_compute():
     with pytest.raises(ValueError, match="aligned"):
         big = torch.zeros(32 * 80).to(f8)
         kg.run_ws(big[8:8 + 32 * 64].view(32, 64), b, one, one)
+    for bad in (dict(extra_n=64, overlap=True), dict(extra_n=16), dict(extra_n=16, overlap=True, promote=0)):
+        with pytest.raises(ValueError, match="extra_n"):
+            kg.run_ws(a, b, one, one, **bad)
+
+
+@functools.lru_cache(maxsize=None)
+def _compile2(block_n=128, extra=16, stages=6, consumers=2, persistent=True):
+    """chain8_ws2_kernel (a second column block of `extra` columns) for sm_90a, an overlapped promoting chain."""
+    fn = kg.chain8_ws2_kernel
+    cx = dict(PROMOTE=128, SCALE=1, ROWWISE=False, HAS_BIAS=False, BLOCK_N=block_n, STAGES=stages, OVERLAP=True,
+              CONSUMER_REGS=232, PRODUCER_REGS=40, CONSUMERS=consumers, PERSISTENT=persistent)
+    sig = dict(_sig(block_n, 128, "bf16"), b2_desc=_sig(extra, 128, "bf16")["b_desc"])
+    full = {a: ("constexpr" if a in cx else sig[a]) for a in fn.arg_names}
+    attrs = {(fn.arg_names.index(a),): [["tt.divisibility", 16]] for a in ("out_ptr", "N", "K", "stride_om")}
+    k = triton.compile(GluonASTSource(fn, full, constexprs=cx, attrs=attrs), target=GPUTarget("cuda", 90, 32),
+                       options=dict(num_warps=4, maxnreg=168 if consumers == 2 else 232))
+    return k.asm["ptx"]
+
+
+@pytest.mark.parametrize("block_n, persistent", [(128, True), (128, False), (64, True)])
+def test_a_second_column_block_keeps_each_columns_chain(block_n, persistent):
+    """chain8_ws2_kernel (144- and 80-column tiles): per interval each consumer issues the one-block kernel's four
+    k32 steps on the first block (same shape, scale-d 0 then 1, same shared-memory offsets) and four of the same
+    form on the 16-column block, in the same commit group count per chain pair; ptxas neither spills nor
+    serializes. (128 + 32 does spill: three 64 x 160 accumulators exceed 232 registers.)"""
+    ptx = _compile2(block_n=block_n, persistent=persistent)
+    r = ptxas.report(ptx)
+    assert not r.wgmma_serialized and r.spill_stores == 0 and r.spill_loads == 0, r.text[-300:]
+    one = _consumer_loops(_compile(block_n=block_n, stages=6, overlap=True, persistent=persistent))
+    two = _consumer_loops(ptx)
+    assert len(two) == len(one) == 2
+    wide = f"wgmma.mma_async.sync.aligned.m64n{block_n}k32.f32.e4m3.e4m3"
+    narrow = "wgmma.mma_async.sync.aligned.m64n16k32.f32.e4m3.e4m3"
+    for body, body1 in zip(two, one):
+        steps, _ = _chain(body)
+        steps1, _ = _chain(body1)
+        assert [x for x in steps if x[0] == wide] == steps1            # the first block: the one-block chain
+        assert [(narrow, d) for s, d in steps if s == narrow] == [(narrow, d) for _, d in steps1]
+        assert len(steps) == 2 * len(steps1)
+        assert body.count("wgmma.commit_group") == 2 * body1.count("wgmma.commit_group")   # a group per block
+        # each wait leaves the next interval's two groups in flight, as the one-block kernel leaves one
+        waits = re.findall(r"wgmma\.wait_group\.sync\.aligned (\d);", body)
+        assert waits == [str(2 * int(w)) for w in re.findall(r"wgmma\.wait_group\.sync\.aligned (\d);", body1)]
 
 
 def _operands(m, n, k, seed):
@@ -311,6 +354,9 @@ def test_the_cost_rule_picks_the_least_predicted_tile(monkeypatch):
     assert fp8.ws_rounds(128, 8192, two, 132) == 1 and fp8.ws_rounds(128, 8192, W(64, 1, 6, True), 132) == 2
     assert fp8.ws_cost_tile(128, 8192, 4096, 132, {two: (0.5, 3.0), W(64, 1, 6, True): (0.4, 3.0)}) == two
     assert two.label() == "w64x64s6r168" and W(128, 2, 6, True).label() == "p128x128s6"
+    # a 144-column tile: 512 x 4608 is 128 tiles (one round) where 128 columns make 144 (two)
+    assert fp8.ws_rounds(512, 4608, W(128, 2, 6, True, None, 16), 132) == 1 == fp8.ws_rounds(512, 4608, W(128, 2, 6), 132) - 1
+    assert W(128, 2, 6, True, None, 16).label() == "p128x144s6"
     assert fp8.ws_tile(8192, 8192, True, 132, 2048) == W(128, 2, 6, True)      # the table is empty: the kept rule
     monkeypatch.setattr(fp8, "WS_PROMOTING_COST", costs)
     assert fp8.ws_tile(128, 2048, True, 132, 10944) == W(32, 1, 8, True)
@@ -373,14 +419,18 @@ def test_the_persistent_kernel_keeps_each_tiles_chain(variant):
 @pytest.mark.parametrize("m, n, k", [(1024, 4096, 1024), (1000, 4000, 1040), (64, 9000, 640)])
 def test_the_persistent_kernel_gives_the_same_bytes(m, n, k):
     """More tiles than SMs (each program walks several): persistent run_ws against the one-tile kernel, both
-    modes, one and two consumers, 128 and (promoting) 32 columns a tile, bytes as integers."""
+    modes, one and two consumers, 128 and (promoting) 32 columns a tile, and (promoting) 144-column tiles
+    (extra_n = 16, persistent or not), bytes as integers."""
     a, w, sa, sb = _operands(m, n, k, m + n + k)
-    for promote, consumers, block_n in [(p, c, bn) for p in (128, 0) for c in (1, 2) for bn in (128, 32)
-                                        if bn == 128 or p]:
+    for promote, consumers, block_n, extra in [(p, c, bn, x) for p in (128, 0) for c in (1, 2) for bn in (128, 32)
+                                               for x in (0, 16) if (bn == 128 or p) and (not x or (p and bn == 128))]:
         kw = dict(promote=promote, consumers=consumers, overlap=True, out_dtype=torch.bfloat16)
         ref = kg.run_ws(a, w.t(), sa, sb, **kw)
-        got = kg.run_ws(a, w.t(), sa, sb, persistent=True, block_n=block_n, stages=8 if block_n == 32 else 4, **kw)
-        assert torch.equal(got.view(torch.int16), ref.view(torch.int16)), (m, n, k, promote, consumers, block_n)
+        for persistent in (True, False) if extra else (True,):
+            got = kg.run_ws(a, w.t(), sa, sb, persistent=persistent, block_n=block_n, extra_n=extra,
+                            stages=8 if block_n == 32 else 6 if extra else 4, **kw)
+            assert torch.equal(got.view(torch.int16), ref.view(torch.int16)), (m, n, k, promote, consumers, block_n,
+                                                                               extra, persistent)
 
 
 def test_the_kept_box_layouts_are_the_ones_built_per_call():
@@ -405,8 +455,8 @@ def test_ws_tile_only_names_tiles_run_ws_takes_and_one_wave_of_them(m, n, promot
     tile = fp8.ws_tile(m, n, promoting, sms)
     if tile is None:
         return
-    block_n, consumers, stages, persistent, maxnreg = tile
-    assert tile[:3] in (fp8.WS_PROMOTING_TILES if promoting else fp8.WS_PURE_TILES) and maxnreg is None
+    block_n, consumers, stages, persistent, maxnreg, extra_n = tile
+    assert tile[:3] in (fp8.WS_PROMOTING_TILES if promoting else fp8.WS_PURE_TILES) and maxnreg is None and not extra_n
     assert consumers == 1 or m > 64
     assert not (promoting and m <= 64)
     programs = -(-m // (64 * consumers)) * -(-n // block_n)

@@ -298,22 +298,24 @@ WS_PROMOTING_TILES = ((128, 2, 6), (64, 2, 6))
 
 
 class WsTile(NamedTuple):
-    """A kernels_fp8_gluon.run_ws launch: 64 * consumers x block_n tiles, a ring of `stages`; persistent: one program
-    per SM walking the tiles; maxnreg: the launch's register cap (None: run_ws's default; 168 for one consumer lets
-    two programs share an SM, their rings 98 KB each)."""
+    """A kernels_fp8_gluon.run_ws launch: 64 * consumers x (block_n + extra_n) tiles, a ring of `stages`; persistent:
+    one program per SM walking the tiles; maxnreg: the launch's register cap (None: run_ws's default; 168 for one
+    consumer lets two programs share an SM, their rings 98 KB each); extra_n: a second column block (16: 144- and
+    80-column tiles, as cuBLAS's own tiles need not be powers of two)."""
     block_n: int
     consumers: int
     stages: int
     persistent: bool = False
     maxnreg: Optional[int] = None
+    extra_n: int = 0
 
     def programs_per_sm(self) -> int:
         return 2 if self.consumers == 1 and self.maxnreg == 168 and not self.persistent else 1
 
     def label(self) -> str:
         """p128x128s6 (persistent, rows x columns, stages), w64x32s8r168 (a program per tile, register cap)."""
-        return "{}{}x{}s{}{}".format("p" if self.persistent else "w", 64 * (self.consumers or 1), self.block_n,
-                                     self.stages, f"r{self.maxnreg}" if self.maxnreg else "")
+        return "{}{}x{}s{}{}".format("p" if self.persistent else "w", 64 * (self.consumers or 1),
+                                     self.block_n + self.extra_n, self.stages, f"r{self.maxnreg}" if self.maxnreg else "")
 
 
 # Fitted cost of a promoting tile (benchmarks/fit_ws_tiles.py on an fp8_ws_sweep.py run): WsTile -> (us per 128-deep
@@ -324,7 +326,8 @@ WS_PROMOTING_COST: dict = {}
 
 def ws_rounds(M: int, N: int, tile: WsTile, sms: int) -> int:
     """How many tiles the busiest program slot runs: ceil(tiles / (SMs x programs an SM holds))."""
-    return triton.cdiv(triton.cdiv(M, 64 * tile.consumers) * triton.cdiv(N, tile.block_n), sms * tile.programs_per_sm())
+    return triton.cdiv(triton.cdiv(M, 64 * tile.consumers) * triton.cdiv(N, tile.block_n + tile.extra_n),
+                       sms * tile.programs_per_sm())
 
 
 def ws_cost_tile(M: int, N: int, K: int, sms: int, costs: dict):
@@ -446,7 +449,8 @@ def run(a, b, scale_a, scale_b, desc: GEMMDesc, bias=None, out_dtype=torch.bfloa
             tile = tile or WsTile(128, None, 4)
             return run_ws(a, b, scale_a, scale_b, bias, out_dtype, block_n=tile.block_n, stages=tile.stages,
                           promote=desc.promotion or 0, scale_code=_SCALE_CODE[scale], overlap=True,
-                          consumers=tile.consumers, persistent=tile.persistent, maxnreg=tile.maxnreg)
+                          consumers=tile.consumers, persistent=tile.persistent, maxnreg=tile.maxnreg,
+                          extra_n=tile.extra_n)
     pairs, BM, warps, stages = _pairs(desc, BM, BN, BK, warps, stages, tma)
     if FP8_PERSISTENT and tma and not pairs and a.is_cuda:
         programs = min(triton.cdiv(M, BM) * triton.cdiv(N, BN), launch._sm_count())

@@ -65,9 +65,9 @@ def _tile_offsets(tile, M, N, TILE_M: gl.constexpr, BLOCK_N: gl.constexpr):
 
 
 @gluon.jit
-def _producer(a_desc, b_desc, a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, nprog,
+def _producer(a_desc, b_desc, b2_desc, a_bufs, b_bufs, b2_bufs, ready, empty, off_m, off_n, M, N, K, nprog,
               STAGES: gl.constexpr, BLOCK_K: gl.constexpr, CONSUMERS: gl.constexpr, BLOCK_N: gl.constexpr,
-              PERSISTENT: gl.constexpr):
+              PERSISTENT: gl.constexpr, EXTRA_N: gl.constexpr):
     """The TMA partition (1 warp): the program's tile (off_m, off_n), or with PERSISTENT every nprog-th tile from
     the program's own, through one ring (its trips counted across tiles, so the next tile's loads start while
     the consumers still work on this one)."""
@@ -75,20 +75,24 @@ def _producer(a_desc, b_desc, a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, 
         TILE_M: gl.constexpr = HALF_M * CONSUMERS
         n_k = gl.cdiv(K, BLOCK_K)
         it = 0
-        for tile in range(gl.program_id(0), gl.cdiv(M, TILE_M) * gl.cdiv(N, BLOCK_N), nprog):
-            tm, tn = _tile_offsets(tile, M, N, TILE_M, BLOCK_N)
-            _produce_tile(a_desc, b_desc, a_bufs, b_bufs, ready, empty, tm, tn, K, it, STAGES, BLOCK_K, CONSUMERS)
+        for tile in range(gl.program_id(0), gl.cdiv(M, TILE_M) * gl.cdiv(N, BLOCK_N + EXTRA_N), nprog):
+            tm, tn = _tile_offsets(tile, M, N, TILE_M, BLOCK_N + EXTRA_N)
+            _produce_tile(a_desc, b_desc, b2_desc, a_bufs, b_bufs, b2_bufs, ready, empty, tm, tn, K, it, STAGES,
+                          BLOCK_K, CONSUMERS, BLOCK_N, EXTRA_N)
             it += n_k
     else:
-        _produce_tile(a_desc, b_desc, a_bufs, b_bufs, ready, empty, off_m, off_n, K, 0, STAGES, BLOCK_K, CONSUMERS)
+        _produce_tile(a_desc, b_desc, b2_desc, a_bufs, b_bufs, b2_bufs, ready, empty, off_m, off_n, K, 0, STAGES,
+                      BLOCK_K, CONSUMERS, BLOCK_N, EXTRA_N)
 
 
 @gluon.jit
-def _produce_tile(a_desc, b_desc, a_bufs, b_bufs, ready, empty, off_m, off_n, K, it0,
-                  STAGES: gl.constexpr, BLOCK_K: gl.constexpr, CONSUMERS: gl.constexpr):
+def _produce_tile(a_desc, b_desc, b2_desc, a_bufs, b_bufs, b2_bufs, ready, empty, off_m, off_n, K, it0,
+                  STAGES: gl.constexpr, BLOCK_K: gl.constexpr, CONSUMERS: gl.constexpr, BLOCK_N: gl.constexpr,
+                  EXTRA_N: gl.constexpr):
     """One tile's loads: its trip i is the ring's trip it0 + i, filling stage (it0 + i) % STAGES once every
-    consumer released it."""
-    nbytes: gl.constexpr = CONSUMERS * a_desc.block_type.nbytes + b_desc.block_type.nbytes
+    consumer released it (EXTRA_N: B's last EXTRA_N columns of the tile in a box of their own)."""
+    nbytes: gl.constexpr = (CONSUMERS * a_desc.block_type.nbytes + b_desc.block_type.nbytes
+                            + (b2_desc.block_type.nbytes if EXTRA_N > 0 else 0))
     for i in range(gl.cdiv(K, BLOCK_K)):
         j = it0 + i
         s = j % STAGES
@@ -100,6 +104,8 @@ def _produce_tile(a_desc, b_desc, a_bufs, b_bufs, ready, empty, off_m, off_n, K,
         if CONSUMERS == 2:
             tma.async_copy_global_to_shared(a_desc, [off_m + HALF_M, k], bar, a_bufs.index(2 * s + 1))
         tma.async_copy_global_to_shared(b_desc, [off_n, k], bar, b_bufs.index(s))
+        if EXTRA_N > 0:
+            tma.async_copy_global_to_shared(b2_desc, [off_n + BLOCK_N, k], bar, b2_bufs.index(s))
 
 
 @gluon.jit
@@ -120,34 +126,71 @@ def _retire(part, acc, empty, i, PENDING: gl.constexpr, STAGES: gl.constexpr):
 
 
 @gluon.jit
-def _consumer(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, nprog, out_ptr, bias_ptr, sa_ptr, sb_ptr,
+def _issue2(a_bufs, b_bufs, b2_bufs, ready, i, zero, zero2, HALF: gl.constexpr, STAGES: gl.constexpr,
+            CONSUMERS: gl.constexpr):
+    """_issue for a tile of two column blocks: interval i's fresh chain on each (two wgmma groups, the first
+    block's first). Per element the chain is the same: a column's k32 steps do not depend on the others."""
+    s = i % STAGES
+    mbarrier.wait(ready.index(s), (i // STAGES) & 1)
+    a = a_bufs.index(CONSUMERS * s + HALF)
+    x = warpgroup_mma(a, b_bufs.index(s).permute((1, 0)), zero, use_acc=False, is_async=True)
+    x2 = warpgroup_mma(a, b2_bufs.index(s).permute((1, 0)), zero2, use_acc=False, is_async=True)
+    return x, x2
+
+
+@gluon.jit
+def _retire2(part, part2, acc, acc2, empty, i, PENDING: gl.constexpr, STAGES: gl.constexpr):
+    """_retire for two column blocks: interval i's two groups done (2 * PENDING later ones may still run)."""
+    part, part2 = warpgroup_mma_wait(num_outstanding=2 * PENDING, deps=(part, part2))
+    mbarrier.arrive(empty.index(i % STAGES), count=1)
+    return acc + part, acc2 + part2
+
+
+@gluon.jit
+def _consumer(a_bufs, b_bufs, b2_bufs, ready, empty, off_m, off_n, M, N, K, nprog, out_ptr, bias_ptr, sa_ptr, sb_ptr,
               stride_om, HALF: gl.constexpr, SCALE: gl.constexpr, ROWWISE: gl.constexpr, HAS_BIAS: gl.constexpr,
               STAGES: gl.constexpr, BLOCK_N: gl.constexpr, BLOCK_K: gl.constexpr, OVERLAP: gl.constexpr,
-              CONSUMERS: gl.constexpr, PURE: gl.constexpr, PERSISTENT: gl.constexpr):
+              CONSUMERS: gl.constexpr, PURE: gl.constexpr, PERSISTENT: gl.constexpr, EXTRA_N: gl.constexpr):
     """One consumer warpgroup (4 warps): rows HALF * 64 ... + 63 of the program's tile, or with PERSISTENT of the
     producer's tiles in the producer's order, the ring's trips counted as the producer counts them."""
     if PERSISTENT:
         TILE_M: gl.constexpr = HALF_M * CONSUMERS
         n_k = gl.cdiv(K, BLOCK_K)
         it = 0
-        for tile in range(gl.program_id(0), gl.cdiv(M, TILE_M) * gl.cdiv(N, BLOCK_N), nprog):
-            tm, tn = _tile_offsets(tile, M, N, TILE_M, BLOCK_N)
-            _consume_tile(a_bufs, b_bufs, ready, empty, tm, tn, M, N, K, it, out_ptr, bias_ptr, sa_ptr, sb_ptr,
-                          stride_om, HALF, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, CONSUMERS,
-                          PURE)
+        for tile in range(gl.program_id(0), gl.cdiv(M, TILE_M) * gl.cdiv(N, BLOCK_N + EXTRA_N), nprog):
+            tm, tn = _tile_offsets(tile, M, N, TILE_M, BLOCK_N + EXTRA_N)
+            _consume_tile(a_bufs, b_bufs, b2_bufs, ready, empty, tm, tn, M, N, K, it, out_ptr, bias_ptr, sa_ptr,
+                          sb_ptr, stride_om, HALF, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP,
+                          CONSUMERS, PURE, EXTRA_N)
             it += n_k
     else:
-        _consume_tile(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, 0, out_ptr, bias_ptr, sa_ptr, sb_ptr,
-                      stride_om, HALF, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, CONSUMERS, PURE)
+        _consume_tile(a_bufs, b_bufs, b2_bufs, ready, empty, off_m, off_n, M, N, K, 0, out_ptr, bias_ptr, sa_ptr,
+                      sb_ptr, stride_om, HALF, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, CONSUMERS,
+                      PURE, EXTRA_N)
 
 
 @gluon.jit
-def _consume_tile(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, it0, out_ptr, bias_ptr, sa_ptr, sb_ptr,
-                  stride_om, HALF: gl.constexpr, SCALE: gl.constexpr, ROWWISE: gl.constexpr, HAS_BIAS: gl.constexpr,
-                  STAGES: gl.constexpr, BLOCK_N: gl.constexpr, BLOCK_K: gl.constexpr, OVERLAP: gl.constexpr,
-                  CONSUMERS: gl.constexpr, PURE: gl.constexpr):
+def _consume_tile(a_bufs, b_bufs, b2_bufs, ready, empty, off_m, off_n, M, N, K, it0, out_ptr, bias_ptr, sa_ptr,
+                  sb_ptr, stride_om, HALF: gl.constexpr, SCALE: gl.constexpr, ROWWISE: gl.constexpr,
+                  HAS_BIAS: gl.constexpr, STAGES: gl.constexpr, BLOCK_N: gl.constexpr, BLOCK_K: gl.constexpr,
+                  OVERLAP: gl.constexpr, CONSUMERS: gl.constexpr, PURE: gl.constexpr, EXTRA_N: gl.constexpr):
     """Rows off_m + HALF * 64 ... + 63 of one tile: the whole chain (interval i on the ring's trip it0 + i), then
-    the epilogue."""
+    the epilogue. EXTRA_N: the tile's last EXTRA_N columns are a second block with accumulators of their own."""
+    if EXTRA_N > 0:
+        gl.static_assert(OVERLAP and not PURE, "a second column block is written for the overlapped promoting chain")
+        _consume_tile2(a_bufs, b_bufs, b2_bufs, ready, empty, off_m, off_n, M, N, K, it0, out_ptr, bias_ptr, sa_ptr,
+                       sb_ptr, stride_om, HALF, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, CONSUMERS, EXTRA_N)
+    else:
+        _consume_tile1(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, it0, out_ptr, bias_ptr, sa_ptr, sb_ptr,
+                       stride_om, HALF, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, CONSUMERS, PURE)
+
+
+@gluon.jit
+def _consume_tile1(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, it0, out_ptr, bias_ptr, sa_ptr, sb_ptr,
+                   stride_om, HALF: gl.constexpr, SCALE: gl.constexpr, ROWWISE: gl.constexpr, HAS_BIAS: gl.constexpr,
+                   STAGES: gl.constexpr, BLOCK_N: gl.constexpr, BLOCK_K: gl.constexpr, OVERLAP: gl.constexpr,
+                   CONSUMERS: gl.constexpr, PURE: gl.constexpr):
+    """A one-block tile's chain and epilogue (_consume_tile)."""
     layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                      instr_shape=[16, BLOCK_N, 32])
     zero = gl.zeros([HALF_M, BLOCK_N], gl.float32, layout)
@@ -205,12 +248,53 @@ def _consume_tile(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, it0, out_
 
 
 @gluon.jit
-def _consumer1(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, nprog, out_ptr, bias_ptr, sa_ptr, sb_ptr,
+def _consume_tile2(a_bufs, b_bufs, b2_bufs, ready, empty, off_m, off_n, M, N, K, it0, out_ptr, bias_ptr, sa_ptr,
+                   sb_ptr, stride_om, HALF: gl.constexpr, SCALE: gl.constexpr, ROWWISE: gl.constexpr,
+                   HAS_BIAS: gl.constexpr, STAGES: gl.constexpr, BLOCK_N: gl.constexpr, BLOCK_K: gl.constexpr,
+                   CONSUMERS: gl.constexpr, EXTRA_N: gl.constexpr):
+    """_consume_tile's OVERLAP chain on a tile of BLOCK_N + EXTRA_N columns: both blocks' fresh chains per interval,
+    each added to its own accumulator in K order (the adds of every element as in the one-block tile), then the
+    epilogue on each block."""
+    layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                     instr_shape=[16, BLOCK_N, 32])
+    layout2: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                      instr_shape=[16, EXTRA_N, 32])
+    zero = gl.zeros([HALF_M, BLOCK_N], gl.float32, layout)
+    zero2 = gl.zeros([HALF_M, EXTRA_N], gl.float32, layout2)
+    acc = gl.zeros([HALF_M, BLOCK_N], gl.float32, layout)
+    acc2 = gl.zeros([HALF_M, EXTRA_N], gl.float32, layout2)
+    n_k = gl.cdiv(K, BLOCK_K)
+    x, x2 = _issue2(a_bufs, b_bufs, b2_bufs, ready, it0, zero, zero2, HALF, STAGES, CONSUMERS)
+    for j in range(0, (n_k - 1) // 2):
+        i = it0 + 1 + 2 * j
+        y, y2 = _issue2(a_bufs, b_bufs, b2_bufs, ready, i, zero, zero2, HALF, STAGES, CONSUMERS)
+        acc, acc2 = _retire2(x, x2, acc, acc2, empty, i - 1, 1, STAGES)
+        x, x2 = _issue2(a_bufs, b_bufs, b2_bufs, ready, i + 1, zero, zero2, HALF, STAGES, CONSUMERS)
+        acc, acc2 = _retire2(y, y2, acc, acc2, empty, i, 1, STAGES)
+    last = it0 + n_k - 1
+    if (n_k - 1) % 2 == 1:
+        y, y2 = _issue2(a_bufs, b_bufs, b2_bufs, ready, last, zero, zero2, HALF, STAGES, CONSUMERS)
+        acc, acc2 = _retire2(x, x2, acc, acc2, empty, last - 1, 1, STAGES)
+        acc, acc2 = _retire2(y, y2, acc, acc2, empty, last, 0, STAGES)
+    else:
+        acc, acc2 = _retire2(x, x2, acc, acc2, empty, last, 0, STAGES)
+    rm = off_m + HALF * HALF_M + gl.arange(0, HALF_M, layout=gl.SliceLayout(1, layout))
+    rn = off_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(0, layout))
+    _epilogue8(acc, rm, rn, gl.expand_dims(rm < M, 1), gl.expand_dims(rn < N, 0), out_ptr, bias_ptr, sa_ptr, sb_ptr,
+               M, N, stride_om, SCALE, ROWWISE, HAS_BIAS)
+    rm2 = off_m + HALF * HALF_M + gl.arange(0, HALF_M, layout=gl.SliceLayout(1, layout2))
+    rn2 = off_n + BLOCK_N + gl.arange(0, EXTRA_N, layout=gl.SliceLayout(0, layout2))
+    _epilogue8(acc2, rm2, rn2, gl.expand_dims(rm2 < M, 1), gl.expand_dims(rn2 < N, 0), out_ptr, bias_ptr, sa_ptr,
+               sb_ptr, M, N, stride_om, SCALE, ROWWISE, HAS_BIAS)
+
+
+@gluon.jit
+def _consumer1(a_bufs, b_bufs, b2_bufs, ready, empty, off_m, off_n, M, N, K, nprog, out_ptr, bias_ptr, sa_ptr, sb_ptr,
                stride_om, SCALE: gl.constexpr, ROWWISE: gl.constexpr, HAS_BIAS: gl.constexpr,
                STAGES: gl.constexpr, BLOCK_N: gl.constexpr, BLOCK_K: gl.constexpr, OVERLAP: gl.constexpr,
-               PURE: gl.constexpr, PERSISTENT: gl.constexpr):
-    _consumer(a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, nprog, out_ptr, bias_ptr, sa_ptr, sb_ptr,
-              stride_om, 1, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, 2, PURE, PERSISTENT)
+               PURE: gl.constexpr, PERSISTENT: gl.constexpr, EXTRA_N: gl.constexpr):
+    _consumer(a_bufs, b_bufs, b2_bufs, ready, empty, off_m, off_n, M, N, K, nprog, out_ptr, bias_ptr, sa_ptr, sb_ptr,
+              stride_om, 1, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, 2, PURE, PERSISTENT, EXTRA_N)
 
 
 @gluon.jit
@@ -224,15 +308,47 @@ def chain8_ws_kernel(a_desc, b_desc, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K,
     a_desc: A (M x K, row-major) in 64 x PROMOTE boxes; b_desc: B^T (N x K, row-major) in
     BLOCK_N x PROMOTE boxes; both zero past their bounds. grid = (cdiv(M, 64 * CONSUMERS) * cdiv(N, BLOCK_N),),
     num_warps = 4 (the default partition: consumer 0)."""
+    _ws_program(a_desc, b_desc, b_desc, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K, stride_om, PROMOTE, SCALE, ROWWISE,
+                HAS_BIAS, BLOCK_N, STAGES, OVERLAP, CONSUMER_REGS, PRODUCER_REGS, CONSUMERS, PERSISTENT, 0)
+
+
+@gluon.jit
+def chain8_ws2_kernel(a_desc, b_desc, b2_desc, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K, stride_om,
+                      PROMOTE: gl.constexpr, SCALE: gl.constexpr, ROWWISE: gl.constexpr, HAS_BIAS: gl.constexpr,
+                      BLOCK_N: gl.constexpr, STAGES: gl.constexpr, OVERLAP: gl.constexpr = False,
+                      CONSUMER_REGS: gl.constexpr = 232, PRODUCER_REGS: gl.constexpr = 40,
+                      CONSUMERS: gl.constexpr = 2, PERSISTENT: gl.constexpr = False):
+    """chain8_ws_kernel on tiles of BLOCK_N + EXTRA_N columns, EXTRA_N = b2_desc's box rows: B's columns
+    off_n ... + BLOCK_N - 1 from b_desc, the next EXTRA_N from b2_desc (Gluon's blocks are powers of two; cuBLAS's
+    tiles are not, e.g. 144 columns, and a grid that fits one wave beats one just past it). OVERLAP promoting
+    chains only. grid = (cdiv(M, 64 * CONSUMERS) * cdiv(N, BLOCK_N + EXTRA_N),)."""
+    _ws_program(a_desc, b_desc, b2_desc, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K, stride_om, PROMOTE, SCALE,
+                ROWWISE, HAS_BIAS, BLOCK_N, STAGES, OVERLAP, CONSUMER_REGS, PRODUCER_REGS, CONSUMERS, PERSISTENT,
+                b2_desc.block_type.shape[0])
+
+
+@gluon.jit
+def _ws_program(a_desc, b_desc, b2_desc, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K, stride_om,
+                PROMOTE: gl.constexpr, SCALE: gl.constexpr, ROWWISE: gl.constexpr, HAS_BIAS: gl.constexpr,
+                BLOCK_N: gl.constexpr, STAGES: gl.constexpr, OVERLAP: gl.constexpr, CONSUMER_REGS: gl.constexpr,
+                PRODUCER_REGS: gl.constexpr, CONSUMERS: gl.constexpr, PERSISTENT: gl.constexpr,
+                EXTRA_N: gl.constexpr):
+    """Both kernels' program: the ring, its mbarriers and the partitions (EXTRA_N 0: one column block, b2_desc
+    unused)."""
     PURE: gl.constexpr = PROMOTE == 0
     BLOCK_K: gl.constexpr = PURE_K if PURE else PROMOTE
     gl.static_assert(a_desc.block_type.shape[0] == HALF_M and a_desc.block_type.shape[1] == BLOCK_K)
     gl.static_assert(b_desc.block_type.shape[0] == BLOCK_N and b_desc.block_type.shape[1] == BLOCK_K)
-    off_m, off_n = _tile_offsets(gl.program_id(0), M, N, HALF_M * CONSUMERS, BLOCK_N)   # PERSISTENT: unused
+    off_m, off_n = _tile_offsets(gl.program_id(0), M, N, HALF_M * CONSUMERS, BLOCK_N + EXTRA_N)   # PERSISTENT: unused
     nprog = gl.num_programs(0)
 
     a_bufs = gl.allocate_shared_memory(a_desc.dtype, [CONSUMERS * STAGES, HALF_M, BLOCK_K], a_desc.layout)
     b_bufs = gl.allocate_shared_memory(b_desc.dtype, [STAGES, BLOCK_N, BLOCK_K], b_desc.layout)
+    if EXTRA_N > 0:
+        gl.static_assert(b2_desc.block_type.shape[1] == BLOCK_K)
+        b2_bufs = gl.allocate_shared_memory(b2_desc.dtype, [STAGES, EXTRA_N, BLOCK_K], b2_desc.layout)
+    else:
+        b2_bufs = b_bufs   # (no second block: never read)
     ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
     empty = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
     for s in gl.static_range(STAGES):
@@ -241,22 +357,22 @@ def chain8_ws_kernel(a_desc, b_desc, out_ptr, bias_ptr, sa_ptr, sb_ptr, M, N, K,
 
     if CONSUMERS == 2:
         gl.warp_specialize([
-            (_consumer, (a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, nprog, out_ptr, bias_ptr, sa_ptr, sb_ptr,
-                         stride_om, 0, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, CONSUMERS, PURE,
-                         PERSISTENT)),
-            (_consumer1, (a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, nprog, out_ptr, bias_ptr, sa_ptr,
-                          sb_ptr, stride_om, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, PURE,
-                          PERSISTENT)),
-            (_producer, (a_desc, b_desc, a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, nprog, STAGES, BLOCK_K,
-                         CONSUMERS, BLOCK_N, PERSISTENT)),
+            (_consumer, (a_bufs, b_bufs, b2_bufs, ready, empty, off_m, off_n, M, N, K, nprog, out_ptr, bias_ptr,
+                         sa_ptr, sb_ptr, stride_om, 0, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP,
+                         CONSUMERS, PURE, PERSISTENT, EXTRA_N)),
+            (_consumer1, (a_bufs, b_bufs, b2_bufs, ready, empty, off_m, off_n, M, N, K, nprog, out_ptr, bias_ptr,
+                          sa_ptr, sb_ptr, stride_om, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, PURE,
+                          PERSISTENT, EXTRA_N)),
+            (_producer, (a_desc, b_desc, b2_desc, a_bufs, b_bufs, b2_bufs, ready, empty, off_m, off_n, M, N, K, nprog,
+                         STAGES, BLOCK_K, CONSUMERS, BLOCK_N, PERSISTENT, EXTRA_N)),
         ], [4, 1], [CONSUMER_REGS, PRODUCER_REGS])
     else:
         gl.warp_specialize([
-            (_consumer, (a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, nprog, out_ptr, bias_ptr, sa_ptr, sb_ptr,
-                         stride_om, 0, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP, CONSUMERS, PURE,
-                         PERSISTENT)),
-            (_producer, (a_desc, b_desc, a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, K, nprog, STAGES, BLOCK_K,
-                         CONSUMERS, BLOCK_N, PERSISTENT)),
+            (_consumer, (a_bufs, b_bufs, b2_bufs, ready, empty, off_m, off_n, M, N, K, nprog, out_ptr, bias_ptr,
+                         sa_ptr, sb_ptr, stride_om, 0, SCALE, ROWWISE, HAS_BIAS, STAGES, BLOCK_N, BLOCK_K, OVERLAP,
+                         CONSUMERS, PURE, PERSISTENT, EXTRA_N)),
+            (_producer, (a_desc, b_desc, b2_desc, a_bufs, b_bufs, b2_bufs, ready, empty, off_m, off_n, M, N, K, nprog,
+                         STAGES, BLOCK_K, CONSUMERS, BLOCK_N, PERSISTENT, EXTRA_N)),
         ], [1], [PRODUCER_REGS])
 
 
@@ -277,7 +393,7 @@ def descriptors(a, bt, block_n: int, promote: int):
 
 
 def run_ws(a, b, scale_a, scale_b, bias=None, out_dtype=torch.bfloat16, block_n=128, stages=4, promote=128,
-           scale_code=1, overlap=False, maxnreg=None, consumers=None, persistent=False):
+           scale_code=1, overlap=False, maxnreg=None, consumers=None, persistent=False, extra_n=0):
     """chain8_kernel's bytes with PROMOTE = promote (default 128; 0: the pure chain, use_fast_accum=True) for a
     (M x K, row-major e4m3) @
     b (K x N, column-major e4m3) with fp32 scales (tensor-wise: one element each; row-wise: (M, 1) and
@@ -288,7 +404,9 @@ def run_ws(a, b, scale_a, scale_b, bias=None, out_dtype=torch.bfloat16, block_n=
     programs share an SM (their rings at 64 or 32 columns fit twice in shared memory). consumers: warpgroups per tile
     (default 1 where M <= 64, else 2; speed only: a row's chain is the same in either). persistent: one program per
     SM (at most one per tile) walks every grid-th tile through one ring, so the next tile's loads overlap this
-    one's last intervals and epilogue (speed only: each tile's chains are the same)."""
+    one's last intervals and epilogue (speed only: each tile's chains are the same). extra_n (16 or 32; overlapped
+    promoting chains): tiles of block_n + extra_n columns, the last extra_n a second block (chain8_ws2_kernel;
+    speed only: a column's chain does not depend on the block it sits in)."""
     if a.dtype != torch.float8_e4m3fn or b.dtype != torch.float8_e4m3fn:
         raise ValueError("a and b must be float8_e4m3fn")
     if a.dim() != 2 or b.dim() != 2 or a.shape[1] != b.shape[0]:
@@ -313,15 +431,22 @@ def run_ws(a, b, scale_a, scale_b, bias=None, out_dtype=torch.bfloat16, block_n=
     consumers = consumers or (1 if M <= HALF_M.value else 2)
     if consumers not in (1, 2):
         raise ValueError("consumers must be 1 or 2")
+    if extra_n and (extra_n not in (16, 32) or not overlap or not promote):
+        raise ValueError("extra_n must be 16 or 32, on an overlapped promoting chain")
     maxnreg = maxnreg or (168 if consumers == 2 else 232)
     out = torch.empty((M, N), dtype=out_dtype, device=a.device)
     a_desc, b_desc = descriptors(a, b.t(), block_n, promote)
-    tiles = triton.cdiv(M, HALF_M.value * consumers) * triton.cdiv(N, block_n)
+    tiles = triton.cdiv(M, HALF_M.value * consumers) * triton.cdiv(N, block_n + extra_n)
     grid = (min(tiles, launch._sm_count()) if persistent else tiles,)
-    chain8_ws_kernel[grid](a_desc, b_desc, out, bias if bias is not None else out, scale_a, scale_b, M, N, K, N,
-                           PROMOTE=promote, SCALE=scale_code, ROWWISE=rowwise, HAS_BIAS=bias is not None,
-                           BLOCK_N=block_n, STAGES=stages, OVERLAP=bool(overlap), CONSUMERS=consumers, num_warps=4,
-                           PERSISTENT=bool(persistent), maxnreg=maxnreg)
+    kw = dict(PROMOTE=promote, SCALE=scale_code, ROWWISE=rowwise, HAS_BIAS=bias is not None, BLOCK_N=block_n,
+              STAGES=stages, OVERLAP=bool(overlap), CONSUMERS=consumers, num_warps=4, PERSISTENT=bool(persistent),
+              maxnreg=maxnreg)
+    tail = (out, bias if bias is not None else out, scale_a, scale_b, M, N, K, N)
+    if extra_n:
+        _, b2_desc = descriptors(a, b.t(), extra_n, promote)
+        chain8_ws2_kernel[grid](a_desc, b_desc, b2_desc, *tail, **kw)
+    else:
+        chain8_ws_kernel[grid](a_desc, b_desc, *tail, **kw)
     return out
 
 
