@@ -35,6 +35,9 @@ chain8_kernel's PROMOTE = 0 PTX), one wgmma group in flight, stages of PURE_K. P
 program per SM walks every grid-th tile; producer and consumers count the ring's trips across tiles, so the
 next tile's loads start while this one's last intervals and epilogue run. Without it the PTX is the gated
 kernel's, instruction for instruction (2026-12-04: compared for 8 promoting variants).
+chain8_ws2_kernel (run_ws(extra_n=16)) widens a tile by a second column block of its own (144 or 80 columns:
+Gluon's blocks are powers of two, cuBLAS's tiles need not be); both kernels share one program (_ws_program), and
+chain8_ws_kernel's PTX stayed the gated one (benchmarks/gluon_ptx_compare.py).
 """
 import functools
 
