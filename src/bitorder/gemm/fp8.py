@@ -346,10 +346,10 @@ def ws_cost_tile(M: int, N: int, K: int, sms: int, costs: dict):
 
 
 def ws_tile(M: int, N: int, promoting: bool, sms: int, K: int = 0):
-    """The WsTile for kernels_fp8_gluon.run_ws, or None (the default kernel and
-    tile): the tile whose grid is one wave filling at least 3/4 of the SMs (the most programs; two consumers
-    before one); for promoting chains with M > 64 and no such tile, 128 x 128 with 6 stages, persistent where its
-    grid is a wave or more (2026-12-04b call 3: 0.80-0.91x torch where one program per tile gave 0.71-0.81x).
+    """The WsTile for kernels_fp8_gluon.run_ws, or None (the default kernel and tile): the tile whose grid is one
+    wave filling at least 3/4 of the SMs (the most programs; two consumers before one); for promoting chains with
+    M > 64 and no such tile, 128 x 128 with 6 stages, persistent where its grid is a wave or more (2026-12-04b
+    call 3: 0.80-0.91x torch where one program per tile gave 0.71-0.81x).
     Promoting chains with M <= 64 keep the default (persistent tiles measured slower there). With a fitted
     WS_PROMOTING_COST and K given, promoting chains take ws_cost_tile's tile instead. Speed only: every tile
     computes the same chain per element (FP8_WS_TILES)."""
