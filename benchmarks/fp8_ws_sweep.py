@@ -63,11 +63,12 @@ def pick(report: dict, worst: int, controls: int) -> list:
 
 
 def one_shape(m, n, k, seed):
-    """Bytes of every tile on the narrow bf16 draw (and a wide fp16 + bias one), CUDA-graph times on the first."""
+    """Bytes of every tile on a narrow and a wide bf16 draw, CUDA-graph times on the first."""
     sa, sb = torch.tensor(0.37, device="cuda"), torch.tensor(1.7000001, device="cuda")
     row = {"m": m, "n": n, "k": k, "gflop": 2 * m * n * k / 1e9, "differ": {}, "ms": {}}
     tiles = [t for t in TILES if t.consumers == 1 or m > 64]
-    for j, (kind, out, with_bias) in enumerate((("narrow", torch.bfloat16, False), ("wide", torch.float16, True))):
+    # both draws bf16 without bias: one compile per tile (the gate checks fp16, fp32 and bias on what the rule takes)
+    for j, (kind, out, with_bias) in enumerate((("narrow", torch.bfloat16, False), ("wide", torch.bfloat16, False))):
         a, b = draw(m, n, k, kind, seed + j)
         bias = (torch.randn(n, device="cuda") * 4).to(out) if with_bias else None
         p = fp8.plan(a, b, sa, sb, bias, out, False)
