@@ -88,7 +88,8 @@ def main():
                                                   "default": _gmean(default), "best": _gmean(best)}}
     print(json.dumps({k: v for k, v in out.items() if k not in ("costs", "table")}, indent=1))
     # the table as fp8.py would hold it (pasted by hand, with the run it came from named beside it)
-    print("WS_PROMOTING_COST = {" + ", ".join(f"WsTile{tuple(t)}: ({i:.4f}, {f:.3f})" for t, (i, f) in costs.items()) + "}")
+    print("WS_PROMOTING_COST = (" + ", ".join(f"(WsTile{tuple(t)}, ({i:.4f}, {f:.3f}))" for t, (i, f) in costs.items())
+          + ",)")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(out, f, indent=1)

@@ -358,7 +358,7 @@ def test_the_cost_rule_picks_the_least_predicted_tile(monkeypatch):
     assert fp8.ws_rounds(512, 4608, W(128, 2, 6, True, None, 16), 132) == 1 == fp8.ws_rounds(512, 4608, W(128, 2, 6), 132) - 1
     assert W(128, 2, 6, True, None, 16).label() == "p128x144s6"
     assert fp8.ws_tile(8192, 8192, True, 132, 2048) == W(128, 2, 6, True)      # the table is empty: the kept rule
-    monkeypatch.setattr(fp8, "WS_PROMOTING_COST", costs)
+    monkeypatch.setattr(fp8, "WS_PROMOTING_COST", tuple(costs.items()))
     assert fp8.ws_tile(128, 2048, True, 132, 10944) == W(32, 1, 8, True)
     assert fp8.ws_tile(128, 2048, True, 132) == W(128, 2, 6, False)           # no K: the kept rule
     assert fp8.ws_tile(128, 2048, False, 132, 10944) == fp8.ws_tile(128, 2048, False, 132)   # pure chains: kept

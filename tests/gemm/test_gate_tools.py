@@ -251,7 +251,7 @@ def test_a_partial_fp8_gate_can_keep_the_cases_a_fitted_cost_changes(monkeypatch
     cases = gate_fp8.build(types.SimpleNamespace(fuzz=200, seed=11))
     assert gate_fp8.select(cases, ws_cost_changed=True) == []
     costs = _costs()
-    monkeypatch.setattr(fp8, "WS_PROMOTING_COST", costs)
+    monkeypatch.setattr(fp8, "WS_PROMOTING_COST", tuple(costs.items()))
     changed = gate_fp8.select(cases, ws_cost_changed=True)
     assert changed and all(not c.fast_accum for _, c in changed)
     assert all(fp8.ws_tile(c.m, c.n, True, 132, c.k) == fp8.ws_cost_tile(c.m, c.n, c.k, 132, costs) for _, c in changed)

@@ -318,10 +318,10 @@ class WsTile(NamedTuple):
                                      self.block_n + self.extra_n, self.stages, f"r{self.maxnreg}" if self.maxnreg else "")
 
 
-# Fitted cost of a promoting tile (benchmarks/fit_ws_tiles.py on an fp8_ws_sweep.py run): WsTile -> (us per 128-deep
-# promotion interval, us fixed per tile). Empty until an H200 sweep fills it; while empty, ws_tile keeps its measured
-# one-wave / persistent 128 x 128 rule.
-WS_PROMOTING_COST: dict = {}
+# Fitted cost of a promoting tile (benchmarks/fit_ws_tiles.py on an fp8_ws_sweep.py run): pairs (WsTile, (us per
+# 128-deep promotion interval, us fixed per tile)), a tuple so that ws_tile's memo can key on it. Empty until an H200
+# sweep fills it; while empty, ws_tile keeps its measured one-wave / persistent 128 x 128 rule.
+WS_PROMOTING_COST: tuple = ()
 
 
 def ws_rounds(M: int, N: int, tile: WsTile, sms: int) -> int:
@@ -332,10 +332,10 @@ def ws_rounds(M: int, N: int, tile: WsTile, sms: int) -> int:
 
 def ws_cost_tile(M: int, N: int, K: int, sms: int, costs: dict):
     """The WsTile of least predicted time for a promoting chain: ws_rounds x (ceil(K / 128) intervals at the tile's
-    interval cost + its fixed cost); two consumers only where M > 64. None where costs names no tile. Speed only
-    (every tile computes the same chain per element)."""
+    interval cost + its fixed cost); two consumers only where M > 64. costs: {WsTile: (interval, fixed)} or its
+    items. None where costs names no tile. Speed only (every tile computes the same chain per element)."""
     best = None
-    for tile, (interval, fixed) in sorted(costs.items(), key=lambda kv: tuple(x or 0 for x in kv[0])):
+    for tile, (interval, fixed) in sorted(dict(costs).items(), key=lambda kv: tuple(x or 0 for x in kv[0])):
         tile = WsTile(*tile)
         if tile.consumers == 2 and M <= 64:
             continue
@@ -346,6 +346,13 @@ def ws_cost_tile(M: int, N: int, K: int, sms: int, costs: dict):
 
 
 def ws_tile(M: int, N: int, promoting: bool, sms: int, K: int = 0):
+    """_ws_tile's answer, memoised: on the CPU the rule took 21 us a call and the cost rule 103, host time every
+    fp8 call paid."""
+    return _ws_tile(M, N, promoting, sms, K if promoting and WS_PROMOTING_COST else 0, WS_PROMOTING_COST)
+
+
+@functools.lru_cache(maxsize=4096)
+def _ws_tile(M: int, N: int, promoting: bool, sms: int, K: int, costs: tuple):
     """The WsTile for kernels_fp8_gluon.run_ws, or None (the default kernel and tile): the tile whose grid is one
     wave filling at least 3/4 of the SMs (the most programs; two consumers before one); for promoting chains with
     M > 64 and no such tile, 128 x 128 with 6 stages, persistent where its grid is a wave or more (2026-12-04b
@@ -353,8 +360,8 @@ def ws_tile(M: int, N: int, promoting: bool, sms: int, K: int = 0):
     Promoting chains with M <= 64 keep the default (persistent tiles measured slower there). With a fitted
     WS_PROMOTING_COST and K given, promoting chains take ws_cost_tile's tile instead. Speed only: every tile
     computes the same chain per element (FP8_WS_TILES)."""
-    if promoting and K and WS_PROMOTING_COST:
-        return ws_cost_tile(M, N, K, sms, WS_PROMOTING_COST)
+    if promoting and K and costs:
+        return ws_cost_tile(M, N, K, sms, costs)
     if promoting and M <= 64:
         return None
     fits = [(triton.cdiv(M, 64 * c) * triton.cdiv(N, bn), c, WsTile(bn, c, st))
