@@ -1,5 +1,8 @@
 """Where bitorder.linear's host time goes (GPU): a cProfile of small calls, against a bare
 Triton launch with as many arguments and F.linear. Writes overhead.txt and overhead.json.
+The same for bitorder.scaled_mm against torch._scaled_mm (fp8, both accumulation modes): its plan,
+its Gluon kernel's launch alone (run_ws) and a cProfile, since the realistic set ran at 0.65x torch
+under do_bench (host time included) against 0.83x under CUDA graphs (2026-12-04).
 
     python benchmarks/overhead_gemm.py --out DIR
 """
@@ -38,6 +41,29 @@ def per_call_us(fn, reps=2000):
     return (time.perf_counter() - t) / reps * 1e6
 
 
+def fp8_overhead(res: dict) -> list:
+    """Host time of small fp8 calls (128 x 256 x 256, e4m3, tensor-wise scales, bf16 out) into res; returns the
+    (name, call) pairs to profile."""
+    from bitorder.gemm import fp8
+    from bitorder.gemm.kernels_fp8_gluon import run_ws
+    g = torch.Generator(device="cuda").manual_seed(5)
+    a = (torch.randn(128, 256, device="cuda", generator=g) * 2).to(torch.float8_e4m3fn)
+    b = (torch.randn(256, 256, device="cuda", generator=g) * 2).to(torch.float8_e4m3fn).t()
+    sa, sb = torch.tensor(0.5, device="cuda"), torch.tensor(1.5, device="cuda")
+    calls = []
+    for fast in (False, True):
+        mode = "fast" if fast else "slow"
+        kw = dict(out_dtype=torch.bfloat16, use_fast_accum=fast)
+        res[f"torch._scaled_mm {mode}"] = per_call_us(lambda: torch._scaled_mm(a, b, sa, sb, **kw))
+        res[f"bitorder.scaled_mm {mode}"] = per_call_us(lambda: bitorder.scaled_mm(a, b, sa, sb, **kw))
+        res[f"fp8.plan {mode}"] = per_call_us(lambda: fp8.plan(a, b, sa, sb, None, torch.bfloat16, fast))
+        res[f"plan {mode}"] = str(fp8.plan(a, b, sa, sb, None, torch.bfloat16, fast).desc)
+        calls.append((f"bitorder.scaled_mm {mode}", lambda kw=kw: bitorder.scaled_mm(a, b, sa, sb, **kw)))
+    res["run_ws (promoting, 128 x 128)"] = per_call_us(lambda: run_ws(a, b, sa, sb, overlap=True))
+    res["fp8.ws_tile"] = per_call_us(lambda: fp8.ws_tile(128, 256, True, 132, 256))
+    return calls
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -67,7 +93,9 @@ def main():
         "torch.empty": per_call_us(lambda: torch.empty((8, 64), dtype=torch.float16, device="cuda")),
     }
     text = io.StringIO()
-    for name, fn in (("bitorder.linear", lambda: bitorder.linear(x, w)), ("split", lambda: bitorder.linear(xs, ws))):
+    fp8_calls = fp8_overhead(res)
+    for name, fn in (("bitorder.linear", lambda: bitorder.linear(x, w)), ("split", lambda: bitorder.linear(xs, ws)),
+                     *fp8_calls):
         prof = cProfile.Profile()
         prof.enable()
         for _ in range(500):

@@ -23,6 +23,8 @@
 #                                                      552 calls, ~5.5 min); the pure-chain path is unchanged, so on the
 #                                                      CPU: bench_fp8.py --out DIR --merge <2026-12-04b calls 4-6>
 #                                                      --replace <part3>/bench/bench_fp8.json gives the whole set
+#   PART=4 bash ...                                   (if a minute is left) host time of small fp8 calls against
+#                                                      torch._scaled_mm: overhead_gemm.py's fp8 part (~1 min)
 set -u
 R=$OUT/r; mkdir -p $R
 g() { grep -v '^ ' | grep -v UserWarning | grep -v '^\[' | tail -${1:-8}; }
@@ -44,5 +46,6 @@ case ${PART:?} in
      grep -hE "imports|strings replaced|exit code|MISMATCH|mismatch" $R/mutant/*.log 2>/dev/null | cut -c1-400 \
        > $OUT/mutant-verdict.txt ;;
   3) FP8_BENCH_ARGS="--budget 380 --accum slow --graphs-only" timeout -k 5 420 scripts/gpu-run $R/bench fp8bench | g 3 ;;
-  *) echo "PART is 1, 2 or 3"; exit 2 ;;
+  4) timeout -k 5 150 scripts/gpu-run $R/overhead overhead | tail -30 ;;
+  *) echo "PART is 1, 2, 3 or 4"; exit 2 ;;
 esac
