@@ -115,20 +115,25 @@ def merge(paths: list, out: str, replace: list = ()) -> dict:
     meta = {k: runs[0][k] for k in keys}
     meta.update(planned=at, slice="", merged=[f"{p}: {r.get('slice')} ({r['n']} calls)" for p, r in zip(paths, runs)],
                 seconds=sum(r["seconds"] for r in runs))
-    # replace: a whole run of one accumulation mode (--accum, no slice, every call timed) stands for that mode's rows,
-    # where a change touched one mode's kernels alone; the calls must be the same ones
+    # replace: runs of one accumulation mode (--accum; sliced or budget-cut runs may add up) stand for that mode's rows
+    # where a change touched one mode's kernels alone; together they must time exactly that mode's calls
+    by_mode = {}
     for path in replace:
         with open(path) as f:
             r = json.load(f)
-        mode = r.get("accum")
-        if mode not in ("slow", "fast") or r.get("slice") or r["n"] != r["planned"] or r.get("set") != meta["set"]:
-            raise ValueError(f"{path}: a replacing run times every call of one mode (--accum, no slice, no budget cut)")
-        calls = lambda rs: sorted((x["group"], x["m"], x["n"], x["k"]) for x in rs)  # noqa: E731
-        if calls(x for x in rows if _mode(x) == mode) != calls(r["rows"]):
-            raise ValueError(f"{path}: its {mode} calls are not the joined runs' {mode} calls")
-        rows = [x for x in rows if _mode(x) != mode] + r["rows"]
-        meta["merged"].append(f"{path}: every {mode} call ({r['n']}), replacing the above's")
-        meta["seconds"] += r["seconds"]
+        if r.get("accum") not in ("slow", "fast") or r.get("set") != meta["set"]:
+            raise ValueError(f"{path}: a replacing run times one mode's calls of the same set (--accum slow|fast)")
+        by_mode.setdefault(r["accum"], []).append((path, r))
+    calls = lambda rs: sorted((x["group"], x["m"], x["n"], x["k"]) for x in rs)  # noqa: E731
+    for mode, runs_of_mode in by_mode.items():
+        new_rows = [x for _, r in runs_of_mode for x in r["rows"]]
+        if calls(x for x in rows if _mode(x) == mode) != calls(new_rows):
+            raise ValueError(f"{[p for p, _ in runs_of_mode]}: their {mode} calls are not the joined runs' {mode} "
+                             "calls (a run cut short, or another set)")
+        rows = [x for x in rows if _mode(x) != mode] + new_rows
+        for path, r in runs_of_mode:
+            meta["merged"].append(f"{path}: {r['n']} {mode} calls ({r.get('slice') or 'all'}), replacing the above's")
+            meta["seconds"] += r["seconds"]
     os.makedirs(out, exist_ok=True)
     return write_report(out, rows, meta)
 
@@ -147,7 +152,7 @@ def main():
     ap.add_argument("--accum", choices=("both", "slow", "fast"), default="both",
                     help="time one accumulation mode's calls alone (after --slice)")
     ap.add_argument("--replace", nargs="+", default=[], metavar="JSON",
-                    help="with --merge: whole --accum runs whose rows replace that mode's")
+                    help="with --merge: --accum runs whose rows, together, replace that mode's")
     args = ap.parse_args()
     if args.merge:
         merge(args.merge, args.out, args.replace)

@@ -114,9 +114,12 @@ def test_bench_fp8_joins_slices_only_when_they_make_the_whole_set(tmp_path):
     slow = [0, 128, 256]          # the even calls of run() are the slow ones (fast_accum = i % 2)
     report = bench_fp8.merge([run("a", 0, 2), run("b", 2, 3)], str(tmp_path / "out2"), [mode_run("s", slow)])
     assert report["n"] == 5 and sorted(r["speed_graph"] for r in report["rows"]) == [0.9, 0.9, 0.95, 0.95, 0.95]
-    for bad in (mode_run("t", [0, 128]), mode_run("u", slow, n=4), mode_run("v", slow, accum="both")):
+    halves = [mode_run("h1", slow[:1]), mode_run("h2", slow[1:])]     # two slices of the slow calls add up
+    assert bench_fp8.merge([run("a", 0, 2), run("b", 2, 3)], str(tmp_path / "out3"), halves)["n"] == 5
+    for bad in ([mode_run("t", [0, 128])], [mode_run("v", slow, accum="both")], [mode_run("w", slow + [384])],
+                halves[:1] + [mode_run("x", slow)]):
         with pytest.raises(ValueError):
-            bench_fp8.merge([run("a", 0, 2), run("b", 2, 3)], str(tmp_path / "bad2"), [bad])
+            bench_fp8.merge([run("a", 0, 2), run("b", 2, 3)], str(tmp_path / "bad2"), bad)
 
 
 def test_a_gate_json_case_rebuilds_the_case():
