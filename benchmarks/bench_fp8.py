@@ -150,7 +150,7 @@ def main():
     ap.add_argument("--merge", nargs="+", metavar="JSON",
                     help="no timing: join runs on slices that make the whole set into one report (CPU)")
     ap.add_argument("--accum", choices=("both", "slow", "fast"), default="both",
-                    help="time one accumulation mode's calls alone (after --slice)")
+                    help="time one accumulation mode's calls alone (--slice then counts that mode's calls)")
     ap.add_argument("--replace", nargs="+", default=[], metavar="JSON",
                     help="with --merge: --accum runs whose rows, together, replace that mode's")
     args = ap.parse_args()
@@ -160,11 +160,11 @@ def main():
     cases = [c for fast in (False, True) for c in realistic_cases(fast, "bf16")]
     random.Random(args.seed).shuffle(cases)
     planned = len(cases)
+    if args.accum != "both":   # before the slice: --slice then counts this mode's calls
+        cases = [c for c in cases if c.fast_accum == (args.accum == "fast")]
     if args.slice:
         lo, hi = (int(x) if x else None for x in args.slice.split(":"))
         cases = cases[lo:hi]
-    if args.accum != "both":
-        cases = [c for c in cases if c.fast_accum == (args.accum == "fast")]
     if args.sweep:
         from bench_gemm import write_sweep  # noqa: E402
         rows = sweep(cases, args.sweep, args.budget if args.sweep_only else args.budget / 2)

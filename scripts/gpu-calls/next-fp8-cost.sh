@@ -23,7 +23,8 @@
 #                                                      552 calls, ~5.5 min); the pure-chain path is unchanged, so on the
 #                                                      CPU: bench_fp8.py --out DIR --merge <2026-12-04b calls 4-6>
 #                                                      --replace <part3>/bench/bench_fp8.json gives the whole set
-#                                                      (a budget cut: time the rest with --slice, replace with both)
+#                                                      (a budget cut at n calls: --accum slow --slice n: times the rest;
+#                                                      --replace takes both runs)
 #   PART=4 bash ...                                   (if a minute is left) host time of small fp8 calls against
 #                                                      torch._scaled_mm: overhead_gemm.py's fp8 part (~1 min)
 set -u
