@@ -2,14 +2,14 @@
 # Prepared 2026-12-04b (issue 5): the soundness gate for branch magic-div (division by a constant read back as floor
 # division, check/integers.py's _magic_division). The rule renames addresses in every kernel that divides by a
 # constant, so the gate is the whole corpus with --grid, as 2026-12-03g calls 1-5 ran it (5 wide + adversarial
-# draws, 15 workers), in four parts. Run from a checkout of the branch (`git checkout magic-div`; the script refuses
+# draws, 15 workers), in four parts: about 20 device minutes with the cold start. Run from a checkout of the branch (`git checkout magic-div`; the script refuses
 # another tree) and move benchmarks/results out first (64 MiB).
 #   PART=1 bash scripts/gpu-calls/next-magic-div.sh   the pinned kernels and their twins, then mutant-checker on
-#                                                      row_max_f16 / row_max_bf16 (must fail) (~7.5 min)
+#                                                      row_max_f16 / row_max_bf16 (~5.5 min; 2026-12-03g: 227 s)
 #   PART=2 ...                                         the 21 TorchInductor kernels (the gpt2_mlp poi2 grids the rule
-#                                                      changes: 9 -> 4 classes on the CPU), long walks (~6 min)
-#   PART=3 ...                                         the row-width and scan-width kernels, swiglu, gelu_tanh (~9 min)
-#   PART=4 ...                                         every other corpus kernel (~8 min)
+#                                                      changes: 9 -> 4 classes on the CPU), long walks (~4.5 min; 256 s)
+#   PART=3 ...                                         the row-width and scan-width kernels, swiglu, gelu_tanh (~6.5 min; 361 s)
+#   PART=4 ...                                         every other corpus kernel (~3 min; 161 s)
 # The parts' checker.json files join with benchmarks/checker_union.py; 0 wrong merges over all four is the gate.
 set -u
 grep -q "_magic_division" src/bitorder/check/integers.py || { echo "not the magic-div tree"; exit 2; }
