@@ -60,6 +60,12 @@ def fp8_overhead(res: dict) -> list:
         res[f"plan {mode}"] = str(fp8.plan(a, b, sa, sb, None, torch.bfloat16, fast).desc)
         calls.append((f"bitorder.scaled_mm {mode}", lambda kw=kw: bitorder.scaled_mm(a, b, sa, sb, **kw)))
     res["run_ws (promoting, 128 x 128)"] = per_call_us(lambda: run_ws(a, b, sa, sb, overlap=True))
+    from bitorder.gemm import kernels_fp8_gluon as kg
+    kept, kg.FAST_LAUNCH = kg.FAST_LAUNCH, True    # BITORDER_FP8_FAST_LAUNCH's kept kernel, then back
+    res["run_ws (promoting, kept launch)"] = per_call_us(lambda: run_ws(a, b, sa, sb, overlap=True))
+    res["bitorder.scaled_mm slow (kept launch)"] = per_call_us(
+        lambda: bitorder.scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16, use_fast_accum=False))
+    kg.FAST_LAUNCH = kept
     res["fp8.ws_tile"] = per_call_us(lambda: fp8.ws_tile(128, 256, True, 132, 256))
     return calls
 

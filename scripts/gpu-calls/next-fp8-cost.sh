@@ -25,8 +25,10 @@
 #                                                      --replace <part3>/bench/bench_fp8.json gives the whole set
 #                                                      (a budget cut at n calls: --accum slow --slice n: times the rest;
 #                                                      --replace takes both runs)
-#   PART=4 bash ...                                   (if a minute is left) host time of small fp8 calls against
-#                                                      torch._scaled_mm: overhead_gemm.py's fp8 part (~1 min)
+#   PART=4 bash ...                                   (if two minutes are left) host time of small fp8 calls against
+#                                                      torch._scaled_mm: overhead_gemm.py's fp8 part, with the Gluon
+#                                                      kernel's kept launch (BITORDER_FP8_FAST_LAUNCH) timed too, and
+#                                                      its GPU test (~1.5 min)
 set -u
 R=$OUT/r; mkdir -p $R
 g() { grep -v '^ ' | grep -v UserWarning | grep -v '^\[' | tail -${1:-8}; }
@@ -48,6 +50,8 @@ case ${PART:?} in
      grep -hE "imports|strings replaced|exit code|MISMATCH|mismatch" $R/mutant/*.log 2>/dev/null | cut -c1-400 \
        > $OUT/mutant-verdict.txt ;;
   3) FP8_BENCH_ARGS="--budget 380 --accum slow --graphs-only" timeout -k 5 420 scripts/gpu-run $R/bench fp8bench | g 3 ;;
-  4) timeout -k 5 150 scripts/gpu-run $R/overhead overhead | tail -30 ;;
+  4) PYTHONPATH=$PWD/src:/tmp/site timeout -k 5 60 python3 -m pytest -q -m gpu tests/gemm/test_fp8_gluon.py -k kept_gluon \
+       2>&1 | tail -2
+     timeout -k 5 150 scripts/gpu-run $R/overhead overhead | tail -30 ;;
   *) echo "PART is 1, 2, 3 or 4"; exit 2 ;;
 esac

@@ -70,7 +70,7 @@ def _gemm(console: Console, live: bool) -> None:
 
     console.print(profile_table())
     import os
-    switches = {k: os.environ.get(k, "") for k in ("BITORDER_FAST_LAUNCH", "BITORDER_TILES", "BITORDER_TMA", "BITORDER_FP8_TMA", "BITORDER_FP8_WS", "BITORDER_FP8_WS_TILES", "BITORDER_FP8_ROWWISE_EPILOGUE", "BITORDER_UNVERIFIED", "BITORDER_GEMV_RULE", "BITORDER_DOT", "BITORDER_GEMV_PARTS", "BITORDER_ROWS_BATCHED", "BITORDER_GEMV_WARPS")}
+    switches = {k: os.environ.get(k, "") for k in ("BITORDER_FAST_LAUNCH", "BITORDER_TILES", "BITORDER_TMA", "BITORDER_FP8_TMA", "BITORDER_FP8_WS", "BITORDER_FP8_WS_TILES", "BITORDER_FP8_FAST_LAUNCH", "BITORDER_FP8_ROWWISE_EPILOGUE", "BITORDER_UNVERIFIED", "BITORDER_GEMV_RULE", "BITORDER_DOT", "BITORDER_GEMV_PARTS", "BITORDER_ROWS_BATCHED", "BITORDER_GEMV_WARPS")}
     console.print("switches (unset: kept kernels on, wave tiles, no TMA, fp8 promoting chains on the Gluon kernel "
                   "at fp8.ws_tile's tiles, verified profile entries only, gemv rule and dot path on): "
                   + ", ".join(f"{k}={v or 'unset'}" for k, v in switches.items()))

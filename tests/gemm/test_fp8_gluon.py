@@ -465,3 +465,41 @@ def test_ws_tile_only_names_tiles_run_ws_takes_and_one_wave_of_them(m, n, promot
         return
     assert programs <= sms
     assert 4 * programs >= 3 * sms or (promoting and tile == W(128, 2, 6))
+
+
+def test_a_kept_launch_keys_a_tma_descriptor_as_the_jit_specialises_it():
+    """launch._spec of a host TMA descriptor: equal exactly where Triton's own specialisation (its type text: element
+    type, box, shared layout) is equal, whatever the base, shape and strides (BITORDER_FP8_FAST_LAUNCH's key)."""
+    from triton._C.libtriton import native_specialize_impl
+    from triton.backends.compiler import BaseBackend
+    from bitorder.gemm import launch
+
+    a = torch.zeros(256, 512).to(torch.float8_e4m3fn)
+    descs = [kg.descriptors(x, x, bn, k)[i] for x in (a, a[:128], a[:, :256]) for bn in (64, 128) for k in (128, 0)
+             for i in (0, 1)]
+    for d in descs:
+        for e in descs:
+            jit = native_specialize_impl(BaseBackend, d, False, True, True) == native_specialize_impl(
+                BaseBackend, e, False, True, True)
+            assert (launch._spec(d, False) == launch._spec(e, False)) == jit
+
+
+@pytest.mark.gpu
+def test_the_kept_gluon_launch_gives_the_jits_bytes(monkeypatch):
+    """BITORDER_FP8_FAST_LAUNCH: run_ws through launch._launch (the JIT once per specialisation, then the kept
+    kernel) against the JIT's own launch, several shapes and both modes, bytes as integers; the second call of a
+    specialisation reuses the kept kernel."""
+    from bitorder.gemm import launch
+
+    for m, n, k in [(256, 1024, 512), (200, 1000, 512), (64, 4096, 1024)]:
+        a, w, sa, sb = _operands(m, n, k, m + n)
+        for promote in (128, 0):
+            monkeypatch.setattr(kg, "FAST_LAUNCH", False)
+            ref = kg.run_ws(a, w.t(), sa, sb, promote=promote, overlap=True)
+            monkeypatch.setattr(kg, "FAST_LAUNCH", True)
+            first = kg.run_ws(a, w.t(), sa, sb, promote=promote, overlap=True)
+            kept = len(launch._COMPILED)
+            again = kg.run_ws(a, w.t(), sa, sb, promote=promote, overlap=True)
+            assert len(launch._COMPILED) == kept
+            for got in (first, again):
+                assert torch.equal(got.view(torch.int16), ref.view(torch.int16)), (m, n, k, promote)

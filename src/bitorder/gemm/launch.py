@@ -143,21 +143,29 @@ def _spec(x, constexpr: bool):
         return x.dtype, x.data_ptr() % 16 == 0
     if isinstance(x, int):
         return x == 1, x % 16 == 0, -2 ** 31 <= x < 2 ** 31
+    if hasattr(x, "block_shape") and hasattr(x, "base"):
+        # a host TMA descriptor: the JIT specialises it on its type text alone (element type, box, shared layout);
+        # its base, shape and strides are launch arguments the launcher unpacks each call
+        return "desc", x.base.dtype, tuple(x.block_shape), repr(getattr(x, "layout", None))
     return type(x), x
 
 
-def _launch(kernel, grid, args, num_warps, num_stages):
+def _launch(kernel, grid, args, num_warps, num_stages, fast=None, **options):
     """kernel[grid](*args), with Triton's JIT binding run once per specialisation: later calls
     whose arguments specialise alike (_spec) launch the compiled kernel directly, as the JIT
     itself would (it costs tens of microseconds a call; this a few). args holds every
-    parameter in order, constexprs included, as the JIT hands them to the launcher."""
+    parameter in order, constexprs included, as the JIT hands them to the launcher. fast: the
+    caller's switch (default FAST); num_stages None for a Gluon kernel; options (maxnreg) are
+    compile options, in the key."""
     key = compiled = None
-    if FAST and args[0].is_cuda:         # (off, or Triton's interpreter: the JIT's own launch)
-        key = (kernel, num_warps, num_stages, torch.cuda.current_device(),
+    first = args[0].base if hasattr(args[0], "base") else args[0]   # (a TMA descriptor's tensor)
+    if (FAST if fast is None else fast) and first.is_cuda:   # (off, or Triton's interpreter: the JIT's own launch)
+        key = (kernel, num_warps, num_stages, tuple(sorted(options.items())), torch.cuda.current_device(),
                *(_spec(x, p.is_constexpr) for x, p in zip(args, kernel.params)))
         compiled = _COMPILED.get(key)
     if compiled is None:
-        compiled = kernel[grid](**dict(zip(kernel.arg_names, args)), num_warps=num_warps, num_stages=num_stages)
+        stages = {} if num_stages is None else {"num_stages": num_stages}
+        compiled = kernel[grid](**dict(zip(kernel.arg_names, args)), num_warps=num_warps, **stages, **options)
         if key is not None:
             if len(_COMPILED) > 4096:
                 _COMPILED.clear()
