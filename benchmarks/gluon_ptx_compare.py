@@ -13,29 +13,12 @@ import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path[:0] = [os.path.join(ROOT, "tests", "gemm"), os.path.join(ROOT, "tests"), os.path.join(ROOT, "src")]
-import triton  # noqa: E402
-from triton.backends.compiler import GPUTarget  # noqa: E402
-from triton.experimental.gluon._runtime import GluonASTSource  # noqa: E402
-import test_fp8_gluon as t  # noqa: E402  (its signature helper)
-import bitorder.gemm.kernels_fp8_gluon as new  # noqa: E402
+import test_fp8_gluon as t  # noqa: E402  (its compile helper)
 
 spec = importlib.util.spec_from_file_location("bitorder.gemm.kg_old", sys.argv[1])
 old = importlib.util.module_from_spec(spec)
 sys.modules["bitorder.gemm.kg_old"] = old   # its relative imports resolve inside bitorder.gemm
 spec.loader.exec_module(old)
-
-
-def comp(mod, block_n=128, promote=128, out="bf16", scale=1, rowwise=False, bias=False, stages=4, overlap=False,
-         consumers=2, persistent=False):
-    fn = mod.chain8_ws_kernel
-    cx = dict(PROMOTE=promote, SCALE=scale, ROWWISE=rowwise, HAS_BIAS=bias, BLOCK_N=block_n, STAGES=stages,
-              OVERLAP=overlap, CONSUMER_REGS=232, PRODUCER_REGS=40, CONSUMERS=consumers, PERSISTENT=persistent)
-    sig = t._sig(block_n, promote, out)
-    full = {a: ("constexpr" if a in cx else sig[a]) for a in fn.arg_names}
-    attrs = {(fn.arg_names.index(a),): [["tt.divisibility", 16]] for a in ("out_ptr", "N", "K", "stride_om")}
-    k = triton.compile(GluonASTSource(fn, full, constexprs=cx, attrs=attrs), target=GPUTarget("cuda", 90, 32),
-                       options=dict(num_warps=4, maxnreg=168 if consumers == 2 else 232))
-    return k.asm["ptx"]
 
 
 def norm(p):
@@ -52,7 +35,7 @@ variants = [dict(overlap=True), dict(overlap=True, consumers=1), dict(overlap=Tr
             dict(overlap=True, rowwise=True, scale=3, out="fp32"), dict(overlap=False), dict(block_n=64, stages=6, overlap=True)]
 bad = 0
 for v in variants:
-    a, b = norm(comp(old, **v)), norm(comp(new, **v))
+    a, b = norm(t._compile(module=old, **v)), norm(t._compile(**v))
     same = a == b
     bad += not same
     print(v, "identical" if same else f"DIFFER ({len(a)} vs {len(b)} lines)")

@@ -37,11 +37,15 @@ def _sig(block_n, promote, out):
 
 @functools.lru_cache(maxsize=None)
 def _compile(block_n=128, promote=128, out="bf16", scale=1, rowwise=False, bias=False, stages=4, overlap=False,
-             consumers=2, persistent=False):
-    fn = kg.chain8_ws_kernel
+             consumers=2, persistent=False, extra=0, module=kg):
+    """The PTX of `module`'s chain8_ws_kernel (extra > 0: chain8_ws2_kernel with a second block of `extra` columns)
+    for sm_90a at these constexprs (benchmarks/gluon_ptx_compare.py passes an older copy of the module)."""
+    fn = module.chain8_ws2_kernel if extra else module.chain8_ws_kernel
     cx = dict(PROMOTE=promote, SCALE=scale, ROWWISE=rowwise, HAS_BIAS=bias, BLOCK_N=block_n, STAGES=stages,
               OVERLAP=overlap, CONSUMER_REGS=232, PRODUCER_REGS=40, CONSUMERS=consumers, PERSISTENT=persistent)
     sig = _sig(block_n, promote, out)
+    if extra:
+        sig["b2_desc"] = _sig(extra, promote, out)["b_desc"]
     full = {a: ("constexpr" if a in cx else sig[a]) for a in fn.arg_names}
     attrs = {(fn.arg_names.index(a),): [["tt.divisibility", 16]] for a in ("out_ptr", "N", "K", "stride_om")}
     k = triton.compile(GluonASTSource(fn, full, constexprs=cx, attrs=attrs), target=GPUTarget("cuda", 90, 32),
@@ -211,27 +215,13 @@ def test_run_ws_refuses_what_it_cannot_compute():
             kg.run_ws(a, b, one, one, **bad)
 
 
-@functools.lru_cache(maxsize=None)
-def _compile2(block_n=128, extra=16, stages=6, consumers=2, persistent=True):
-    """chain8_ws2_kernel (a second column block of `extra` columns) for sm_90a, an overlapped promoting chain."""
-    fn = kg.chain8_ws2_kernel
-    cx = dict(PROMOTE=128, SCALE=1, ROWWISE=False, HAS_BIAS=False, BLOCK_N=block_n, STAGES=stages, OVERLAP=True,
-              CONSUMER_REGS=232, PRODUCER_REGS=40, CONSUMERS=consumers, PERSISTENT=persistent)
-    sig = dict(_sig(block_n, 128, "bf16"), b2_desc=_sig(extra, 128, "bf16")["b_desc"])
-    full = {a: ("constexpr" if a in cx else sig[a]) for a in fn.arg_names}
-    attrs = {(fn.arg_names.index(a),): [["tt.divisibility", 16]] for a in ("out_ptr", "N", "K", "stride_om")}
-    k = triton.compile(GluonASTSource(fn, full, constexprs=cx, attrs=attrs), target=GPUTarget("cuda", 90, 32),
-                       options=dict(num_warps=4, maxnreg=168 if consumers == 2 else 232))
-    return k.asm["ptx"]
-
-
 @pytest.mark.parametrize("block_n, persistent", [(128, True), (128, False), (64, True)])
 def test_a_second_column_block_keeps_each_columns_chain(block_n, persistent):
     """chain8_ws2_kernel (144- and 80-column tiles): per interval each consumer issues the one-block kernel's four
     k32 steps on the first block (same shape, scale-d 0 then 1, same shared-memory offsets) and four of the same
     form on the 16-column block, in the same commit group count per chain pair; ptxas neither spills nor
     serializes. (128 + 32 does spill: three 64 x 160 accumulators exceed 232 registers.)"""
-    ptx = _compile2(block_n=block_n, persistent=persistent)
+    ptx = _compile(block_n=block_n, stages=6, overlap=True, persistent=persistent, extra=16)
     r = ptxas.report(ptx)
     assert not r.wgmma_serialized and r.spill_stores == 0 and r.spill_loads == 0, r.text[-300:]
     one = _consumer_loops(_compile(block_n=block_n, stages=6, overlap=True, persistent=persistent))
