@@ -450,8 +450,10 @@ def run_ws(a, b, scale_a, scale_b, bias=None, out_dtype=torch.bfloat16, block_n=
         kernel, descs = chain8_ws2_kernel, (a_desc, b_desc, descriptors(a, b.t(), extra_n, promote)[1])
     tail = (out, bias if bias is not None else out, scale_a, scale_b, M, N, K, N)
     if FAST_LAUNCH:
-        # every parameter in order, the constexprs' defaults included (launch._launch hands them to the launcher)
-        args = (*descs, *tail, promote, scale_code, rowwise, bias is not None, block_n, stages, bool(overlap), 232, 40,
+        # every parameter in order, the register constexprs at the kernel's own defaults (launch._launch hands them
+        # all to the launcher, as the JIT does)
+        regs = [p.default for p in kernel.params if p.name in ("CONSUMER_REGS", "PRODUCER_REGS")]
+        args = (*descs, *tail, promote, scale_code, rowwise, bias is not None, block_n, stages, bool(overlap), *regs,
                 consumers, bool(persistent))
         launch._launch(kernel, grid, args, 4, None, fast=True, maxnreg=maxnreg)
     else:   # the Gluon JIT's own launch, as the gates ran it
