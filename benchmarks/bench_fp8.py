@@ -75,7 +75,7 @@ def sweep(cases, count: int, budget: float) -> list[dict]:
 
 def write_report(out: str, rows: list, meta: dict) -> dict:
     """bench_fp8.json (meta, the rows, per-group and overall geometric means, counts) and bench_fp8.png."""
-    groups, overall = summarize(rows, lambda r: f"{'fast' if r['fast_accum'] else 'slow'}:{r['group'].split(':')[1]}")
+    groups, overall = summarize(rows, lambda r: f"{_mode(r)}:{r['group'].split(':')[1]}")
     report = {**meta, "rows": rows, "groups": groups, "overall": overall,
               "identical": sum(r["identical"] for r in rows), "triton_path": sum(r["path"] == "triton" for r in rows),
               "n": len(rows)}
@@ -92,18 +92,25 @@ def _mode(r) -> str:
     return "fast" if r["fast_accum"] else "slow"
 
 
+def _load(path: str) -> dict:
+    with open(path) as f:
+        return json.load(f)
+
+
+def _start(run: dict) -> int:
+    """The first call of the shuffled set a run timed (its --slice's start; 0 without one)."""
+    return int((run.get("slice") or "0:").split(":")[0] or 0)
+
+
 def merge(paths: list, out: str, replace: list = ()) -> dict:
     """One report from runs on slices of the shuffled set (--slice; a budget may stop a run early: a run of
     slice A:B that timed n calls covers A:A+n). Raises ValueError unless the covered ranges are contiguous and
     make the whole set, on one device with the same switches: the floor is measured on the set, not a sample."""
-    runs = []
-    for path in paths:
-        with open(path) as f:
-            runs.append(json.load(f))
-    runs.sort(key=lambda r: int((r.get("slice") or "0:").split(":")[0] or 0))
+    named = sorted(((p, _load(p)) for p in paths), key=lambda pr: _start(pr[1]))
+    runs = [r for _, r in named]
     at, rows = 0, []
     for r in runs:
-        lo = int((r.get("slice") or "0:").split(":")[0] or 0)
+        lo = _start(r)
         if lo != at:
             raise ValueError(f"slices do not join: a run starts at call {lo}, the ones before cover 0:{at}")
         at, rows = lo + r["n"], rows + r["rows"]
@@ -113,14 +120,13 @@ def merge(paths: list, out: str, replace: list = ()) -> dict:
     if at != runs[0]["set"]:
         raise ValueError(f"the runs cover calls 0:{at} of {runs[0]['set']}")
     meta = {k: runs[0][k] for k in keys}
-    meta.update(planned=at, slice="", merged=[f"{p}: {r.get('slice')} ({r['n']} calls)" for p, r in zip(paths, runs)],
+    meta.update(planned=at, slice="", merged=[f"{p}: {r.get('slice')} ({r['n']} calls)" for p, r in named],
                 seconds=sum(r["seconds"] for r in runs))
     # replace: runs of one accumulation mode (--accum; sliced or budget-cut runs may add up) stand for that mode's rows
     # where a change touched one mode's kernels alone; together they must time exactly that mode's calls
     by_mode = {}
     for path in replace:
-        with open(path) as f:
-            r = json.load(f)
+        r = _load(path)
         if r.get("accum") not in ("slow", "fast") or r.get("set") != meta["set"]:
             raise ValueError(f"{path}: a replacing run times one mode's calls of the same set (--accum slow|fast)")
         by_mode.setdefault(r["accum"], []).append((path, r))

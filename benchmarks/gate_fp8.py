@@ -132,12 +132,11 @@ def select(cases: list, accum: str = "both", max_m: int = 0, ws_tiles_only: bool
         cases = [c for c in cases if c[1].fast_accum == (accum == "fast")]
     if max_m:
         cases = [c for c in cases if c[1].m <= max_m]
+    from bitorder.gemm import fp8
     if ws_tiles_only or ws_persistent_only:
-        from bitorder.gemm import fp8
         tiles = [(c, fp8.ws_tile(c[1].m, c[1].n, not c[1].fast_accum, 132, c[1].k)) for c in cases]
         cases = [c for c, t in tiles if t is not None and (t[3] or not ws_persistent_only)]
     if ws_cost_changed:
-        from bitorder.gemm import fp8
         cases = [c for c in cases if not c[1].fast_accum
                  and fp8.ws_tile(c[1].m, c[1].n, True, 132, c[1].k) != fp8.ws_tile(c[1].m, c[1].n, True, 132)]
     return cases

@@ -96,6 +96,7 @@ def test_bench_fp8_joins_slices_only_when_they_make_the_whole_set(tmp_path):
 
     report = bench_fp8.merge([run("b", 2, 3), run("a", 0, 2)], str(tmp_path / "out"))
     assert report["n"] == 5 and report["identical"] == 5 and [r["k"] for r in report["rows"]] == [0, 64, 128, 192, 256]
+    assert [m.split(":")[0].rsplit("/", 1)[-1] for m in report["merged"]] == ["a", "b"]   # each run named by its file
     assert json.loads((tmp_path / "out" / "bench_fp8.json").read_text())["planned"] == 5
     for runs in ([run("a", 0, 2), run("c", 3, 2)], [run("a", 0, 2), run("d", 1, 4)], [run("a", 0, 2), run("e", 2, 2)],
                  [run("a", 0, 2), run("f", 2, 3, tiles=False)]):
