@@ -347,11 +347,37 @@ def test_the_cost_rule_picks_the_least_predicted_tile(monkeypatch):
     # a 144-column tile: 512 x 4608 is 128 tiles (one round) where 128 columns make 144 (two)
     assert fp8.ws_rounds(512, 4608, W(128, 2, 6, True, None, 16), 132) == 1 == fp8.ws_rounds(512, 4608, W(128, 2, 6), 132) - 1
     assert W(128, 2, 6, True, None, 16).label() == "p128x144s6"
+    monkeypatch.setattr(fp8, "WS_PROMOTING_COST", ())
     assert fp8.ws_tile(8192, 8192, True, 132, 2048) == W(128, 2, 6, True)      # the table is empty: the kept rule
     monkeypatch.setattr(fp8, "WS_PROMOTING_COST", tuple(costs.items()))
     assert fp8.ws_tile(128, 2048, True, 132, 10944) == W(32, 1, 8, True)
     assert fp8.ws_tile(128, 2048, True, 132) == W(128, 2, 6, False)           # no K: the kept rule
     assert fp8.ws_tile(128, 2048, False, 132, 10944) == fp8.ws_tile(128, 2048, False, 132)   # pure chains: kept
+
+
+@pytest.mark.parametrize("m, n, k, tile", [
+    # benchmarks/results/2026-12-04c-gpu/call1 (fp8_ws_sweep.py, 56 promoting shapes): the fitted table's picks
+    (128, 2048, 10944, W(32, 1, 8, True)), (128, 3072, 8192, W(64, 1, 6, True)), (128, 5120, 5120, W(128, 1, 6, True)),
+    (32, 8192, 29568, W(64, 1, 6, True)), (512, 4608, 3584, W(128, 2, 6, True, None, 16)),
+    (512, 2560, 2048, W(64, 2, 6, True, None, 16)), (2048, 2048, 10944, W(128, 2, 6, True)),
+    (8192, 16384, 4096, W(128, 2, 6, True))])
+def test_the_fitted_cost_table_picks_the_measured_tiles(m, n, k, tile):
+    """fp8.WS_PROMOTING_COST (fitted on the H200): under-filled M = 128 grids take narrow one-consumer tiles,
+    grids just past a wave of 128 x 128 take 144- or 80-column tiles, full grids keep persistent 128 x 128."""
+    assert fp8.ws_tile(m, n, True, 132, k) == tile
+
+
+@settings(max_examples=300, deadline=None)
+@given(m=st.integers(1, 20000), n=st.integers(1, 200000).map(lambda x: 16 * -(-x // 16)),
+       k=st.integers(1, 40000).map(lambda x: 16 * -(-x // 16)), sms=st.sampled_from([78, 114, 132]))
+def test_the_fitted_cost_rule_only_names_tiles_of_its_table(m, n, k, sms):
+    """Whatever the promoting shape: a tile of WS_PROMOTING_COST, two consumers only past 64 rows, the least
+    predicted time of the table's tiles."""
+    tile = fp8.ws_tile(m, n, True, sms, k)
+    costs = dict(fp8.WS_PROMOTING_COST)
+    assert tile in costs and (tile.consumers == 1 or m > 64)
+    t = lambda w: fp8.ws_rounds(m, n, w, sms) * (-(-k // 128) * costs[w][0] + costs[w][1])   # noqa: E731
+    assert t(tile) == min(t(w) for w in costs if w.consumers == 1 or m > 64)
 
 
 def test_run_takes_the_pure_gluon_chain_only_with_the_tiles_switch(monkeypatch):

@@ -63,7 +63,7 @@ def test_a_partial_fp8_gate_keeps_what_its_filters_name():
     assert all(c.m <= 64 for _, c in gate_fp8.select(cases, max_m=64))
     tiles = gate_fp8.select(cases, ws_tiles_only=True)
     assert 0 < len(tiles) < len(cases)
-    assert all(fp8.ws_tile(c.m, c.n, not c.fast_accum, 132) for _, c in tiles)
+    assert all(fp8.ws_tile(c.m, c.n, not c.fast_accum, 132, c.k) for _, c in tiles)
     assert [x for x in cases if x in tiles] == tiles          # the shuffled order kept
 
 
@@ -76,7 +76,7 @@ def test_a_partial_fp8_gate_can_keep_the_persistent_tiles_alone():
     tiles = gate_fp8.select(cases, ws_tiles_only=True)
     persistent = gate_fp8.select(cases, ws_persistent_only=True)
     assert 0 < len(persistent) < len(tiles) and all(x in tiles for x in persistent)
-    assert all(fp8.ws_tile(c.m, c.n, True, 132)[3] and not c.fast_accum for _, c in persistent)
+    assert all(fp8.ws_tile(c.m, c.n, True, 132, c.k)[3] and not c.fast_accum for _, c in persistent)
 
 
 def test_bench_fp8_joins_slices_only_when_they_make_the_whole_set(tmp_path):
@@ -253,6 +253,7 @@ def test_a_partial_fp8_gate_can_keep_the_cases_a_fitted_cost_changes(monkeypatch
     import gate_fp8
     from bitorder.gemm import fp8
     cases = gate_fp8.build(types.SimpleNamespace(fuzz=200, seed=11))
+    monkeypatch.setattr(fp8, "WS_PROMOTING_COST", ())
     assert gate_fp8.select(cases, ws_cost_changed=True) == []
     costs = _costs()
     monkeypatch.setattr(fp8, "WS_PROMOTING_COST", tuple(costs.items()))

@@ -318,10 +318,18 @@ class WsTile(NamedTuple):
                                      self.block_n + self.extra_n, self.stages, f"r{self.maxnreg}" if self.maxnreg else "")
 
 
-# Fitted cost of a promoting tile (benchmarks/fit_ws_tiles.py on an fp8_ws_sweep.py run): pairs (WsTile, (us per
-# 128-deep promotion interval, us fixed per tile)), a tuple so that ws_tile's memo can key on it. Empty until an H200
-# sweep fills it; while empty, ws_tile keeps its measured one-wave / persistent 128 x 128 rule.
-WS_PROMOTING_COST: tuple = ()
+# Fitted cost of a promoting tile on the H200 (benchmarks/fit_ws_tiles.py on the fp8_ws_sweep.py run of
+# benchmarks/results/2026-12-04c-gpu/call1, 56 shapes): pairs (WsTile, (us per 128-deep promotion interval, us fixed
+# per tile)), a tuple so that ws_tile's memo can key on it. Leaving each shape out of its own fit, the rule it gives
+# ran 0.832x torch (geomean) where the one-wave / persistent 128 x 128 rule ran 0.701x and the best tile per shape
+# 0.851x. Empty: ws_tile keeps that older rule.
+WS_PROMOTING_COST: tuple = (
+    (WsTile(128, 2, 6, True, None, 0), (0.3466, 4.254)), (WsTile(64, 2, 6, True, None, 0), (0.2596, 1.625)),
+    (WsTile(32, 2, 8, True, None, 0), (0.2092, 0.783)), (WsTile(128, 1, 6, True, None, 0), (0.2506, 1.692)),
+    (WsTile(64, 1, 6, True, None, 0), (0.1997, 0.440)), (WsTile(32, 1, 8, True, None, 0), (0.1477, 0.224)),
+    (WsTile(64, 1, 6, False, 168, 0), (0.2471, 4.969)), (WsTile(32, 1, 8, False, 168, 0), (0.2446, 3.161)),
+    (WsTile(128, 2, 6, True, None, 16), (0.4419, 4.847)), (WsTile(64, 2, 6, True, None, 16), (0.3016, 2.377)),
+)
 
 
 def ws_rounds(M: int, N: int, tile: WsTile, sms: int) -> int:
