@@ -37,7 +37,7 @@ def _sig(block_n, promote, out):
 
 @functools.lru_cache(maxsize=None)
 def _compile(block_n=128, promote=128, out="bf16", scale=1, rowwise=False, bias=False, stages=4, overlap=False,
-             consumers=2, persistent=False, extra=0, module=kg):
+             consumers=2, persistent=False, extra=0, module=kg, maxnreg=None):
     """The PTX of `module`'s chain8_ws_kernel (extra > 0: chain8_ws2_kernel with a second block of `extra` columns)
     for sm_90a at these constexprs (benchmarks/gluon_ptx_compare.py passes an older copy of the module)."""
     fn = module.chain8_ws2_kernel if extra else module.chain8_ws_kernel
@@ -49,7 +49,7 @@ def _compile(block_n=128, promote=128, out="bf16", scale=1, rowwise=False, bias=
     full = {a: ("constexpr" if a in cx else sig[a]) for a in fn.arg_names}
     attrs = {(fn.arg_names.index(a),): [["tt.divisibility", 16]] for a in ("out_ptr", "N", "K", "stride_om")}
     k = triton.compile(GluonASTSource(fn, full, constexprs=cx, attrs=attrs), target=GPUTarget("cuda", 90, 32),
-                       options=dict(num_warps=4, maxnreg=168 if consumers == 2 else 232))
+                       options=dict(num_warps=4, maxnreg=maxnreg or (168 if consumers == 2 else 232)))
     return k.asm["ptx"]
 
 
@@ -365,6 +365,16 @@ def test_the_fitted_cost_table_picks_the_measured_tiles(m, n, k, tile):
     """fp8.WS_PROMOTING_COST (fitted on the H200): under-filled M = 128 grids take narrow one-consumer tiles,
     grids just past a wave of 128 x 128 take 144- or 80-column tiles, full grids keep persistent 128 x 128."""
     assert fp8.ws_tile(m, n, True, 132, k) == tile
+
+
+@pytest.mark.parametrize("tile", [t for t, _ in fp8.WS_PROMOTING_COST], ids=lambda t: t.label())
+def test_every_tile_of_the_cost_table_compiles_as_run_ws_launches_it(tile):
+    """Each fitted tile, at run_ws's constexprs and register cap for a promoting chain (overlap on), compiles for
+    sm_90a with no spill and no serialized wgmma: a tile the table names is one the kernel can run at speed."""
+    ptx = _compile(block_n=tile.block_n, stages=tile.stages, overlap=True, consumers=tile.consumers,
+                   persistent=tile.persistent, extra=tile.extra_n, maxnreg=tile.maxnreg)
+    r = ptxas.report(ptx)
+    assert not r.wgmma_serialized and r.spill_stores == 0 and r.spill_loads == 0, (tile, r.codes, r.text[-400:])
 
 
 @settings(max_examples=300, deadline=None)
