@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# 2026-12-04c: the branch magic-div was lost with a try whose commits did not land; this script waits for the rule to be
+# rebuilt (docs/gpu.md, 2026-12-04c plan). It refuses any tree without check/integers.py's _magic_division.
 # Prepared 2026-12-04b (issue 5): the soundness gate for branch magic-div (division by a constant read back as floor
 # division, check/integers.py's _magic_division). The rule renames addresses in every kernel that divides by a
 # constant, so the gate is the whole corpus with --grid, as 2026-12-03g calls 1-5 ran it (5 wide + adversarial
