@@ -62,15 +62,20 @@ def evaluate(rows: list, costs: dict, sms: int) -> dict:
     return {"shapes": len(picked), "rule": _gmean(picked), "default": _gmean(default), "best": _gmean(best)}
 
 
+def load(path: str):
+    """An fp8_ws_sweep.py run's fittable rows (no error, the default timed), its tiles and its SM count."""
+    with open(path) as f:
+        run = json.load(f)
+    rows = [r for r in run["rows"] if "error" not in r and r.get("speed", {}).get("default")]
+    return rows, [WsTile(*t) for t in run["tiles"]], run["sms"]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("sweep")
     ap.add_argument("--json")
     args = ap.parse_args()
-    with open(args.sweep) as f:
-        run = json.load(f)
-    rows = [r for r in run["rows"] if "error" not in r and r.get("speed", {}).get("default")]
-    tiles, sms = [WsTile(*t) for t in run["tiles"]], run["sms"]
+    rows, tiles, sms = load(args.sweep)
     costs = fit(rows, tiles, sms)
     for t, (interval, fixed) in costs.items():
         print(f"{_name(t):12s} interval {interval:7.3f} us  fixed {fixed:7.2f} us")

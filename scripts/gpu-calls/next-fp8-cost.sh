@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Ran 2026-12-04c (calls 1-3, benchmarks/results/2026-12-04c-gpu). Prepared 2026-12-04b for the next session (issue 6: slow:qkv at 0.798x above 5 GFLOP on the whole realistic set,
+# Ran 2026-12-04c (calls 1-3, benchmarks/results/2026-12-04c-gpu).
+# Prepared 2026-12-04b for the next session (issue 6: slow:qkv at 0.798x above 5 GFLOP on the whole realistic set,
 # benchmarks/results/2026-12-04b-gpu). A cost per promoting tile, fitted on the H200, then the rule it gives gated
 # and the whole set timed again. Move benchmarks/results out first (64 MiB; no part reads it).
 #   PART=1 bash scripts/gpu-calls/next-fp8-cost.sh    the GPU tests of test_fp8_gluon.py (persistent 32-column tiles

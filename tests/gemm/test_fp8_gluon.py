@@ -49,7 +49,7 @@ def _compile(block_n=128, promote=128, out="bf16", scale=1, rowwise=False, bias=
     full = {a: ("constexpr" if a in cx else sig[a]) for a in fn.arg_names}
     attrs = {(fn.arg_names.index(a),): [["tt.divisibility", 16]] for a in ("out_ptr", "N", "K", "stride_om")}
     k = triton.compile(GluonASTSource(fn, full, constexprs=cx, attrs=attrs), target=GPUTarget("cuda", 90, 32),
-                       options=dict(num_warps=4, maxnreg=maxnreg or (168 if consumers == 2 else 232)))
+                       options=dict(num_warps=4, maxnreg=kg.launch_maxnreg(consumers, maxnreg)))
     return k.asm["ptx"]
 
 

@@ -293,15 +293,11 @@ def test_the_sweep_runs_every_tile_a_shape_takes_on_stub_kernels(monkeypatch):
 def test_the_promoting_cost_table_is_the_fit_of_its_stored_sweep():
     """fp8.WS_PROMOTING_COST is fit_ws_tiles.fit of the H200 sweep stored beside it (benchmarks/results/
     2026-12-04c-gpu/call1), to the digits it was pasted with: the constant cannot drift from its evidence."""
-    import json
     import fit_ws_tiles as fw
     from bitorder.gemm import fp8
-    path = os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks", "results", "2026-12-04c-gpu", "call1",
-                        "r", "sweep", "fp8_ws_sweep.json")
-    with open(path) as f:
-        run = json.load(f)
-    rows = [r for r in run["rows"] if "error" not in r and r.get("speed", {}).get("default")]
-    costs = fw.fit(rows, [fp8.WsTile(*t) for t in run["tiles"]], run["sms"])
+    rows, tiles, sms = fw.load(os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks", "results",
+                                            "2026-12-04c-gpu", "call1", "r", "sweep", "fp8_ws_sweep.json"))
+    costs = fw.fit(rows, tiles, sms)
     table = dict(fp8.WS_PROMOTING_COST)
     assert list(costs) == list(table) and len(rows) == 56
     for tile, (interval, fixed) in costs.items():

@@ -399,6 +399,12 @@ def descriptors(a, bt, block_n: int, promote: int):
             TensorDescriptor(bt, list(bt.shape), list(bt.stride()), [block_n, promote], lb))
 
 
+def launch_maxnreg(consumers: int, maxnreg=None) -> int:
+    """run_ws's register cap for a launch: the one asked for, else 168 with two consumers (168 x 384 threads fill the
+    register file; setmaxnreg then gives each consumer 232) and 232 with one."""
+    return maxnreg or (168 if consumers == 2 else 232)
+
+
 def run_ws(a, b, scale_a, scale_b, bias=None, out_dtype=torch.bfloat16, block_n=128, stages=4, promote=128,
            scale_code=1, overlap=False, maxnreg=None, consumers=None, persistent=False, extra_n=0):
     """chain8_kernel's bytes with PROMOTE = promote (default 128; 0: the pure chain, use_fast_accum=True) for a
@@ -440,7 +446,7 @@ def run_ws(a, b, scale_a, scale_b, bias=None, out_dtype=torch.bfloat16, block_n=
         raise ValueError("consumers must be 1 or 2")
     if extra_n and (extra_n not in (16, 32) or not overlap or not promote):
         raise ValueError("extra_n must be 16 or 32, on an overlapped promoting chain")
-    maxnreg = maxnreg or (168 if consumers == 2 else 232)
+    maxnreg = launch_maxnreg(consumers, maxnreg)
     out = torch.empty((M, N), dtype=out_dtype, device=a.device)
     a_desc, b_desc = descriptors(a, b.t(), block_n, promote)
     tiles = triton.cdiv(M, HALF_M.value * consumers) * triton.cdiv(N, block_n + extra_n)
