@@ -20,7 +20,7 @@ unswitched on program_id(0) < xnumel is followed); --steps and --nodes let a wal
 to its end; --adversarial adds checker_adversarial.py's narrow, NaN and signed-zero draws to the truth.
 
     python benchmarks/checker_gate.py --out DIR [--gpu] [--kernels a,b|inductor_] [--sample N] [--draws 5] [--jobs N]
-        [--bind] [--grid] [--steps N] [--nodes N] [--adversarial]
+        [--bind] [--grid] [--steps N] [--nodes N] [--adversarial] [--fold]
 """
 from __future__ import annotations
 
@@ -270,7 +270,13 @@ def main():
     ap.add_argument("--nodes", type=int, default=0, help="tree nodes a walk may make (default 2,000,000)")
     ap.add_argument("--adversarial", action="store_true",
                     help="with --gpu, the truth also on narrow, NaN and signed-zero draws (checker_adversarial.py)")
+    ap.add_argument("--fold", action="store_true",
+                    help="fold loops over a runtime bound (check/loops.py's switch, BITORDER_FOLD_LOOPS=1, in every worker)")
     a = ap.parse_args()
+    if a.fold:     # (spawned workers import bitorder afresh: the environment carries the switch to them)
+        os.environ["BITORDER_FOLD_LOOPS"] = "1"
+        from bitorder.check import loops
+        loops.ON = True
     how = {"bind": a.bind, "grid": a.grid, "steps": a.steps, "nodes": a.nodes, "adversarial": a.adversarial}
     os.makedirs(a.out, exist_ok=True)
     # a name ending in "_" is a prefix: every corpus kernel it starts (inductor_: the 21 captured)
@@ -306,7 +312,8 @@ def main():
         stopped = True
         not_reached += [n for n in names if n not in done]
     n_cfg = sum(r["configs"] for r in rows)
-    summary = {"gpu": a.gpu, **how, "kernels": len({r["kernel"] for r in rows}), "grids": len(rows), "configs": n_cfg,
+    from bitorder.check import loops
+    summary = {"gpu": a.gpu, **how, "fold_loops": loops.ON, "kernels": len({r["kernel"] for r in rows}), "grids": len(rows), "configs": n_cfg,
                "v1_classed": sum(r["v1"] for r in rows), "classes": sum(r["classes"] for r in rows),
                "checker_configs_per_s": round(n_cfg / max(classing_s, 1e-9), 1), "not_reached": not_reached,
                "skipped_configs": sum(len(v) for v in skipped.values()),

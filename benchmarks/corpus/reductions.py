@@ -117,6 +117,22 @@ def row_sum_loop(x_ptr, y_ptr, R, C, BR: tl.constexpr, BC: tl.constexpr):
 
 
 @triton.jit
+def loop_assoc(x_ptr, y_ptr, N, C, BLOCK: tl.constexpr, ORDER: tl.constexpr):
+    """Column sums over a runtime number of rows C (even), two rows a turn, (acc + a) + b or acc + (a + b):
+    configurations that differ only inside the loop's update (the fold's key must hold it)."""
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK,), tl.float32)
+    for r in range(0, C, 2):
+        a = tl.load(x_ptr + r * N + o, mask=o < N, other=0.0).to(tl.float32)
+        b = tl.load(x_ptr + (r + 1) * N + o, mask=o < N, other=0.0).to(tl.float32)
+        if ORDER == 0:
+            acc = (acc + a) + b
+        else:
+            acc = acc + (a + b)
+    tl.store(y_ptr + o, acc, mask=o < N)
+
+
+@triton.jit
 def sum_last_3d(x_ptr, y_ptr, A, B: tl.constexpr, C: tl.constexpr, BA: tl.constexpr):
     a = tl.program_id(0) * BA + tl.arange(0, BA)
     i = a[:, None, None] * B * C + tl.arange(0, B)[None, :, None] * C + tl.arange(0, C)[None, None, :]
@@ -177,6 +193,13 @@ def _row_sum_loop():
                 space({"BR": (1, 4), "BC": (256, 512)}, stages=(1, 2, 3)))
 
 
+def _loop_assoc():
+    def make(device, seed):
+        return {"x_ptr": wide((64, 4096), seed, device), "y_ptr": torch.empty(4096, device=device), "N": 4096, "C": 64}
+    return Spec("loop_assoc", loop_assoc, make, ("y_ptr",), lambda m: (triton.cdiv(m["N"], m["BLOCK"]),),
+                space({"BLOCK": (256, 1024), "ORDER": (0, 1)}, stages=(1, 2)))
+
+
 def _sum_last_3d():
     def make(device, seed):
         return {"x_ptr": wide((1024, 8, 128), seed, device), "y_ptr": torch.empty((1024, 8), device=device),
@@ -199,6 +222,6 @@ SPECS = [
     *_widths(logsumexp, "logsumexp", ["y_ptr"]),
     *_widths(l2norm, "l2norm", ["y_ptr"]),
     _rows(row_sum_fp16, "row_sum_fp16", ["y_ptr"], dtype=torch.float16, out_dtype=torch.float16, cols=1024),
-    _col_max(), _block_sums(), _row_sum_loop(), _sum_last_3d(),
+    _col_max(), _block_sums(), _row_sum_loop(), _loop_assoc(), _sum_last_3d(),
     _onehot("onehot_sum", 1), _onehot("grouped_sum", 8),
 ]

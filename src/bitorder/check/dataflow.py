@@ -32,6 +32,8 @@ from .allthreads import _INT_REG, AllThreads, selp_atom
 from .memory import Memory
 from .integers import Integers
 from .regions import Regions
+from .loops import Loops, loop_backedges, skip_over_loop
+from . import loops
 from .ptx import Entry, Instr, Label
 from . import onehot, payloads
 from .bits import _FORM, Bits
@@ -47,7 +49,7 @@ _BITS16 = ("mov.b16", "mov.u16")   # moves whose constant is written as its 16-b
 __all__ = ["Unsupported", "first_difference", "roots", "signature", "signature_of", "walk"]
 
 
-class _Block(Memory, TensorCore, AllThreads, Integers, Regions):
+class _Block(Memory, TensorCore, AllThreads, Integers, Regions, Loops):
     def __init__(self, entry: Entry, nodes: Nodes, divisible=frozenset(), bound=(), cta=None, grid_x=None,
                  max_steps: int = 0):
         if not entry.reqntid:
@@ -71,6 +73,8 @@ class _Block(Memory, TensorCore, AllThreads, Integers, Regions):
         self.epoch = (0, 0)
         self.uniform = set()     # registers holding one and the same value in every thread
         self.region = None       # inside a skipped-over region or an if-else arm: regions.py
+        self.skip = None         # inside code a branch skips around a folded loop: loops.py
+        self.loop_steps = 0      # instructions the loop folds walked (loops.py)
         self._shape_of = {}      # id(instruction) -> (registers it writes, registers it reads, may run once)
         self.stored = False
         self._selects = {}               # id(select tuple) -> (the tuple, its node id)
@@ -162,15 +166,30 @@ class _Block(Memory, TensorCore, AllThreads, Integers, Regions):
                     and not (item.opcode == _PROXY_FENCE and self.tc is not None):
                 raise Unsupported(f"control flow ({item.opcode})" if item.base in ("brx", "call", "exit")
                                   else f"instruction {item.opcode}")
-        _branches_on_constants(body, self.bound, self.cta_z, self.grid_x is not None)
         labels = {item.name: i for i, item in enumerate(body) if isinstance(item, Label)}
+        # loops over a runtime bound (loops.py, when on): back edge -> header, and the branches that skip one
+        backs = loop_backedges(body, labels) if loops.ON and self.tc is None else {}
+        headers = {h: b for b, h in backs.items()}
+        skips = {k: skip_over_loop(body, k, labels, backs) for k, i in enumerate(body)
+                 if backs and isinstance(i, Instr) and i.base == "bra" and i.guard is not None}
+        skips = {k: v for k, v in skips.items() if v is not None}
+        _branches_on_constants(body, self.bound, self.cta_z, self.grid_x is not None, frozenset(backs) | frozenset(skips))
         pc, steps = 0, 0
+        entries, by_back_edge = {}, False   # header -> registers and memory where its loop was entered
         while pc < len(body):
             while self.region is not None and pc == self.region[0]:
                 pc = self.leave_region(pc)   # every thread runs on from here (or a diamond's else arm)
+            while self.skip is not None and pc == self.skip[0]:
+                pc = self.leave_skip(pc)    # an if-else's other arm, or the join
             item = body[pc]
             pc += 1
             if isinstance(item, Label):
+                if pc - 1 in headers:   # a loop entered from above: what its fold restarts from
+                    if by_back_edge:
+                        entries.pop(pc - 1, None)   # (a later turn: a fold needs turn 0's start)
+                    else:
+                        entries[pc - 1] = self.loop_snapshot()
+                by_back_edge = False
                 continue
             steps += 1
             if steps > self.max_steps:
@@ -195,11 +214,19 @@ class _Block(Memory, TensorCore, AllThreads, Integers, Regions):
                     if arms is not None:
                         pc = self.enter_diamond(item, *arms)
                         continue
+                    h = backs.get(pc - 1)
+                    if h is not None and h in entries:     # turn 0 of a loop over a runtime bound
+                        pc = self.fold(h, pc - 1, entries.pop(h))
+                        continue
+                    if pc - 1 in skips and self.region is None and self.skip is None:
+                        pc = self.enter_skip(item, pc - 1, skips[pc - 1])
+                        continue
                     raise Unsupported("a branch on a symbolic or divergent condition (a loop over a runtime "
                                       "bound, or divergence)")
                 if taken == {True}:
                     if item.operands[0] not in labels:
                         raise Unsupported(f"a branch to an unknown label {item.operands[0]}")
+                    by_back_edge = backs.get(pc - 1) == labels[item.operands[0]]
                     pc = labels[item.operands[0]]
                 continue
             self.step(item)

@@ -72,7 +72,7 @@ def _diamond(body, at, labels):
     return at + 3, y - 1, y + 1, z
 
 
-def _branches_on_constants(body, bound=frozenset(), cta_z=False, grid_x=False):
+def _branches_on_constants(body, bound=frozenset(), cta_z=False, grid_x=False, exempt=frozenset()):
     """Refuse at once (before a long walk) a branch whose predicate may depend on anything but
     the thread index and constants: a flow-insensitive closure over register definitions.
     Forward branches over straight-line code, and if-else diamonds of it, are exempt: the walk
@@ -80,8 +80,9 @@ def _branches_on_constants(body, bound=frozenset(), cta_z=False, grid_x=False):
     bound: names of parameters whose values are given (a launch's integers): loads of them are
     constants; cta_z: %ctaid.z and %nctaid.z are given too; grid_x: %ctaid.x and %nctaid.x are
     left to the walk (the launch grid's x extent is given: a branch the range of %ctaid.x decides
-    is taken one way, any other is refused when the walk reaches it)."""
-    guarded = [k for k, i in enumerate(body) if i.__class__ is Instr and i.guard and i.base == "bra"]
+    is taken one way, any other is refused when the walk reaches it). exempt: indices of branches the
+    walk folds (loops.py: back edges of loops over a runtime bound, and the branches that skip them)."""
+    guarded = [k for k, i in enumerate(body) if i.__class__ is Instr and i.guard and i.base == "bra" and k not in exempt]
     if not guarded:
         return
     labels = {item.name: i for i, item in enumerate(body) if isinstance(item, Label)}

@@ -1,0 +1,337 @@
+"""Loops over a runtime bound, folded (dataflow.py mixes this into its _Block; paper section 6.2, the
+scalar fold: a fold keeps its chunk). Off unless ON (BITORDER_FOLD_LOOPS=1): not yet gated on the GPU.
+
+The loop Triton 3.6 emits for `for c0 in range(0, C, BC)` with a runtime C:
+
+    @skip bra EXIT;  PRE;  H: BODY;  @back bra H;  POST;  EXIT:
+
+BODY straight-line (no branch, no global store, no cp.async or wgmma). The walk runs turn 0 as
+it runs any code; where the back edge's predicate is then symbolic, it folds the loop:
+
+- Counters. A register BODY reads before it writes it ("carried") that holds integers is a
+  counter: its value at the header of turn T must be exactly init + delta * T, checked by
+  walking BODY once with T a symbol (loop:T) and finding init + delta * (T + 1).
+- Accumulators. A carried register that holds trees is an accumulator. Read statically (every
+  instruction's result depends on all it reads, its guard, and for a guarded write the old
+  value; a shuffle or shared memory moves values between threads), its new value may depend on
+  no other accumulator's old value, and on its own only within its thread. So the walk of BODY
+  with every accumulator holding one leaf SELF gives each thread's update F(SELF, T) exactly,
+  and the value after the loop is the node fold(init, F) keyed by the trip predicate: equal
+  keys, equal inits, equal updates and equal trip counts give equal bits.
+- The trip count. The back edge's predicate at the end of turn T, the same in every thread, is
+  keyed as it is: turns run while it holds, so equal predicates give equal trip counts. Counters
+  leave the loop as init + delta * TRIP, TRIP an atom named by that predicate.
+- Memory. Shared words hold, at the header, values of an earlier turn: they are forgotten (read
+  as a register never written: an output that depends on one is refused), so BODY may read only
+  what it wrote in its own turn. Shared addresses may not depend on T; BODY is walked twice in a
+  row so that the race checks see one turn after another, and the last walk's accesses are what
+  the code after the loop is checked against. Global loads are leaves at addresses in T.
+- Everything else BODY writes is undefined after the loop (a temporary read after it is refused).
+
+The skip: a guarded forward branch over PRE, the loop and POST (straight-line around one loop)
+runs that code unguarded, and at EXIT every register it changed holds "skip ? before : after",
+as a hammock's registers do (regions.py). Where the code moves data between threads (barriers,
+shuffles, shared memory), the skip must be the same in every thread and shared memory unused
+before it; the words it wrote are forgotten at EXIT.
+"""
+from __future__ import annotations
+
+import os
+
+from .ptx import Instr
+from .poly import UNDEF, UNDEF_PRED, atom, padd, pkey, pmul, short
+from .predicates import select
+from .rules import _text_shape
+from .symbolic import Unsupported
+from ._native import trait
+
+ON = os.environ.get("BITORDER_FOLD_LOOPS", "") == "1"   # off until the GPU gate has run it
+LOOP_T = "loop:T"
+_T = {(LOOP_T,): 1}
+_T1 = {(LOOP_T,): 1, (): 1}
+_JUMPS = ("bra", "ret", "exit", "call", "brx")
+_MOVES = ("shfl", "ldmatrix", "stmatrix")   # register values between threads
+
+
+def loop_backedges(body, labels) -> dict:
+    """{back edge index: header index} for every guarded backward branch whose body (from its
+    label to it) is straight-line: no label a branch targets, no other jump, no global store, no
+    cp.async or wgmma."""
+    targets = _targets(body, labels)
+    out = {}
+    for b, ins in enumerate(body):
+        if ins.__class__ is not Instr or ins.base != "bra" or ins.guard is None:
+            continue
+        h = labels.get(ins.operands[0])
+        if h is not None and h < b and all(_straight(i, targets) for i in body[h + 1:b]):
+            out[b] = h
+    return out
+
+
+def _targets(body, labels) -> set:
+    """The labels' names some branch jumps to (the others mark debug locations)."""
+    return {i.operands[0] for i in body if i.__class__ is Instr and i.base == "bra" and i.operands}
+
+
+def _straight(item, targets) -> bool:
+    """Whether a loop body may hold item: no label a branch targets, no jump, no global store."""
+    if item.__class__ is not Instr:
+        return item.name not in targets
+    if item.base in _JUMPS or item.base in ("cp", "wgmma", "atom", "red"):
+        return False
+    return not (item.base == "st" and ".shared" not in item.opcode)
+
+
+def skip_over_loop(body, at, labels, backedges):
+    """(where the skip ends, None) when the guarded forward branch at `at` jumps over straight-line
+    code around one loop of `backedges` (its header the only label a branch targets, its back edge
+    the only jump); ((where arm A ends, arm B's label, the join), arm B's first index) for the
+    if-else LLVM also lays out, the loop in arm A and register code in arm B:
+        @enter bra A;  bra.uni B;  A: PRE  H: BODY  @back bra H;  POST  bra.uni J;  B: <B>  J:
+    else None."""
+    ins = body[at]
+    if ins.guard is None or ins.operands[0] not in labels:
+        return None
+    targets = _targets(body, labels)
+    end = labels[ins.operands[0]]
+    jump = body[at + 1] if at + 1 < len(body) else None
+    if jump.__class__ is Instr and jump.base == "bra" and jump.guard is None and end == at + 2 \
+            and jump.operands[0] in labels:
+        y = labels[jump.operands[0]]               # the if-else: arm A from end, arm B from y
+        join = body[y - 1] if y > end else None
+        if join.__class__ is not Instr or join.base != "bra" or join.guard is not None or join.operands[0] not in labels:
+            return None
+        z = labels[join.operands[0]]
+        if z <= y or not _around_one_loop(body, end, y - 1, backedges, targets):
+            return None
+        for item in body[y + 1:z]:
+            if item.__class__ is Instr and (item.base in _JUMPS or item.base in _MOVES or item.base in ("bar", "barrier")
+                                            or item.base in ("st", "cp", "wgmma", "atom", "red")
+                                            or (item.base == "ld" and ".param" not in item.opcode)) \
+                    or item.__class__ is not Instr and item.name in targets:
+                return None
+        names = [i.operands[0] for i in body if i.__class__ is Instr and i.base == "bra" and i.operands]
+        if names.count(body[end].name) != 1 or names.count(body[y].name) != 1:
+            return None
+        return (y - 1, y, z), y
+    if end <= at or not _around_one_loop(body, at, end, backedges, targets):
+        return None
+    return end, None
+
+
+def _around_one_loop(body, at, end, backedges, targets) -> bool:
+    """Whether body[at + 1:end] is straight-line code around exactly one loop of backedges."""
+    inner = [(b, h) for b, h in backedges.items() if at < h < b < end]
+    if len(inner) != 1:
+        return False
+    b, h = inner[0]
+    return all(k == h or k == b or _straight(body[k], targets) for k in range(at + 1, end))
+
+
+def _carried(inss):
+    """(registers BODY reads before it writes them, {register: {carried register: crossed}}): for each
+    register BODY writes, the carried registers whose values at the header its value after BODY may
+    depend on, and whether through a move between threads. Statically, over the instruction texts:
+    a result depends on every register an instruction reads, its guard, and (guarded) its old value."""
+    carried, written = [], set()
+    anywhere = {r for ins in inss for r in _text_shape(ins)[0]}
+    deps = {}            # register -> {carried register: crossed}
+    smem = {}            # what any shared word may hold (stores anywhere in BODY: two passes)
+    for _ in range(2):
+        written.clear()
+        for ins in inss:
+            dsts, srcs, _ = _text_shape(ins)
+            reads = set(srcs)
+            if ins.guard is not None:
+                reads.add(ins.guard[1])
+                reads.update(dsts)          # a guarded write keeps the old value where it does not run
+            for r in reads:
+                if r in anywhere and r not in written and r not in carried:
+                    carried.append(r)
+                    deps.setdefault(r, {r: False})
+            d = {}
+            for r in reads:
+                for c, x in deps.get(r, {}).items():
+                    d[c] = d.get(c, False) or x
+            crossing = ins.base in _MOVES or (ins.base == "ld" and ".shared" in ins.opcode)
+            if ins.base == "ld" and ".shared" in ins.opcode:
+                for c, x in smem.items():
+                    d[c] = True
+            if crossing:
+                d = {c: True for c in d}
+            if ins.base in ("st", "stmatrix") and ".shared" in ins.opcode or ins.base == "stmatrix":
+                for c in d:
+                    smem[c] = True
+            for r in dsts:
+                deps[r] = dict(d)
+                written.add(r)
+    return carried, deps
+
+
+@trait     # mixed into dataflow._Block (a mypyc trait when compiled: _native.trait)
+class Loops:
+    def loop_snapshot(self):
+        """What a loop's walks restore: registers and shared memory at its header."""
+        return ({r: list(c) for r, c in self.cols.items()}, dict(self.smem),
+                {k: set(v) for k, v in self.smem_reads.items()}, dict(self.smem_bytes), set(self.words),
+                self.epoch, set(self.uniform), self.stored)
+
+    def _loop_restore(self, s):
+        cols, smem, reads, sbytes, words, epoch, uniform, stored = s
+        self.cols.clear()
+        self.cols.update({r: list(c) for r, c in cols.items()})
+        self.smem.clear()
+        self.smem.update(smem)
+        self.smem_reads.clear()
+        self.smem_reads.update({k: set(v) for k, v in reads.items()})
+        self.smem_bytes.clear()
+        self.smem_bytes.update(sbytes)
+        self.words.clear()
+        self.words.update(words)
+        self.epoch, self.stored = epoch, stored
+        self.uniform.clear()
+        self.uniform.update(uniform)
+
+    def _forget_shared(self):
+        """Every shared word's value unknown (read as a register never written); who wrote it and
+        when stay, for the race checks."""
+        undef = self.undef
+        for k, (_, writer, epoch, width) in list(self.smem.items()):
+            self.smem[k] = (undef, writer, epoch, width)
+
+    def _walk_body(self, inss):
+        for ins in inss:
+            self.loop_steps += 1
+            if self.loop_steps > self.max_steps:
+                raise Unsupported(f"more than {self.max_steps} instructions executed (a long loop)")
+            self.step(ins)
+        if any(LOOP_T in k for k in self.smem) or any(LOOP_T in k for k in self.smem_reads):
+            raise Unsupported("a loop whose shared-memory addresses depend on the turn")
+
+    def fold(self, h, b, entry) -> int:
+        """Fold the loop from label h to back edge b, walked once (turn 0) from `entry` (its header's
+        loop_snapshot) to here; give the index after the back edge, where the walk goes on."""
+        if self.region is not None or self.tc is not None:
+            raise Unsupported("a loop over a runtime bound inside a guarded region, or with cp.async or wgmma")
+        inss = [i for i in self.e.body[h + 1:b] if i.__class__ is Instr]
+        back = self.e.body[b]
+        n, undef = self.n, self.undef
+        carried, deps = _carried(inss)
+        written = {r for ins in inss for r in _text_shape(ins)[0]}
+        cols0 = entry[0]
+        counters, accs, unknown = [], [], []
+        for r in carried:
+            now, before = self.cols.get(r), cols0.get(r)
+            if before is None or all(v == undef for v in before):
+                # never written before the loop (a guarded load's register LLVM leaves unset where the
+                # guard is false): at a header it holds an earlier turn's value or nothing, so a value
+                # equal to nothing there; whatever depends on it is refused where it is stored
+                unknown.append(r)
+                continue
+            if r.startswith("%p"):
+                raise Unsupported("a loop that carries a predicate")
+            if now is None:
+                raise Unsupported("a loop that carries a register never written before it")
+            if all(v.__class__ is int or v.__class__ is dict for v in now):
+                if not all(v.__class__ is int or v.__class__ is dict for v in before):
+                    raise Unsupported("a loop counter that starts as a tree")
+                delta = [padd(a, o, -1) for a, o in zip(now, before)]
+                if any(d.__class__ is dict and UNDEF in pkey(d) for d in delta):
+                    raise Unsupported("a loop counter computed from a register never written")
+                counters.append((r, before, delta))
+            elif all(v.__class__ is tuple and v[0] in ("node", "select") for v in now):
+                accs.append(r)
+            else:
+                raise Unsupported("a loop that carries a value neither a counter nor a tree")
+        acc_set = set(accs)
+        for r in accs:   # an accumulator's update reads no other accumulator, its own only in its thread
+            d = {c: x for c, x in deps.get(r, {}).items() if c in acc_set}
+            if any(c != r or x for c, x in d.items()):
+                raise Unsupported("a loop whose accumulators depend on each other or move between threads")
+        # the turn at a symbolic T: counters init + delta * T, accumulators SELF, shared words forgotten
+        self._loop_restore(entry)
+        self._forget_shared()
+        self.uniform.difference_update(written)
+        for r, before, delta in counters:
+            self.cols[r] = [padd(o, pmul(d, _T)) for o, d in zip(before, delta)]
+        for r in unknown:
+            self.cols[r] = [UNDEF_PRED if r.startswith("%p") else undef] * n
+        selfnode = ("node", self.nodes.make_load("fold:self"))
+        for r in accs:
+            self.cols[r] = [selfnode] * n
+        self._walk_body(inss)
+        for r, before, delta in counters:
+            if any(pkey(v) != pkey(padd(o, pmul(d, _T1))) for v, o, d in zip(self.cols[r], before, delta)):
+                raise Unsupported("a loop counter that does not grow by a constant step")
+        preds = [self.guard(t, back) for t in range(n)]
+        text = str(preds[0])
+        if preds[0].__class__ is bool or preds[0] == UNDEF_PRED or UNDEF in text or \
+                any(str(p) != text for p in preds):
+            raise Unsupported("a loop whose trip count differs between threads or is not symbolic")
+        trip = short("trip:" + text)
+        updates = {r: [self.fnode(v) for v in self.cols[r]] for r in accs}
+        muls = self.nodes.muls
+        if muls and any(f in muls for fs in updates.values() for f in fs):
+            raise Unsupported("an unrounded multiply carried around a loop: ptxas may contract it")
+        self._walk_body(inss)    # the next turn: races across the back edge
+        self._forget_shared()
+        # after the loop: what BODY wrote is undefined, but for the counters and accumulators
+        for r in written:
+            self.cols[r] = [UNDEF_PRED if r.startswith("%p") else undef] * n
+        self.uniform.difference_update(written)
+        trips = atom(trip)
+        for r, before, delta in counters:
+            self.cols[r] = [padd(o, pmul(d, trips)) for o, d in zip(before, delta)]
+        for r in accs:
+            inits = [self.fnode(v) for v in cols0[r]]
+            if muls and any(i in muls for i in inits):
+                raise Unsupported("an unrounded multiply carried into a loop: ptxas may contract it")
+            self.cols[r] = [("node", self.nodes.make("fold", (i, f), trip)) for i, f in zip(inits, updates[r])]
+        return b + 1
+
+    def enter_skip(self, ins, at, shape):
+        """Walk the code a guarded branch jumps over (straight-line around one loop; skip_over_loop's
+        shape) unguarded, in the threads that do not branch; or an if-else's arm A (the loop) in
+        the threads that do and then its arm B in the others. leave_skip switches arms and merges."""
+        end, first_b = shape
+        body = self.e.body
+        taken = [self.guard(t, ins) for t in range(self.n)]
+        stop = end[2] if first_b is not None else end
+        moves = any(i.__class__ is Instr and (i.base in _MOVES or i.base in ("bar", "barrier") or ".shared" in i.opcode)
+                    for i in body[at + 1:stop])
+        if moves and (len({str(g) for g in taken}) != 1 or self.smem or self.smem_reads):
+            raise Unsupported("a skipped loop that moves data between threads after shared memory was used, "
+                              "or that some threads skip and others not")
+        before = ({r: list(c) for r, c in self.cols.items()}, set(self.uniform))
+        if first_b is None:
+            self.skip = (end, taken, before, None)
+            return at + 1
+        self.skip = (end[0], taken, before, (end[1], end[2]))
+        return at + 2
+
+    def leave_skip(self, pc) -> int:
+        """Where a skip's code ends: after an if-else's arm A, arm B starts from the registers before
+        the branch; at the join, every register either side changed is "branch taken ? one : other"
+        (the skipped code's "skip ? before : after"), and the shared words written are forgotten."""
+        _, taken, (other, uniform), arms = self.skip
+        if arms is not None:            # arm A done: B runs from the values before the branch
+            done = ({r: list(c) for r, c in self.cols.items()}, set(self.uniform))
+            self.cols.clear()
+            self.cols.update({r: list(c) for r, c in other.items()})
+            self.uniform.clear()
+            self.uniform.update(uniform)
+            self.skip = (arms[1], taken, done, None)   # at the join: taken ? A's : B's
+            return arms[0]
+        self.skip = None
+        for r, col in list(self.cols.items()):
+            old = other.get(r)
+            if old is not None and all(a is b for a, b in zip(old, col)):
+                continue
+            if old is None:
+                old = [UNDEF_PRED if r.startswith("%p") else self.undef] * self.n
+            self.cols[r] = [o if g is True else v if g is False else
+                            (UNDEF_PRED if r.startswith("%p") else self.undef) if g == UNDEF_PRED else select(g, o, v)
+                            for g, o, v in zip(taken, old, col)]
+            self.uniform.discard(r)
+        self._forget_shared()
+        return pc
