@@ -159,6 +159,10 @@ def test_a_folded_loop_is_its_init_update_and_trip_count():
     (LOOP.replace("{update}", "mov.u32 %r15, global_smem;\nshl.b32 %r16, %r1, 2;\nadd.s32 %r17, %r15, %r16;\n"
                   "ld.shared.b32 %r18, [%r17];\nadd.rn.f32 %r10, %r10, %r18;\nst.shared.b32 [%r17], %r12;")
      .replace("{step}", "32"), "never written"),
+    # a predicate the skipped code sets, guarding a store after it: never written where the loop is skipped
+    (LOOP.replace("{update}", ADD).replace("{step}", "32").replace("mov.u32 %r11, 0;", "mov.u32 %r11, 0;\n"
+                                                                   "setp.lt.s32 %p5, %r1, 16;")
+     .replace("st.global.b32 [%rd5], %r10;", "@%p5 st.global.b32 [%rd5], %r10;"), "never written"),
     # a shared address that moves with the turn
     (LOOP.replace("{update}", "mov.u32 %r15, global_smem;\nshl.b32 %r16, %r19, 2;\nadd.s32 %r17, %r15, %r16;\n"
                   "st.shared.b32 [%r17], %r12;\nld.shared.b32 %r18, [%r17];\nadd.rn.f32 %r10, %r10, %r18;")

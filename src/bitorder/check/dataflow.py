@@ -13,7 +13,8 @@ Two kernels are equivalent when their roots are the same: the same trees over th
 leaves at the same addresses under the same guards. A pinned reduction compiled for
 different num_warps computes the same tree in different code and merges; a free-order one
 does not. A forward branch on data over straight-line code, or an if-else of it (libdevice's
-tanhf), is walked as that code guarded by its condition (regions.py). Anything this walk
+tanhf), is walked as that code guarded by its condition (regions.py); a loop over a runtime bound
+with a straight-line body is folded (loops.py), the branch that skips it merged as a select. Anything this walk
 cannot model exactly -- any other branch, an instruction it does not know, a multiply that ptxas may contract into an add, a shared-memory access that races,
 a global load after a global store, an output that depends on a register never written --
 raises Unsupported, and the caller falls back to v0's program-text signature.

@@ -1,5 +1,7 @@
 """Loops over a runtime bound, folded (dataflow.py mixes this into its _Block; paper section 6.2, the
-scalar fold: a fold keeps its chunk). Off unless ON (BITORDER_FOLD_LOOPS=1): not yet gated on the GPU.
+scalar fold: a fold keeps its chunk). On unless BITORDER_FOLD_LOOPS=0 (ON); gated on the H200 on
+2026-12-04d (benchmarks/results/2026-12-04d-gpu: 0 wrong merges; the fold keyed without its update
+makes wrong merges there).
 
 The loop Triton 3.6 emits for `for c0 in range(0, C, BC)` with a runtime C:
 
@@ -45,7 +47,7 @@ from .rules import _text_shape
 from .symbolic import Unsupported
 from ._native import trait
 
-ON = os.environ.get("BITORDER_FOLD_LOOPS", "") == "1"   # off until the GPU gate has run it
+ON = os.environ.get("BITORDER_FOLD_LOOPS", "1") != "0"   # BITORDER_FOLD_LOOPS=0: refused as before (v0)
 LOOP_T = "loop:T"
 _T = {(LOOP_T,): 1}
 _T1 = {(LOOP_T,): 1, (): 1}
@@ -208,7 +210,7 @@ class Loops:
         if any(LOOP_T in k for k in self.smem) or any(LOOP_T in k for k in self.smem_reads):
             raise Unsupported("a loop whose shared-memory addresses depend on the turn")
 
-    def fold(self, h, b, entry) -> int:
+    def fold(self, h, b, entry):
         """Fold the loop from label h to back edge b, walked once (turn 0) from `entry` (its header's
         loop_snapshot) to here; give the index after the back edge, where the walk goes on."""
         if self.region is not None or self.tc is not None:
@@ -309,7 +311,7 @@ class Loops:
         self.skip = (end[0], taken, before, (end[1], end[2]))
         return at + 2
 
-    def leave_skip(self, pc) -> int:
+    def leave_skip(self, pc):
         """Where a skip's code ends: after an if-else's arm A, arm B starts from the registers before
         the branch; at the join, every register either side changed is "branch taken ? one : other"
         (the skipped code's "skip ? before : after"), and the shared words written are forgotten."""
@@ -327,10 +329,13 @@ class Loops:
             old = other.get(r)
             if old is not None and all(a is b for a, b in zip(old, col)):
                 continue
+            pred = r.startswith("%p")
             if old is None:
-                old = [UNDEF_PRED if r.startswith("%p") else self.undef] * self.n
+                old = [UNDEF_PRED if pred else self.undef] * self.n
+            # (a predicate undefined on either side is undefined: a store it guards is refused)
             self.cols[r] = [o if g is True else v if g is False else
-                            (UNDEF_PRED if r.startswith("%p") else self.undef) if g == UNDEF_PRED else select(g, o, v)
+                            (UNDEF_PRED if pred else self.undef) if g == UNDEF_PRED else
+                            UNDEF_PRED if pred and (o == UNDEF_PRED or v == UNDEF_PRED) else select(g, o, v)
                             for g, o, v in zip(taken, old, col)]
             self.uniform.discard(r)
         self._forget_shared()
