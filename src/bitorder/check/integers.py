@@ -13,6 +13,7 @@ from .rules import _cvt_types, _float_cmp
 from .symbolic import EXTENDED, Unsupported, _RING, _extend, _itype, _wrap
 from .tensorcore import smem_or, smem_shift
 from ._native import trait
+from . import magic
 
 
 @trait     # mixed into dataflow._Block (a mypyc trait when compiled: _native.trait)
@@ -127,6 +128,10 @@ class Integers:
                 r = smem_or(args[0], args[1])
                 if r is not None:
                     return r
+        if magic.ON and len(args) == 2:   # division by a constant as LLVM lowers it (magic.py)
+            r = magic.product(op, args[0], args[1]) if base == "mul" else magic.shifted(op, args[0], args[1])
+            if r is not None:
+                return r
         return atom(f"{op}({','.join(pkey(a) for a in args)})")
 
     def tree_bits(self, v):
