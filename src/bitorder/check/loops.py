@@ -202,10 +202,11 @@ class Loops:
             self.smem[k] = (undef, writer, epoch, width)
 
     def _walk_body(self, inss):
+        steps = self.loop_steps + len(inss)
+        if steps > self.max_steps:
+            raise Unsupported(f"more than {self.max_steps} instructions executed (a long loop)")
+        self.loop_steps = steps
         for ins in inss:
-            self.loop_steps += 1
-            if self.loop_steps > self.max_steps:
-                raise Unsupported(f"more than {self.max_steps} instructions executed (a long loop)")
             self.step(ins)
         if any(LOOP_T in k for k in self.smem) or any(LOOP_T in k for k in self.smem_reads):
             raise Unsupported("a loop whose shared-memory addresses depend on the turn")
