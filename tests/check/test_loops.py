@@ -5,8 +5,6 @@ import os
 import sys
 
 import pytest
-import triton
-import triton.language as tl
 
 import bitorder
 from bitorder import check
@@ -16,34 +14,13 @@ from mutants import checker_test_fails_on_mutant
 from test_dataflow import ADDRESSES, kernel
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks"))
-from corpus.reductions import loop_assoc  # noqa: E402
+from corpus.reductions import loop_assoc, row_sum_loop  # noqa: E402
+from pinned_kernels import loop_sum  # noqa: E402   (the pinned suite's: acc += tl.sum(chunk, pinned=PINNED))
 
 
 @pytest.fixture(autouse=True)
 def fold_on(monkeypatch):
     monkeypatch.setattr(loops, "ON", True)
-
-
-@triton.jit
-def loop_sum(x_ptr, y_ptr, R, C, BR: tl.constexpr, BC: tl.constexpr, PINNED: tl.constexpr):
-    """The pinned suite's loop_sum: acc += tl.sum(chunk) over chunks of BC columns."""
-    r = tl.program_id(0) * BR + tl.arange(0, BR)
-    acc = tl.zeros((BR,), tl.float32)
-    for c0 in range(0, C, BC):
-        x = tl.load(x_ptr + r[:, None] * C + c0 + tl.arange(0, BC)[None, :], mask=r[:, None] < R, other=0.0)
-        acc += tl.sum(x, axis=1, pinned=PINNED)
-    tl.store(y_ptr + r, acc, mask=r < R)
-
-
-@triton.jit
-def row_sum_loop(x_ptr, y_ptr, R, C, BR: tl.constexpr, BC: tl.constexpr):
-    """Per-element partial sums carried across chunks, summed once after the loop."""
-    r = tl.program_id(0) * BR + tl.arange(0, BR)
-    acc = tl.zeros((BR, BC), tl.float32)
-    for c0 in range(0, C, BC):
-        c = c0 + tl.arange(0, BC)
-        acc += tl.load(x_ptr + r[:, None] * C + c[None, :], mask=(r[:, None] < R) & (c[None, :] < C), other=0.0)
-    tl.store(y_ptr + r, tl.sum(acc, axis=1), mask=r < R)
 
 
 _SIG = {"x_ptr": "*fp32", "y_ptr": "*fp32", "R": "i32", "C": "i32"}
