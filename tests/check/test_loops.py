@@ -114,6 +114,11 @@ def test_a_folded_loop_is_its_init_update_and_trip_count():
     (LOOP.replace("{update}", "max.f32 %r13, %r13, %r12;\nadd.rn.f32 %r10, %r10, %r13;").replace("{step}", "32")
      .replace("mov.b32 %r10, 0f00000000;", "mov.b32 %r10, 0f00000000;\nmov.b32 %r13, 0f00000000;"),
      "depend on each other"),
+    # two accumulators that trade values each turn (a = b + x, b = a): each reads the other's header value, which
+    # a dependence read from the previous turn's results instead would take for its own
+    (LOOP.replace("{update}", "add.rn.f32 %r14, %r13, %r12;\nmov.b32 %r13, %r10;\nmov.b32 %r10, %r14;")
+     .replace("{step}", "32").replace("mov.b32 %r10, 0f00000000;", "ld.global.b32 %r10, [%rd4+128];\nld.global.b32 %r13, [%rd4+256];"),
+     "depend on each other"),
     # an accumulator read from another thread (a shuffle of the carried value)
     (LOOP.replace("{update}", "shfl.sync.bfly.b32 %r13, %r10, 1, 31, -1;\nadd.rn.f32 %r10, %r13, %r12;")
      .replace("{step}", "32"), "move between threads"),
@@ -171,3 +176,12 @@ def test_planted_fault_a_fold_keyed_without_its_update_merges_the_two_orders(tmp
         tmp_path, "src/bitorder/check/loops.py", 'self.nodes.make("fold", (i, f), trip)',
         'self.nodes.make("fold", (i,), trip)',
         "tests/check/test_loops.py::test_an_update_that_associates_otherwise_is_another_class")
+
+
+def test_planted_fault_a_dependence_pass_that_starts_from_the_last_turn_is_caught(tmp_path):
+    # from a copied tree: _carried's second pass starting from the first pass's results (the defect this
+    # session's review found): the two trading accumulators above then look self-dependent and are folded
+    checker_test_fails_on_mutant(
+        tmp_path, "src/bitorder/check/loops.py", "        deps = {c: {c: False} for c in carried}     # register",
+        "        deps = deps if second else {c: {c: False} for c in carried}     # register",
+        "tests/check/test_loops.py::test_what_the_fold_cannot_decide_it_refuses")

@@ -64,6 +64,9 @@ def test_only_a_non_negative_index_is_read():
     assert magic.shifted("shr.u32", a, 31) == 0                      # the quotient's sign bit
     assert magic.shifted("shr.u32", a, 7) == magic.quotient({("ctaid_x",): 256}, 768)
     assert magic.shifted("shr.u32", a, 6) is None or magic.shifted("shr.u32", a, 6) != magic.shifted("shr.u32", a, 7)
+    u = magic.product("mul.hi.u32", {("ctaid_x",): 1}, 0xAAAAAAAB)     # x // 3 unsigned: its high half reaches bit 31
+    assert magic.shifted("shr.u32", u, 1) == magic.quotient({("ctaid_x",): 1}, 3)
+    assert magic.shifted("shr.s32", u, 1) is None                       # an arithmetic shift of it is not x // 3
 
 
 def test_inductor_index_division_is_one_class_per_grid(monkeypatch):

@@ -137,9 +137,12 @@ def _carried(inss):
     a result depends on every register an instruction reads, its guard, and (guarded) its old value."""
     carried, written = [], set()
     anywhere = {r for ins in inss for r in _text_shape(ins)[0]}
-    deps = {}            # register -> {carried register: crossed}
     smem = {}            # what any shared word may hold (stores anywhere in BODY: two passes)
-    for _ in range(2):
+    for second in (False, True):
+        # each pass from the header: a carried register holds its own value there (the second pass only
+        # adds the shared words stored after a load that reads them; starting it from the first pass's
+        # results would read a register's value after one turn as its value at the header)
+        deps = {c: {c: False} for c in carried}     # register -> {carried register: crossed}
         written.clear()
         for ins in inss:
             dsts, srcs, _ = _text_shape(ins)
@@ -155,8 +158,9 @@ def _carried(inss):
             for r in reads:
                 for c, x in deps.get(r, {}).items():
                     d[c] = d.get(c, False) or x
-            crossing = ins.base in _MOVES or (ins.base == "ld" and ".shared" in ins.opcode)
-            if ins.base == "ld" and ".shared" in ins.opcode:
+            shared_load = (ins.base == "ld" and ".shared" in ins.opcode) or ins.base == "ldmatrix"
+            crossing = ins.base in _MOVES or shared_load
+            if shared_load:
                 for c, x in smem.items():
                     d[c] = True
             if crossing:
@@ -264,7 +268,8 @@ class Loops:
             self.cols[r] = [selfnode] * n
         self._walk_body(inss)
         for r, before, delta in counters:
-            if any(pkey(v) != pkey(padd(o, pmul(d, _T1))) for v, o, d in zip(self.cols[r], before, delta)):
+            if any(not (v.__class__ is int or v.__class__ is dict) or pkey(v) != pkey(padd(o, pmul(d, _T1)))
+                   for v, o, d in zip(self.cols[r], before, delta)):
                 raise Unsupported("a loop counter that does not grow by a constant step")
         preds = [self.guard(t, back) for t in range(n)]
         text = str(preds[0])

@@ -65,7 +65,10 @@ def shifted(op, a, s):
     if hit is None:
         return None
     x, mult, bound = hit
-    if ((bound - 1) * mult) >> (32 + s) == 0:
+    high = ((bound - 1) * mult) >> 32          # the largest high half the register can hold
+    if op == "shr.s32" and high >> 31:
+        return None                            # (an arithmetic shift would extend its bit 31)
+    if high >> s == 0:
         return 0
     c = divisor(mult, s, bound)
     return None if c is None else quotient(x, c)
