@@ -97,11 +97,12 @@ def _checker(console: Console, live: bool) -> None:
     from .check.demo import partition_table
 
     console.print(partition_table())
-    console.print("[dim]v1 walks loop-free kernels and compares the dependence tree stored at every output: the "
-                  "pinned sums over num_warps are one tree, the free-order ones four; kernels with loops over runtime "
-                  "bounds fall back to v0 (equal programs up to names) unless a launch's integers are bound "
-                  "(check.signature(ptx, args): then the loop is walked, for that launch). Both are sound; neither "
-                  "merges what may differ (docs/check.md)[/]")
+    console.print("[dim]v1 walks a kernel and compares the dependence tree stored at every output: the pinned "
+                  "sums over num_warps are one tree, the free-order ones four. A loop over a runtime bound with a "
+                  "straight-line body is folded (its accumulators keyed by init, update and trip count); the "
+                  "tensor-core K loops are walked when a launch's integers are bound (check.signature(ptx, args)); "
+                  "what v1 cannot read falls back to v0 (equal programs up to names). Both are sound; neither merges "
+                  "what may differ (docs/check.md)[/]")
 
 
 SECTIONS = [

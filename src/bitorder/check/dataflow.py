@@ -1,4 +1,4 @@
-"""Checker v1 for loop-free kernels: the dependence tree of every output element.
+"""Checker v1 for loop-free kernels and the loops loops.py folds: the dependence tree of every output element.
 
 All threads of one block run in lockstep over the entry (Triton's loop-free kernels are
 straight-line SIMT code), with the thread index concrete and everything the host chooses

@@ -3,11 +3,11 @@
 Two levels, both sound (a merge means the same bits on every input; a split only costs
 tuning time):
   v1 (dataflow.py): the dependence tree stored at every output address, for loop-free
-     kernels; it merges different code that computes the same trees (a pinned reduction
-     over num_warps).
+     kernels and loops it folds (loops.py); it merges different code that computes the same
+     trees (a pinned reduction over num_warps).
   v0 (here): the program text up to register, label and parameter names, for everything
-     v1 declines (loops, instructions it does not model): two such entries compile to the
-     same machine code.
+     v1 declines (loops it cannot fold, instructions it does not model): two such entries
+     compile to the same machine code.
 A v1 signature never equals a v0 one.
 """
 from __future__ import annotations
@@ -306,7 +306,7 @@ def equivalent(ptx_a, ptx_b, args=None) -> Verdict:
                 return Verdict(False, f"output address {k}: the trees differ {where}")
             return Verdict(False, f"output address {k}: {_root(x)} vs {_root(y)}")
     if (ra is None) != (rb is None):
-        return Verdict(False, f"only one kernel is loop-free enough for the tree walk ({why_a or why_b})")
+        return Verdict(False, f"only one kernel is one the tree walk can read ({why_a or why_b})")
     a, b = canonicalize(ea), canonicalize(eb)
     for i, (x, y) in enumerate(zip(a.lines, b.lines)):
         if x != y:
