@@ -312,8 +312,9 @@ def main():
         stopped = True
         not_reached += [n for n in names if n not in done]
     n_cfg = sum(r["configs"] for r in rows)
-    from bitorder.check import loops, magic
-    summary = {"gpu": a.gpu, **how, "fold_loops": loops.ON, "magic_div": magic.ON, "kernels": len({r["kernel"] for r in rows}), "grids": len(rows), "configs": n_cfg,
+    from bitorder.check import loops, magic, memory
+    summary = {"gpu": a.gpu, **how, "fold_loops": loops.ON, "magic_div": magic.ON, "byte_parts": memory.BYTE_PARTS,
+               "kernels": len({r["kernel"] for r in rows}), "grids": len(rows), "configs": n_cfg,
                "v1_classed": sum(r["v1"] for r in rows), "classes": sum(r["classes"] for r in rows),
                "checker_configs_per_s": round(n_cfg / max(classing_s, 1e-9), 1), "not_reached": not_reached,
                "skipped_configs": sum(len(v) for v in skipped.values()),

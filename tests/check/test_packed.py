@@ -85,3 +85,31 @@ def test_planted_fault_forgetting_a_word_without_the_race_check_fails(tmp_path):
              '        old = self.smem.pop(k, None)\n        if old is not None and self.unordered(old[1], old[2], t):',
              '        old = self.smem.pop(k, None)\n        if False:',
              "tests/check/test_dataflow.py::test_a_wider_store_over_another_threads_word_without_a_barrier_is_a_race")
+
+
+# two bf16 halves widened (cvt.u32.u16), packed byte by byte by prmt 0x5410 and unpacked again: LLVM's way of sending
+# two halves through one 32-bit shuffle (pinned_loop_sum's 16-bit twins); with memory.BYTE_PARTS the halves are the
+# loaded halves themselves, so the sum is the direct one; a swapped selector (0x1054) packs them the other way
+PRMT = ("ld.global.b16 %rs1, [%rd4];\nld.global.b16 %rs2, [%rd4+2];\ncvt.u32.u16 %r5, %rs1;\ncvt.u32.u16 %r6, %rs2;\n"
+        "prmt.b32 %r7, %r5, %r6, {sel};\nmov.b32 {{%rs3, %rs4}}, %r7;\nsub.rn.bf16 %rs5, %rs3, %rs4;\n"
+        "st.global.b16 [%rd5], %rs5;")
+PRMT_DIRECT = _k("ld.global.b16 %rs1, [%rd4];\nld.global.b16 %rs2, [%rd4+2];\nsub.rn.bf16 %rs5, %rs1, %rs2;\n"
+                 "st.global.b16 [%rd5], %rs5;")
+
+
+def test_halves_packed_byte_by_byte_are_the_halves(monkeypatch):
+    from bitorder.check import memory
+    monkeypatch.setattr(memory, "BYTE_PARTS", True)
+    packed, swapped = _k(PRMT.format(sel="0x5410")), _k(PRMT.format(sel="0x1054"))
+    assert check.level(packed).startswith("v1") and check.equivalent(packed, PRMT_DIRECT)
+    assert not check.equivalent(swapped, PRMT_DIRECT)          # (b - a, not a - b)
+    crossed = _k(PRMT.format(sel="0x4510"))                    # b's two bytes the other way round: not b
+    assert not check.equivalent(crossed, PRMT_DIRECT)
+    monkeypatch.setattr(memory, "BYTE_PARTS", False)
+    assert not check.equivalent(packed, PRMT_DIRECT)           # off: opaque byte parts, as before
+
+
+def test_planted_fault_byte_parts_joined_without_checking_their_order_is_caught(tmp_path):
+    from mutants import checker_test_fails_on_mutant
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/memory.py", "x[1] != a + j or ", "",
+                                 "tests/check/test_packed.py::test_halves_packed_byte_by_byte_are_the_halves")

@@ -81,6 +81,7 @@ class _Block(Memory, TensorCore, AllThreads, Integers, Regions, Loops):
         self._selects = {}               # id(select tuple) -> (the tuple, its node id)
         self.bits = Bits()               # registers known bit by bit (predicates packed into integers)
         self.loads, self.packs = {}, {}  # node id -> (address, bytes); node id -> [(part, bytes)]
+        self.part_of = {}                # node id of a part -> (the value, i, n, bytes) (memory.subword)
         self.bits_of_tree = {}   # the text of a tree's bits as an integer (tree_bits) -> the tree (fnode)
         self.bases, self.bytes = {}, {}   # output pointer -> symbolic address part; (part, byte) -> store
         self.roots = {}

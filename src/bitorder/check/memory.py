@@ -3,13 +3,16 @@ memory as a map from address to the value and thread that stored it, checked for
 against the block's barriers; packed registers and their parts; the lane exchanges (shfl, ldmatrix)."""
 from __future__ import annotations
 
+import os
 import re
 
 from .rules import _address, _last_part, _operand, _reg_list
 from .poly import padd, pkey, _poly, short, _TERM, _term, UNDEF, UNDEF_PRED
-from .symbolic import _BITS, Unsupported, leaf_key
+from .symbolic import _BITS, EXTENDED, Unsupported, leaf_key
 from .predicates import select
 from ._native import trait
+
+BYTE_PARTS = os.environ.get("BITORDER_BYTE_PARTS", "") == "1"   # off until the GPU gate has run it
 
 
 def _symbolic_part(at) -> str:
@@ -166,7 +169,9 @@ class Memory:
 
     def subword(self, v, i, n, width):
         """Part i of n (lowest first) of a `width`-byte value: a narrower load of a load, a part
-        of a constant, the part a pack was made from, or a node naming the part."""
+        of a constant, the part a pack was made from, or a node naming the part. With BYTE_PARTS:
+        a part of a zero-extended narrower value (its own part, or 0 above it), and a part made of
+        consecutive finer parts of one value (prmt's byte packs of widened halves) that value's part."""
         pw = width // n
         if isinstance(v, int):
             return (v >> (8 * pw * i)) & ((1 << (8 * pw)) - 1)
@@ -178,7 +183,39 @@ class Memory:
             parts = self.packs.get(v[1])
             if parts and len(parts) == n:
                 return parts[i][0]
-        return ("node", self.nodes.make(f"part{i}/{n}.b{8 * width}", (self.fnode(v),)))
+            if BYTE_PARTS and parts and len(parts) > n and len(parts) % n == 0:
+                hit = self._finer(parts, i, n, width)
+                if hit is not None:
+                    return hit
+        if BYTE_PARTS and isinstance(v, dict):
+            ext = EXTENDED.get(pkey(v))
+            if ext is not None and not ext[2] and ext[1] % (8 * pw) == 0:   # zero-extended from ext[1] bits
+                if 8 * pw * i >= ext[1]:
+                    return 0
+                m = ext[1] // (8 * pw)
+                return ext[0] if m == 1 else self.subword(ext[0], i, m, ext[1] // 8)
+        nid = self.nodes.make(f"part{i}/{n}.b{8 * width}", (self.fnode(v),))
+        if BYTE_PARTS:
+            self.part_of[nid] = (v, i, n, width)
+        return ("node", nid)
+
+    def _finer(self, parts, i, n, width):
+        """Part i of n of a pack of len(parts) finer parts: constants joined, or, where the k parts it spans are
+        parts a .. a + k - 1 of m of one value (a a multiple of k, the same bytes), that value's part a / k of
+        m / k; else None."""
+        k = len(parts) // n
+        chunk = [p for p, _ in parts[i * k:(i + 1) * k]]
+        fw = width // len(parts)
+        if all(p.__class__ is int for p in chunk):
+            return sum((p & ((1 << (8 * fw)) - 1)) << (8 * fw * j) for j, p in enumerate(chunk))
+        made = [self.part_of.get(p[1]) if p.__class__ is tuple and p[0] == "node" else None for p in chunk]
+        if any(x is None for x in made):
+            return None
+        src, a, m, w = made[0]
+        if a % k or m % k or w // m != fw or any(x[1] != a + j or x[2] != m or x[3] != w or self.key(x[0]) != self.key(src)
+                                                 for j, x in enumerate(made)):
+            return None
+        return src if m // k == 1 else self.subword(src, a // k, m // k, w)
 
     def packed_float(self, t, op, base, ops, g):
         """An f16x2 / bf16x2 instruction as what PTX defines it to be: the scalar instruction on each half

@@ -17,7 +17,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-from . import dataflow, loops, magic
+from . import dataflow, loops, magic, memory
 from .ptx import Entry, Label, PTXError, parse
 
 _TOKEN = re.compile(r"%[A-Za-z_$][\w$]*|\$?L__\w+|\b\w+_param_\d+\b")
@@ -198,7 +198,7 @@ def _classify(entry: Entry, divisible=frozenset(), args=None):
     compile to the same code up to names (num_stages of a loop-free kernel) share the walk."""
     text = canonicalize(entry).signature
     bound = _bind(entry, args, divisible)
-    key = (text, divisible, bound, loops.ON, magic.ON)   # (the rules' switches: tests turn them on and off)
+    key = (text, divisible, bound, loops.ON, magic.ON, memory.BYTE_PARTS)   # (the rules' switches: tests turn them)
     hit = _MEMO.get(key)
     if hit is None:
         sig, _, why = _level(entry, divisible, text, bound)
@@ -238,7 +238,8 @@ def _classify_ptx_text(ptx, args):
         text = text.get("ptx")
     if not isinstance(text, str):
         return _classify(_entry(ptx), divisible, args)
-    key = (hashlib.sha256(text.encode()).digest(), divisible, tuple(sorted((args or {}).items(), key=str)), loops.ON, magic.ON)
+    key = (hashlib.sha256(text.encode()).digest(), divisible, tuple(sorted((args or {}).items(), key=str)), loops.ON, magic.ON,
+           memory.BYTE_PARTS)
     hit = _BY_TEXT.get(key)
     if hit is None:
         hit = _classify(_entry(text), divisible, args)

@@ -55,11 +55,11 @@ def _extend(v, signed, bits):
     wide = atom(f"ext{'su'[not signed]}{bits}({pkey(v)})")
     if len(EXTENDED) > 100_000:
         EXTENDED.clear()
-    EXTENDED[pkey(wide)] = (v, bits)
+    EXTENDED[pkey(wide)] = (v, bits, signed)
     return wide
 
 
-EXTENDED: dict = {}   # an extension atom's text -> (the value it widened, that value's width): a pure function
+EXTENDED: dict = {}   # an extension atom's text -> (the value it widened, its width, signed): a pure function
 
 
 # -- floating-point trees, hash-consed by structure ------------------------------------------------
