@@ -103,8 +103,8 @@ def test_halves_packed_byte_by_byte_are_the_halves(monkeypatch):
     packed, swapped = _k(PRMT.format(sel="0x5410")), _k(PRMT.format(sel="0x1054"))
     assert check.level(packed).startswith("v1") and check.equivalent(packed, PRMT_DIRECT)
     assert not check.equivalent(swapped, PRMT_DIRECT)          # (b - a, not a - b)
-    crossed = _k(PRMT.format(sel="0x4510"))                    # b's two bytes the other way round: not b
-    assert not check.equivalent(crossed, PRMT_DIRECT)
+    twice = _k(PRMT.format(sel="0x4410"))                      # b's low byte twice: not b
+    assert not check.equivalent(twice, PRMT_DIRECT)
     monkeypatch.setattr(memory, "BYTE_PARTS", False)
     assert not check.equivalent(packed, PRMT_DIRECT)           # off: opaque byte parts, as before
 
@@ -113,3 +113,26 @@ def test_planted_fault_byte_parts_joined_without_checking_their_order_is_caught(
     from mutants import checker_test_fails_on_mutant
     checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/memory.py", "x[1] != a + j or ", "",
                                  "tests/check/test_packed.py::test_halves_packed_byte_by_byte_are_the_halves")
+
+
+def test_a_walks_answer_does_not_depend_on_the_facts_earlier_walks_left(monkeypatch):
+    # 2026-12-04d call 5 classed one PTX text two ways in two gate workers: the table of what extension atoms widened
+    # was emptied when it grew large, in the middle of a walk, so a byte part read back later missed its atom's fact.
+    # It is emptied between walks now: a walk after many others gives a fresh walk's answer.
+    from bitorder.check import dataflow, memory, symbolic
+    from bitorder.check.ptx import parse
+    monkeypatch.setattr(memory, "BYTE_PARTS", True)
+    entry = parse(_k(PRMT.format(sel="0x5410")))[0]
+    fresh = dataflow.signature(entry)
+    symbolic.EXTENDED.clear()      # just below the size at which the table is emptied: this walk's atoms cross it
+    symbolic.EXTENDED.update({f"earlier{i}": (0, 16, False) for i in range(99_999)})
+    assert dataflow.signature(entry) == fresh
+
+
+def test_planted_fault_facts_emptied_during_a_walk_are_caught(tmp_path):
+    from mutants import checker_test_fails_on_mutant
+    checker_test_fails_on_mutant(
+        tmp_path, "src/bitorder/check/symbolic.py",
+        "    EXTENDED[pkey(wide)] = (v, bits, signed)   # (emptied between walks only: dataflow._reset_tables)",
+        "    if len(EXTENDED) > 100_000:\n        EXTENDED.clear()\n    EXTENDED[pkey(wide)] = (v, bits, signed)",
+        "tests/check/test_packed.py::test_a_walks_answer_does_not_depend_on_the_facts_earlier_walks_left")

@@ -34,14 +34,14 @@ from .memory import Memory
 from .integers import Integers
 from .regions import Regions
 from .loops import Loops, loop_backedges, skip_over_loop
-from . import loops
+from . import loops, magic
 from .ptx import Entry, Instr, Label
 from . import onehot, payloads
 from .bits import _FORM, Bits
 from .rules import _address, _branches_on_constants, _diamond, _hammock, _is_memory, _operand, _text_shape
 from .tensorcore import _PROXY_FENCE, TensorCore
 from .poly import atom, _is_int, padd, pkey, UNDEF_PRED
-from .symbolic import Nodes, Unsupported, _BITS, _KNOWN, _MAX_STEPS, _RING, _is_float_op, _itype, _pair_cvt, first_difference
+from .symbolic import EXTENDED, Nodes, Unsupported, _BITS, _KNOWN, _MAX_STEPS, _RING, _is_float_op, _itype, _pair_cvt, first_difference
 from .predicates import _SELECT, _pred, negate, select
 
 _BITS_TOKEN = {}   # an int -> the token of its bits as a float operand (_Block.fnode)
@@ -476,6 +476,12 @@ def _reset_tables():
     its fact (a walk's answer never depends on what earlier walks left)."""
     onehot.reset()
     payloads.NAN_TESTS.clear()
+    # facts a walk reads back (what an extension atom widened, what a mul.hi atom multiplied) are emptied here,
+    # never during a walk: emptied in the middle of one, a lookup would miss an atom that walk made, and its
+    # answer would depend on how many atoms earlier walks in the process had made
+    for facts in (EXTENDED, magic.PRODUCTS):
+        if len(facts) > 100_000:
+            facts.clear()
     tables = (onehot.EQ, onehot.NAMED, payloads.INT_NAMES, payloads.INT_TEXTS, payloads.COMPARES,
               payloads.COMPOSED)
     if max(len(t) for t in tables) > _TABLES_MAX:

@@ -49,9 +49,7 @@ def product(op, x, m):
     if not 0 < m < (1 << 31 if op == "mul.hi.s32" else 1 << 32):
         return None
     a = atom(f"{op}({pkey(x)},{pkey(m)})")
-    if len(PRODUCTS) > 100_000:
-        PRODUCTS.clear()
-    PRODUCTS[next(iter(a))[0]] = (x, m, bound)
+    PRODUCTS[next(iter(a))[0]] = (x, m, bound)   # (emptied between walks only: dataflow._reset_tables)
     return a
 
 

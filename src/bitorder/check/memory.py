@@ -12,7 +12,8 @@ from .symbolic import _BITS, EXTENDED, Unsupported, leaf_key
 from .predicates import select
 from ._native import trait
 
-BYTE_PARTS = os.environ.get("BITORDER_BYTE_PARTS", "") == "1"   # off until the GPU gate has run it
+# gated on the H200 2026-12-04d (call 5); BITORDER_BYTE_PARTS=0: such parts stay opaque nodes
+BYTE_PARTS = os.environ.get("BITORDER_BYTE_PARTS", "1") != "0"
 
 
 def _symbolic_part(at) -> str:

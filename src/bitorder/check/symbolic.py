@@ -53,9 +53,7 @@ def _extend(v, signed, bits):
     if "tree:" not in pkey(v):
         return v
     wide = atom(f"ext{'su'[not signed]}{bits}({pkey(v)})")
-    if len(EXTENDED) > 100_000:
-        EXTENDED.clear()
-    EXTENDED[pkey(wide)] = (v, bits, signed)
+    EXTENDED[pkey(wide)] = (v, bits, signed)   # (emptied between walks only: dataflow._reset_tables)
     return wide
 
 
