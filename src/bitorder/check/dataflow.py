@@ -33,7 +33,7 @@ from .allthreads import _INT_REG, AllThreads, selp_atom
 from .memory import Memory
 from .integers import Integers
 from .regions import Regions
-from .loops import Loops, loop_backedges, skip_over_loop
+from .loops import Loops, loop_shapes
 from . import loops, magic
 from .ptx import Entry, Instr, Label
 from . import onehot, payloads
@@ -170,11 +170,8 @@ class _Block(Memory, TensorCore, AllThreads, Integers, Regions, Loops):
                                   else f"instruction {item.opcode}")
         labels = {item.name: i for i, item in enumerate(body) if isinstance(item, Label)}
         # loops over a runtime bound (loops.py, when on): back edge -> header, and the branches that skip one
-        backs = loop_backedges(body, labels) if loops.ON and self.tc is None else {}
+        backs, skips = loop_shapes(body, labels) if loops.ON and self.tc is None else ({}, {})
         headers = {h: b for b, h in backs.items()}
-        skips = {k: skip_over_loop(body, k, labels, backs) for k, i in enumerate(body)
-                 if backs and isinstance(i, Instr) and i.base == "bra" and i.guard is not None}
-        skips = {k: v for k, v in skips.items() if v is not None}
         _branches_on_constants(body, self.bound, self.cta_z, self.grid_x is not None, frozenset(backs) | frozenset(skips))
         pc, steps = 0, 0
         entries, by_back_edge = {}, False   # header -> registers and memory where its loop was entered

@@ -39,6 +39,7 @@ before it; the words it wrote are forgotten at EXIT.
 from __future__ import annotations
 
 import os
+from collections import Counter
 
 from .ptx import Instr
 from .poly import UNDEF, UNDEF_PRED, atom, padd, pkey, pmul, short
@@ -55,36 +56,39 @@ _JUMPS = ("bra", "ret", "exit", "call", "brx")
 _MOVES = ("shfl", "ldmatrix", "stmatrix")   # register values between threads
 
 
-def loop_backedges(body, labels) -> dict:
-    """{back edge index: header index} for every guarded backward branch whose body (from its
-    label to it) is straight-line: no label a branch targets, no other jump, no global store, no
-    cp.async or wgmma."""
-    targets = _targets(body, labels)
-    out = {}
+def loop_shapes(body, labels):
+    """(back edges, skips): {back edge index: header index} for every guarded backward branch whose
+    body (from its label to it) is straight-line (no label a branch targets, no other jump, no global
+    store, no cp.async or wgmma), and {branch index: skip_over_loop's shape} for the guarded branches
+    that skip one of those loops. The branch targets are counted once for both."""
+    jumps = Counter(i.operands[0] for i in body if i.__class__ is Instr and i.base == "bra" and i.operands)
+    backs = {}
     for b, ins in enumerate(body):
         if ins.__class__ is not Instr or ins.base != "bra" or ins.guard is None:
             continue
         h = labels.get(ins.operands[0])
-        if h is not None and h < b and all(_straight(i, targets) for i in body[h + 1:b]):
-            out[b] = h
-    return out
+        if h is not None and h < b and all(_straight(i, jumps) for i in body[h + 1:b]):
+            backs[b] = h
+    skips = {}
+    for k, ins in enumerate(body):
+        if backs and ins.__class__ is Instr and ins.base == "bra" and ins.guard is not None:
+            shape = skip_over_loop(body, k, labels, backs, jumps)
+            if shape is not None:
+                skips[k] = shape
+    return backs, skips
 
 
-def _targets(body, labels) -> set:
-    """The labels' names some branch jumps to (the others mark debug locations)."""
-    return {i.operands[0] for i in body if i.__class__ is Instr and i.base == "bra" and i.operands}
-
-
-def _straight(item, targets) -> bool:
-    """Whether a loop body may hold item: no label a branch targets, no jump, no global store."""
+def _straight(item, jumps) -> bool:
+    """Whether a loop body may hold item: no label a branch targets (jumps: branch targets counted;
+    the other labels mark debug locations), no jump, no global store."""
     if item.__class__ is not Instr:
-        return item.name not in targets
+        return item.name not in jumps
     if item.base in _JUMPS or item.base in ("cp", "wgmma", "atom", "red"):
         return False
     return not (item.base == "st" and ".shared" not in item.opcode)
 
 
-def skip_over_loop(body, at, labels, backedges):
+def skip_over_loop(body, at, labels, backedges, jumps):
     """(where the skip ends, None) when the guarded forward branch at `at` jumps over straight-line
     code around one loop of `backedges` (its header the only label a branch targets, its back edge
     the only jump); ((where arm A ends, arm B's label, the join), arm B's first index) for the
@@ -94,7 +98,6 @@ def skip_over_loop(body, at, labels, backedges):
     ins = body[at]
     if ins.guard is None or ins.operands[0] not in labels:
         return None
-    targets = _targets(body, labels)
     end = labels[ins.operands[0]]
     jump = body[at + 1] if at + 1 < len(body) else None
     if jump.__class__ is Instr and jump.base == "bra" and jump.guard is None and end == at + 2 \
@@ -104,34 +107,34 @@ def skip_over_loop(body, at, labels, backedges):
         if join.__class__ is not Instr or join.base != "bra" or join.guard is not None or join.operands[0] not in labels:
             return None
         z = labels[join.operands[0]]
-        if z <= y or not _around_one_loop(body, end, y - 1, backedges, targets):
+        if z <= y or not _around_one_loop(body, end, y - 1, backedges, jumps):
             return None
         for item in body[y + 1:z]:
             if item.__class__ is Instr and (item.base in _JUMPS or item.base in _MOVES or item.base in ("bar", "barrier")
                                             or item.base in ("st", "cp", "wgmma", "atom", "red")
                                             or (item.base == "ld" and ".param" not in item.opcode)) \
-                    or item.__class__ is not Instr and item.name in targets:
+                    or item.__class__ is not Instr and item.name in jumps:
                 return None
-        names = [i.operands[0] for i in body if i.__class__ is Instr and i.base == "bra" and i.operands]
-        if names.count(body[end].name) != 1 or names.count(body[y].name) != 1:
+        if jumps[body[end].name] != 1 or jumps[body[y].name] != 1:
             return None
         return (y - 1, y, z), y
-    if end <= at or not _around_one_loop(body, at, end, backedges, targets):
+    if end <= at or not _around_one_loop(body, at, end, backedges, jumps):
         return None
     return end, None
 
 
-def _around_one_loop(body, at, end, backedges, targets) -> bool:
+def _around_one_loop(body, at, end, backedges, jumps) -> bool:
     """Whether body[at + 1:end] is straight-line code around exactly one loop of backedges."""
     inner = [(b, h) for b, h in backedges.items() if at < h < b < end]
     if len(inner) != 1:
         return False
     b, h = inner[0]
-    return all(k == h or k == b or _straight(body[k], targets) for k in range(at + 1, end))
+    return all(k == h or k == b or _straight(body[k], jumps) for k in range(at + 1, end))
 
 
 def _carried(inss):
-    """(registers BODY reads before it writes them, {register: {carried register: crossed}}): for each
+    """(registers BODY reads before it writes them, {register: {carried register: crossed}}, the registers
+    BODY writes): for each
     register BODY writes, the carried registers whose values at the header its value after BODY may
     depend on, and whether through a move between threads. Statically, over the instruction texts:
     a result depends on every register an instruction reads, its guard, and (guarded) its old value."""
@@ -171,21 +174,35 @@ def _carried(inss):
             for r in dsts:
                 deps[r] = dict(d)
                 written.add(r)
-    return carried, deps
+    return carried, deps, anywhere
 
 
 @trait     # mixed into dataflow._Block (a mypyc trait when compiled: _native.trait)
 class Loops:
-    def loop_snapshot(self):
-        """What a loop's walks restore: registers and shared memory at its header."""
-        return ({r: list(c) for r, c in self.cols.items()}, dict(self.smem),
-                {k: set(v) for k, v in self.smem_reads.items()}, dict(self.smem_bytes), set(self.words),
-                self.epoch, set(self.uniform), self.stored)
+    def _registers(self):
+        """A copy of every register's column and of the uniform set."""
+        return {r: list(c) for r, c in self.cols.items()}, set(self.uniform)
 
-    def _loop_restore(self, s):
-        cols, smem, reads, sbytes, words, epoch, uniform, stored = s
+    def _set_registers(self, registers):
+        """The registers as _registers copied them (copied again: a copy may be set more than once)."""
+        cols, uniform = registers
         self.cols.clear()
         self.cols.update({r: list(c) for r, c in cols.items()})
+        self.uniform.clear()
+        self.uniform.update(uniform)
+
+    def _never_written(self, r):
+        """The column of register r where no thread wrote it: the undefined predicate or value."""
+        return [UNDEF_PRED if r.startswith("%p") else self.undef] * self.n
+
+    def loop_snapshot(self):
+        """What a loop's walks restore: registers and shared memory at its header."""
+        return (self._registers(), dict(self.smem), {k: set(v) for k, v in self.smem_reads.items()},
+                dict(self.smem_bytes), set(self.words), self.epoch, self.stored)
+
+    def _loop_restore(self, s):
+        registers, smem, reads, sbytes, words, epoch, stored = s
+        self._set_registers(registers)
         self.smem.clear()
         self.smem.update(smem)
         self.smem_reads.clear()
@@ -195,8 +212,6 @@ class Loops:
         self.words.clear()
         self.words.update(words)
         self.epoch, self.stored = epoch, stored
-        self.uniform.clear()
-        self.uniform.update(uniform)
 
     def _forget_shared(self):
         """Every shared word's value unknown (read as a register never written); who wrote it and
@@ -223,9 +238,8 @@ class Loops:
         inss = [i for i in self.e.body[h + 1:b] if i.__class__ is Instr]
         back = self.e.body[b]
         n, undef = self.n, self.undef
-        carried, deps = _carried(inss)
-        written = {r for ins in inss for r in _text_shape(ins)[0]}
-        cols0 = entry[0]
+        carried, deps, written = _carried(inss)
+        cols0 = entry[0][0]
         counters, accs, unknown = [], [], []
         for r in carried:
             now, before = self.cols.get(r), cols0.get(r)
@@ -262,7 +276,7 @@ class Loops:
         for r, before, delta in counters:
             self.cols[r] = [padd(o, pmul(d, _T)) for o, d in zip(before, delta)]
         for r in unknown:
-            self.cols[r] = [UNDEF_PRED if r.startswith("%p") else undef] * n
+            self.cols[r] = self._never_written(r)
         selfnode = ("node", self.nodes.make_load("fold:self"))
         for r in accs:
             self.cols[r] = [selfnode] * n
@@ -285,7 +299,7 @@ class Loops:
         self._forget_shared()
         # after the loop: what BODY wrote is undefined, but for the counters and accumulators
         for r in written:
-            self.cols[r] = [UNDEF_PRED if r.startswith("%p") else undef] * n
+            self.cols[r] = self._never_written(r)
         self.uniform.difference_update(written)
         trips = atom(trip)
         for r, before, delta in counters:
@@ -310,7 +324,7 @@ class Loops:
         if moves and (len({str(g) for g in taken}) != 1 or self.smem or self.smem_reads):
             raise Unsupported("a skipped loop that moves data between threads after shared memory was used, "
                               "or that some threads skip and others not")
-        before = ({r: list(c) for r, c in self.cols.items()}, set(self.uniform))
+        before = self._registers()
         if first_b is None:
             self.skip = (end, taken, before, None)
             return at + 1
@@ -321,26 +335,22 @@ class Loops:
         """Where a skip's code ends: after an if-else's arm A, arm B starts from the registers before
         the branch; at the join, every register either side changed is "branch taken ? one : other"
         (the skipped code's "skip ? before : after"), and the shared words written are forgotten."""
-        _, taken, (other, uniform), arms = self.skip
+        _, taken, other, arms = self.skip
         if arms is not None:            # arm A done: B runs from the values before the branch
-            done = ({r: list(c) for r, c in self.cols.items()}, set(self.uniform))
-            self.cols.clear()
-            self.cols.update({r: list(c) for r, c in other.items()})
-            self.uniform.clear()
-            self.uniform.update(uniform)
+            done = self._registers()
+            self._set_registers(other)
             self.skip = (arms[1], taken, done, None)   # at the join: taken ? A's : B's
             return arms[0]
         self.skip = None
         for r, col in list(self.cols.items()):
-            old = other.get(r)
+            old = other[0].get(r)
             if old is not None and all(a is b for a, b in zip(old, col)):
                 continue
-            pred = r.startswith("%p")
+            pred, nothing = r.startswith("%p"), self._never_written(r)[0]
             if old is None:
-                old = [UNDEF_PRED if pred else self.undef] * self.n
+                old = self._never_written(r)
             # (a predicate undefined on either side is undefined: a store it guards is refused)
-            self.cols[r] = [o if g is True else v if g is False else
-                            (UNDEF_PRED if pred else self.undef) if g == UNDEF_PRED else
+            self.cols[r] = [o if g is True else v if g is False else nothing if g == UNDEF_PRED else
                             UNDEF_PRED if pred and (o == UNDEF_PRED or v == UNDEF_PRED) else select(g, o, v)
                             for g, o, v in zip(taken, old, col)]
             self.uniform.discard(r)

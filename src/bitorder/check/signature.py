@@ -193,12 +193,17 @@ def _level(entry: Entry, divisible=frozenset(), text_signature: str | None = Non
 _MEMO: dict = {}   # hash of the canonical program text -> (signature, why v1 declined or None)
 
 
+def _switches() -> tuple:
+    """The walk's rule switches (loops.py, magic.py, memory.py): part of every memo key, as tests turn them."""
+    return loops.ON, magic.ON, memory.BYTE_PARTS
+
+
 def _classify(entry: Entry, divisible=frozenset(), args=None):
     """(signature, why v1 declined or None), walked once per program text: configurations that
     compile to the same code up to names (num_stages of a loop-free kernel) share the walk."""
     text = canonicalize(entry).signature
     bound = _bind(entry, args, divisible)
-    key = (text, divisible, bound, loops.ON, magic.ON, memory.BYTE_PARTS)   # (the rules' switches: tests turn them)
+    key = (text, divisible, bound, _switches())
     hit = _MEMO.get(key)
     if hit is None:
         sig, _, why = _level(entry, divisible, text, bound)
@@ -238,8 +243,7 @@ def _classify_ptx_text(ptx, args):
         text = text.get("ptx")
     if not isinstance(text, str):
         return _classify(_entry(ptx), divisible, args)
-    key = (hashlib.sha256(text.encode()).digest(), divisible, tuple(sorted((args or {}).items(), key=str)), loops.ON, magic.ON,
-           memory.BYTE_PARTS)
+    key = (hashlib.sha256(text.encode()).digest(), divisible, tuple(sorted((args or {}).items(), key=str)), _switches())
     hit = _BY_TEXT.get(key)
     if hit is None:
         hit = _classify(_entry(text), divisible, args)
