@@ -60,3 +60,30 @@ def test_check_verb_classes_a_kernels_configurations(tmp_path):
             "--warps", "1", "8", "--aligned", "x_ptr", "y_ptr", "n")
     assert p.returncode == 0, p.stderr
     assert "warps=1" in p.stdout and "warps=8" in p.stdout and "the same dependence tree" in p.stdout
+
+
+def test_check_verb_reports_what_does_not_compile_and_writes_json(tmp_path):
+    import json
+    src = tmp_path / "k.py"
+    src.write_text("import triton\nimport triton.language as tl\n@triton.jit\n"
+                   "def k(x_ptr, y_ptr, n, B: tl.constexpr):\n    o = tl.program_id(0) * B + tl.arange(0, B)\n"
+                   "    tl.store(y_ptr + o, tl.load(x_ptr + o, mask=o < n) + 1, mask=o < n)\n")
+    out = tmp_path / "classes.json"
+    # B=100 is not a power of two: Triton refuses that configuration; the others are still classed
+    p = run("check", f"{src}:k", "--sig", "x_ptr=*fp32", "y_ptr=*fp32", "n=i32", "--space", "B=256,100",
+            "--warps", "1", "2", "--json", str(out))
+    assert p.returncode == 1, p.stdout + p.stderr
+    assert "did not compile" in p.stdout and "B=100" in p.stdout
+    got = json.loads(out.read_text())
+    assert sorted(m for c in got["classes"] for m in c["members"]) == ["warps=1 stages=3 B=256", "warps=2 stages=3 B=256"]
+    assert all(c["level"].startswith(("v1", "v0")) for c in got["classes"])
+    assert len(got["failed"]) == 2 and all("B=100" in f["config"] for f in got["failed"])
+
+
+def test_check_verb_clear_errors(tmp_path):
+    p = run("check", str(tmp_path / "missing.ptx"))
+    assert p.returncode != 0 and "cannot read" in p.stderr
+    bad = tmp_path / "bad.ptx"
+    bad.write_text(".visible .entry k() {\n  ret;\n")
+    p = run("check", str(bad))
+    assert p.returncode != 0 and "not PTX the checker reads" in p.stderr, p.stdout + p.stderr

@@ -47,35 +47,65 @@ def _literal(v: str):
 
 
 def _check(args) -> int:
+    """`bitorder check`: the bitwise classes of PTX files, or of a kernel's configurations compiled here (no GPU).
+    A configuration Triton cannot compile is listed with its error, not classed; the exit status is 1 if any was."""
     import itertools
+    import json
 
     from rich.console import Console
+    from rich.progress import Progress
     from rich.table import Table
 
     from . import check
     console = Console()
+    failed = []   # (name, why): configurations that did not compile
     if all(x.endswith(".ptx") for x in args.inputs):
-        texts = [open(x).read() for x in args.inputs]
-        names = args.inputs
+        texts, names = [], list(args.inputs)
+        for x in args.inputs:
+            try:
+                texts.append(Path(x).read_text())
+            except OSError as e:
+                raise SystemExit(f"cannot read {x}: {e.strerror}") from None
     else:
+        if len(args.inputs) != 1:
+            raise SystemExit("expected PTX files, or one FILE.py:FUNCTION")
         from .compiler import compile as compile_kernel
         fn = _load_jit(args.inputs[0])
         space = _kv(args.space, lambda v: [_literal(x) for x in v.split(",")])
         keys = list(space)
+        points = list(itertools.product(args.warps, args.stages, *space.values()))
         texts, names = [], []
-        for warps, stages, *vals in itertools.product(args.warps, args.stages, *space.values()):
-            consts = {**_kv(args.const, _literal), **dict(zip(keys, vals))}
-            texts.append(compile_kernel(fn, args.target, signature=_kv(args.sig, str), constexprs=consts,
-                                        aligned=args.aligned, num_warps=warps, num_stages=stages))
-            names.append(" ".join([f"warps={warps}", f"stages={stages}"] + [f"{k}={v}" for k, v in zip(keys, vals)]))
-    classes = check.partition(texts)
-    t = Table("class", "signature", "members")
+        with Progress(console=console, transient=True) as bar:   # Triton's compile is the slow part
+            task = bar.add_task("compiling", total=len(points))
+            for warps, stages, *vals in points:
+                name = " ".join([f"warps={warps}", f"stages={stages}"] + [f"{k}={v}" for k, v in zip(keys, vals)])
+                consts = {**_kv(args.const, _literal), **dict(zip(keys, vals))}
+                try:
+                    texts.append(compile_kernel(fn, args.target, signature=_kv(args.sig, str), constexprs=consts,
+                                                aligned=args.aligned, num_warps=warps, num_stages=stages))
+                    names.append(name)
+                except Exception as e:   # one configuration's failure (resources, shapes) is reported, not fatal
+                    failed.append((name, (str(e).strip().splitlines() or [type(e).__name__])[-1][:160]))
+                bar.advance(task)
+    try:
+        classes = check.partition(texts)
+    except check.PTXError as e:
+        raise SystemExit(f"not PTX the checker reads: {e}") from None
+    t = Table("class", "signature", "checker level", "members")
     for i, members in enumerate(classes):
-        t.add_row(str(i), check.signature(texts[members[0]])[:16], "\n".join(names[m] for m in members))
+        t.add_row(str(i), check.signature(texts[members[0]])[:16], check.level(texts[members[0]]),
+                  "\n".join(names[m] for m in members))
     console.print(t)
+    for name, why in failed:
+        console.print(f"[red]did not compile[/red] {name}: {why}")
     if len(texts) == 2:
         console.print(check.equivalent(*texts).explanation)
-    return 0
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"classes": [{"signature": check.signature(texts[m[0]]), "level": check.level(texts[m[0]]),
+                                    "members": [names[i] for i in m]} for m in classes],
+                       "failed": [{"config": n, "error": w} for n, w in failed]}, f, indent=1)
+    return 1 if failed else 0
 
 
 def main(argv=None) -> int:
@@ -86,15 +116,16 @@ def main(argv=None) -> int:
                    add_help=False)
     k = sub.add_parser("check", help="bitwise classes of compiled kernels: two PTX files, or a kernel's configs")
     k.add_argument("inputs", nargs="+", help="PTX files, or one FILE.py:FUNCTION")
-    k.add_argument("--target", default="sm90")
-    k.add_argument("--sig", nargs="*", metavar="ARG=TYPE")
-    k.add_argument("--const", nargs="*", metavar="ARG=VALUE")
+    k.add_argument("--target", default="sm90", help="compile target (default sm90; gfx942 too)")
+    k.add_argument("--sig", nargs="*", metavar="ARG=TYPE", help="runtime argument types, e.g. x_ptr=*fp32 n=i32")
+    k.add_argument("--const", nargs="*", metavar="ARG=VALUE", help="constexpr values every configuration shares")
     k.add_argument("--warps", nargs="*", type=int, default=[4], help="num_warps values to try")
     k.add_argument("--stages", nargs="*", type=int, default=[3], help="num_stages values to try")
     k.add_argument("--space", nargs="*", metavar="ARG=V1,V2", help="constexpr values to try, e.g. BLOCK=256,512")
     k.add_argument("--aligned", nargs="*", default=(), metavar="ARG",
                    help="arguments Triton would specialise as multiples of 16 (pointers, sizes): the checker "
                         "uses the assumption, as the compiled code does")
+    k.add_argument("--json", metavar="FILE", help="also write the classes (signature, level, members) as JSON")
     c = sub.add_parser("compile", help="compile a @triton.jit function for a target without a GPU")
     c.add_argument("kernel", help="FILE.py:FUNCTION")
     c.add_argument("--target", default="sm90")
