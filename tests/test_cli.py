@@ -87,3 +87,5 @@ def test_check_verb_clear_errors(tmp_path):
     bad.write_text(".visible .entry k() {\n  ret;\n")
     p = run("check", str(bad))
     assert p.returncode != 0 and "not PTX the checker reads" in p.stderr, p.stdout + p.stderr
+    p = run("check", f"{tmp_path}/k.py:k", "--target", "gfx942")
+    assert p.returncode != 0 and "does not read yet" in p.stderr, p.stdout + p.stderr

@@ -69,6 +69,8 @@ def _check(args) -> int:
     else:
         if len(args.inputs) != 1:
             raise SystemExit("expected PTX files, or one FILE.py:FUNCTION")
+        if not args.target.startswith("sm"):
+            raise SystemExit(f"the checker reads PTX: target {args.target!r} compiles to AMDGCN, which it does not read yet")
         from .compiler import compile as compile_kernel
         fn = _load_jit(args.inputs[0])
         space = _kv(args.space, lambda v: [_literal(x) for x in v.split(",")])
@@ -116,7 +118,7 @@ def main(argv=None) -> int:
                    add_help=False)
     k = sub.add_parser("check", help="bitwise classes of compiled kernels: two PTX files, or a kernel's configs")
     k.add_argument("inputs", nargs="+", help="PTX files, or one FILE.py:FUNCTION")
-    k.add_argument("--target", default="sm90", help="compile target (default sm90; gfx942 too)")
+    k.add_argument("--target", default="sm90", help="an NVIDIA compile target (default sm90): the checker reads PTX")
     k.add_argument("--sig", nargs="*", metavar="ARG=TYPE", help="runtime argument types, e.g. x_ptr=*fp32 n=i32")
     k.add_argument("--const", nargs="*", metavar="ARG=VALUE", help="constexpr values every configuration shares")
     k.add_argument("--warps", nargs="*", type=int, default=[4], help="num_warps values to try")
