@@ -76,14 +76,15 @@ def _check(args) -> int:
         space = _kv(args.space, lambda v: [_literal(x) for x in v.split(",")])
         keys = list(space)
         points = list(itertools.product(args.warps, args.stages, *space.values()))
+        sig, const = _kv(args.sig, str), _kv(args.const, _literal)   # (parsed once, not per configuration)
         texts, names = [], []
         with Progress(console=console, transient=True) as bar:   # Triton's compile is the slow part
             task = bar.add_task("compiling", total=len(points))
             for warps, stages, *vals in points:
                 name = " ".join([f"warps={warps}", f"stages={stages}"] + [f"{k}={v}" for k, v in zip(keys, vals)])
-                consts = {**_kv(args.const, _literal), **dict(zip(keys, vals))}
+                consts = {**const, **dict(zip(keys, vals))}
                 try:
-                    texts.append(compile_kernel(fn, args.target, signature=_kv(args.sig, str), constexprs=consts,
+                    texts.append(compile_kernel(fn, args.target, signature=sig, constexprs=consts,
                                                 aligned=args.aligned, num_warps=warps, num_stages=stages))
                     names.append(name)
                 except Exception as e:   # one configuration's failure (resources, shapes) is reported, not fatal
@@ -93,10 +94,11 @@ def _check(args) -> int:
         classes = check.partition(texts)
     except check.PTXError as e:
         raise SystemExit(f"not PTX the checker reads: {e}") from None
+    rows = [{"signature": check.signature(texts[m[0]]), "level": check.level(texts[m[0]]),
+             "members": [names[i] for i in m]} for m in classes]
     t = Table("class", "signature", "checker level", "members")
-    for i, members in enumerate(classes):
-        t.add_row(str(i), check.signature(texts[members[0]])[:16], check.level(texts[members[0]]),
-                  "\n".join(names[m] for m in members))
+    for i, row in enumerate(rows):
+        t.add_row(str(i), row["signature"][:16], row["level"], "\n".join(row["members"]))
     console.print(t)
     for name, why in failed:
         console.print(f"[red]did not compile[/red] {name}: {why}")
@@ -104,9 +106,7 @@ def _check(args) -> int:
         console.print(check.equivalent(*texts).explanation)
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"classes": [{"signature": check.signature(texts[m[0]]), "level": check.level(texts[m[0]]),
-                                    "members": [names[i] for i in m]} for m in classes],
-                       "failed": [{"config": n, "error": w} for n, w in failed]}, f, indent=1)
+            json.dump({"classes": rows, "failed": [{"config": n, "error": w} for n, w in failed]}, f, indent=1)
     return 1 if failed else 0
 
 

@@ -191,9 +191,13 @@ class Loops:
         self.uniform.clear()
         self.uniform.update(uniform)
 
+    def _nothing(self, r):
+        """What register r holds in a thread that never wrote it: the undefined predicate or value."""
+        return UNDEF_PRED if r.startswith("%p") else self.undef
+
     def _never_written(self, r):
-        """The column of register r where no thread wrote it: the undefined predicate or value."""
-        return [UNDEF_PRED if r.startswith("%p") else self.undef] * self.n
+        """The column of register r where no thread wrote it."""
+        return [self._nothing(r)] * self.n
 
     def loop_snapshot(self):
         """What a loop's walks restore: registers and shared memory at its header."""
@@ -346,9 +350,9 @@ class Loops:
             old = other[0].get(r)
             if old is not None and all(a is b for a, b in zip(old, col)):
                 continue
-            pred, nothing = r.startswith("%p"), self._never_written(r)[0]
+            pred, nothing = r.startswith("%p"), self._nothing(r)
             if old is None:
-                old = self._never_written(r)
+                old = [nothing] * self.n
             # (a predicate undefined on either side is undefined: a store it guards is refused)
             self.cols[r] = [o if g is True else v if g is False else nothing if g == UNDEF_PRED else
                             UNDEF_PRED if pred and (o == UNDEF_PRED or v == UNDEF_PRED) else select(g, o, v)
