@@ -12,7 +12,8 @@ reads them), timed with process_time (one core; compiling is not counted, as run
 only classing). SRC (default: this checkout's src) is the tree whose bitorder.check is imported,
 so an older commit's `git archive` can be timed by the same command.
 
---dump writes {"kernel|index|cfg": [signature, level]} (sorted keys): two dumps that are equal
+--dump writes {"answers": {"kernel|index|cfg": [signature, level]}, "seconds": {same keys: CPU-s}}
+(sorted keys; a configuration whose PTX was classed before in the process costs the memo lookup only): two dumps that are equal
 give identical partitions of every grid, since a grid's partition is its configurations
 grouped by signature. --base PKGS (a folder holding `bck`, a copy of an older
 src/bitorder/check) classes each configuration with both checkers back to back in one process,
@@ -59,7 +60,7 @@ def main():
         import cProfile
         prof = cProfile.Profile()
         prof.enable()
-    out, total_s, total_n, per = {}, 0.0, 0, {}
+    out, secs, total_s, total_n, per = {}, {}, 0.0, 0, {}
     for name in names:
         with open(os.path.join(a.ptx, f"{name}.pkl"), "rb") as f:
             recs = pickle.load(f)
@@ -70,8 +71,10 @@ def main():
             c = _Compiled(asm)
             t0 = time.process_time()
             ans = (check.signature(c), check.level(c))
-            t += time.process_time() - t0
+            dt = time.process_time() - t0
+            t += dt
             out[f"{name}|{j}|{cfg}"] = ans
+            secs[f"{name}|{j}|{cfg}"] = round(dt, 4)
             k += 1
         total_s += t
         total_n += k
@@ -83,7 +86,7 @@ def main():
     print(f"TOTAL {total_n} configurations, {total_s:.1f} CPU-s, {total_n / total_s:.1f} configurations per CPU-second")
     if a.dump:
         with open(a.dump, "w") as f:
-            json.dump({"answers": out, "per_kernel": per, "total_configs": total_n,
+            json.dump({"answers": out, "seconds": secs, "per_kernel": per, "total_configs": total_n,
                        "total_classing_s": round(total_s, 2)}, f, indent=0, sort_keys=True)
 
 

@@ -34,7 +34,7 @@ from .memory import Memory
 from .integers import Integers
 from .regions import Regions
 from .loops import Loops, loop_shapes
-from . import loops, magic
+from . import loops, magic, trips
 from .ptx import Entry, Instr, Label
 from . import onehot, payloads
 from .bits import _FORM, Bits
@@ -173,6 +173,8 @@ class _Block(Memory, TensorCore, AllThreads, Integers, Regions, Loops):
         backs, skips = loop_shapes(body, labels) if loops.ON and self.tc is None else ({}, {})
         headers = {h: b for b, h in backs.items()}
         _branches_on_constants(body, self.bound, self.cta_z, self.grid_x is not None, frozenset(backs) | frozenset(skips))
+        if trips.exceeds(self, body, labels):   # loops of constant trip counts too long to follow: known now
+            raise Unsupported(f"more than {self.max_steps} instructions executed (a long loop)")
         pc, steps = 0, 0
         entries, by_back_edge = {}, False   # header -> registers and memory where its loop was entered
         while pc < len(body):

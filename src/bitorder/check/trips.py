@@ -1,0 +1,179 @@
+"""Loops with a constant trip count: the walk's instruction limit decided before the walk.
+
+The walk follows a loop whose back edge every thread takes the same way on concrete values turn by
+turn (TorchInductor bakes r0_numel into its looped reductions: 32,000 / R0_BLOCK turns). Where
+those turns would execute more instructions than the walk may (its "steps"), it used to find out
+only after walking them all, seconds later, and then fell back to the program text (v0).
+
+Which instructions the walk executes depends on its branches alone, so the program is first run
+for thread 0 on the instructions its branch predicates depend on (their backward slice: a loop
+counter's add and its comparison), on concrete integers, every instruction counted as the walk
+counts it. A walk that completes has every thread take each branch alike, so thread 0's count is
+the walk's; where the count passes the walk's limit, the walk cannot complete, and is refused at
+once with the limit's own message. Anything the slice holds that this reading does
+not compute exactly (a symbolic value, a guarded instruction, an opcode outside _OPS) means no
+prediction: the walk goes on turn by turn as before. The answer is v0 either way (its signature is
+the program text's, whatever the reason), so a prediction changes no class, only the time.
+"""
+from __future__ import annotations
+
+import os
+import re
+
+from .ptx import Instr, Label
+from .symbolic import Unsupported
+
+ON = os.environ.get("BITORDER_TRIP_COUNT", "1") != "0"   # BITORDER_TRIP_COUNT=0: every loop walked to the limit
+_REG = re.compile(r"%[A-Za-z_$][\w$]*")
+_OPS = frozenset({"add", "sub", "mul", "mad", "shl", "shr", "and", "or", "xor", "not", "mov", "setp", "selp"})
+_CMP = {"lt": int.__lt__, "le": int.__le__, "gt": int.__gt__, "ge": int.__ge__, "eq": int.__eq__, "ne": int.__ne__,
+        "lo": int.__lt__, "ls": int.__le__, "hi": int.__gt__, "hs": int.__ge__}
+
+
+def _slice(body, preds):
+    """The instructions of the program the branch predicates depend on (a flow-insensitive backward
+    closure over register definitions), as a set of indices into body, or None where one of them
+    writes two registers (setp's p|q), is guarded, or is outside _OPS (a load, a conversion)."""
+    defs: dict = {}
+    for k, ins in enumerate(body):
+        if ins.__class__ is Instr and ins.operands and ins.base not in ("st", "bar", "barrier", "stmatrix", "red",
+                                                                          "atom", "bra", "cp", "wgmma"):
+            for d in _REG.findall(ins.operands[0]):
+                defs.setdefault(d, []).append(k)
+    need, todo, out = set(preds), list(preds), set()
+    while todo:
+        for k in defs.get(todo.pop(), ()):
+            ins = body[k]
+            if ins.guard is not None or "|" in ins.operands[0] or "{" in ins.operands[0] or ins.base not in _OPS:
+                return None
+            out.add(k)
+            for r in _REG.findall(" ".join(ins.operands[1:])):
+                if r not in need:
+                    need.add(r)
+                    todo.append(r)
+    return out
+
+
+def _type(op: str):
+    """(bits, signed) of an integer opcode's last type suffix, or None (a float or predicate type)."""
+    t = op.rsplit(".", 1)[-1]
+    if t[0] not in "sub" or not t[1:].isdigit():
+        return None
+    return int(t[1:]), t[0] == "s"
+
+
+def _wrap(v: int, bits: int, signed: bool) -> int:
+    v &= (1 << bits) - 1
+    return v - (1 << bits) if signed and v >> (bits - 1) else v
+
+
+def _execute(ins: Instr, read):
+    """The value ins writes, computed exactly on concrete operands (read: operand text -> int or bool),
+    or None where it cannot be."""
+    base, op = ins.base, ins.opcode
+    args = [read(o) for o in ins.operands[1:]]
+    if any(a is None for a in args):
+        return None
+    if op.endswith(".pred"):
+        if not all(a.__class__ is bool for a in args):
+            return None
+        if base == "mov":
+            return args[0]
+        if base == "not":
+            return not args[0]
+        if base in ("and", "or", "xor") and len(args) == 2:
+            return {"and": args[0] and args[1], "or": args[0] or args[1], "xor": args[0] != args[1]}[base]
+        return None
+    if base == "selp":
+        if len(args) != 3 or args[2].__class__ is not bool or _type(op) is None:
+            return None
+        return args[0] if args[2] else args[1]
+    ty = _type(op)
+    if ty is None or not all(a.__class__ is int for a in args):
+        return None
+    bits, signed = ty
+    a = [_wrap(x, bits, signed) for x in args]
+    if base == "setp":
+        cmp = op.split(".")[1]
+        return _CMP[cmp](a[0], a[1]) if cmp in _CMP and len(a) == 2 else None
+    if (base in ("mul", "mad") and ".lo" not in op) or ".wide" in op or ".hi" in op or ".cc" in op or ".sat" in op:
+        return None
+    if base == "mov" and len(a) == 1:
+        r = a[0]
+    elif base == "not" and len(a) == 1:
+        r = ~a[0]
+    elif len(a) == 3 and base == "mad":
+        r = a[0] * a[1] + a[2]
+    elif len(a) != 2:
+        return None
+    elif base == "shl" or base == "shr":
+        s = args[1] & 0xFFFFFFFF
+        if s >= bits:
+            r = (-1 if a[0] < 0 else 0) if base == "shr" and signed else 0
+        else:
+            r = a[0] << s if base == "shl" else (a[0] >> s if signed else (a[0] & ((1 << bits) - 1)) >> s)
+    else:
+        r = {"add": a[0] + a[1], "sub": a[0] - a[1], "mul": a[0] * a[1],
+             "and": a[0] & a[1], "or": a[0] | a[1], "xor": a[0] ^ a[1]}[base]
+    return _wrap(r, bits, signed)
+
+
+def exceeds(block, body, labels) -> bool:
+    """Whether the walk of body (block: the walk, before its first instruction; labels: label ->
+    index) would execute more than block.max_steps instructions: the program run for thread 0 on
+    its branch predicates' slice alone, every instruction counted as the walk counts it. False
+    where a branch it meets is not decided by concrete values (a loop over a runtime bound, a
+    branch on data: the walk's own rules take those) or a value in the slice is not computed
+    exactly."""
+    branches = [k for k, i in enumerate(body) if i.__class__ is Instr and i.base == "bra" and i.guard is not None]
+    if not ON or not branches:
+        return False
+    sl = _slice(body, {body[k].guard[1] for k in branches})
+    if sl is None:
+        return False
+    state: dict = {}
+    consts: dict = {}
+
+    def read(o):
+        o = o.strip()
+        hit = state.get(o)
+        if hit is not None:
+            return hit
+        if o.startswith("%"):
+            return None               # a register no slice instruction wrote, or %tid (thread 0's is 0: not read)
+        hit = consts.get(o)
+        if hit is None:
+            try:
+                hit = consts[o] = block.val(0, o)
+            except Unsupported:       # an operand the walk reads otherwise ({%r1, %r2}): no prediction
+                hit = consts[o] = ()
+        return hit if hit.__class__ is int else None
+
+    pc, steps, limit, n = 0, 0, block.max_steps, len(body)
+    while pc < n:
+        ins = body[pc]
+        pc += 1
+        if ins.__class__ is Label:
+            continue
+        steps += 1
+        if steps > limit:
+            return True
+        if ins.base == "bra":
+            if ins.guard is not None:
+                p = state.get(ins.guard[1])
+                if p.__class__ is not bool:
+                    return False
+                if p == ins.guard[0]:     # not taken ("@%p bra" is taken where %p holds, "@!%p" where not)
+                    continue
+            target = labels.get(ins.operands[0]) if ins.operands else None
+            if target is None:
+                return False
+            pc = target
+        elif ins.opcode == "ret" or ins.base in ("exit", "call", "brx"):
+            return False
+        elif pc - 1 in sl:
+            v = _execute(ins, read)
+            if v is None:
+                return False
+            state[ins.operands[0].strip()] = v
+    return False

@@ -1,0 +1,105 @@
+"""Loops of a constant trip count too long to follow, refused before the walk (check/trips.py): the
+count is the walk's own, to the instruction, and a prediction changes no class."""
+import time
+
+import pytest
+from hypothesis import given, strategies as st
+
+from bitorder import check
+from bitorder.check import dataflow, trips
+from bitorder.check.ptx import Instr, parse
+
+from test_dataflow import ADDRESSES, kernel
+
+# acc (%r10) over `turns` turns of one element a thread: the bound a constant (Inductor's r0_numel)
+CONST_LOOP = ADDRESSES + """mov.b32 %r10, 0f00000000;
+mov.u32 %r11, 0;
+$L__top:
+add.s32 %r19, %r11, %r1;
+mul.wide.s32 %rd6, %r19, 4;
+add.s64 %rd7, %rd1, %rd6;
+ld.global.b32 %r12, [%rd7];
+add.rn.f32 %r10, %r10, %r12;
+add.s32 %r11, %r11, 32;
+setp.lt.u32 %p2, %r11, {bound};
+@%p2 bra $L__top;
+st.global.b32 [%rd5], %r10;"""
+
+
+def _entry(turns, bound=None):
+    return parse(kernel(CONST_LOOP.replace("{bound}", str(bound if bound is not None else 32 * turns))))[0]
+
+
+def _walks(entry, steps) -> bool:
+    try:
+        dataflow.walk(entry, limits=(steps, 0))
+        return True
+    except dataflow.Unsupported as e:
+        assert "instructions executed" in str(e)
+        return False
+
+
+def _walked_steps(entry, hi=4000) -> int:
+    """The fewest steps the walk completes within, found with the prediction off (binary search)."""
+    lo = 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if _walks(entry, mid) else (mid + 1, hi)
+    return lo
+
+
+@pytest.mark.parametrize("turns", [1, 2, 7, 40])
+def test_the_count_is_the_walks_to_the_instruction(monkeypatch, turns):
+    entry = _entry(turns)
+    monkeypatch.setattr(trips, "ON", False)
+    exact = _walked_steps(entry)
+    monkeypatch.setattr(trips, "ON", True)
+    said = []
+    real = trips.exceeds
+    monkeypatch.setattr(trips, "exceeds", lambda *a: said.append(real(*a)) or said[-1])
+    assert _walks(entry, exact) and said[-1] is False          # at the limit: walked, not refused
+    assert not _walks(entry, exact - 1) and said[-1] is True   # one below: refused before the walk
+
+
+def test_a_long_constant_loop_is_refused_at_once_and_classed_as_before(monkeypatch):
+    entry = kernel(CONST_LOOP.replace("{bound}", str(32 * 30000)))
+    monkeypatch.setattr(trips, "ON", True)
+    t0 = time.process_time()
+    fast = (check.signature(entry), check.level(entry))
+    assert time.process_time() - t0 < 1.0
+    monkeypatch.setattr(trips, "ON", False)
+    assert (check.signature(entry), check.level(entry)) == fast
+    assert fast[0].startswith("v0:") and "20000 instructions executed" in fast[1]
+
+
+@pytest.mark.parametrize("change", [
+    ("setp.lt.u32 %p2, %r11, {bound};", "setp.lt.u32 %p2, %r11, %r1;"),     # the bound is the thread index
+    ("mov.u32 %r11, 0;", "ld.param.u32 %r11, [k_param_2];"),              # the counter starts at an argument
+    ("add.s32 %r11, %r11, 32;", "cvt.u32.u16 %r11, %rs1;"),               # an opcode the count does not read
+])
+def test_what_it_cannot_count_it_leaves_to_the_walk(change):
+    text = kernel(CONST_LOOP.replace(*change).replace("{bound}", "64"))
+    entry = parse(text)[0]
+    block = dataflow._Block(entry, dataflow.Nodes())
+    labels = {item.name: i for i, item in enumerate(entry.body) if not isinstance(item, Instr)}
+    assert trips.exceeds(block, entry.body, labels) is False
+
+
+_U32 = st.integers(0, 2**32 - 1)
+
+
+@given(_U32, _U32, st.sampled_from(["add", "sub", "mul.lo", "and", "or", "xor"]), st.sampled_from(["u32", "s32"]))
+def test_integer_steps_wrap_as_ptx_does(a, b, op, ty):
+    ins = Instr(None, f"{op}.{ty}", ("%r1", str(a), str(b)), 0)
+    got = trips._execute(ins, int)
+    r = {"add": a + b, "sub": a - b, "mul.lo": a * b, "and": a & b, "or": a | b, "xor": a ^ b}[op] % 2**32
+    assert got == (r - 2**32 if ty == "s32" and r >= 2**31 else r)
+
+
+@given(_U32, _U32, st.sampled_from(["lt", "le", "gt", "ge", "eq", "ne"]))
+def test_comparisons_read_the_type_as_ptx_does(a, b, cmp):
+    import operator
+    f = getattr(operator, cmp)
+    sa, sb = (a - 2**32 if a >= 2**31 else a), (b - 2**32 if b >= 2**31 else b)
+    assert trips._execute(Instr(None, f"setp.{cmp}.u32", ("%p1", str(a), str(b)), 0), int) == f(a, b)
+    assert trips._execute(Instr(None, f"setp.{cmp}.s32", ("%p1", str(a), str(b)), 0), int) == f(sa, sb)
