@@ -103,3 +103,28 @@ def test_comparisons_read_the_type_as_ptx_does(a, b, cmp):
     sa, sb = (a - 2**32 if a >= 2**31 else a), (b - 2**32 if b >= 2**31 else b)
     assert trips._execute(Instr(None, f"setp.{cmp}.u32", ("%p1", str(a), str(b)), 0), int) == f(a, b)
     assert trips._execute(Instr(None, f"setp.{cmp}.s32", ("%p1", str(a), str(b)), 0), int) == f(sa, sb)
+
+
+# after the loop, a branch on data over straight-line code (a hammock, as libdevice's log has one)
+HAMMOCK = """setp.lt.f32 %p3, %r10, 0f00000000;
+@%p3 bra $L__skip;
+add.rn.f32 %r10, %r10, %r10;
+add.rn.f32 %r10, %r10, %r10;
+$L__skip:
+st.global.b32 [%rd5], %r10;"""
+
+
+def test_code_a_branch_on_data_may_skip_is_counted_as_skipped(monkeypatch):
+    entry = parse(kernel(CONST_LOOP.replace("st.global.b32 [%rd5], %r10;", HAMMOCK).replace("{bound}", "224")))[0]
+    monkeypatch.setattr(trips, "ON", False)
+    exact = _walked_steps(entry)
+    monkeypatch.setattr(trips, "ON", True)
+    block = dataflow._Block(entry, dataflow.Nodes(), max_steps=exact - 3)
+    labels = {item.name: i for i, item in enumerate(entry.body) if not isinstance(item, Instr)}
+    assert trips.exceeds(block, entry.body, labels)         # the hammock's two adds counted as skipped
+    assert not trips.exceeds(dataflow._Block(entry, dataflow.Nodes(), max_steps=exact - 2), entry.body, labels)
+    assert _walks(entry, exact)
+    long = parse(kernel(CONST_LOOP.replace("st.global.b32 [%rd5], %r10;", HAMMOCK).replace("{bound}", str(32 * 30000))))[0]
+    t0 = time.process_time()
+    assert not _walks(long, 0)
+    assert time.process_time() - t0 < 1.0

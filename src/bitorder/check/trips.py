@@ -9,8 +9,9 @@ Which instructions the walk executes depends on its branches alone, so the progr
 for thread 0 on the instructions its branch predicates depend on (their backward slice: a loop
 counter's add and its comparison), on concrete integers, every instruction counted as the walk
 counts it. A walk that completes has every thread take each branch alike, so thread 0's count is
-the walk's; where the count passes the walk's limit, the walk cannot complete, and is refused at
-once with the limit's own message. Anything the slice holds that this reading does
+the walk's (code that a branch on data may skip, which the walk runs guarded, is counted as
+skipped: the count is a lower bound); where the count passes the walk's limit, the walk cannot
+complete, and is refused at once with the limit's own message. Anything the slice holds that this reading does
 not compute exactly (a symbolic value, a guarded instruction, an opcode outside _OPS) means no
 prediction: the walk goes on turn by turn as before. The answer is v0 either way (its signature is
 the program text's, whatever the reason), so a prediction changes no class, only the time.
@@ -21,6 +22,7 @@ import os
 import re
 
 from .ptx import Instr, Label
+from .rules import _diamond, _hammock
 from .symbolic import Unsupported
 
 ON = os.environ.get("BITORDER_TRIP_COUNT", "1") != "0"   # BITORDER_TRIP_COUNT=0: every loop walked to the limit
@@ -121,14 +123,22 @@ def _execute(ins: Instr, read):
 def exceeds(block, body, labels) -> bool:
     """Whether the walk of body (block: the walk, before its first instruction; labels: label ->
     index) would execute more than block.max_steps instructions: the program run for thread 0 on
-    its branch predicates' slice alone, every instruction counted as the walk counts it. False
-    where a branch it meets is not decided by concrete values (a loop over a runtime bound, a
-    branch on data: the walk's own rules take those) or a value in the slice is not computed
-    exactly."""
+    its branch predicates' slice alone, every instruction counted as the walk counts it (code a
+    branch on data may skip counted as skipped: a lower bound). False where a branch it meets is
+    not decided by concrete values (a loop over a runtime bound: the walk folds it) or a value in
+    the slice is not computed exactly."""
     branches = [k for k, i in enumerate(body) if i.__class__ is Instr and i.base == "bra" and i.guard is not None]
     if not ON or not branches:
         return False
-    sl = _slice(body, {body[k].guard[1] for k in branches})
+    # a branch on data over straight-line code (a hammock, an if-else: libdevice's log and tanh) is
+    # walked as that code guarded: counted here as if every thread skipped it, a lower bound
+    skips = {}
+    for k in branches:
+        end = _hammock(body, k, labels)
+        arms = _diamond(body, k, labels) if end is None else None
+        if end is not None or arms is not None:
+            skips[k] = end if end is not None else arms[3]
+    sl = _slice(body, {body[k].guard[1] for k in branches if k not in skips})
     if sl is None:
         return False
     state: dict = {}
@@ -159,6 +169,9 @@ def exceeds(block, body, labels) -> bool:
         if steps > limit:
             return True
         if ins.base == "bra":
+            if pc - 1 in skips:
+                pc = skips[pc - 1]
+                continue
             if ins.guard is not None:
                 p = state.get(ins.guard[1])
                 if p.__class__ is not bool:
