@@ -9,6 +9,7 @@ from bitorder import check
 from bitorder.check import dataflow, trips
 from bitorder.check.ptx import Instr, parse
 
+from mutants import checker_test_fails_on_mutant
 from test_dataflow import ADDRESSES, kernel
 
 # acc (%r10) over `turns` turns of one element a thread: the bound a constant (Inductor's r0_numel)
@@ -128,3 +129,11 @@ def test_code_a_branch_on_data_may_skip_is_counted_as_skipped(monkeypatch):
     t0 = time.process_time()
     assert not _walks(long, 0)
     assert time.process_time() - t0 < 1.0
+
+
+def test_planted_fault_a_count_one_over_per_instruction_is_caught(tmp_path):
+    # from a copied tree (tests/mutants.py): every instruction counted twice, so walks that complete
+    # within the limit are refused; the count-equals-the-walk's test must then fail
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/trips.py", "        steps += 1\n",
+                                 "        steps += 2\n",
+                                 "tests/check/test_trips.py::test_the_count_is_the_walks_to_the_instruction")
