@@ -10,25 +10,25 @@ from bitorder.check import dataflow, trips
 from bitorder.check.ptx import Instr, parse
 
 from mutants import checker_test_fails_on_mutant
-from test_dataflow import ADDRESSES, kernel
+from test_dataflow import kernel
+from test_loops import ADD, LOOP
 
-# acc (%r10) over `turns` turns of one element a thread: the bound a constant (Inductor's r0_numel)
-CONST_LOOP = ADDRESSES + """mov.b32 %r10, 0f00000000;
-mov.u32 %r11, 0;
-$L__top:
-add.s32 %r19, %r11, %r1;
-mul.wide.s32 %rd6, %r19, 4;
-add.s64 %rd7, %rd1, %rd6;
-ld.global.b32 %r12, [%rd7];
-add.rn.f32 %r10, %r10, %r12;
-add.s32 %r11, %r11, 32;
-setp.lt.u32 %p2, %r11, {bound};
-@%p2 bra $L__top;
-st.global.b32 [%rd5], %r10;"""
+def _constant_bound(loop: str) -> str:
+    """test_loops' loop (acc %r10 over turns of one element a thread) with its bound a constant {bound}
+    (Inductor's r0_numel) and no skip: every branch the count meets is then decided on constants."""
+    for old, new in (("ld.param.u32 %r20, [k_param_2];\nsetp.lt.s32 %p1, %r20, 1;\n", ""),
+                     ("@%p1 bra $L__exit;\n", ""), ("{update}", ADD), ("{step}", "32"),
+                     ("setp.lt.s32 %p2, %r11, %r20;", "setp.lt.u32 %p2, %r11, {bound};")):
+        assert old in loop
+        loop = loop.replace(old, new)
+    return loop
 
 
-def _entry(turns, bound=None):
-    return parse(kernel(CONST_LOOP.replace("{bound}", str(bound if bound is not None else 32 * turns))))[0]
+CONST_LOOP = _constant_bound(LOOP)
+
+
+def _entry(turns):
+    return parse(kernel(CONST_LOOP.replace("{bound}", str(32 * turns))))[0]
 
 
 def _walks(entry, steps) -> bool:

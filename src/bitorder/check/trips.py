@@ -23,7 +23,7 @@ import re
 
 from .ptx import Instr, Label
 from .rules import _diamond, _hammock
-from .symbolic import Unsupported
+from .symbolic import Unsupported, _wrap
 
 ON = os.environ.get("BITORDER_TRIP_COUNT", "1") != "0"   # BITORDER_TRIP_COUNT=0: every loop walked to the limit
 _REG = re.compile(r"%[A-Za-z_$][\w$]*")
@@ -64,11 +64,6 @@ def _type(op: str):
     return int(t[1:]), t[0] == "s"
 
 
-def _wrap(v: int, bits: int, signed: bool) -> int:
-    v &= (1 << bits) - 1
-    return v - (1 << bits) if signed and v >> (bits - 1) else v
-
-
 def _execute(ins: Instr, read):
     """The value ins writes, computed exactly on concrete operands (read: operand text -> int or bool),
     or None where it cannot be."""
@@ -94,7 +89,7 @@ def _execute(ins: Instr, read):
     if ty is None or not all(a.__class__ is int for a in args):
         return None
     bits, signed = ty
-    a = [_wrap(x, bits, signed) for x in args]
+    a = [_wrap(x, signed, bits) for x in args]
     if base == "setp":
         cmp = op.split(".")[1]
         return _CMP[cmp](a[0], a[1]) if cmp in _CMP and len(a) == 2 else None
@@ -117,7 +112,7 @@ def _execute(ins: Instr, read):
     else:
         r = {"add": a[0] + a[1], "sub": a[0] - a[1], "mul": a[0] * a[1],
              "and": a[0] & a[1], "or": a[0] | a[1], "xor": a[0] ^ a[1]}[base]
-    return _wrap(r, bits, signed)
+    return _wrap(r, signed, bits)
 
 
 def exceeds(block, body, labels) -> bool:
