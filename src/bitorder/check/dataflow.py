@@ -38,14 +38,13 @@ from . import loops, magic, trips
 from .ptx import Entry, Instr, Label
 from . import onehot, payloads
 from .bits import _FORM, Bits
-from .rules import _address, _branches_on_constants, _diamond, _hammock, _is_memory, _operand, _text_shape
+from .rules import _BITS16, _address, _branches_on_constants, _diamond, _hammock, _is_memory, _operand, _text_shape
 from .tensorcore import _PROXY_FENCE, TensorCore
 from .poly import atom, _is_int, padd, pkey, UNDEF_PRED
 from .symbolic import EXTENDED, Nodes, Unsupported, _BITS, _KNOWN, _MAX_STEPS, _RING, _is_float_op, _itype, _pair_cvt, first_difference
 from .predicates import _SELECT, _pred, negate, select
 
 _BITS_TOKEN = {}   # an int -> the token of its bits as a float operand (_Block.fnode)
-_BITS16 = ("mov.b16", "mov.u16")   # moves whose constant is written as its 16-bit pattern
 
 __all__ = ["Unsupported", "first_difference", "roots", "signature", "signature_of", "walk"]
 

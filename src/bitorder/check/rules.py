@@ -12,6 +12,7 @@ from .poly import atom, _norm, padd, pkey
 from .symbolic import _FLOAT_TYPE, Unsupported
 
 
+_BITS16 = ("mov.b16", "mov.u16")   # moves whose constant is written as its 16-bit pattern (dataflow, trips)
 _NOT_IN_REGION = {"bra", "bar", "barrier", "shfl", "ldmatrix", "stmatrix", "ret", "exit", "call", "brx"}
 
 

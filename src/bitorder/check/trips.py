@@ -22,14 +22,13 @@ import os
 import re
 
 from .ptx import Instr, Label
-from .rules import _diamond, _hammock
-from .symbolic import Unsupported, _wrap
+from .predicates import _pred
+from .rules import _BITS16, _diamond, _float_cmp, _hammock, _operand
+from .symbolic import Unsupported
 
 ON = os.environ.get("BITORDER_TRIP_COUNT", "1") != "0"   # BITORDER_TRIP_COUNT=0: every loop walked to the limit
 _REG = re.compile(r"%[A-Za-z_$][\w$]*")
 _OPS = frozenset({"add", "sub", "mul", "mad", "shl", "shr", "and", "or", "xor", "not", "mov", "setp", "selp"})
-_CMP = {"lt": int.__lt__, "le": int.__le__, "gt": int.__gt__, "ge": int.__ge__, "eq": int.__eq__, "ne": int.__ne__,
-        "lo": int.__lt__, "ls": int.__le__, "hi": int.__gt__, "hs": int.__ge__}
 
 
 def _slice(body, preds):
@@ -56,63 +55,31 @@ def _slice(body, preds):
     return out
 
 
-def _type(op: str):
-    """(bits, signed) of an integer opcode's last type suffix, or None (a float or predicate type)."""
-    t = op.rsplit(".", 1)[-1]
-    if t[0] not in "sub" or not t[1:].isdigit():
-        return None
-    return int(t[1:]), t[0] == "s"
-
-
-def _execute(ins: Instr, read):
-    """The value ins writes, computed exactly on concrete operands (read: operand text -> int or bool),
-    or None where it cannot be."""
+def _execute(ins: Instr, read, block):
+    """The value ins writes as the walk computes it (block: the walk, whose integer and compare_int
+    it calls: sums left unwrapped, types read at comparisons), on concrete operands (read: operand
+    text -> int or bool), or None where the walk's value would not be a concrete int or bool."""
     base, op = ins.base, ins.opcode
     args = [read(o) for o in ins.operands[1:]]
     if any(a is None for a in args):
         return None
-    if op.endswith(".pred"):
+    if op.endswith(".pred"):      # execute's predicate cases: mov.pred, and/or/xor/not of predicates
         if not all(a.__class__ is bool for a in args):
             return None
-        if base == "mov":
-            return args[0]
-        if base == "not":
-            return not args[0]
-        if base in ("and", "or", "xor") and len(args) == 2:
-            return {"and": args[0] and args[1], "or": args[0] or args[1], "xor": args[0] != args[1]}[base]
+        return args[0] if base == "mov" else _pred(base, args)
+    if base == "selp":            # _selp_handlers' value() on a decided predicate
+        return (args[0] if args[2] else args[1]) if len(args) == 3 and args[2].__class__ is bool else None
+    if not all(a.__class__ is int for a in args):
         return None
-    if base == "selp":
-        if len(args) != 3 or args[2].__class__ is not bool or _type(op) is None:
-            return None
-        return args[0] if args[2] else args[1]
-    ty = _type(op)
-    if ty is None or not all(a.__class__ is int for a in args):
+    try:
+        if base == "setp":
+            return None if len(args) != 2 or _float_cmp(op) else block.compare_int(op, op.split(".")[1], *args)
+        if base == "mov":         # execute's mov: a 16-bit constant as its bit pattern
+            return args[0] & 0xFFFF if op in _BITS16 and _operand(ins.operands[1])[0] == "value" else args[0]
+        r = block.integer(op, args)
+    except Exception:             # (Unsupported, or a comparison it does not know): the walk meets it itself
         return None
-    bits, signed = ty
-    a = [_wrap(x, signed, bits) for x in args]
-    if base == "setp":
-        cmp = op.split(".")[1]
-        return _CMP[cmp](a[0], a[1]) if cmp in _CMP and len(a) == 2 else None
-    if (base in ("mul", "mad") and ".lo" not in op) or ".wide" in op or ".hi" in op or ".cc" in op or ".sat" in op:
-        return None
-    if base == "mov" and len(a) == 1:
-        r = a[0]
-    elif base == "not" and len(a) == 1:
-        r = ~a[0]
-    elif len(a) == 3 and base == "mad":
-        r = a[0] * a[1] + a[2]
-    elif len(a) != 2:
-        return None
-    elif base == "shl" or base == "shr":
-        s = args[1] & 0xFFFFFFFF
-        if s >= bits:
-            r = (-1 if a[0] < 0 else 0) if base == "shr" and signed else 0
-        else:
-            r = a[0] << s if base == "shl" else (a[0] >> s if signed else (a[0] & ((1 << bits) - 1)) >> s)
-    else:
-        r = {"add": a[0] + a[1], "sub": a[0] - a[1], "mul": a[0] * a[1],
-             "and": a[0] & a[1], "or": a[0] | a[1], "xor": a[0] ^ a[1]}[base]
-    return _wrap(r, signed, bits)
+    return r if r.__class__ is int else None
 
 
 def exceeds(block, body, labels) -> bool:
@@ -180,7 +147,7 @@ def exceeds(block, body, labels) -> bool:
         elif ins.opcode == "ret" or ins.base in ("exit", "call", "brx"):
             return False
         elif pc - 1 in sl:
-            v = _execute(ins, read)
+            v = _execute(ins, read, block)
             if v is None:
                 return False
             state[ins.operands[0].strip()] = v
