@@ -35,19 +35,23 @@ def _cold():
     symbolic._ONCE_SEEN.clear()
 
 
-def main(ptx_dir, out, seed=2):
+def drawn(ptx_dir, seed=2):
+    """(kernel, index, entry, divisible) of one configuration drawn per kernel, the Inductor cross-entropy kernels
+    left out: the draw every script here walks (census.py, npkeys.py)."""
     names = sorted(os.path.basename(p)[:-4] for p in glob.glob(os.path.join(ptx_dir, "*.pkl")))
     rng = random.Random(seed)
-    rows = []
     for name in names:
         if name.startswith("inductor_cross_entropy"):
             continue
         with open(os.path.join(ptx_dir, f"{name}.pkl"), "rb") as f:
             recs = [r for r in pickle.load(f) if r[4] is not None]
         r = rng.choice(recs)
-        c = _Compiled(r[4])
-        entry = parse(r[4]["ptx"])[0]
-        divisible = divisible_params(c)
+        yield name, r[1], parse(r[4]["ptx"])[0], divisible_params(_Compiled(r[4]))
+
+
+def main(ptx_dir, out, seed=2):
+    rows = []
+    for name, index, entry, divisible in drawn(ptx_dir, seed):
         _cold()
         t0 = time.process_time()
         try:
@@ -69,7 +73,7 @@ def main(ptx_dir, out, seed=2):
                 continue
             seen.add(k)
             stack.extend(x for x in shaped.shape[k][1] if isinstance(x, str))
-        rows.append({"kernel": name, "index": r[1], "walk_s": round(walk_s, 4), "node_ids": len(nodes.key_of) - 1,
+        rows.append({"kernel": name, "index": index, "walk_s": round(walk_s, 4), "node_ids": len(nodes.key_of) - 1,
                      "distinct": len(shapes), "reachable": len(seen), "hash_s": round(hash_s, 4)})
         print(name, rows[-1], flush=True)
     tot = {k: sum(r[k] for r in rows) for k in ("walk_s", "node_ids", "distinct", "reachable", "hash_s")}
