@@ -8,6 +8,7 @@ from hypothesis import given, strategies as st
 from bitorder import check
 from bitorder.check import dataflow, trips
 from bitorder.check.ptx import Instr, parse
+from bitorder.check.rules import _branches_on_constants
 
 from mutants import checker_test_fails_on_mutant
 from test_dataflow import kernel
@@ -29,6 +30,11 @@ CONST_LOOP = _constant_bound(LOOP)
 
 def _entry(turns):
     return parse(kernel(CONST_LOOP.replace("{bound}", str(32 * turns))))[0]
+
+
+def _labels(entry) -> dict:
+    """label -> index, as the walk reads the body's labels."""
+    return {item.name: i for i, item in enumerate(entry.body) if not isinstance(item, Instr)}
 
 
 def _walks(entry, steps) -> bool:
@@ -82,8 +88,7 @@ def test_what_it_cannot_count_it_leaves_to_the_walk(change):
     text = kernel(CONST_LOOP.replace(*change).replace("{bound}", "64"))
     entry = parse(text)[0]
     block = dataflow._Block(entry, dataflow.Nodes())
-    labels = {item.name: i for i, item in enumerate(entry.body) if not isinstance(item, Instr)}
-    assert trips.exceeds(block, entry.body, labels) is False
+    assert trips.exceeds(block, entry.body, _labels(entry), {}) is False     # (no branch over straight-line code)
 
 
 _U32 = st.integers(0, 2**32 - 1)
@@ -124,9 +129,13 @@ def test_code_a_branch_on_data_may_skip_is_counted_as_skipped(monkeypatch):
     exact = _walked_steps(entry)
     monkeypatch.setattr(trips, "ON", True)
     block = dataflow._Block(entry, dataflow.Nodes(), max_steps=exact - 3)
-    labels = {item.name: i for i, item in enumerate(entry.body) if not isinstance(item, Instr)}
-    assert trips.exceeds(block, entry.body, labels)         # the hammock's two adds counted as skipped
-    assert not trips.exceeds(dataflow._Block(entry, dataflow.Nodes(), max_steps=exact - 2), entry.body, labels)
+    labels = _labels(entry)
+    straight = _branches_on_constants(entry.body, labels)   # what the walk hands the count: the hammock
+    assert list(straight) == [k for k, i in enumerate(entry.body) if isinstance(i, Instr) and i.opcode == "bra"
+                              and i.operands == ("$L__skip",)]
+    assert trips.exceeds(block, entry.body, labels, straight)         # the hammock's two adds counted as skipped
+    assert not trips.exceeds(dataflow._Block(entry, dataflow.Nodes(), max_steps=exact - 2), entry.body, labels,
+                             straight)
     assert _walks(entry, exact)
     long = parse(kernel(CONST_LOOP.replace("st.global.b32 [%rd5], %r10;", HAMMOCK).replace("{bound}", str(32 * 30000))))[0]
     t0 = time.process_time()

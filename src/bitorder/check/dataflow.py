@@ -171,8 +171,9 @@ class _Block(Memory, TensorCore, AllThreads, Integers, Regions, Loops):
         # loops over a runtime bound (loops.py, when on): back edge -> header, and the branches that skip one
         backs, skips = loop_shapes(body, labels) if loops.ON and self.tc is None else ({}, {})
         headers = {h: b for b, h in backs.items()}
-        _branches_on_constants(body, self.bound, self.cta_z, self.grid_x is not None, frozenset(backs) | frozenset(skips))
-        if trips.exceeds(self, body, labels):   # loops of constant trip counts too long to follow: known now
+        straight = _branches_on_constants(body, labels, self.bound, self.cta_z, self.grid_x is not None,
+                                          frozenset(backs) | frozenset(skips))
+        if trips.exceeds(self, body, labels, straight):   # loops of constant trip counts too long to follow: known now
             raise Unsupported(f"more than {self.max_steps} instructions executed (a long loop)")
         pc, steps = 0, 0
         entries, by_back_edge = {}, False   # header -> registers and memory where its loop was entered

@@ -73,24 +73,31 @@ def _diamond(body, at, labels):
     return at + 3, y - 1, y + 1, z
 
 
-def _branches_on_constants(body, bound=frozenset(), cta_z=False, grid_x=False, exempt=frozenset()):
+def _branches_on_constants(body, labels, bound=frozenset(), cta_z=False, grid_x=False, exempt=frozenset()) -> dict:
     """Refuse at once (before a long walk) a branch whose predicate may depend on anything but
     the thread index and constants: a flow-insensitive closure over register definitions.
     Forward branches over straight-line code, and if-else diamonds of it, are exempt: the walk
-    guards that code instead.
+    guards that code instead. Returns those: branch index -> the index where every thread runs on
+    (the hammock's end, the diamond's join), which trips.exceeds counts as skipped.
+    labels: label -> index in body.
     bound: names of parameters whose values are given (a launch's integers): loads of them are
     constants; cta_z: %ctaid.z and %nctaid.z are given too; grid_x: %ctaid.x and %nctaid.x are
     left to the walk (the launch grid's x extent is given: a branch the range of %ctaid.x decides
     is taken one way, any other is refused when the walk reaches it). exempt: indices of branches the
     walk folds (loops.py: back edges of loops over a runtime bound, and the branches that skip them)."""
-    guarded = [k for k, i in enumerate(body) if i.__class__ is Instr and i.guard and i.base == "bra" and k not in exempt]
-    if not guarded:
-        return
-    labels = {item.name: i for i, item in enumerate(body) if isinstance(item, Label)}
-    branches = [body[k].guard[1] for k in guarded
-                if _hammock(body, k, labels) is None and _diamond(body, k, labels) is None]
+    straight, branches = {}, []
+    for k, i in enumerate(body):
+        if i.__class__ is Instr and i.guard and i.base == "bra":
+            end = _hammock(body, k, labels)
+            if end is None:
+                arms = _diamond(body, k, labels)
+                end = arms[3] if arms is not None else None
+            if end is not None:
+                straight[k] = end
+            elif k not in exempt:
+                branches.append(i.guard[1])
     if not branches:
-        return
+        return straight
     # backwards from the branch predicates (their cone is small; the program need not be read
     # whole): a predicate is symbolic if a register it depends on is loaded or computed from ctaid
     defs = {}   # register -> the instructions whose first operand names it (stores and barriers skipped below)
@@ -117,6 +124,7 @@ def _branches_on_constants(body, bound=frozenset(), cta_z=False, grid_x=False, e
                 if x not in seen:
                     seen.add(x)
                     todo.append(x)
+    return straight
 
 
 _REG = re.compile(r"%[A-Za-z_$][\w$]*(?:\.[xyz])?")

@@ -23,7 +23,7 @@ import re
 
 from .ptx import Instr, Label
 from .predicates import _pred
-from .rules import _BITS16, _diamond, _float_cmp, _hammock, _operand
+from .rules import _BITS16, _float_cmp, _operand
 from .symbolic import Unsupported
 
 ON = os.environ.get("BITORDER_TRIP_COUNT", "1") != "0"   # BITORDER_TRIP_COUNT=0: every loop walked to the limit
@@ -82,25 +82,19 @@ def _execute(ins: Instr, read, block):
     return r if r.__class__ is int else None
 
 
-def exceeds(block, body, labels) -> bool:
+def exceeds(block, body, labels, straight) -> bool:
     """Whether the walk of body (block: the walk, before its first instruction; labels: label ->
     index) would execute more than block.max_steps instructions: the program run for thread 0 on
-    its branch predicates' slice alone, every instruction counted as the walk counts it (code a
-    branch on data may skip counted as skipped: a lower bound). False where a branch it meets is
-    not decided by concrete values (a loop over a runtime bound: the walk folds it) or a value in
-    the slice is not computed exactly."""
+    its branch predicates' slice alone, every instruction counted as the walk counts it. straight:
+    the branches on data over straight-line code (a hammock, an if-else: libdevice's log and tanh),
+    branch index -> where every thread runs on (rules._branches_on_constants' answer); the walk runs
+    that code guarded, and it is counted here as if every thread skipped it, a lower bound. False
+    where a branch it meets is not decided by concrete values (a loop over a runtime bound: the walk
+    folds it) or a value in the slice is not computed exactly."""
     branches = [k for k, i in enumerate(body) if i.__class__ is Instr and i.base == "bra" and i.guard is not None]
     if not ON or not branches:
         return False
-    # a branch on data over straight-line code (a hammock, an if-else: libdevice's log and tanh) is
-    # walked as that code guarded: counted here as if every thread skipped it, a lower bound
-    skips = {}
-    for k in branches:
-        end = _hammock(body, k, labels)
-        arms = _diamond(body, k, labels) if end is None else None
-        if end is not None or arms is not None:
-            skips[k] = end if end is not None else arms[3]
-    sl = _slice(body, {body[k].guard[1] for k in branches if k not in skips})
+    sl = _slice(body, {body[k].guard[1] for k in branches if k not in straight})
     if sl is None:
         return False
     state: dict = {}
@@ -131,8 +125,8 @@ def exceeds(block, body, labels) -> bool:
         if steps > limit:
             return True
         if ins.base == "bra":
-            if pc - 1 in skips:
-                pc = skips[pc - 1]
+            if pc - 1 in straight:
+                pc = straight[pc - 1]
                 continue
             if ins.guard is not None:
                 p = state.get(ins.guard[1])
