@@ -149,3 +149,11 @@ def test_planted_fault_a_count_one_over_per_instruction_is_caught(tmp_path):
     checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/trips.py", "        steps += 1\n",
                                  "        steps += 2\n",
                                  "tests/check/test_trips.py::test_the_count_is_the_walks_to_the_instruction")
+
+
+def test_planted_fault_a_count_that_reads_operands_reversed_is_caught(tmp_path):
+    # from a copied tree (tests/mutants.py): the count hands the walk's integer evaluator its operands reversed,
+    # so sub, shl, shr and mad give values the walk would not; test_a_value_is_the_walks must fail
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/trips.py", "        r = block.integer(op, args)\n",
+                                 "        r = block.integer(op, args[::-1])\n",
+                                 "tests/check/test_trips.py::test_a_value_is_the_walks")
