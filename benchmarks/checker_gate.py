@@ -272,7 +272,13 @@ def main():
                     help="with --gpu, the truth also on narrow, NaN and signed-zero draws (checker_adversarial.py)")
     ap.add_argument("--fold", action="store_true",
                     help="fold loops over a runtime bound (check/loops.py's switch, BITORDER_FOLD_LOOPS=1, in every worker)")
+    ap.add_argument("--fold-const", action="store_true",
+                    help="fold loops of a constant trip count too (loops.CONST, BITORDER_FOLD_CONST=1, in every worker)")
     a = ap.parse_args()
+    if a.fold_const:
+        os.environ["BITORDER_FOLD_CONST"] = "1"
+        from bitorder.check import loops
+        loops.CONST = loops.ON
     if a.fold:     # (spawned workers import bitorder afresh: the environment carries the switch to them)
         os.environ["BITORDER_FOLD_LOOPS"] = "1"
         from bitorder.check import loops
@@ -313,7 +319,7 @@ def main():
         not_reached += [n for n in names if n not in done]
     n_cfg = sum(r["configs"] for r in rows)
     from bitorder.check import loops, magic, memory
-    summary = {"gpu": a.gpu, **how, "fold_loops": loops.ON, "magic_div": magic.ON, "byte_parts": memory.BYTE_PARTS,
+    summary = {"gpu": a.gpu, **how, "fold_loops": loops.ON, "fold_const": loops.CONST, "magic_div": magic.ON, "byte_parts": memory.BYTE_PARTS,
                "kernels": len({r["kernel"] for r in rows}), "grids": len(rows), "configs": n_cfg,
                "v1_classed": sum(r["v1"] for r in rows), "classes": sum(r["classes"] for r in rows),
                "checker_configs_per_s": round(n_cfg / max(classing_s, 1e-9), 1), "not_reached": not_reached,

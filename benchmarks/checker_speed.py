@@ -3,7 +3,7 @@
     python benchmarks/checker_speed.py [--src SRC] [--ptx DIR] [--kernels a,b] [--dump FILE]
                                        [--profile FILE]
     python benchmarks/checker_speed.py --compare A.json B.json
-    python benchmarks/checker_speed.py --base PKGS [--kernels ...]    (paired A/B)
+    python benchmarks/checker_speed.py --base PKGS [--kernels ...] [--dump FILE]    (paired A/B)
 
 DIR holds one pickle per kernel as benchmarks/results/2026-12-01d-checker-speed-cpu/dump_ptx.py
 writes them (default /tmp/ckd/ptx: [(kernel, index, cfg repr, grid, {'ptx', 'ttgir'} or None)]).
@@ -55,7 +55,7 @@ def main():
     names = a.kernels.split(",") if a.kernels else sorted(
         os.path.basename(p)[:-4] for p in glob.glob(os.path.join(a.ptx, "*.pkl")))
     if a.base:
-        sys.exit(paired(check, a.base, a.ptx, names))
+        sys.exit(paired(check, a.base, a.ptx, names, a.dump))
     if a.profile:
         import cProfile
         prof = cProfile.Profile()
@@ -90,12 +90,14 @@ def main():
                        "total_classing_s": round(total_s, 2)}, f, indent=0, sort_keys=True)
 
 
-def paired(new, pkgs, ptx, names) -> int:
-    """The paired A/B (--base): 0 if every answer is the same, else 1."""
+def paired(new, pkgs, ptx, names, dump=None) -> int:
+    """The paired A/B (--base): 0 if every answer is the same, else 1. dump: a file for both sides'
+    answers and seconds ({"answers", "seconds", "base_answers", "base_seconds"}), for partitions."""
     sys.path.insert(0, os.path.abspath(pkgs))
     import bck
     ta_all = tb_all = 0.0
     diffs = total = 0
+    answers = {"answers": {}, "seconds": {}, "base_answers": {}, "base_seconds": {}}
     for name in names:
         with open(os.path.join(ptx, f"{name}.pkl"), "rb") as f:
             recs = pickle.load(f)
@@ -110,6 +112,9 @@ def paired(new, pkgs, ptx, names) -> int:
                 t0 = time.process_time()
                 out[m] = (m.signature(c), m.level(c))
                 dt = time.process_time() - t0
+                side = "base_" if m is bck else ""
+                answers[side + "answers"][f"{name}|{j}|{cfg}"] = out[m]
+                answers[side + "seconds"][f"{name}|{j}|{cfg}"] = round(dt, 4)
                 if m is bck:
                     ta += dt
                 else:
@@ -123,6 +128,9 @@ def paired(new, pkgs, ptx, names) -> int:
               f"({k / max(tb, 1e-9):6.1f}/s) x{ta / max(tb, 1e-9):.2f}", flush=True)
     print(f"TOTAL {total} base {ta_all:.1f}s ({total / ta_all:.1f}/s) new {tb_all:.1f}s ({total / tb_all:.1f}/s) "
           f"x{ta_all / tb_all:.2f} diffs {diffs}")
+    if dump:
+        with open(dump, "w") as f:
+            json.dump(answers, f, sort_keys=True)
     return 1 if diffs else 0
 
 

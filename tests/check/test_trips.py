@@ -3,7 +3,7 @@ count is the walk's own, to the instruction, and a prediction changes no class."
 import time
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from bitorder import check
 from bitorder.check import dataflow, trips
@@ -96,6 +96,7 @@ _OPS = ["add.u32", "sub.s32", "mul.lo.s32", "mad.lo.s32", "and.b32", "or.b32", "
         "shr.s32", "add.s64", "mov.b16", "setp.lt.s32", "setp.ge.u32", "setp.ne.s32", "selp.b32", "and.pred"]
 
 
+@settings(deadline=None)
 @given(_U32, _U32, _U32, st.sampled_from(_OPS), st.booleans())
 def test_a_value_is_the_walks(a, b, c, op, p):
     # the count computes through the walk's own evaluator: the value it reads for an instruction is the

@@ -341,3 +341,74 @@ def grid_decides(op, cmp, a, b, grid_x: int):
         return u > v if strict else u >= v
     first, last = rel(*ends[0]), rel(*ends[1])
     return first if first == last else None
+
+
+LOOP_T = ("loop:T",)   # a folded loop's turn (loops.LOOP_T's monomial)
+
+
+def turn_decides(op, cmp, a, b, turns: int):
+    """The integer comparison `a cmp b` (op's setp) where a and b are linear in a folded loop's turn T
+    alone and T runs over 0 .. turns - 1 (a constant trip count; loops.py): True or False where every
+    turn agrees, else the same comparison of T against the turn where it changes (T < k, its
+    negation, T == k, its negation), so that two masks equal on every turn get one predicate whatever
+    arithmetic made them; None where a or b reads another symbol or leaves op's type. Exact as
+    grid_decides is: both sides inside the type at both ends of the range, a linear difference
+    monotone there (lt, le, gt, ge) or vanishing at most once (eq, ne)."""
+    if not (isinstance(a, dict) and LOOP_T in a or isinstance(b, dict) and LOOP_T in b):
+        return None
+    signed, width = _itype(op)
+    lo, hi = (-(1 << (width - 1)), 1 << (width - 1)) if signed else (0, 1 << width)
+    lines = []
+    for p in (a, b):
+        if p.__class__ is int:
+            lines.append((p, 0))
+            continue
+        if any(m and m != LOOP_T for m in p):
+            return None
+        lines.append((p.get((), 0), p.get(LOOP_T, 0)))
+    for c0, c1 in lines:
+        if not (lo <= c0 < hi and lo <= c0 + c1 * (turns - 1) < hi):
+            return None
+    d0, s = lines[0][0] - lines[1][0], lines[0][1] - lines[1][1]   # a - b = d0 + s T
+    t = {LOOP_T: 1}
+    if cmp in ("eq", "ne"):
+        if s == 0 or -d0 % s or not 0 <= -d0 // s < turns:
+            return (d0 == 0) == (cmp == "eq") if s == 0 else cmp == "ne"
+        k = -d0 // s
+        if turns == 1:
+            return cmp == "eq"
+        # (at the first or the last turn, the prefix or suffix its order comparison would give)
+        at = (_linear_cmp("lt", t, 1) if k == 0 else negate(_linear_cmp("lt", t, k)) if k == turns - 1
+              else _linear_cmp("eq", t, k))
+        return at if cmp == "eq" else negate(at)
+    order = _ORDERS.get(cmp)
+    if order is None:
+        return None
+    strict, less = order
+    if not less:                  # a > b is b < a: d negated
+        d0, s = -d0, -s
+    if s < 0:                     # d0 + sT (<, <=) 0 is the complement of d0 + sT (>=, >) 0 = (-d0) - sT (<=, <) 0
+        d0, s, strict, flip = -d0, -s, not strict, True
+    else:
+        flip = False
+    if s == 0:
+        holds = d0 < 0 if strict else d0 <= 0
+        return holds != flip
+    k = -(d0 // s) if strict else (-d0) // s + 1      # d0 + sT < 0 (<= 0) <=> T < k
+    if k <= 0 or k >= turns:
+        return (k >= turns) != flip
+    prefix = _linear_cmp("lt", t, k)
+    return negate(prefix) if flip else prefix
+
+
+def turn_bound(pred):
+    """k where pred is turn_decides' "T < k" (k >= 1), else None."""
+    if pred.__class__ is not tuple or len(pred) != 3 or pred[:2] != ("cmp0", "lt"):
+        return None
+    head, _, tail = pred[2].partition("*1+")
+    try:
+        k = -int(head)
+    except ValueError:
+        return None
+    return k if tail == "1*loop:T" and k >= 1 and _linear_cmp("lt", {LOOP_T: 1}, k) == pred else None
+

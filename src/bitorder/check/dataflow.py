@@ -75,6 +75,8 @@ class _Block(Memory, TensorCore, AllThreads, Integers, Regions, Loops):
         self.region = None       # inside a skipped-over region or an if-else arm: regions.py
         self.skip = None         # inside code a branch skips around a folded loop: loops.py
         self.loop_steps = 0      # instructions the loop folds walked (loops.py)
+        self.turns = 0           # a folded loop's constant trip count while its turn is walked (loops.py)
+        self.turn_eq = False     # whether that turn was compared for equality with data (loops.py)
         self._shape_of = {}      # id(instruction) -> (registers it writes, registers it reads, may run once)
         self.stored = False
         self._selects = {}               # id(select tuple) -> (the tuple, its node id)
@@ -173,7 +175,7 @@ class _Block(Memory, TensorCore, AllThreads, Integers, Regions, Loops):
         headers = {h: b for b, h in backs.items()}
         straight = _branches_on_constants(body, labels, self.bound, self.cta_z, self.grid_x is not None,
                                           frozenset(backs) | frozenset(skips))
-        if trips.exceeds(self, body, labels, straight):   # loops of constant trip counts too long to follow: known now
+        if trips.exceeds(self, body, labels, straight, backs if loops.CONST else {}):   # loops of constant trip counts too long to follow: known now
             raise Unsupported(f"more than {self.max_steps} instructions executed (a long loop)")
         pc, steps = 0, 0
         entries, by_back_edge = {}, False   # header -> registers and memory where its loop was entered
@@ -228,6 +230,12 @@ class _Block(Memory, TensorCore, AllThreads, Integers, Regions, Loops):
                     if item.operands[0] not in labels:
                         raise Unsupported(f"a branch to an unknown label {item.operands[0]}")
                     by_back_edge = backs.get(pc - 1) == labels[item.operands[0]]
+                    if by_back_edge and loops.CONST and labels[item.operands[0]] in entries:
+                        # turn 0 of a loop of constant trip count: folded where fold takes it
+                        at = self.fold_constant(backs[pc - 1], pc - 1, entries.pop(backs[pc - 1]))
+                        if at is not None:
+                            pc, by_back_edge = at, False
+                            continue
                     pc = labels[item.operands[0]]
                 continue
             self.step(item)

@@ -5,7 +5,7 @@ decide them, float comparisons named by their trees' keys."""
 from __future__ import annotations
 
 from .allthreads import _CONCRETE
-from .bits import grid_decides, int_form
+from .bits import grid_decides, int_form, turn_decides
 from .poly import atom, _cap, _is_int, padd, pkey, pmul, UNDEF, UNDEF_PRED
 from .predicates import _concrete, _disjoint, float_form
 from .ptx import opcode_base
@@ -41,6 +41,12 @@ class Integers:
             signed, bits = _itype(op)
             a, b = _wrap(a, signed, bits), _wrap(b, signed, bits)
             return {"lt": a < b, "le": a <= b, "gt": a > b, "ge": a >= b, "eq": a == b, "ne": a != b}[cmp]
+        if self.turns:                # a comparison of a folded loop's turn over its constant trip count
+            known = turn_decides(op, cmp, a, b, self.turns)
+            if known is not None:
+                return known
+            if cmp in ("eq", "ne") and "loop:T" in pkey(a) + pkey(b):
+                self.turn_eq = True   # the turn against data: a one-hot candidate (loops.fold_constant)
         if self.grid_x is not None:   # a comparison of %ctaid.x the launch grid decides
             known = grid_decides(op, cmp, a, b, self.grid_x)
             if known is not None:

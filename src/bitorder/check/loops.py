@@ -1,7 +1,7 @@
-"""Loops over a runtime bound, folded (dataflow.py mixes this into its _Block; paper section 6.2, the
-scalar fold: a fold keeps its chunk). On unless BITORDER_FOLD_LOOPS=0 (ON); gated on the H200 on
-2026-12-04d (benchmarks/results/2026-12-04d-gpu: 0 wrong merges; the fold keyed without its update
-makes wrong merges there).
+"""Loops over a runtime bound (and, with CONST, of a constant trip count), folded (dataflow.py mixes
+this into its _Block; paper section 6.2, the scalar fold: a fold keeps its chunk). On unless
+BITORDER_FOLD_LOOPS=0 (ON); gated on the H200 on 2026-12-04d (benchmarks/results/2026-12-04d-gpu: 0
+wrong merges; the fold keyed without its update makes wrong merges there).
 
 The loop Triton 3.6 emits for `for c0 in range(0, C, BC)` with a runtime C:
 
@@ -30,6 +30,24 @@ it runs any code; where the back edge's predicate is then symbolic, it folds the
   the code after the loop is checked against. Global loads are leaves at addresses in T.
 - Everything else BODY writes is undefined after the loop (a temporary read after it is refused).
 
+Constant trip counts (CONST, BITORDER_FOLD_CONST=1; off until gated): the same loop whose back edge
+every thread takes on concrete values after turn 0 (TorchInductor bakes r0_numel in: 32,000 / R0_BLOCK
+turns) was followed turn by turn, tens of turns over every thread, and often past the walk's limits. With
+CONST it is folded as above, with four differences (fold_constant):
+- The trip count N is computed: BODY walked at T with T's comparisons decided over 0 <= T < the walk's
+  instruction limit (bits.turn_decides) gives a back edge taken exactly while T < k, so N = k + 1. BODY is
+  walked again with the comparisons decided over 0 <= T < N: a mask that holds on every turn is True, one
+  that fails from turn k on is "T < k" however the code computed it. The fold is keyed by N ("turns:N"),
+  counters leave the loop as init + delta * N.
+- Accumulators may read each other within their thread (online softmax: s reads m). A group of them is
+  one state: each member starts as SELF named by its place in the group (its init's rank; refused where
+  two start equal), and each leaves as fold(the group's inits and updates, in that order; its place).
+- A register BODY writes that reads no carried register is loop-invariant and keeps its value after the
+  loop; one that holds an accumulator's update holds that accumulator's value after the loop.
+- Where the turn is compared with data (a one-hot candidate: onehot.py sums the followed loop exactly, in
+  any order) or fold refuses the loop, everything the attempt changed is put back and the loop is followed
+  turn by turn, as before.
+
 The skip: a guarded forward branch over PRE, the loop and POST (straight-line around one loop)
 runs that code unguarded, and at EXIT every register it changed holds "skip ? before : after",
 as a hammock's registers do (regions.py). Where the code moves data between threads (barriers,
@@ -44,11 +62,14 @@ from collections import Counter
 from .ptx import Instr
 from .poly import UNDEF, UNDEF_PRED, atom, padd, pkey, pmul, short
 from .predicates import select
+from .bits import turn_bound
 from .rules import _text_shape
 from .symbolic import Unsupported
 from ._native import trait
 
 ON = os.environ.get("BITORDER_FOLD_LOOPS", "1") != "0"   # BITORDER_FOLD_LOOPS=0: refused as before (v0)
+# BITORDER_FOLD_CONST=1: loops of a constant trip count folded too (else followed turn by turn); off until gated
+CONST = ON and os.environ.get("BITORDER_FOLD_CONST", "0") == "1"
 LOOP_T = "loop:T"
 _T = {(LOOP_T,): 1}
 _T1 = {(LOOP_T,): 1, (): 1}
@@ -177,6 +198,37 @@ def _carried(inss):
     return carried, deps, anywhere
 
 
+def _groups(accs, links):
+    """The accumulators in groups whose updates read each other (connected through links), each in
+    the order of accs."""
+    group = {r: {r} for r in accs}
+    for r, others in links.items():
+        for c in others:
+            if group[c] is not group[r]:
+                merged = group[r] | group[c]
+                for x in merged:
+                    group[x] = merged
+    out, seen = [], set()
+    for r in accs:
+        if r not in seen:
+            seen |= group[r]
+            out.append([x for x in accs if x in group[r]])
+    return out
+
+
+def _places(inits, key):
+    """Each member's place in its group, in one thread: its init's key's rank (the group's order whatever
+    registers the compiler gave it); refused where two members start equal (no order to tell them by)."""
+    keys = [str(key(v)) for v in inits]
+    if len(set(keys)) != len(keys):
+        raise Unsupported("a loop whose accumulators depend on each other and start equal")
+    ranked = sorted(range(len(keys)), key=keys.__getitem__)
+    place = [0] * len(keys)
+    for p, i in enumerate(ranked):
+        place[i] = p
+    return place
+
+
 @trait     # mixed into dataflow._Block (a mypyc trait when compiled: _native.trait)
 class Loops:
     def _registers(self):
@@ -234,7 +286,7 @@ class Loops:
         if any(LOOP_T in k for k in self.smem) or any(LOOP_T in k for k in self.smem_reads):
             raise Unsupported("a loop whose shared-memory addresses depend on the turn")
 
-    def fold(self, h, b, entry):
+    def fold(self, h, b, entry, constant=False):
         """Fold the loop from label h to back edge b, walked once (turn 0) from `entry` (its header's
         loop_snapshot) to here; give the index after the back edge, where the walk goes on."""
         if self.region is not None or self.tc is not None:
@@ -269,51 +321,125 @@ class Loops:
             else:
                 raise Unsupported("a loop that carries a value neither a counter nor a tree")
         acc_set = set(accs)
-        for r in accs:   # an accumulator's update reads no other accumulator, its own only in its thread
-            d = {c: x for c, x in deps.get(r, {}).items() if c in acc_set}
-            if any(c != r or x for c, x in d.items()):
+        links = {}
+        for r in accs:   # an accumulator's update reads other accumulators (constant trip counts only), its own
+            d = {c: x for c, x in deps.get(r, {}).items() if c in acc_set}   # only within its thread
+            if any(x for x in d.values()) or any(c != r for c in d) and not constant:
                 raise Unsupported("a loop whose accumulators depend on each other or move between threads")
-        # the turn at a symbolic T: counters init + delta * T, accumulators SELF, shared words forgotten
-        self._loop_restore(entry)
-        self._forget_shared()
-        self.uniform.difference_update(written)
-        for r, before, delta in counters:
-            self.cols[r] = [padd(o, pmul(d, _T)) for o, d in zip(before, delta)]
-        for r in unknown:
-            self.cols[r] = self._never_written(r)
+            links[r] = [c for c in d if c != r]
+        groups = _groups(accs, links)
         selfnode = ("node", self.nodes.make_load("fold:self"))
-        for r in accs:
-            self.cols[r] = [selfnode] * n
-        self._walk_body(inss)
+        places = {}      # an accumulator of a group -> its place in the group in each thread
+        selves = {}      # an accumulator of a group -> its SELF in each thread (named by that place)
+        for g in groups:
+            if len(g) > 1:
+                named = [("node", self.nodes.make_load(f"fold:self:{j}")) for j in range(len(g))]
+                by_thread = [_places([cols0[r][t] for r in g], self.key) for t in range(n)]
+                for i, r in enumerate(g):
+                    places[r] = [p[i] for p in by_thread]
+                    selves[r] = [named[p] for p in places[r]]
+
+        def turn():
+            """BODY walked at a symbolic turn T: counters init + delta * T, accumulators SELF, shared words
+            forgotten."""
+            self._loop_restore(entry)
+            self._forget_shared()
+            self.uniform.difference_update(written)
+            for r, before, delta in counters:
+                self.cols[r] = [padd(o, pmul(d, _T)) for o, d in zip(before, delta)]
+            for r in unknown:
+                self.cols[r] = self._never_written(r)
+            for r in accs:
+                self.cols[r] = selves.get(r) or [selfnode] * n
+            self._walk_body(inss)
+            if constant and self.turn_eq:
+                raise Unsupported("the turn compared with data in a loop of constant trip count (one-hot: followed "
+                                  "turn by turn, where onehot.py sums it exactly)")
+
+        if constant:
+            # the trip count first: T's comparisons decided over every turn the walk could follow, where
+            # the back edge is then taken exactly while T < k (k + 1 turns), then BODY again over those
+            self.turns = self.max_steps
+            turn()
+            k = turn_bound(self.guard(0, back))
+            if k is None or any(self.guard(t, back) != self.guard(0, back) for t in range(1, n)):
+                raise Unsupported("a loop of constant trip count whose back edge is not T < k in every thread")
+            self.turns = k + 1
+        turn()
         for r, before, delta in counters:
             if any(not (v.__class__ is int or v.__class__ is dict) or pkey(v) != pkey(padd(o, pmul(d, _T1)))
                    for v, o, d in zip(self.cols[r], before, delta)):
                 raise Unsupported("a loop counter that does not grow by a constant step")
         preds = [self.guard(t, back) for t in range(n)]
         text = str(preds[0])
-        if preds[0].__class__ is bool or preds[0] == UNDEF_PRED or UNDEF in text or \
+        if not constant and preds[0].__class__ is bool or preds[0] == UNDEF_PRED or UNDEF in text or \
                 any(str(p) != text for p in preds):
             raise Unsupported("a loop whose trip count differs between threads or is not symbolic")
-        trip = short("trip:" + text)
+        trip = f"turns:{self.turns}" if constant else short("trip:" + text)
         updates = {r: [self.fnode(v) for v in self.cols[r]] for r in accs}
+        # (constant trips) a temporary BODY leaves holding an accumulator's update holds, after the last
+        # turn, that accumulator's value after the loop (LLVM reads m_new, not m, after an online max)
+        finals = {}
+        if constant:
+            by_update = {tuple(u): r for r, u in updates.items()}
+            for r in written:
+                col = self.cols.get(r)
+                if r not in acc_set and col is not None and all(v.__class__ is tuple and v[0] == "node" for v in col):
+                    acc = by_update.get(tuple(v[1] for v in col))
+                    if acc is not None:
+                        finals[r] = acc
         muls = self.nodes.muls
         if muls and any(f in muls for fs in updates.values() for f in fs):
             raise Unsupported("an unrounded multiply carried around a loop: ptxas may contract it")
         self._walk_body(inss)    # the next turn: races across the back edge
         self._forget_shared()
-        # after the loop: what BODY wrote is undefined, but for the counters and accumulators
+        # after the loop: what BODY wrote is undefined, but for the counters and accumulators and (with
+        # CONST) the registers that read no carried register: loop-invariant, as the last turn left them
+        kept = {r for r in written if CONST and r in self.cols and not deps.get(r)}
         for r in written:
-            self.cols[r] = self._never_written(r)
-        self.uniform.difference_update(written)
-        trips = atom(trip)
+            if r not in kept:
+                self.cols[r] = self._never_written(r)
+        self.uniform.difference_update(written - kept)
+        trips = self.turns if constant else atom(trip)
         for r, before, delta in counters:
             self.cols[r] = [padd(o, pmul(d, trips)) for o, d in zip(before, delta)]
-        for r in accs:
-            inits = [self.fnode(v) for v in cols0[r]]
-            if muls and any(i in muls for i in inits):
-                raise Unsupported("an unrounded multiply carried into a loop: ptxas may contract it")
-            self.cols[r] = [("node", self.nodes.make("fold", (i, f), trip)) for i, f in zip(inits, updates[r])]
+        inits = {r: [self.fnode(v) for v in cols0[r]] for r in accs}
+        if muls and any(i in muls for r in accs for i in inits[r]):
+            raise Unsupported("an unrounded multiply carried into a loop: ptxas may contract it")
+        for g in groups:
+            if len(g) == 1:
+                r = g[0]
+                self.cols[r] = [("node", self.nodes.make("fold", (i, f), trip)) for i, f in zip(inits[r], updates[r])]
+                continue
+            # a group: every member's value after the loop is one component of the state its members carry
+            # together, so equal inits and updates (in the group's order) and equal trips give equal bits
+            out = {r: [] for r in g}
+            for t in range(n):
+                order = sorted(g, key=lambda r: places[r][t])
+                kids = tuple(inits[r][t] for r in order) + tuple(updates[r][t] for r in order)
+                for j, r in enumerate(order):
+                    out[r].append(("node", self.nodes.make("folds", kids, f"{trip}|{j}/{len(g)}")))
+            self.cols.update(out)
+        for r, acc in finals.items():
+            self.cols[r] = list(self.cols[acc])
         return b + 1
+
+    def fold_constant(self, h, b, entry):
+        """Fold the loop from label h to back edge b whose back edge every thread takes on concrete values
+        after turn 0 (a constant trip count: TorchInductor's r0_numel baked in), as fold() folds a loop over
+        a runtime bound: the trip predicate at a symbolic turn T (its constant bound in its text) keys the
+        fold, so equal keys still give equal trip counts. Where fold refuses the loop, everything the
+        attempt changed is put back and None is returned: the walk follows the loop turn by turn, as
+        it did before this rule."""
+        state = (self.loop_snapshot(), self.loop_steps)
+        try:
+            return self.fold(h, b, entry, constant=True)
+        except Unsupported:
+            self._loop_restore(state[0])
+            self.loop_steps = state[1]
+            return None
+        finally:
+            self.turns, self.turn_eq = 0, False
 
     def enter_skip(self, ins, at, shape):
         """Walk the code a guarded branch jumps over (straight-line around one loop; skip_over_loop's

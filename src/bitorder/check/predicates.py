@@ -34,7 +34,8 @@ def _concrete(op, args):
     if base == "popc":    # the number of set bits (a count of packed predicates)
         return bin(_wrap(a[0], False, bits)).count("1")
     if base in ("shr", "and", "or", "xor", "min", "max", "not"):
-        r = {"shr": lambda: a[0] >> a[1], "and": lambda: a[0] & a[1], "or": lambda: a[0] | a[1],
+        # (shr's amount is a .u32, amounts over the width clamped to it: PTX ISA, shr)
+        r = {"shr": lambda: a[0] >> min(args[1] & 0xFFFFFFFF, bits), "and": lambda: a[0] & a[1], "or": lambda: a[0] | a[1],
              "xor": lambda: a[0] ^ a[1], "min": lambda: min(a), "max": lambda: max(a),
              "not": lambda: ~a[0]}[base]()
         return _wrap(r, signed, bits)

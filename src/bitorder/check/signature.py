@@ -194,8 +194,8 @@ _MEMO: dict = {}   # hash of the canonical program text -> (signature, why v1 de
 
 
 def _switches() -> tuple:
-    """The walk's rule switches (loops.py, magic.py, memory.py, trips.py): part of every memo key, as tests turn them."""
-    return loops.ON, magic.ON, memory.BYTE_PARTS, trips.ON
+    """The walk's rule switches (loops.py: runtime and constant-trip folds, magic.py, memory.py, trips.py): part of every memo key, as tests turn them."""
+    return loops.ON, loops.CONST, magic.ON, memory.BYTE_PARTS, trips.ON
 
 
 def _classify(entry: Entry, divisible=frozenset(), args=None):

@@ -82,7 +82,7 @@ def _execute(ins: Instr, read, block):
     return r if r.__class__ is int else None
 
 
-def exceeds(block, body, labels, straight) -> bool:
+def exceeds(block, body, labels, straight, folds=None) -> bool:
     """Whether the walk of body (block: the walk, before its first instruction; labels: label ->
     index) would execute more than block.max_steps instructions: the program run for thread 0 on
     its branch predicates' slice alone, every instruction counted as the walk counts it. straight:
@@ -90,7 +90,9 @@ def exceeds(block, body, labels, straight) -> bool:
     branch index -> where every thread runs on (rules._branches_on_constants' answer); the walk runs
     that code guarded, and it is counted here as if every thread skipped it, a lower bound. False
     where a branch it meets is not decided by concrete values (a loop over a runtime bound: the walk
-    folds it) or a value in the slice is not computed exactly."""
+    folds it) or a value in the slice is not computed exactly. folds: the back edges the walk may fold
+    (loops.py, constant trip counts when loops.CONST), counted as not taken after turn 0: a lower bound
+    whether the fold then takes the loop or not."""
     branches = [k for k, i in enumerate(body) if i.__class__ is Instr and i.base == "bra" and i.guard is not None]
     if not ON or not branches:
         return False
@@ -127,6 +129,8 @@ def exceeds(block, body, labels, straight) -> bool:
         if ins.base == "bra":
             if pc - 1 in straight:
                 pc = straight[pc - 1]
+                continue
+            if folds and pc - 1 in folds:
                 continue
             if ins.guard is not None:
                 p = state.get(ins.guard[1])
