@@ -30,7 +30,7 @@ it runs any code; where the back edge's predicate is then symbolic, it folds the
   the code after the loop is checked against. Global loads are leaves at addresses in T.
 - Everything else BODY writes is undefined after the loop (a temporary read after it is refused).
 
-Constant trip counts (CONST, BITORDER_FOLD_CONST=1; off until gated): the same loop whose back edge
+Constant trip counts (CONST; BITORDER_FOLD_CONST=0 turns it off; gated 2026-12-05): the same loop whose back edge
 every thread takes on concrete values after turn 0 (TorchInductor bakes r0_numel in: 32,000 / R0_BLOCK
 turns) was followed turn by turn, tens of turns over every thread, and often past the walk's limits. With
 CONST it is folded as above, with four differences (fold_constant):
@@ -68,8 +68,9 @@ from .symbolic import Unsupported
 from ._native import trait
 
 ON = os.environ.get("BITORDER_FOLD_LOOPS", "1") != "0"   # BITORDER_FOLD_LOOPS=0: refused as before (v0)
-# BITORDER_FOLD_CONST=1: loops of a constant trip count folded too (else followed turn by turn); off until gated
-CONST = ON and os.environ.get("BITORDER_FOLD_CONST", "0") == "1"
+# loops of a constant trip count folded too, unless BITORDER_FOLD_CONST=0 (then followed turn by turn, as before);
+# gated on the H200 on 2026-12-05 (benchmarks/results/2026-12-05-gpu)
+CONST = ON and os.environ.get("BITORDER_FOLD_CONST", "1") != "0"
 LOOP_T = "loop:T"
 _T = {(LOOP_T,): 1}
 _T1 = {(LOOP_T,): 1, (): 1}
