@@ -117,6 +117,20 @@ def const_online_lse(x_ptr, y_ptr, C: tl.constexpr, BC: tl.constexpr):
     tl.store(y_ptr + row, tl.sum(s * tl.exp(m - mx), 0))
 
 
+@triton.jit
+def const_two_max(x_ptr, y_ptr, C: tl.constexpr, BC: tl.constexpr):
+    row = tl.program_id(0)
+    a = tl.full([BC], -1e30, tl.float32)
+    b = tl.full([BC], -1e30, tl.float32)
+    for c0 in range(0, C, BC):
+        cols = c0 + tl.arange(0, BC)
+        x = tl.load(x_ptr + row * C + cols, mask=cols < C, other=-1e30)
+        a_new = tl.maximum(a, x)
+        b = tl.maximum(b, x) + (a_new - a) * 0.5
+        a = a_new
+    tl.store(y_ptr + row, tl.sum(a + b, 0))
+
+
 _SIG2 = {"x_ptr": "*fp32", "y_ptr": "*fp32"}
 _SIG3 = {"x_ptr": "*fp32", "t_ptr": "*i64", "y_ptr": "*fp32"}
 
@@ -191,6 +205,20 @@ def test_coupled_accumulators_fold_together():
     assert set(lv0) == set(lv1) == {"v1"}, (lv0, lv1)
     assert folded == followed
     with pytest.MonkeyPatch.context() as m:      # (the fold took the loop: other trees)
+        m.setattr(loops, "CONST", False)
+        followed_signature = check.signature(ks[0])
+    assert check.signature(ks[0]) != followed_signature
+
+
+def test_coupled_accumulators_that_start_equal_are_told_apart_by_their_updates():
+    # a and b both start at -1e30 and b reads a: ordered by their updates, folded, the followed classes
+    ks = [_build(const_two_max, 8192, 256, w, s) for w in (1, 2, 4) for s in (1, 2)]
+    assert _looped(*ks)
+    followed, lv0 = _classes(ks, False)
+    folded, lv1 = _classes(ks, True)
+    assert set(lv0) == set(lv1) == {"v1"}, (lv0, lv1)
+    assert folded == followed
+    with pytest.MonkeyPatch.context() as m:
         m.setattr(loops, "CONST", False)
         followed_signature = check.signature(ks[0])
     assert check.signature(ks[0]) != followed_signature

@@ -217,15 +217,18 @@ def _groups(accs, links):
     return out
 
 
-def _places(inits, key):
-    """Each member's place in its group, in one thread: its init's key's rank (the group's order whatever
-    registers the compiler gave it); refused where two members start equal (no order to tell them by)."""
-    keys = [str(key(v)) for v in inits]
-    if len(set(keys)) != len(keys):
-        raise Unsupported("a loop whose accumulators depend on each other and start equal")
-    ranked = sorted(range(len(keys)), key=keys.__getitem__)
+def _places(keys, ties=False):
+    """Each member's place in its group, in one thread: the rank of its key (its init's, then its update's:
+    the group's order whatever registers the compiler gave it). With ties, members with equal keys share a
+    place (a first naming, to tell them apart by their updates); without, equal keys keep the members'
+    order (any order is exact: the fold names each member by its place in that order; only a merge with
+    another kernel that orders them otherwise is lost)."""
+    if ties:
+        ranks = {k: i for i, k in enumerate(sorted(set(keys)))}
+        return [ranks[k] for k in keys]
+    order = sorted(range(len(keys)), key=keys.__getitem__)
     place = [0] * len(keys)
-    for p, i in enumerate(ranked):
+    for p, i in enumerate(order):
         place[i] = p
     return place
 
@@ -332,13 +335,20 @@ class Loops:
         selfnode = ("node", self.nodes.make_load("fold:self"))
         places = {}      # an accumulator of a group -> its place in the group in each thread
         selves = {}      # an accumulator of a group -> its SELF in each thread (named by that place)
-        for g in groups:
-            if len(g) > 1:
-                named = [("node", self.nodes.make_load(f"fold:self:{j}")) for j in range(len(g))]
-                by_thread = [_places([cols0[r][t] for r in g], self.key) for t in range(n)]
-                for i, r in enumerate(g):
-                    places[r] = [p[i] for p in by_thread]
-                    selves[r] = [named[p] for p in places[r]]
+        init_keys = {r: [str(self.key(v)) for v in cols0[r]] for g in groups if len(g) > 1 for r in g}
+
+        def name(keys_of, ties):
+            """places and selves from each member's key in each thread (keys_of: member -> keys by thread)."""
+            for g in groups:
+                if len(g) > 1:
+                    named = [("node", self.nodes.make_load(f"fold:self:{j}")) for j in range(len(g))]
+                    by_thread = [_places([keys_of[r][t] for r in g], ties) for t in range(n)]
+                    for i, r in enumerate(g):
+                        places[r] = [p[i] for p in by_thread]
+                        selves[r] = [named[p] for p in places[r]]
+
+        tied = any(len({init_keys[r][t] for r in g}) < len(g) for g in groups if len(g) > 1 for t in range(n))
+        name(init_keys, tied)
 
         def turn():
             """BODY walked at a symbolic turn T: counters init + delta * T, accumulators SELF, shared words
@@ -366,6 +376,11 @@ class Loops:
             if k is None or any(self.guard(t, back) != self.guard(0, back) for t in range(1, n)):
                 raise Unsupported("a loop of constant trip count whose back edge is not T < k in every thread")
             self.turns = k + 1
+        if tied:
+            # members that start equal, told apart by their updates with the tied ones sharing a SELF (both
+            # keys are the code's, not its registers'); still equal: in the members' order
+            turn()
+            name({r: [f"{init_keys[r][t]}|{self.key(self.cols[r][t])}" for t in range(n)] for r in init_keys}, False)
         turn()
         for r, before, delta in counters:
             if any(not (v.__class__ is int or v.__class__ is dict) or pkey(v) != pkey(padd(o, pmul(d, _T1)))
