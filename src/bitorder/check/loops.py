@@ -40,8 +40,9 @@ CONST it is folded as above, with four differences (fold_constant):
   that fails from turn k on is "T < k" however the code computed it. The fold is keyed by N ("turns:N"),
   counters leave the loop as init + delta * N.
 - Accumulators may read each other within their thread (online softmax: s reads m). A group of them is
-  one state: each member starts as SELF named by its place in the group (its init's rank; refused where
-  two start equal), and each leaves as fold(the group's inits and updates, in that order; its place).
+  one state: each member starts as SELF named by its place in the group (its init's rank; members that
+  start equal ranked by their updates, then in the code's order), and each leaves as fold(the group's
+  inits and updates, in that order; its place).
 - A register BODY writes that reads no carried register is loop-invariant and keeps its value after the
   loop; one that holds an accumulator's update holds that accumulator's value after the loop.
 - Where the turn is compared with data (a one-hot candidate: onehot.py sums the followed loop exactly, in
@@ -397,7 +398,9 @@ class Loops:
         # turn, that accumulator's value after the loop (LLVM reads m_new, not m, after an online max)
         finals = {}
         if constant:
-            by_update = {tuple(u): r for r, u in updates.items()}
+            by_update = {}
+            for r, u in updates.items():   # (an update two accumulators share names neither: SELF is theirs alike)
+                by_update[tuple(u)] = None if tuple(u) in by_update else r
             for r in written:
                 col = self.cols.get(r)
                 if r not in acc_set and col is not None and all(v.__class__ is tuple and v[0] == "node" for v in col):
@@ -409,9 +412,9 @@ class Loops:
             raise Unsupported("an unrounded multiply carried around a loop: ptxas may contract it")
         self._walk_body(inss)    # the next turn: races across the back edge
         self._forget_shared()
-        # after the loop: what BODY wrote is undefined, but for the counters and accumulators and (with
-        # CONST) the registers that read no carried register: loop-invariant, as the last turn left them
-        kept = {r for r in written if CONST and r in self.cols and not deps.get(r)}
+        # after the loop: what BODY wrote is undefined, but for the counters and accumulators and (constant
+        # trips) the registers that read no carried register: loop-invariant, as the last turn left them
+        kept = {r for r in written if constant and r in self.cols and not deps.get(r)}
         for r in written:
             if r not in kept:
                 self.cols[r] = self._never_written(r)
@@ -443,10 +446,9 @@ class Loops:
     def fold_constant(self, h, b, entry):
         """Fold the loop from label h to back edge b whose back edge every thread takes on concrete values
         after turn 0 (a constant trip count: TorchInductor's r0_numel baked in), as fold() folds a loop over
-        a runtime bound: the trip predicate at a symbolic turn T (its constant bound in its text) keys the
-        fold, so equal keys still give equal trip counts. Where fold refuses the loop, everything the
-        attempt changed is put back and None is returned: the walk follows the loop turn by turn, as
-        it did before this rule."""
+        a runtime bound, keyed by its trip count (the module's docstring says how it differs). Where fold
+        refuses the loop, everything the attempt changed is put back and None is returned: the walk
+        follows the loop turn by turn, as it did before this rule."""
         state = (self.loop_snapshot(), self.loop_steps)
         try:
             return self.fold(h, b, entry, constant=True)
