@@ -18,7 +18,9 @@ give identical partitions of every grid, since a grid's partition is its configu
 grouped by signature. --base PKGS (a folder holding `bck`, a copy of an older
 src/bitorder/check) classes each configuration with both checkers back to back in one process,
 alternating which goes first, times each side and counts the configurations whose signature or
-level text differ: the comparison that a loaded machine disturbs least. --compare A B exits 1 unless two dumps hold the same configurations with
+level text differ: the comparison that a loaded machine disturbs least (with --dump, both sides' answers and
+seconds, "base_answers" and "base_seconds" for the older one: results/2026-12-05-checker-cpu/partitions.py compares
+their partitions). --compare A B exits 1 unless two dumps hold the same configurations with
 the same answers (it prints how many differ), and reports the grids' partitions compared too.
 """
 from __future__ import annotations
