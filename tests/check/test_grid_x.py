@@ -85,8 +85,8 @@ def test_planted_fault_an_equality_decided_for_every_block_fails(tmp_path):
     sys.path.insert(0, os.path.dirname(HERE))
     from mutants import checker_test_fails_on_mutant
     checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/bits.py",
-                                 "        if zero and not (slope == 0 or grid_x == 1):\n            return None",
-                                 "        pass", "tests/check/test_grid_x.py::test_grid_decides_only_what_every_block_agrees_on")
+                                 "        if n == 1:                # equal at the one value x takes\n",
+                                 "        if True:\n", "tests/check/test_grid_x.py::test_grid_decides_only_what_every_block_agrees_on")
 
 
 def test_limits_let_a_long_loop_walk_and_are_not_part_of_the_class(monkeypatch):

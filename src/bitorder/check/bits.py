@@ -303,58 +303,29 @@ _ORDERS = {"lt": (True, True), "le": (False, True), "gt": (True, False), "ge": (
 def grid_decides(op, cmp, a, b, grid_x: int):
     """The value of the integer comparison `a cmp b` (op's setp) where a and b are linear in
     %ctaid.x alone and the launch grid's x extent is grid_x (so 0 <= ctaid.x < grid_x), if it is
-    the same for every block; else None. Exact: both sides stay inside op's type at both ends of
-    the range (linear, so in between too), and a linear difference is monotone there (lt, le,
-    gt, ge) or vanishes at most once (eq, ne)."""
-    if not (isinstance(a, dict) and _CTAID_X in a or isinstance(b, dict) and _CTAID_X in b):
-        return None
-    ends = []
-    signed, width = _itype(op)
-    lo, hi = (-(1 << (width - 1)), 1 << (width - 1)) if signed else (0, 1 << width)
-    for x in (0, grid_x - 1):
-        vs = []
-        for p in (a, b):
-            if p.__class__ is int:
-                vs.append(p)
-                continue
-            if any(m and m != _CTAID_X for m in p):
-                return None
-            vs.append(p.get((), 0) + p.get(_CTAID_X, 0) * x)
-        if not all(lo <= v < hi for v in vs):
-            return None
-        ends.append(vs)
-    if cmp in ("eq", "ne"):
-        d0 = ends[0][0] - ends[0][1]
-        slope = (a.get(_CTAID_X, 0) if isinstance(a, dict) else 0) - (b.get(_CTAID_X, 0) if isinstance(b, dict) else 0)
-        zero = d0 == 0 if slope == 0 else (-d0 % slope == 0 and 0 <= -d0 // slope < grid_x)
-        if zero and not (slope == 0 or grid_x == 1):
-            return None                      # equal for one block, not the others
-        return zero == (cmp == "eq")
-    order = _ORDERS.get(cmp)      # (strict, less): lt is (True, True), ge (False, False)
-    if order is None:
-        return None
-    strict, less = order
-
-    def rel(u, v):
-        if less:
-            return u < v if strict else u <= v
-        return u > v if strict else u >= v
-    first, last = rel(*ends[0]), rel(*ends[1])
-    return first if first == last else None
+    the same for every block; else None (linear_decides, the blocks' range)."""
+    r = linear_decides(op, cmp, a, b, _CTAID_X, grid_x)
+    return r if r.__class__ is bool else None
 
 
-LOOP_T = ("loop:T",)   # a folded loop's turn (loops.LOOP_T's monomial)
+LOOP_T = ("loop:T",)   # a folded loop's turn (loops.LOOP_T is its name)
 
 
 def turn_decides(op, cmp, a, b, turns: int):
-    """The integer comparison `a cmp b` (op's setp) where a and b are linear in a folded loop's turn T
-    alone and T runs over 0 .. turns - 1 (a constant trip count; loops.py): True or False where every
-    turn agrees, else the same comparison of T against the turn where it changes (T < k, its
-    negation, T == k, its negation), so that two masks equal on every turn get one predicate whatever
-    arithmetic made them; None where a or b reads another symbol or leaves op's type. Exact as
-    grid_decides is: both sides inside the type at both ends of the range, a linear difference
-    monotone there (lt, le, gt, ge) or vanishing at most once (eq, ne)."""
-    if not (isinstance(a, dict) and LOOP_T in a or isinstance(b, dict) and LOOP_T in b):
+    """The integer comparison `a cmp b` where a and b are linear in a folded loop's turn T alone and T
+    runs over 0 .. turns - 1 (a constant trip count; loops.py): linear_decides over the turns, so that
+    two masks equal on every turn get one predicate whatever arithmetic made them."""
+    return linear_decides(op, cmp, a, b, LOOP_T, turns)
+
+
+def linear_decides(op, cmp, a, b, x, n: int):
+    """The integer comparison `a cmp b` (op's setp) where a and b are linear in the one symbol x (a
+    monomial) alone and 0 <= x < n: True or False where every x agrees, else the same comparison of x
+    against the value where it changes (x < k, its negation, x == k, its negation: one predicate for
+    every truth over the range); None where a or b reads another symbol or leaves op's type. Exact:
+    both sides stay inside op's type at both ends of the range (linear, so in between too), and a
+    linear difference is monotone there (lt, le, gt, ge) or vanishes at most once (eq, ne)."""
+    if not (isinstance(a, dict) and x in a or isinstance(b, dict) and x in b):
         return None
     signed, width = _itype(op)
     lo, hi = (-(1 << (width - 1)), 1 << (width - 1)) if signed else (0, 1 << width)
@@ -363,22 +334,22 @@ def turn_decides(op, cmp, a, b, turns: int):
         if p.__class__ is int:
             lines.append((p, 0))
             continue
-        if any(m and m != LOOP_T for m in p):
+        if any(m and m != x for m in p):
             return None
-        lines.append((p.get((), 0), p.get(LOOP_T, 0)))
+        lines.append((p.get((), 0), p.get(x, 0)))
     for c0, c1 in lines:
-        if not (lo <= c0 < hi and lo <= c0 + c1 * (turns - 1) < hi):
+        if not (lo <= c0 < hi and lo <= c0 + c1 * (n - 1) < hi):
             return None
-    d0, s = lines[0][0] - lines[1][0], lines[0][1] - lines[1][1]   # a - b = d0 + s T
-    t = {LOOP_T: 1}
+    d0, s = lines[0][0] - lines[1][0], lines[0][1] - lines[1][1]   # a - b = d0 + s x
+    t = {x: 1}
     if cmp in ("eq", "ne"):
-        if s == 0 or -d0 % s or not 0 <= -d0 // s < turns:
+        if s == 0 or -d0 % s or not 0 <= -d0 // s < n:
             return (d0 == 0) == (cmp == "eq") if s == 0 else cmp == "ne"
         k = -d0 // s
-        if turns == 1:
+        if n == 1:                # equal at the one value x takes
             return cmp == "eq"
-        # (at the first or the last turn, the prefix or suffix its order comparison would give)
-        at = (_linear_cmp("lt", t, 1) if k == 0 else negate(_linear_cmp("lt", t, k)) if k == turns - 1
+        # (at the first or the last value, the prefix or suffix its order comparison would give)
+        at = (_linear_cmp("lt", t, 1) if k == 0 else negate(_linear_cmp("lt", t, k)) if k == n - 1
               else _linear_cmp("eq", t, k))
         return at if cmp == "eq" else negate(at)
     order = _ORDERS.get(cmp)
@@ -387,16 +358,16 @@ def turn_decides(op, cmp, a, b, turns: int):
     strict, less = order
     if not less:                  # a > b is b < a: d negated
         d0, s = -d0, -s
-    if s < 0:                     # d0 + sT (<, <=) 0 is the complement of d0 + sT (>=, >) 0 = (-d0) - sT (<=, <) 0
+    if s < 0:                     # d0 + sx (<, <=) 0 is the complement of d0 + sx (>=, >) 0 = (-d0) - sx (<=, <) 0
         d0, s, strict, flip = -d0, -s, not strict, True
     else:
         flip = False
     if s == 0:
         holds = d0 < 0 if strict else d0 <= 0
         return holds != flip
-    k = -(d0 // s) if strict else (-d0) // s + 1      # d0 + sT < 0 (<= 0) <=> T < k
-    if k <= 0 or k >= turns:
-        return (k >= turns) != flip
+    k = -(d0 // s) if strict else (-d0) // s + 1      # d0 + sx < 0 (<= 0) <=> x < k
+    if k <= 0 or k >= n:
+        return (k >= n) != flip
     prefix = _linear_cmp("lt", t, k)
     return negate(prefix) if flip else prefix
 

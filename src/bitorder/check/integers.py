@@ -5,7 +5,7 @@ decide them, float comparisons named by their trees' keys."""
 from __future__ import annotations
 
 from .allthreads import _CONCRETE
-from .bits import grid_decides, int_form, turn_decides
+from .bits import LOOP_T, grid_decides, int_form, turn_decides
 from .poly import atom, _cap, _is_int, padd, pkey, pmul, UNDEF, UNDEF_PRED
 from .predicates import _concrete, _disjoint, float_form
 from .ptx import opcode_base
@@ -45,7 +45,7 @@ class Integers:
             known = turn_decides(op, cmp, a, b, self.turns)
             if known is not None:
                 return known
-            if cmp in ("eq", "ne") and "loop:T" in pkey(a) + pkey(b):
+            if cmp in ("eq", "ne") and LOOP_T[0] in pkey(a) + pkey(b):
                 self.turn_eq = True   # the turn against data: a one-hot candidate (loops.fold_constant)
         if self.grid_x is not None:   # a comparison of %ctaid.x the launch grid decides
             known = grid_decides(op, cmp, a, b, self.grid_x)

@@ -63,7 +63,7 @@ from collections import Counter
 from .ptx import Instr
 from .poly import UNDEF, UNDEF_PRED, atom, padd, pkey, pmul, short
 from .predicates import select
-from .bits import turn_bound
+from .bits import LOOP_T as _TURN, turn_bound
 from .rules import _text_shape
 from .symbolic import Unsupported
 from ._native import trait
@@ -72,9 +72,9 @@ ON = os.environ.get("BITORDER_FOLD_LOOPS", "1") != "0"   # BITORDER_FOLD_LOOPS=0
 # loops of a constant trip count folded too, unless BITORDER_FOLD_CONST=0 (then followed turn by turn, as before);
 # gated on the H200 on 2026-12-05 (benchmarks/results/2026-12-05-gpu)
 CONST = ON and os.environ.get("BITORDER_FOLD_CONST", "1") != "0"
-LOOP_T = "loop:T"
-_T = {(LOOP_T,): 1}
-_T1 = {(LOOP_T,): 1, (): 1}
+LOOP_T = _TURN[0]     # the turn's atom (bits.LOOP_T, the monomial turn_decides reads)
+_T = {_TURN: 1}
+_T1 = {_TURN: 1, (): 1}
 _JUMPS = ("bra", "ret", "exit", "call", "brx")
 _MOVES = ("shfl", "ldmatrix", "stmatrix")   # register values between threads
 
