@@ -186,23 +186,10 @@ def test_a_one_hot_loop_is_followed_turn_by_turn():
     assert _classes(ks, True)[0] == followed
 
 
-def test_coupled_accumulators_fold_together():
-    # online softmax: s reads m. Folded as one state, the classes are the followed walk's
-    ks = [_build(const_online_lse, 8192, 256, w, s) for w in (1, 2, 4) for s in (1, 2)]
-    assert _looped(*ks)
-    followed, lv0 = _classes(ks, False)
-    folded, lv1 = _classes(ks, True)
-    assert set(lv0) == set(lv1) == {"v1"}, (lv0, lv1)
-    assert folded == followed
-    with pytest.MonkeyPatch.context() as m:      # (the fold took the loop: other trees)
-        m.setattr(loops, "CONST", False)
-        followed_signature = check.signature(ks[0])
-    assert check.signature(ks[0]) != followed_signature
-
-
-def test_coupled_accumulators_that_start_equal_are_told_apart_by_their_updates():
-    # a and b both start at -1e30 and b reads a: ordered by their updates, folded, the followed classes
-    ks = [_build(const_two_max, 8192, 256, w, s) for w in (1, 2, 4) for s in (1, 2)]
+def _folds_to_the_followed_classes(fn):
+    """Every warp and stage count of fn: classed by v1 folded and followed, the same partition, and the fold
+    took the loop (other trees than the followed walk's)."""
+    ks = [_build(fn, 8192, 256, w, s) for w in (1, 2, 4) for s in (1, 2)]
     assert _looped(*ks)
     followed, lv0 = _classes(ks, False)
     folded, lv1 = _classes(ks, True)
@@ -212,6 +199,16 @@ def test_coupled_accumulators_that_start_equal_are_told_apart_by_their_updates()
         m.setattr(loops, "CONST", False)
         followed_signature = check.signature(ks[0])
     assert check.signature(ks[0]) != followed_signature
+
+
+def test_coupled_accumulators_fold_together():
+    # online softmax: s reads m. Folded as one state, the classes are the followed walk's
+    _folds_to_the_followed_classes(const_online_lse)
+
+
+def test_coupled_accumulators_that_start_equal_are_told_apart_by_their_updates():
+    # a and b both start at -1e30 and b reads a: ordered by their updates, folded, the followed classes
+    _folds_to_the_followed_classes(const_two_max)
 
 
 @pytest.mark.interpreted_only
