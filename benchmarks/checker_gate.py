@@ -274,6 +274,8 @@ def main():
                     help="fold loops over a runtime bound (check/loops.py's switch, BITORDER_FOLD_LOOPS=1, in every worker)")
     ap.add_argument("--fold-const", action="store_true",
                     help="fold loops of a constant trip count too (loops.CONST, BITORDER_FOLD_CONST=1, in every worker)")
+    ap.add_argument("--fold-stores", action="store_true",
+                    help="fold constant-trip loops that store (storefold.STORES, BITORDER_FOLD_STORES=1, in every worker)")
     a = ap.parse_args()
     if a.fold_const:
         os.environ["BITORDER_FOLD_CONST"] = "1"
@@ -283,6 +285,10 @@ def main():
         os.environ["BITORDER_FOLD_LOOPS"] = "1"
         from bitorder.check import loops
         loops.ON = True
+    if a.fold_stores:
+        os.environ["BITORDER_FOLD_STORES"] = "1"
+        from bitorder.check import storefold
+        storefold.STORES = storefold.loops.CONST
     how = {"bind": a.bind, "grid": a.grid, "steps": a.steps, "nodes": a.nodes, "adversarial": a.adversarial}
     os.makedirs(a.out, exist_ok=True)
     # a name ending in "_" is a prefix: every corpus kernel it starts (inductor_: the 21 captured)
@@ -318,8 +324,8 @@ def main():
         stopped = True
         not_reached += [n for n in names if n not in done]
     n_cfg = sum(r["configs"] for r in rows)
-    from bitorder.check import loops, magic, memory
-    summary = {"gpu": a.gpu, **how, "fold_loops": loops.ON, "fold_const": loops.CONST, "magic_div": magic.ON, "byte_parts": memory.BYTE_PARTS,
+    from bitorder.check import loops, magic, memory, storefold
+    summary = {"gpu": a.gpu, **how, "fold_loops": loops.ON, "fold_const": loops.CONST, "fold_stores": storefold.STORES, "magic_div": magic.ON, "byte_parts": memory.BYTE_PARTS,
                "kernels": len({r["kernel"] for r in rows}), "grids": len(rows), "configs": n_cfg,
                "v1_classed": sum(r["v1"] for r in rows), "classes": sum(r["classes"] for r in rows),
                "checker_configs_per_s": round(n_cfg / max(classing_s, 1e-9), 1), "not_reached": not_reached,

@@ -157,6 +157,31 @@ def onehot_sum(t_ptr, s_ptr, x_ptr, y_ptr, N: tl.constexpr, BLOCK: tl.constexpr,
     tl.store(y_ptr + row, tl.sum(acc, 0))
 
 
+@triton.jit
+def centered_rows(x_ptr, y_ptr, R0_BLOCK: tl.constexpr):
+    """x - mean(x) over rows of a constant 20,000 columns in two loops of R0_BLOCK (TorchInductor's looped
+    normalisations): the first sums, the second stores every element (check/storefold.py folds it)."""
+    row = tl.program_id(0)
+    acc = tl.zeros([R0_BLOCK], tl.float32)
+    for off in range(0, 20000, R0_BLOCK):
+        c = off + tl.arange(0, R0_BLOCK)
+        acc += tl.load(x_ptr + row * 20000 + c, mask=c < 20000, other=0.0).to(tl.float32)
+    mean = tl.sum(acc, 0) / 20000
+    for off in range(0, 20000, R0_BLOCK):
+        c = off + tl.arange(0, R0_BLOCK)
+        x = tl.load(x_ptr + row * 20000 + c, mask=c < 20000, other=0.0).to(tl.float32)
+        tl.store(y_ptr + row * 20000 + c, x - mean, mask=c < 20000)
+
+
+def _centered_rows():
+    rows = 256
+
+    def make(device, seed):
+        return {"x_ptr": wide((rows, 20000), seed, device), "y_ptr": torch.empty((rows, 20000), device=device)}
+    return Spec("centered_rows", centered_rows, make, ("y_ptr",), lambda m: (rows,),
+                space({"R0_BLOCK": (128, 256, 512, 1024)}, stages=(1, 2)), family="normalization")
+
+
 def _onehot(name, group):
     rows, n = 256, 1024
 
@@ -223,5 +248,5 @@ SPECS = [
     *_widths(l2norm, "l2norm", ["y_ptr"]),
     _rows(row_sum_fp16, "row_sum_fp16", ["y_ptr"], dtype=torch.float16, out_dtype=torch.float16, cols=1024),
     _col_max(), _block_sums(), _row_sum_loop(), _loop_assoc(), _sum_last_3d(),
-    _onehot("onehot_sum", 1), _onehot("grouped_sum", 8),
+    _onehot("onehot_sum", 1), _onehot("grouped_sum", 8), _centered_rows(),
 ]

@@ -318,6 +318,21 @@ def turn_decides(op, cmp, a, b, turns: int):
     return linear_decides(op, cmp, a, b, LOOP_T, turns)
 
 
+def range_decides(op, cmp, a, b, lo: int, n: int):
+    """The integer comparison `a cmp b` where a and b are linear in T alone and T runs over lo .. lo + n - 1
+    (storefold.py: an element over the elements one store lane writes): True or False where every value
+    agrees (linear_decides over T - lo), else None, never a predicate (its threshold would be the lane's)."""
+    known = linear_decides(op, cmp, _shifted(a, lo), _shifted(b, lo), LOOP_T, n)
+    return known if known.__class__ is bool else None
+
+
+def _shifted(p, lo):
+    """p(T + lo): its constant term moved by T's coefficient times lo."""
+    if p.__class__ is int or not lo or LOOP_T not in p:
+        return p
+    return padd(p, p[LOOP_T] * lo)
+
+
 def linear_decides(op, cmp, a, b, x, n: int):
     """The integer comparison `a cmp b` (op's setp) where a and b are linear in the one symbol x (a
     monomial) alone and 0 <= x < n: True or False where every x agrees, else the same comparison of x

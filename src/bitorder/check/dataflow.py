@@ -34,6 +34,8 @@ from .memory import Memory
 from .integers import Integers
 from .regions import Regions
 from .loops import Loops, loop_shapes
+from .storefold import StoreFold, store_loops
+from . import storefold
 from . import loops, magic, trips
 from .ptx import Entry, Instr, Label
 from . import onehot, payloads
@@ -49,7 +51,7 @@ _BITS_TOKEN = {}   # an int -> the token of its bits as a float operand (_Block.
 __all__ = ["Unsupported", "first_difference", "roots", "signature", "signature_of", "walk"]
 
 
-class _Block(Memory, TensorCore, AllThreads, Integers, Regions, Loops):
+class _Block(Memory, TensorCore, AllThreads, Integers, Regions, Loops, StoreFold):
     def __init__(self, entry: Entry, nodes: Nodes, divisible=frozenset(), bound=(), cta=None, grid_x=None,
                  max_steps: int = 0):
         if not entry.reqntid:
@@ -77,6 +79,9 @@ class _Block(Memory, TensorCore, AllThreads, Integers, Regions, Loops):
         self.loop_steps = 0      # instructions the loop folds walked (loops.py)
         self.turns = 0           # a folded loop's constant trip count while its turn is walked (loops.py)
         self.turn_eq = False     # whether that turn was compared for equality with data (loops.py)
+        self.turn_range = None   # storefold.py's walk 2: (first, count) of the elements a lane stores
+        self.turn_lane = None    # and (e, D): they are e + D t, t = 0, 1, ...
+        self.turn_prefixes = None   # storefold.py's walk 1: the "T < k" the turn's comparisons gave
         self._shape_of = {}      # id(instruction) -> (registers it writes, registers it reads, may run once)
         self.stored = False
         self._selects = {}               # id(select tuple) -> (the tuple, its node id)
@@ -172,10 +177,13 @@ class _Block(Memory, TensorCore, AllThreads, Integers, Regions, Loops):
         labels = {item.name: i for i, item in enumerate(body) if isinstance(item, Label)}
         # loops over a runtime bound (loops.py, when on): back edge -> header, and the branches that skip one
         backs, skips = loop_shapes(body, labels) if loops.ON and self.tc is None else ({}, {})
-        headers = {h: b for b, h in backs.items()}
+        # with storefold.STORES, loops of a constant trip count that store are folded too (never over a runtime bound)
+        cbacks = {**backs, **store_loops(body, labels)} if storefold.STORES and self.tc is None \
+            else backs
+        headers = {h: b for b, h in cbacks.items()}
         straight = _branches_on_constants(body, labels, self.bound, self.cta_z, self.grid_x is not None,
                                           frozenset(backs) | frozenset(skips))
-        if trips.exceeds(self, body, labels, straight, backs if loops.CONST else {}):   # loops of constant trip counts too long to follow: known now
+        if trips.exceeds(self, body, labels, straight, cbacks if loops.CONST else {}):   # loops of constant trip counts too long to follow: known now
             raise Unsupported(f"more than {self.max_steps} instructions executed (a long loop)")
         pc, steps = 0, 0
         entries, by_back_edge = {}, False   # header -> registers and memory where its loop was entered
@@ -229,10 +237,10 @@ class _Block(Memory, TensorCore, AllThreads, Integers, Regions, Loops):
                 if taken == {True}:
                     if item.operands[0] not in labels:
                         raise Unsupported(f"a branch to an unknown label {item.operands[0]}")
-                    by_back_edge = backs.get(pc - 1) == labels[item.operands[0]]
+                    by_back_edge = cbacks.get(pc - 1) == labels[item.operands[0]]
                     if by_back_edge and loops.CONST and labels[item.operands[0]] in entries:
                         # turn 0 of a loop of constant trip count: folded where fold takes it
-                        at = self.fold_constant(backs[pc - 1], pc - 1, entries.pop(backs[pc - 1]))
+                        at = self.fold_constant(cbacks[pc - 1], pc - 1, entries.pop(cbacks[pc - 1]))
                         if at is not None:
                             pc, by_back_edge = at, False
                             continue

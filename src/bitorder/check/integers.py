@@ -5,7 +5,7 @@ decide them, float comparisons named by their trees' keys."""
 from __future__ import annotations
 
 from .allthreads import _CONCRETE
-from .bits import LOOP_T, grid_decides, int_form, turn_decides
+from .bits import LOOP_T, grid_decides, int_form, range_decides, turn_decides
 from .poly import atom, _cap, _is_int, padd, pkey, pmul, UNDEF, UNDEF_PRED
 from .predicates import _concrete, _disjoint, float_form
 from .ptx import opcode_base
@@ -42,8 +42,11 @@ class Integers:
             a, b = _wrap(a, signed, bits), _wrap(b, signed, bits)
             return {"lt": a < b, "le": a <= b, "gt": a > b, "ge": a >= b, "eq": a == b, "ne": a != b}[cmp]
         if self.turns:                # a comparison of a folded loop's turn over its constant trip count
-            known = turn_decides(op, cmp, a, b, self.turns)
+            rng = self.turn_range     # (storefold.py's walk 2: an element u over the elements one lane stores)
+            known = turn_decides(op, cmp, a, b, self.turns) if rng is None else range_decides(op, cmp, a, b, *rng)
             if known is not None:
+                if self.turn_prefixes is not None and known.__class__ is tuple:
+                    self.turn_prefixes.add(known)   # (storefold.py's walk 1: the masks of its lanes' guards)
                 return known
             if cmp in ("eq", "ne") and LOOP_T[0] in pkey(a) + pkey(b):
                 self.turn_eq = True   # the turn against data: a one-hot candidate (loops.fold_constant)
@@ -119,7 +122,8 @@ class Integers:
             return _cap(r)
         if base == "neg":
             return pmul(args[0], -1)
-        if base in ("or", "xor") and _disjoint(args[0], args[1], op):
+        if base in ("or", "xor") and (_disjoint(args[0], args[1], op) or
+                                      self.turn_lane is not None and _disjoint(*self.on_lane(args), op)):
             return padd(args[0], args[1])      # no carries: or and xor of disjoint bits are an add
         if all(isinstance(a, int) for a in args):
             return _concrete(op, args)

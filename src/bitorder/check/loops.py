@@ -257,12 +257,14 @@ class Loops:
         return [self._nothing(r)] * self.n
 
     def loop_snapshot(self):
-        """What a loop's walks restore: registers and shared memory at its header."""
+        """What a loop's walks restore: registers and shared memory at its header (and how many roots,
+        stored bytes and stored pointers there were)."""
         return (self._registers(), dict(self.smem), {k: set(v) for k, v in self.smem_reads.items()},
-                dict(self.smem_bytes), set(self.words), self.epoch, self.stored)
+                dict(self.smem_bytes), set(self.words), self.epoch, self.stored,
+                (len(self.roots), len(self.bytes), len(self.bases)))   # (what storefold.py undoes of turn 0)
 
     def _loop_restore(self, s):
-        registers, smem, reads, sbytes, words, epoch, stored = s
+        registers, smem, reads, sbytes, words, epoch, stored, _ = s
         self._set_registers(registers)
         self.smem.clear()
         self.smem.update(smem)
@@ -325,6 +327,10 @@ class Loops:
                 accs.append(r)
             else:
                 raise Unsupported("a loop that carries a value neither a counter nor a tree")
+        if constant and any(i.base == "st" and ".shared" not in i.opcode for i in inss):
+            if accs:
+                raise Unsupported("a loop that stores and carries an accumulator")
+            return self.fold_stores(b, entry, inss, counters, unknown, written, deps)   # storefold.py
         acc_set = set(accs)
         links = {}
         for r in accs:   # an accumulator's update reads other accumulators (constant trip counts only), its own
@@ -457,7 +463,7 @@ class Loops:
             self.loop_steps = state[1]
             return None
         finally:
-            self.turns, self.turn_eq = 0, False
+            self.turns, self.turn_eq, self.turn_range, self.turn_prefixes, self.turn_lane = 0, False, None, None, None
 
     def enter_skip(self, ins, at, shape):
         """Walk the code a guarded branch jumps over (straight-line around one loop; skip_over_loop's

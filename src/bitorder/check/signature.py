@@ -17,7 +17,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-from . import dataflow, loops, magic, memory, trips
+from . import dataflow, loops, magic, memory, storefold, trips
 from .ptx import Entry, Label, PTXError, parse
 
 _TOKEN = re.compile(r"%[A-Za-z_$][\w$]*|\$?L__\w+|\b\w+_param_\d+\b")
@@ -194,8 +194,9 @@ _MEMO: dict = {}   # hash of the canonical program text -> (signature, why v1 de
 
 
 def _switches() -> tuple:
-    """The walk's rule switches (loops.py: runtime and constant-trip folds, magic.py, memory.py, trips.py): part of every memo key, as tests turn them."""
-    return loops.ON, loops.CONST, magic.ON, memory.BYTE_PARTS, trips.ON
+    """The walk's rule switches (loops.py: runtime and constant-trip folds, storefold.py, magic.py, memory.py,
+    trips.py): part of every memo key, as tests turn them."""
+    return loops.ON, loops.CONST, storefold.STORES, magic.ON, memory.BYTE_PARTS, trips.ON
 
 
 def _classify(entry: Entry, divisible=frozenset(), args=None):

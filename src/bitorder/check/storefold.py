@@ -1,0 +1,299 @@
+"""Loops of a constant trip count that store, folded keyed by the element each store writes (dataflow.py
+mixes this into its _Block; loops.fold hands them here). Off unless BITORDER_FOLD_STORES=1 (STORES):
+not gated on the H200 yet.
+
+TorchInductor's looped reductions end with a loop over the row that stores one element per index (the
+backward of a softmax or a cross-entropy: y[i] = f(x[i], the row's sums)):
+
+    H:  BODY (loads at i, arithmetic, st.global at i);  @back bra H
+
+i = R0_BLOCK * T + c at turn T for element c of the block. Followed turn by turn, every element's tree
+is built in every thread (32,000 a row). Folded by turn, as loops.fold folds a loop without stores, the
+roots would be keyed by T and so by R0_BLOCK: configurations the hardware merges would split. Here each
+stored element is named by its own index u instead:
+
+- Walk 1: BODY at a symbolic turn T (counters init + delta * T), stores not made. It gives the trip
+  count N (the back edge "T < k", as fold_constant finds it), and for each store lane L (a store, one
+  of its vector elements, one part of a packed register) in each thread its address sym + w (D T + e):
+  the lane writes element u = D T + e at turn T. Its guard's prefix "T < k" (the code masking the last
+  turn) bounds the turns it stores: n = min(N, k).
+- Walk 2, per lane, thread by thread: the backward slice of the lane's store alone, every counter at
+  init + (delta / D) (u - e) for a symbol u, which are exactly turn (u - e) / D's values. Comparisons
+  linear in u are decided over the elements the lane stores, e .. e + D (n - 1) (bits.range_decides),
+  so a mask that holds on all of them is True whatever R0_BLOCK made the last turn partial; others stay
+  predicates over u. The lane's store must be at sym + w u; its guard and value are trees over u.
+- A lane stores its template (sym, w, guard, value) at the elements {e + D t: t < n}. Each template is
+  one root, keyed by sym + w u and the runs of elements it covers: two configurations storing the same
+  function of u on the same elements have the same roots, whatever R0_BLOCK, num_warps or layout.
+
+Refused, the loop then followed turn by turn as before: an accumulator, shared memory or a move between
+threads in BODY, a load in BODY of a pointer BODY stores, a store to a pointer stored before the loop,
+a store inside code a branch skips, an address not of that form, two templates on one element, a
+counter whose step D does not divide.
+"""
+from __future__ import annotations
+
+import os
+from collections import Counter
+
+from . import loops
+from .bits import LOOP_T as _U
+from .bits import turn_bound
+from .memory import _pointer_bases
+from .poly import UNDEF, UNDEF_PRED, padd, pkey, pmul, short
+from .ptx import Instr
+from .rules import _REG, _last_part, _reg_list, _text_shape
+from .symbolic import _BITS, Unsupported
+from ._native import trait
+
+# folded (when loops.CONST is on too) only with BITORDER_FOLD_STORES=1: it changes answers, and is not gated yet
+STORES = loops.CONST and os.environ.get("BITORDER_FOLD_STORES", "0") == "1"
+_UPOLY = {_U: 1}
+_LANE_T = ("lane:t",)   # walk 2: the turn of one lane, t >= 0 (on_lane)
+_CROSSING = ("shfl", "ldmatrix", "stmatrix", "bar", "barrier")
+
+
+def global_store(ins) -> bool:
+    return ins.__class__ is Instr and ins.base == "st" and ".shared" not in ins.opcode
+
+
+def store_loops(body, labels) -> dict:
+    """{back edge index: header index} for every guarded backward branch whose body is straight-line but
+    for one or more global stores (loops.loop_shapes' loops, which store nothing, are not among them)."""
+    jumps = Counter(i.operands[0] for i in body if i.__class__ is Instr and i.base == "bra" and i.operands)
+    out = {}
+    for b, ins in enumerate(body):
+        if ins.__class__ is not Instr or ins.base != "bra" or ins.guard is None:
+            continue
+        h = labels.get(ins.operands[0])
+        if h is None or h >= b:
+            continue
+        inner = body[h + 1:b]
+        if any(global_store(i) for i in inner) and all(global_store(i) or loops._straight(i, jumps) for i in inner):
+            out[b] = h
+    return out
+
+
+def _slice(inss, pos, need) -> list:
+    """The instructions of inss[:pos] that registers `need` depend on at pos, in order (a guarded write
+    keeps the old value where its guard fails: it depends on that too)."""
+    need, keep = set(need), []
+    for k in range(pos - 1, -1, -1):
+        ins = inss[k]
+        dsts, srcs, _ = _text_shape(ins)
+        if need.isdisjoint(dsts):
+            continue
+        keep.append(ins)
+        if ins.guard is None:
+            need.difference_update(dsts)
+        else:
+            need.add(ins.guard[1])
+        need.update(srcs)
+    keep.reverse()
+    return keep
+
+
+def _runs(us) -> str:
+    """'a-b,c-d' for the sorted distinct integers us (each run a to b inclusive)."""
+    out, start, prev = [], None, None
+    for u in us:
+        if start is None:
+            start = prev = u
+        elif u == prev + 1:
+            prev = u
+        else:
+            out.append(f"{start}-{prev}")
+            start = prev = u
+    if start is not None:
+        out.append(f"{start}-{prev}")
+    return ",".join(out)
+
+
+def _implies(g, p) -> bool:
+    """Whether guard g implies predicate p: g is p, or the and of p with another predicate."""
+    return g == p or (g.__class__ is tuple and len(g) == 2 and g[0] == "and" and short(str(p)) in g[1])
+
+
+@trait     # mixed into dataflow._Block
+class StoreFold:
+    def fold_stores(self, b, entry, inss, counters, unknown, written, deps):
+        """Fold the storing loop whose body is inss (back edge at b, header state `entry`), as the module's
+        docstring says; the index after the back edge, where the walk goes on."""
+        if self.skip is not None:
+            raise Unsupported("a loop that stores to global memory inside code a branch skips")
+        if any(i.base in _CROSSING or ".shared" in i.opcode for i in inss):
+            raise Unsupported("a storing loop that moves data between threads")
+        back, n = self.e.body[b], self.n
+        # walk 1: the trip count, each lane's address in T, and what the loop leaves in loop-invariant registers
+        self.turns, self.turn_prefixes = self.max_steps, set()
+        loads0 = len(self.loads)
+        self._restart(entry, written, unknown)
+        for r, before, delta in counters:
+            self.cols[r] = [padd(o, pmul(d, {_U: 1})) for o, d in zip(before, delta)]
+        self._count(len(inss))
+        lanes = {}       # (store's place in inss, vector element, packed part) -> {thread: (address, bytes, guard)}
+        for pos, ins in enumerate(inss):
+            if global_store(ins):
+                self._lanes(pos, ins, lanes)
+            else:
+                self.step(ins)
+        k = turn_bound(self.guard(0, back))
+        if k is None or any(self.guard(t, back) != self.guard(0, back) for t in range(1, n)):
+            raise Unsupported("a loop of constant trip count whose back edge is not T < k in every thread")
+        trips = k + 1
+        for r, before, delta in counters:
+            if any(not (v.__class__ is int or v.__class__ is dict) or pkey(v) != pkey(padd(o, pmul(d, {_U: 1, (): 1})))
+                   for v, o, d in zip(self.cols[r], before, delta)):
+                raise Unsupported("a loop counter that does not grow by a constant step")
+        kept = {r: list(self.cols[r]) for r in written if r in self.cols and not deps.get(r)}
+        prefixes = [(p, turn_bound(p)) for p in self.turn_prefixes]
+        stored = {base for by_t in lanes.values() for at, _, _ in by_t.values() for base in _pointer_bases(at)}
+        for nid, (at, _) in list(self.loads.items())[loads0:]:
+            if not stored.isdisjoint(_pointer_bases(at)):
+                raise Unsupported("a storing loop that loads a pointer it stores")
+        n_roots, n_bytes, n_bases = entry[7]     # (turn 0, followed before the fold, stored after these)
+        if not stored.isdisjoint(list(self.bases)[:n_bases]):
+            raise Unsupported("a loop that stores to a pointer stored before it")
+        # walk 2: each lane's slice, thread by thread, at its own elements u
+        templates = {}   # (symbolic address part, bytes, guard's name, value's key) -> elements
+        self.turns, self.turn_prefixes = 1, None
+        for (pos, i, p), by_t in sorted(lanes.items()):
+            ins = inss[pos]
+            regs = _reg_list(ins.operands[1])
+            need = {regs[i], *_REG.findall(ins.operands[0])} | ({ins.guard[1]} if ins.guard else set())
+            sl = _slice(inss, pos, need)
+            self._restart(entry, written, unknown)
+            self._count(len(sl))
+            for t, (at, pw, g) in sorted(by_t.items()):
+                sym, step, first = self._element_of(at, pw)
+                stores = trips
+                for pred, bound in prefixes:
+                    if bound is not None and bound < stores and _implies(g, pred):
+                        stores = bound
+                if stores <= 0:
+                    continue
+                for r, before, delta in counters:
+                    d = delta[t]
+                    if d.__class__ is not int or d % step:
+                        raise Unsupported("a storing loop's counter whose step the elements' does not divide")
+                    self.cols[r][t] = padd(before[t], pmul(d // step, padd(_UPOLY, -first)))
+                self.turn_range, self.turn_lane = (first, step * (stores - 1) + 1), (first, step)
+                for s in sl:
+                    g_s = self.guard(t, s)
+                    if g_s is not False:
+                        (self._shape_of.get(id(s)) or self._shape(s))[3](t, s, g_s)
+                g_u = self.guard(t, ins)
+                if g_u is False:
+                    continue
+                width = _BITS[_last_part(ins.opcode)]
+                at_u = padd(self.addr(t, ins.operands[0]), i * width + p * pw)
+                if pkey(at_u) != pkey(padd(sym, pmul(pw, _UPOLY))):
+                    raise Unsupported("a storing loop's lane whose address at element u is not its own")
+                v = self._part(t, regs[i], width, p, pw)
+                self._storable(g_u, v)
+                key = (pkey(sym), pw, "always" if g_u is True else short(str(g_u)), self.key(v))
+                templates.setdefault(key, set()).update(range(first, first + step * stores, step))
+            self.turn_range = self.turn_lane = None
+        by_sym = {}      # one pointer's templates: one element width, no element in two of them
+        for (symk, pw, _, _), us in templates.items():
+            by_sym.setdefault(symk, []).append((pw, us))
+        for group in by_sym.values():
+            if len({pw for pw, _ in group}) > 1 or \
+                    len(group) > 1 and sum(len(us) for _, us in group) != len(set().union(*(us for _, us in group))):
+                raise Unsupported("a storing loop whose lanes store different values to one element")
+        # the loop's effects, turn 0's stores undone: its roots, its pointers claimed, the registers it leaves
+        for k in list(self.roots)[n_roots:]:
+            del self.roots[k]
+            self.root_guards.pop(k, None)
+        for k in list(self.bytes)[n_bytes:]:
+            del self.bytes[k]
+        for k in list(self.bases)[n_bases:]:
+            del self.bases[k]
+        for (symk, pw, gname, vkey), us in sorted(templates.items()):
+            self.roots[f"{symk} + {pw}*u, u in {_runs(sorted(us))}"] = (gname, vkey, f"b{8 * pw}")
+        for base in stored:
+            self.bases[base] = "stored by a folded loop"   # (a symbolic part no other store has: claim_bytes refuses)
+        self._restart(entry, written, unknown)
+        for r in written:
+            self.cols[r] = kept[r] if r in kept else self._never_written(r)
+        for r, before, delta in counters:
+            self.cols[r] = [padd(o, pmul(d, trips)) for o, d in zip(before, delta)]
+        self.stored = True
+        return b + 1
+
+    def on_lane(self, values) -> list:
+        """Walk 2: integers in u as the lane's turn t reads them (u = e + D t, t >= 0 an atom): an or of bits
+        disjoint on every element the lane stores is an add there (LLVM's or of a turn's offset and a thread's
+        index below it, integers._integer)."""
+        e, step = self.turn_lane
+        out = []
+        for v in values:
+            c = v.get(_U) if v.__class__ is dict else None
+            if c is None:
+                out.append(v)
+            else:
+                rest = {m: k for m, k in v.items() if m != _U}
+                out.append(padd(padd(rest, c * e), {_LANE_T: c * step}))
+        return out
+
+    def _restart(self, entry, written, unknown):
+        """The registers at the loop's header (entry), BODY's writes not uniform, the unknowns never written."""
+        self._loop_restore(entry)
+        self.uniform.difference_update(written)
+        for r in unknown:
+            self.cols[r] = self._never_written(r)
+
+    def _count(self, steps):
+        steps += self.loop_steps
+        if steps > self.max_steps:
+            raise Unsupported(f"more than {self.max_steps} instructions executed (a long loop)")
+        self.loop_steps = steps
+
+    def _lanes(self, pos, ins, lanes):
+        """Walk 1 at a global store: its lanes' addresses, bytes and guards in every thread that may store."""
+        width = _BITS.get(_last_part(ins.opcode))
+        if width is None:
+            raise Unsupported(f"memory access {ins.opcode}")
+        regs = _reg_list(ins.operands[1])
+        for t in range(self.n):
+            g = self.guard(t, ins)
+            if g is False:
+                continue
+            a = self.addr(t, ins.operands[0])
+            for i, r in enumerate(regs):
+                at = padd(a, i * width) if i else a
+                for p, (_, pw) in enumerate(self._parts(t, r, width)):
+                    lanes.setdefault((pos, i, p), {})[t] = (padd(at, p * pw) if p else at, pw, g)
+
+    def _parts(self, t, r, width):
+        """A stored register's parts [(value, bytes)]: a packed register's parts, else the register (memory.memory)."""
+        v = self.val(t, r)
+        parts = self.packs.get(v[1]) if isinstance(v, tuple) and v[0] == "node" else None
+        return parts if parts and sum(w for _, w in parts) == width else [(v, width)]
+
+    def _part(self, t, r, width, p, pw):
+        parts = self._parts(t, r, width)
+        if p >= len(parts) or parts[p][1] != pw:
+            raise Unsupported("a storing loop's register packed otherwise at element u")
+        return parts[p][0]
+
+    def _element_of(self, at, pw):
+        """(sym, D, e) where address `at` (walk 1, in T) is sym + pw (D T + e), sym its symbols but T."""
+        if at.__class__ is not dict:
+            raise Unsupported("a storing loop's address without a pointer")
+        a1, k = at.get(_U, 0), at.get((), 0)
+        if a1.__class__ is not int or a1 <= 0 or a1 % pw or k % pw or \
+                any(_U[0] in m for m in at if m != _U):
+            raise Unsupported("a storing loop whose addresses are not sym + w (D T + e), D > 0")
+        sym = {m: c for m, c in at.items() if m != _U and m != ()}
+        if not sym or UNDEF in pkey(sym):
+            raise Unsupported("a storing loop's address without a pointer")
+        return sym, a1 // pw, k // pw
+
+    def _storable(self, g, v):
+        """memory.store's refusals for a value v stored under g."""
+        if g == UNDEF_PRED or self.fnode(v) in self.nodes.undefined:
+            raise Unsupported("an output may depend on a register or shared word never written")
+        if self.nodes.nanish and self.fnode(v) in self.nodes.nanish:
+            raise Unsupported("a float select ptxas may lower to a min or max reaches an output (its NaN payload "
+                              "is ptxas's choice)")

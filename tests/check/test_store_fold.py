@@ -1,0 +1,205 @@
+"""Loops of a constant trip count that store, folded keyed by element (check/storefold.py; on with
+storefold.STORES): the per-lane comparisons (bits.range_decides, brute force), what merges and what stays
+apart against the walk that follows every turn, what falls back to that walk, two known PTX answers of
+TorchInductor's cross-entropy backward, and a planted fault (masks decided over too few elements) that
+the known answers catch."""
+import os
+
+import pytest
+import triton
+import triton.language as tl
+from hypothesis import given, settings, strategies as st
+
+import bitorder
+from bitorder import check
+from bitorder.check import dataflow, loops, storefold
+from bitorder.check.bits import LOOP_T, range_decides
+
+from mutants import checker_test_fails_on_mutant
+
+DATA = os.path.join(os.path.dirname(__file__), "data")
+
+
+@pytest.fixture(autouse=True)
+def stores_on(monkeypatch):
+    monkeypatch.setattr(loops, "ON", True)
+    monkeypatch.setattr(loops, "CONST", True)
+    monkeypatch.setattr(storefold, "STORES", True)
+
+
+# -- an element's comparisons over the elements of one lane ------------------------------------------
+_ORDER = {"lt": int.__lt__, "le": int.__le__, "gt": int.__gt__, "ge": int.__ge__, "eq": int.__eq__,
+          "ne": int.__ne__, "lo": int.__lt__, "ls": int.__le__, "hi": int.__gt__, "hs": int.__ge__}
+_SIDE = st.one_of(st.integers(-70000, 70000),
+                  st.fixed_dictionaries({(): st.integers(-70000, 70000),
+                                         LOOP_T: st.sampled_from([-4, -1, 1, 2, 4, 512])}))
+
+
+def _at(p, u):
+    return p if isinstance(p, int) else p.get((), 0) + p.get(LOOP_T, 0) * u
+
+
+@settings(max_examples=400, deadline=None)
+@given(_SIDE, _SIDE, st.sampled_from(sorted(_ORDER)), st.sampled_from(["s32", "u32", "s64"]),
+       st.integers(-40000, 40000), st.integers(1, 3000))
+def test_an_element_comparison_is_decided_only_where_every_element_agrees(a, b, cmp, ty, lo, n):
+    # over u = lo .. lo + n - 1: True or False exactly where the comparison is, else None (never a predicate,
+    # whose threshold would be the lane's); decided wherever both sides stay inside the type
+    if not (isinstance(a, dict) or isinstance(b, dict)):
+        return
+    r = range_decides(f"setp.{cmp}.{ty}", cmp, a, b, lo, n)
+    assert r is None or isinstance(r, bool)
+    signed, width = ty[0] == "s", int(ty[1:])
+    low, high = (-(1 << (width - 1)), 1 << (width - 1)) if signed else (0, 1 << width)
+    inside = all(low <= _at(p, u) < high for p in (a, b) for u in (lo, lo + n - 1))
+    truth = {_ORDER[cmp](_at(a, u), _at(b, u)) for u in range(lo, lo + n)}
+    if r is not None:
+        assert inside and truth == {r}
+    elif inside and len(truth) == 1 and cmp in ("lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"):
+        pytest.fail(f"an order comparison every element agrees on left undecided: {a} {cmp} {b} over {lo}+{n}")
+
+
+# -- kernels -------------------------------------------------------------------------------------------
+@triton.jit
+def const_center(x_ptr, y_ptr, C: tl.constexpr, BC: tl.constexpr):
+    row = tl.program_id(0)
+    acc = tl.zeros([BC], tl.float32)
+    for c0 in range(0, C, BC):
+        cols = c0 + tl.arange(0, BC)
+        acc += tl.load(x_ptr + row * C + cols, mask=cols < C, other=0.0)
+    mean = tl.sum(acc, 0) / C
+    for c0 in range(0, C, BC):
+        cols = c0 + tl.arange(0, BC)
+        x = tl.load(x_ptr + row * C + cols, mask=cols < C, other=0.0)
+        tl.store(y_ptr + row * C + cols, x - mean, mask=cols < C)
+
+
+@triton.jit
+def const_map(x_ptr, y_ptr, C: tl.constexpr, BC: tl.constexpr, SCALE: tl.constexpr, SHIFT: tl.constexpr,
+              MASKED: tl.constexpr):
+    """y = SCALE x[i + SHIFT]; masked where i + SHIFT passes the row (else the next row's first is read)."""
+    row = tl.program_id(0)
+    for c0 in range(0, C, BC):
+        cols = c0 + tl.arange(0, BC)
+        if MASKED:
+            x = tl.load(x_ptr + row * C + cols + SHIFT, mask=cols + SHIFT < C, other=0.0)
+        else:
+            x = tl.load(x_ptr + row * C + cols + SHIFT)
+        tl.store(y_ptr + row * C + cols, x * SCALE, mask=cols < C)
+
+
+@triton.jit
+def const_in_place(y_ptr, C: tl.constexpr, BC: tl.constexpr):
+    row = tl.program_id(0)
+    for c0 in range(0, C, BC):
+        cols = c0 + tl.arange(0, BC)
+        y = tl.load(y_ptr + row * C + cols, mask=cols < C, other=0.0)
+        tl.store(y_ptr + row * C + cols, y * 2.0, mask=cols < C)
+
+
+_SIG = {"x_ptr": "*fp32", "y_ptr": "*fp32"}
+
+
+def _roots(k) -> dict:
+    """The walk's roots of a compiled kernel or a PTX text."""
+    return dataflow.roots(check.parse(getattr(k, "ptx", k))[0])
+
+
+def _center(c, bc, w, s=1):
+    return bitorder.compile(const_center, "sm90", signature=_SIG, constexprs={"C": c, "BC": bc}, num_warps=w,
+                            num_stages=s)
+
+
+def _map(bc, w, scale=2.0, shift=0, masked=True, c=8192):
+    return bitorder.compile(const_map, "sm90", signature=_SIG, num_warps=w,
+                            constexprs={"C": c, "BC": bc, "SCALE": scale, "SHIFT": shift, "MASKED": masked})
+
+
+def _looped(*kernels) -> bool:
+    """Whether every kernel still holds its loops (LLVM unrolls a short constant one: nothing to fold)."""
+    return all("bra" in k.ptx for k in kernels)
+
+
+def _classes(kernels, stores):
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(storefold, "STORES", stores)
+        return check.partition(kernels), [check.level(k)[:2] for k in kernels]
+
+
+def test_a_storing_loop_folds_to_one_root_per_template():
+    # y = x - mean over 8,192 columns: 32 turns of 256 stored as one template over u = 0 .. 8191
+    k = _center(8192, 256, 2)
+    assert _looped(k)
+    r = _roots(k)
+    assert list(r) == [key for key in r if key.endswith(", u in 0-8191")] and len(r) == 1, list(r)[:3]
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(storefold, "STORES", False)
+        assert len(_roots(k)) == 8192     # followed: one root an element
+
+
+def test_folded_classes_are_the_followed_ones_where_both_walk():
+    # every chunk width, warp and stage count of the map: one function of the element, one class folded and
+    # followed; the centring: the followed classes (its sum's order is the chunk's and the warps')
+    maps = [_map(bc, w) for bc in (256, 512, 1024) for w in (1, 2, 4)]
+    centers = [_center(8192, bc, w, s) for bc in (256, 512) for w in (1, 2, 4) for s in (1, 2)]
+    assert _looped(*maps, *centers)
+    for ks in (maps, centers):
+        followed, lv0 = _classes(ks, False)
+        folded, lv1 = _classes(ks, True)
+        assert set(lv0) == set(lv1) == {"v1"}, (lv0, lv1)
+        assert folded == followed
+    assert len(_classes(maps, True)[0]) == 1
+
+
+def test_a_mask_that_holds_on_a_lane_elements_is_true_there():
+    # the last turn of 8,192 - 64 columns is partial: lanes past its end store one turn fewer, their masks True
+    # on the elements they store, so every chunk width and warp count gives one template (one class)
+    ks = [_map(bc, w, c=8192 - 64) for bc in (256, 512, 1024) for w in (1, 4)]
+    assert _looped(*ks)
+    classes, levels = _classes(ks, True)
+    assert len(classes) == 1 and set(levels) == {"v1"}
+    assert all(len(_roots(k)) == 1 for k in ks)
+
+
+def test_what_a_lane_stores_stays_in_the_key():
+    # the value (3x against 2x), the element it reads (x[i + 1] against x[i]), and the mask on the last element
+    # that x[i + 1] passes the row at (0 there against the next row's first): its lane's mask is decided over
+    # every element that lane stores, where it changes (the planted fault decides it over too few)
+    base, tripled = _map(256, 2), _map(256, 2, scale=3.0)
+    shifted, unmasked = _map(256, 2, shift=1), _map(256, 2, shift=1, masked=False)
+    ks = (base, tripled, shifted, unmasked)
+    assert _looped(*ks) and all(check.level(k).startswith("v1") for k in ks)
+    assert [len(_roots(k)) for k in ks] == [1, 1, 2, 1]    # (the lane of element 255 + 256 t: its own template)
+    assert check.partition(ks) == [[0], [1], [2], [3]]
+    assert not check.equivalent(_center(8192, 256, 2), _center(8192 + 256, 256, 2))
+
+
+def test_a_loop_that_loads_what_it_stores_is_followed():
+    # y = 2y in place: a later turn could read an earlier turn's store, so the loop is followed as before
+    k = bitorder.compile(const_in_place, "sm90", signature={"y_ptr": "*fp32"}, constexprs={"C": 8192, "BC": 256},
+                         num_warps=2)
+    assert _looped(k)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(storefold, "STORES", False)
+        followed = check.signature(k), check.level(k)
+    assert (check.signature(k), check.level(k)) == followed
+
+
+def test_inductor_cross_entropy_backward_known_answers():
+    # TorchInductor's nll_loss backward (r0_numel 32,000, captured on the H200): R0_BLOCK 512 over 2 warps and
+    # 2,048 over 8, XBLOCK 1. Both store one template over u = 0 .. 31,999 (and follow their one-hot sum): the
+    # same bits on the H200 (benchmarks/results/2026-12-05b-gpu), one class here
+    a, b = (open(os.path.join(DATA, f"inductor_cross_entropy_t8_red0_bwd_{n}.ptx")).read() for n in ("r512w2", "r2048w8"))
+    assert check.level(a).startswith("v1") and check.level(b).startswith("v1")
+    assert check.equivalent(a, b)
+    assert [k.rsplit(", u in ", 1)[1] for k in _roots(a)] == ["0-31999"]
+
+
+@pytest.mark.interpreted_only
+def test_planted_fault_masks_decided_over_too_few_elements_merge_two_maps(tmp_path):
+    # a lane's comparisons decided over its first `stores` elements instead of all it stores (e .. e + D (n - 1)):
+    # the mask of x[i + 1] reads as True on the last element too, and the masked map merges with the unmasked
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/storefold.py",
+                                 "self.turn_range, self.turn_lane = (first, step * (stores - 1) + 1), (first, step)",
+                                 "self.turn_range, self.turn_lane = (first, stores), (first, step)",
+                                 "tests/check/test_store_fold.py::test_what_a_lane_stores_stays_in_the_key")
