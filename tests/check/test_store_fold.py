@@ -1,8 +1,8 @@
-"""Loops of a constant trip count that store, folded keyed by element (check/storefold.py; on with
-storefold.STORES): the per-lane comparisons (bits.range_decides, brute force), what merges and what stays
-apart against the walk that follows every turn, what falls back to that walk, two known PTX answers of
-TorchInductor's cross-entropy backward, and a planted fault (masks decided over too few elements) that
-the known answers catch."""
+"""Loops of a constant trip count that store, and one-hot sums, folded keyed by element (check/storefold.py;
+on with storefold.STORES): the per-lane comparisons (bits.range_decides, brute force), what merges and what
+stays apart against the walk that follows every turn, what falls back to that walk, two known PTX answers of
+TorchInductor's cross-entropy backward, and two planted faults (masks decided over other elements than the segment's; one-hot
+terms keyed without their term) that the known answers catch."""
 import os
 
 import pytest
@@ -97,6 +97,19 @@ def const_in_place(y_ptr, C: tl.constexpr, BC: tl.constexpr):
         tl.store(y_ptr + row * C + cols, y * 2.0, mask=cols < C)
 
 
+@triton.jit
+def const_pick(x_ptr, t_ptr, y_ptr, C: tl.constexpr, BC: tl.constexpr, SCALE: tl.constexpr):
+    """nll_loss's pick: sum over the row of where(i == target, SCALE x, 0), one-hot (one i is the target)."""
+    row = tl.program_id(0)
+    target = tl.load(t_ptr + row)
+    acc = tl.zeros([BC], tl.float32)
+    for c0 in range(0, C, BC):
+        cols = c0 + tl.arange(0, BC)
+        x = tl.load(x_ptr + row * C + cols, mask=cols < C, other=0.0)
+        acc += tl.where(cols == target, x * SCALE, 0.0)
+    tl.store(y_ptr + row, tl.sum(acc, 0))
+
+
 _SIG = {"x_ptr": "*fp32", "y_ptr": "*fp32"}
 
 
@@ -113,6 +126,11 @@ def _center(c, bc, w, s=1):
 def _map(bc, w, scale=2.0, shift=0, masked=True, c=8192):
     return bitorder.compile(const_map, "sm90", signature=_SIG, num_warps=w,
                             constexprs={"C": c, "BC": bc, "SCALE": scale, "SHIFT": shift, "MASKED": masked})
+
+
+def _pick(c, bc, w, scale=1.0):
+    return bitorder.compile(const_pick, "sm90", signature={**_SIG, "t_ptr": "*i64"}, num_warps=w,
+                            constexprs={"C": c, "BC": bc, "SCALE": scale})
 
 
 def _looped(*kernels) -> bool:
@@ -174,6 +192,41 @@ def test_what_a_lane_stores_stays_in_the_key():
     assert not check.equivalent(_center(8192, 256, 2), _center(8192 + 256, 256, 2))
 
 
+def test_a_one_hot_sum_folds_keyed_by_element():
+    # the pick over 8,192 columns: every chunk width and warp count one class, folded as followed, each folded (its
+    # sum a node made from its terms); the scale and the row's length stay in the key
+    ks = [_pick(8192, bc, w) for bc in (256, 512, 1024) for w in (1, 2, 4)]
+    assert _looped(*ks)
+    followed, lv0 = _classes(ks, False)
+    folded, lv1 = _classes(ks, True)
+    assert set(lv0) == set(lv1) == {"v1"}, (lv0, lv1)
+    assert folded == followed == [list(range(9))]
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(storefold, "STORES", False)
+        assert check.signature(ks[0]) != _folded_signature(ks[0])
+    assert not check.equivalent(_pick(8192, 256, 2), _pick(8192, 256, 2, scale=2.0))
+    assert not check.equivalent(_pick(8192, 256, 2), _pick(8192 - 64, 256, 2))
+
+
+def test_a_one_hot_sum_with_a_partial_last_turn_is_one_class_folded():
+    # 8,192 - 64 columns: the lanes past the row's end add where(i == target, 0, 0) on the last turn. Followed,
+    # that term (selp(p, 0, 0) of the bit patterns) is an atom, not a zero, the sum is not one-hot and every
+    # configuration is its own class; folded, the segment of that turn adds a zero, and the nine sum x[target]
+    # alike (at most one term is not a zero: any order gives its bits)
+    ks = [_pick(8192 - 64, bc, w) for bc in (256, 512, 1024) for w in (1, 2, 4)]
+    assert _looped(*ks)
+    followed, _ = _classes(ks, False)
+    folded, levels = _classes(ks, True)
+    assert set(levels) == {"v1"} and folded == [list(range(9))]
+    assert len(followed) == 9
+
+
+def _folded_signature(k):
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(storefold, "STORES", True)
+        return check.signature(k)
+
+
 def test_a_loop_that_loads_what_it_stores_is_followed():
     # y = 2y in place: a later turn could read an earlier turn's store, so the loop is followed as before
     k = bitorder.compile(const_in_place, "sm90", signature={"y_ptr": "*fp32"}, constexprs={"C": 8192, "BC": 256},
@@ -196,10 +249,19 @@ def test_inductor_cross_entropy_backward_known_answers():
 
 
 @pytest.mark.interpreted_only
-def test_planted_fault_masks_decided_over_too_few_elements_merge_two_maps(tmp_path):
-    # a lane's comparisons decided over its first `stores` elements instead of all it stores (e .. e + D (n - 1)):
+def test_planted_fault_one_hot_terms_keyed_without_their_term_merge_two_picks(tmp_path):
+    # each element's term keyed by its equality alone: x and 2x at the target read alike
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/storefold.py",
+                                 "entries.extend((at(u), guards, term) for u in us)",
+                                 "entries.extend((at(u), guards, '') for u in us)",
+                                 "tests/check/test_store_fold.py::test_a_one_hot_sum_folds_keyed_by_element")
+
+
+@pytest.mark.interpreted_only
+def test_planted_fault_masks_decided_over_other_elements_merge_two_maps(tmp_path):
+    # a segment's comparisons decided over the lane's first elements, not the segment's own:
     # the mask of x[i + 1] reads as True on the last element too, and the masked map merges with the unmasked
     checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/storefold.py",
-                                 "self.turn_range, self.turn_lane = (first, step * (stores - 1) + 1), (first, step)",
-                                 "self.turn_range, self.turn_lane = (first, stores), (first, step)",
+                                 "(first + step * t0, step * (t1 - t0 - 1) + 1), (first, step)",
+                                 "(first, step * (t1 - t0 - 1) + 1), (first, step)",
                                  "tests/check/test_store_fold.py::test_what_a_lane_stores_stays_in_the_key")

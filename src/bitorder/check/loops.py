@@ -60,6 +60,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 
+from . import onehot
 from .ptx import Instr
 from .poly import UNDEF, UNDEF_PRED, atom, padd, pkey, pmul, short
 from .predicates import select
@@ -77,6 +78,15 @@ _T = {_TURN: 1}
 _T1 = {_TURN: 1, (): 1}
 _JUMPS = ("bra", "ret", "exit", "call", "brx")
 _MOVES = ("shfl", "ldmatrix", "stmatrix")   # register values between threads
+
+
+class OneHot(Unsupported):
+    """A constant-trip loop's turn compared with data: a one-hot candidate (fold_constant gives way)."""
+
+
+def _elements_on() -> bool:
+    from . import storefold   # (storefold imports this module)
+    return storefold.STORES
 
 
 def loop_shapes(body, labels):
@@ -340,6 +350,9 @@ class Loops:
             links[r] = [c for c in d if c != r]
         groups = _groups(accs, links)
         selfnode = ("node", self.nodes.make_load("fold:self"))
+        elements = constant and _elements_on()   # storefold.py may fold a one-hot loop: SELF reads as a sum's start
+        if elements:
+            onehot.SUM[self.key(selfnode)] = onehot.start()
         places = {}      # an accumulator of a group -> its place in the group in each thread
         selves = {}      # an accumulator of a group -> its SELF in each thread (named by that place)
         init_keys = {r: [str(self.key(v)) for v in cols0[r]] for g in groups if len(g) > 1 for r in g}
@@ -371,14 +384,23 @@ class Loops:
                 self.cols[r] = selves.get(r) or [selfnode] * n
             self._walk_body(inss)
             if constant and self.turn_eq:
-                raise Unsupported("the turn compared with data in a loop of constant trip count (one-hot: followed "
-                                  "turn by turn, where onehot.py sums it exactly)")
+                raise OneHot("the turn compared with data in a loop of constant trip count (one-hot: followed "
+                             "turn by turn, where onehot.py sums it exactly)")
 
         if constant:
             # the trip count first: T's comparisons decided over every turn the walk could follow, where
             # the back edge is then taken exactly while T < k (k + 1 turns), then BODY again over those
             self.turns = self.max_steps
-            turn()
+            if elements:
+                self.turn_prefixes = set()
+            try:
+                turn()
+            except OneHot:     # a one-hot sum: storefold.py folds it keyed by element, where it is on
+                if not elements:
+                    raise
+                return self.fold_onehot(b, entry, inss, counters, accs, unknown, written, deps, selfnode)
+            if elements:       # not one: SELF is the leaf it was (the walks below key the update by it)
+                del onehot.SUM[self.key(selfnode)]
             k = turn_bound(self.guard(0, back))
             if k is None or any(self.guard(t, back) != self.guard(0, back) for t in range(1, n)):
                 raise Unsupported("a loop of constant trip count whose back edge is not T < k in every thread")

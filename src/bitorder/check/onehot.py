@@ -159,6 +159,33 @@ def _view(k: str):
     return None
 
 
+START = "fold:start"   # the zero token of a folded loop's accumulator at its header (storefold.py)
+
+
+def start():
+    """The Sum a one-hot accumulator holds at a folded loop's header: no term, one START zero."""
+    return (None, frozenset(), frozenset(), frozenset({(((), START), 1)}), 0)
+
+
+def folded(init: str, e, entries, zeros):
+    """The key of the sum `init` (a key) plus the terms `entries` [(c, guards, term key)] of equality part e
+    and the zeros {(guards, token): count} (storefold.py: every element's term of a folded loop), or None
+    where that is not a one-hot sum."""
+    base = _view(init)
+    if base is None or entries and base[0] is not None and base[0] != e:
+        return None
+    cs = frozenset(c for c, _, _ in entries)
+    if len(cs) != len(entries) or not cs.isdisjoint(base[1]):
+        return None
+    z = _zeros(base[3])
+    for g, n in zeros.items():
+        z[g] = z.get(g, 0) + n
+    if not entries:
+        e = base[0]
+    return _key((e, base[1] | cs, base[2] | frozenset(entries), frozenset(z.items()),
+                 (base[4] + sum(_h(x) for x in entries)) % _MOD))
+
+
 def _zeros(z) -> dict:
     out: dict = {}
     for g, n in z:

@@ -33,10 +33,11 @@ counter whose step D does not divide.
 """
 from __future__ import annotations
 
+import math
 import os
 from collections import Counter
 
-from . import loops
+from . import loops, onehot
 from .bits import LOOP_T as _U
 from .bits import turn_bound
 from .memory import _pointer_bases
@@ -93,6 +94,43 @@ def _slice(inss, pos, need) -> list:
     return keep
 
 
+_START_ZEROS = onehot.start()[3]
+
+
+def _element(modulus, parts, c):
+    """(D, e) where the equality sum(parts) + c == 0 (walk 1: onehot.note_eq's form, T among its monomials;
+    modulo `modulus` where not 0, c then read as its signed residue) holds exactly where its data side equals
+    u = D T + e (the element), scaled by the top monomial's coefficient (as note_eq signs it); refused unless
+    D > 0 and both are integers."""
+    if modulus and c >= modulus // 2:
+        c -= modulus
+    d = dict(parts)
+    beta = d.pop(_U, 0)
+    if not d or any(_U[0] in m for m in d):
+        raise Unsupported("a one-hot term whose equality is not linear in the turn")
+    alpha = d[max(d)]
+    if beta % alpha or c % alpha or -beta // alpha <= 0:
+        raise Unsupported("a one-hot term whose element is not D T + e")
+    return -beta // alpha, -c // alpha
+
+
+def _concrete_equality(modulus, parts, c):
+    """(e, c(u)): walk 2's equality (u among its monomials) at a concrete element u in onehot.note_eq's
+    form, the form the walk that follows every turn gives that element's term."""
+    d = dict(parts)
+    gamma = d.pop(_U, 0)
+    if not d or any(_U[0] in m for m in d):
+        raise Unsupported("a one-hot term whose equality is not linear in the element")
+    sign = 1 if d[max(d)] > 0 else -1
+    g = 1 if modulus else math.gcd(*d.values())
+    if not modulus and (c % g or gamma % g):
+        raise Unsupported("a one-hot term whose element's equality does not divide")
+    e = (modulus, tuple(sorted((m, sign * k // g) for m, k in d.items())))
+    if modulus:
+        return e, lambda u: sign * (c + gamma * u) % modulus
+    return e, lambda u: sign * (c + gamma * u) // g
+
+
 def _runs(us) -> str:
     """'a-b,c-d' for the sorted distinct integers us (each run a to b inclusive)."""
     out, start, prev = [], None, None
@@ -109,9 +147,12 @@ def _runs(us) -> str:
     return ",".join(out)
 
 
-def _implies(g, p) -> bool:
-    """Whether guard g implies predicate p: g is p, or the and of p with another predicate."""
-    return g == p or (g.__class__ is tuple and len(g) == 2 and g[0] == "and" and short(str(p)) in g[1])
+def _segments(prefixes, trips) -> list:
+    """The turns 0 .. trips - 1 cut where a comparison walk 1 decided as "T < k" changes: [(t0, t1), ...]. Walk 2
+    decides each segment's comparisons apart (a mask that holds on every turn but a partial last one is True
+    on the others, and False there), so a lane's segments are keyed alike whatever turn R0_BLOCK cut last."""
+    bounds = sorted({k for _, k in prefixes if k is not None and 0 < k < trips})
+    return list(zip([0, *bounds], [*bounds, trips]))
 
 
 @trait     # mixed into dataflow._Block
@@ -137,16 +178,7 @@ class StoreFold:
                 self._lanes(pos, ins, lanes)
             else:
                 self.step(ins)
-        k = turn_bound(self.guard(0, back))
-        if k is None or any(self.guard(t, back) != self.guard(0, back) for t in range(1, n)):
-            raise Unsupported("a loop of constant trip count whose back edge is not T < k in every thread")
-        trips = k + 1
-        for r, before, delta in counters:
-            if any(not (v.__class__ is int or v.__class__ is dict) or pkey(v) != pkey(padd(o, pmul(d, {_U: 1, (): 1})))
-                   for v, o, d in zip(self.cols[r], before, delta)):
-                raise Unsupported("a loop counter that does not grow by a constant step")
-        kept = {r: list(self.cols[r]) for r in written if r in self.cols and not deps.get(r)}
-        prefixes = [(p, turn_bound(p)) for p in self.turn_prefixes]
+        trips, kept, prefixes = self._after_walk_1(back, counters, written, deps)
         stored = {base for by_t in lanes.values() for at, _, _ in by_t.values() for base in _pointer_bases(at)}
         for nid, (at, _) in list(self.loads.items())[loads0:]:
             if not stored.isdisjoint(_pointer_bases(at)):
@@ -156,6 +188,8 @@ class StoreFold:
             raise Unsupported("a loop that stores to a pointer stored before it")
         # walk 2: each lane's slice, thread by thread, at its own elements u
         templates = {}   # (symbolic address part, bytes, guard's name, value's key) -> elements
+        syms = {}        # the symbolic parts by their texts
+        segments = _segments(prefixes, trips)
         self.turns, self.turn_prefixes = 1, None
         for (pos, i, p), by_t in sorted(lanes.items()):
             ins = inss[pos]
@@ -163,40 +197,31 @@ class StoreFold:
             need = {regs[i], *_REG.findall(ins.operands[0])} | ({ins.guard[1]} if ins.guard else set())
             sl = _slice(inss, pos, need)
             self._restart(entry, written, unknown)
-            self._count(len(sl))
-            for t, (at, pw, g) in sorted(by_t.items()):
-                sym, step, first = self._element_of(at, pw)
-                stores = trips
-                for pred, bound in prefixes:
-                    if bound is not None and bound < stores and _implies(g, pred):
-                        stores = bound
-                if stores <= 0:
-                    continue
-                for r, before, delta in counters:
-                    d = delta[t]
-                    if d.__class__ is not int or d % step:
-                        raise Unsupported("a storing loop's counter whose step the elements' does not divide")
-                    self.cols[r][t] = padd(before[t], pmul(d // step, padd(_UPOLY, -first)))
-                self.turn_range, self.turn_lane = (first, step * (stores - 1) + 1), (first, step)
-                for s in sl:
-                    g_s = self.guard(t, s)
-                    if g_s is not False:
-                        (self._shape_of.get(id(s)) or self._shape(s))[3](t, s, g_s)
-                g_u = self.guard(t, ins)
-                if g_u is False:
-                    continue
-                width = _BITS[_last_part(ins.opcode)]
-                at_u = padd(self.addr(t, ins.operands[0]), i * width + p * pw)
-                if pkey(at_u) != pkey(padd(sym, pmul(pw, _UPOLY))):
-                    raise Unsupported("a storing loop's lane whose address at element u is not its own")
-                v = self._part(t, regs[i], width, p, pw)
-                self._storable(g_u, v)
-                key = (pkey(sym), pw, "always" if g_u is True else short(str(g_u)), self.key(v))
-                templates.setdefault(key, set()).update(range(first, first + step * stores, step))
+            width = _BITS[_last_part(ins.opcode)]
+            for t0, t1 in segments:
+                self._count(len(sl))
+                for t, (at, pw, _) in sorted(by_t.items()):
+                    sym, step, first = self._element_of(at, pw)
+                    self._at_element(t, counters, first, step, t0, t1)
+                    self._run_thread(t, sl)
+                    g_u = self.guard(t, ins)
+                    if g_u is False:
+                        continue
+                    at_u = padd(self.addr(t, ins.operands[0]), i * width + p * pw)
+                    if pkey(at_u) != pkey(padd(sym, pmul(pw, _UPOLY))):
+                        raise Unsupported("a storing loop's lane whose address at element u is not its own")
+                    v = self._part(t, regs[i], width, p, pw)
+                    self._storable(g_u, v)
+                    syms[pkey(sym)] = sym
+                    key = (pkey(sym), pw, "always" if g_u is True else short(str(g_u)), self.key(v))
+                    templates.setdefault(key, set()).update(range(first + step * t0, first + step * t1, step))
             self.turn_range = self.turn_lane = None
-        by_sym = {}      # one pointer's templates: one element width, no element in two of them
+        by_sym, sym_of = {}, {}   # one pointer's templates: one symbolic part, one width, no element in two
         for (symk, pw, _, _), us in templates.items():
             by_sym.setdefault(symk, []).append((pw, us))
+            for base in _pointer_bases(syms[symk]):
+                if sym_of.setdefault(base, symk) != symk:
+                    raise Unsupported("two stores on one pointer whose addresses may alias (a symbolic difference)")
         for group in by_sym.values():
             if len({pw for pw, _ in group}) > 1 or \
                     len(group) > 1 and sum(len(us) for _, us in group) != len(set().union(*(us for _, us in group))):
@@ -235,6 +260,110 @@ class StoreFold:
                 rest = {m: k for m, k in v.items() if m != _U}
                 out.append(padd(padd(rest, c * e), {_LANE_T: c * step}))
         return out
+
+    def _after_walk_1(self, back, counters, written, deps):
+        """(the trip count, the loop-invariant registers' columns, [(a "T < k" walk 1 decided, k)]) after walk 1;
+        refused where the back edge is not "T < k" in every thread or a counter does not grow by its step."""
+        k = turn_bound(self.guard(0, back))
+        if k is None or any(self.guard(t, back) != self.guard(0, back) for t in range(1, self.n)):
+            raise Unsupported("a loop of constant trip count whose back edge is not T < k in every thread")
+        for r, before, delta in counters:
+            if any(not (v.__class__ is int or v.__class__ is dict) or pkey(v) != pkey(padd(o, pmul(d, {_U: 1, (): 1})))
+                   for v, o, d in zip(self.cols[r], before, delta)):
+                raise Unsupported("a loop counter that does not grow by a constant step")
+        kept = {r: list(self.cols[r]) for r in written if r in self.cols and not deps.get(r)}
+        return k + 1, kept, [(p, turn_bound(p)) for p in self.turn_prefixes or ()]
+
+    def _at_element(self, t, counters, first, step, t0, t1):
+        """Walk 2: thread t's counters at turn (u - first) / step, its comparisons decided over its elements of
+        turns t0 .. t1 - 1 (first + step t)."""
+        for r, before, delta in counters:
+            d = delta[t]
+            if d.__class__ is not int or d % step:
+                raise Unsupported("a folded loop's counter whose step the elements' does not divide")
+            self.cols[r][t] = padd(before[t], pmul(d // step, padd(_UPOLY, -first)))
+        self.turn_range, self.turn_lane = (first + step * t0, step * (t1 - t0 - 1) + 1), (first, step)
+
+    def _run_thread(self, t, sl):
+        """Walk 2: the slice sl in thread t alone (no move between threads: the loop has none)."""
+        for s in sl:
+            g = self.guard(t, s)
+            if g is not False:
+                (self._shape_of.get(id(s)) or self._shape(s))[3](t, s, g)
+
+    def fold_onehot(self, b, entry, inss, counters, accs, unknown, written, deps, selfnode):
+        """Fold the constant-trip loop whose accumulators each add one one-hot term a turn (nll_loss backward's
+        sum of where(r == target, -s, 0)), keyed by element: loops.fold walked it once at T with every
+        accumulator SELF (onehot.start: a sum of no term). An accumulator's term there is nonzero only where
+        its data equals u = D T + e, the element it sums at turn T. Walk 2 walks each accumulator's slice at
+        u, thread by thread, as fold_stores does; its one term there, over u, gives the term of each element
+        it sums, keyed as the followed walk keys terms (onehot.note_eq's form at that u): the folded value
+        is the one-hot sum of its start and those terms (onehot.folded), whatever R0_BLOCK or layout."""
+        if self.skip is not None or any(i.base in _CROSSING or ".shared" in i.opcode or global_store(i) for i in inss):
+            raise Unsupported("a one-hot loop that stores or moves data between threads")
+        back, n = self.e.body[b], self.n
+        trips, kept, prefixes = self._after_walk_1(back, counters, written, deps)
+        lanes = {}
+        for r in accs:
+            for t in range(n):
+                (modulus, parts), (c, _, _) = self._one_term(self.cols[r][t])
+                lanes[(r, t)] = _element(modulus, parts, c)
+        segments = _segments(prefixes, trips)
+        self.turns, self.turn_prefixes = 1, None
+        cols0, out = entry[0][0], {}
+        for r in accs:
+            sl = _slice(inss, len(inss), {r})
+            self._restart(entry, written, unknown)
+            terms = [([], {}, None) for _ in range(n)]    # each thread's (entries, zeros, equality part)
+            for t0, t1 in segments:
+                self._count(len(sl))
+                for t in range(n):
+                    step, first = lanes[(r, t)]
+                    self._at_element(t, counters, first, step, t0, t1)
+                    for a in accs:
+                        self.cols[a][t] = selfnode
+                    self._run_thread(t, sl)
+                    us = range(first + step * t0, first + step * t1, step)
+                    entries, zeros, e = terms[t]
+                    hot = self._one_term(self.cols[r][t], zero=True)
+                    if hot[0] is None:     # a zero every element of the segment (its loads masked off), or nothing
+                        if hot[1] is not None:
+                            zeros[hot[1]] = zeros.get(hot[1], 0) + len(us)
+                        continue
+                    (modulus, parts), (c, guards, term) = hot
+                    e_u, at = _concrete_equality(modulus, parts, c)
+                    if e is not None and e != e_u:
+                        raise Unsupported("a folded one-hot loop whose terms' equalities differ")
+                    entries.extend((at(u), guards, term) for u in us)
+                    terms[t] = entries, zeros, e_u
+            self.turn_range = self.turn_lane = None
+            for t, (entries, zeros, e) in enumerate(terms):
+                key = onehot.folded(str(self.key(cols0[r][t])), e, entries, zeros)
+                if key is None:
+                    raise Unsupported("a folded one-hot loop whose terms are not one-hot")
+                out.setdefault(r, []).append(("node", self.nodes.make_keyed(key)))
+        self._restart(entry, written, unknown)
+        for r in written:
+            self.cols[r] = kept[r] if r in kept else self._never_written(r)
+        for r, before, delta in counters:
+            self.cols[r] = [padd(o, pmul(d, trips)) for o, d in zip(before, delta)]
+        self.cols.update(out)
+        return b + 1
+
+    def _one_term(self, v, zero=False):
+        """(equality part, the entry) of the one term a folded one-hot accumulator's value v adds to its start;
+        with `zero`, (None, (guards, token)) where it adds one zero instead, (None, None) where it adds nothing."""
+        k = str(self.key(v))
+        s = onehot.SUM.get(k)
+        if zero and s is not None and s[0] is None and not s[2] and s[3] == _START_ZEROS:
+            return None, None                # nothing added (a turn its mask leaves out)
+        if zero and s is not None and s[0] is None and not s[2] and len(s[3]) == 2 and _START_ZEROS <= s[3]:
+            (g, count), = s[3] - _START_ZEROS
+            if count == 1:
+                return None, g
+        if s is None or s[0] is None or s[3] != _START_ZEROS or len(s[2]) != 1:
+            raise Unsupported("a one-hot loop whose accumulator adds other than one term a turn to itself")
+        return s[0], next(iter(s[2]))
 
     def _restart(self, entry, written, unknown):
         """The registers at the loop's header (entry), BODY's writes not uniform, the unknowns never written."""

@@ -146,6 +146,16 @@ class Nodes:
         key_of.append(key or leaf_key(payload))
         return nid
 
+    def make_keyed(self, key, shape=("onehot", (), "")):
+        """A node whose canonical key the caller computed (storefold.py's folded one-hot sums): its id."""
+        nid = len(self.key_of)
+        if nid > self.max_nodes:
+            raise Unsupported(f"more than {self.max_nodes} tree nodes")
+        if self.record:
+            self.shape.setdefault(key, shape)
+        self.key_of.append(key)
+        return nid
+
     def make_select(self, a, b, payload):
         """make("select", (a, b), payload) without make's dispatch (a masked load's value, made
         into a node in every thread that reads it): the same key, id and undefined mark."""
