@@ -133,18 +133,13 @@ def _concrete_equality(modulus, parts, c):
 
 def _runs(us) -> str:
     """'a-b,c-d' for the sorted distinct integers us (each run a to b inclusive)."""
-    out, start, prev = [], None, None
+    out: list = []
     for u in us:
-        if start is None:
-            start = prev = u
-        elif u == prev + 1:
-            prev = u
+        if out and out[-1][1] == u - 1:
+            out[-1][1] = u
         else:
-            out.append(f"{start}-{prev}")
-            start = prev = u
-    if start is not None:
-        out.append(f"{start}-{prev}")
-    return ",".join(out)
+            out.append([u, u])
+    return ",".join(f"{a}-{b}" for a, b in out)
 
 
 def _segments(prefixes, trips) -> list:
