@@ -17,6 +17,12 @@ from . import magic
 
 
 @trait     # mixed into dataflow._Block (a mypyc trait when compiled: _native.trait)
+def _in_u_alone(a, b) -> bool:
+    """Whether a and b read no symbol but the element u (LOOP_T), one of them u."""
+    return any(p.__class__ is dict and LOOP_T in p for p in (a, b)) and \
+        all(p.__class__ is int or all(not m or m == LOOP_T for m in p) for p in (a, b))
+
+
 class Integers:
     """The integer handlers of a _Block (its nodes, bits, grid_x, tc and bits_of_tree)."""
 
@@ -44,6 +50,8 @@ class Integers:
         if self.turns:                # a comparison of a folded loop's turn over its constant trip count
             rng = self.turn_range     # (storefold.py's walk 2: an element u over the elements one lane stores)
             known = turn_decides(op, cmp, a, b, self.turns) if rng is None else range_decides(op, cmp, a, b, *rng)
+            if known is None and rng is not None and not self.turn_split and _in_u_alone(a, b):
+                self.turn_split = True    # undecided over the range: storefold.py walks the lane's segments apart
             if known is not None:
                 if self.turn_prefixes is not None and known.__class__ is tuple:
                     self.turn_prefixes.add(known)   # (storefold.py's walk 1: the masks of its lanes' guards)

@@ -486,6 +486,7 @@ class Loops:
             return None
         finally:
             self.turns, self.turn_eq, self.turn_range, self.turn_prefixes, self.turn_lane = 0, False, None, None, None
+            self.turn_split = False
 
     def enter_skip(self, ins, at, shape):
         """Walk the code a guarded branch jumps over (straight-line around one loop; skip_over_loop's

@@ -193,12 +193,10 @@ class StoreFold:
             sl = _slice(inss, pos, need)
             self._restart(entry, written, unknown)
             width = _BITS[_last_part(ins.opcode)]
-            for t0, t1 in segments:
-                self._count(len(sl))
-                for t, (at, pw, _) in sorted(by_t.items()):
-                    sym, step, first = self._element_of(at, pw)
-                    self._at_element(t, counters, first, step, t0, t1)
-                    self._run_thread(t, sl)
+            self.lane_split = False
+            for t, (at, pw, _) in sorted(by_t.items()):
+                sym, step, first = self._element_of(at, pw)
+                for t0, t1 in self._spans(t, sl, counters, first, step, trips, segments):
                     g_u = self.guard(t, ins)
                     if g_u is False:
                         continue
@@ -210,6 +208,7 @@ class StoreFold:
                     syms[pkey(sym)] = sym
                     key = (pkey(sym), pw, "always" if g_u is True else short(str(g_u)), self.key(v))
                     templates.setdefault(key, set()).update(range(first + step * t0, first + step * t1, step))
+            self._count(len(sl) * (1 + len(segments) * self.lane_split))   # (the walk's limit: its runs in lockstep)
             self.turn_range = self.turn_lane = None
         by_sym, sym_of = {}, {}   # one pointer's templates: one symbolic part, one width, no element in two
         for (symk, pw, _, _), us in templates.items():
@@ -279,6 +278,26 @@ class StoreFold:
             self.cols[r][t] = padd(before[t], pmul(d // step, padd(_UPOLY, -first)))
         self.turn_range, self.turn_lane = (first + step * t0, step * (t1 - t0 - 1) + 1), (first, step)
 
+    def _spans(self, t, sl, counters, first, step, trips, segments, starts=()):
+        """Walk 2 for thread t's lane (elements first + step T): the slice sl run over every turn, where each
+        comparison of u alone is decided there (one span, 0 .. trips); else run again over each segment apart.
+        Yields each span (t0, t1) with the registers as its run left them (starts: registers set before each run)."""
+        self._lane_run(t, sl, counters, first, step, 0, trips, starts)
+        if not self.turn_split or len(segments) == 1:
+            yield 0, trips
+            return
+        self.lane_split = True
+        for t0, t1 in segments:
+            self._lane_run(t, sl, counters, first, step, t0, t1, starts)
+            yield t0, t1
+
+    def _lane_run(self, t, sl, counters, first, step, t0, t1, starts):
+        self._at_element(t, counters, first, step, t0, t1)
+        for r, v in starts:
+            self.cols[r][t] = v
+        self.turn_split = False
+        self._run_thread(t, sl)
+
     def _run_thread(self, t, sl):
         """Walk 2: the slice sl in thread t alone (no move between threads: the loop has none)."""
         for s in sl:
@@ -310,14 +329,10 @@ class StoreFold:
             sl = _slice(inss, len(inss), {r})
             self._restart(entry, written, unknown)
             terms = [([], {}, None) for _ in range(n)]    # each thread's (entries, zeros, equality part)
-            for t0, t1 in segments:
-                self._count(len(sl))
-                for t in range(n):
-                    step, first = lanes[(r, t)]
-                    self._at_element(t, counters, first, step, t0, t1)
-                    for a in accs:
-                        self.cols[a][t] = selfnode
-                    self._run_thread(t, sl)
+            self.lane_split = False
+            for t in range(n):
+                step, first = lanes[(r, t)]
+                for t0, t1 in self._spans(t, sl, counters, first, step, trips, segments, [(a, selfnode) for a in accs]):
                     us = range(first + step * t0, first + step * t1, step)
                     entries, zeros, e = terms[t]
                     hot = self._one_term(self.cols[r][t], zero=True)
@@ -331,6 +346,7 @@ class StoreFold:
                         raise Unsupported("a folded one-hot loop whose terms' equalities differ")
                     entries.extend((at(u), guards, term) for u in us)
                     terms[t] = entries, zeros, e_u
+            self._count(len(sl) * (1 + len(segments) * self.lane_split))
             self.turn_range = self.turn_lane = None
             for t, (entries, zeros, e) in enumerate(terms):
                 key = onehot.folded(str(self.key(cols0[r][t])), e, entries, zeros)
