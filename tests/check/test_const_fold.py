@@ -12,6 +12,7 @@ from bitorder import check
 from bitorder.check import loops
 from bitorder.check.bits import LOOP_T, turn_bound, turn_decides
 
+from fold_helpers import classes, looped
 from mutants import checker_test_fails_on_mutant
 
 
@@ -130,17 +131,6 @@ def _build(fn, c, bc, w, s=1):
     return bitorder.compile(fn, "sm90", signature=sig, constexprs={"C": c, "BC": bc}, num_warps=w, num_stages=s)
 
 
-def _looped(*kernels) -> bool:
-    """Whether every kernel still holds its loop (LLVM unrolls a short constant one: nothing to fold)."""
-    return all("bra" in k.ptx for k in kernels)
-
-
-def _classes(kernels, const):
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(loops, "CONST", const)
-        return check.partition(kernels), [check.level(k)[:2] for k in kernels]
-
-
 def test_a_long_constant_loop_is_folded_instead_of_refused():
     # 1,000 turns: followed turn by turn, the walk passes its instruction limit and falls back to the
     # program text; folded, it is walked three times and classed by its trees (trips.py counts the
@@ -155,9 +145,9 @@ def test_a_long_constant_loop_is_folded_instead_of_refused():
 def test_folded_classes_are_the_followed_ones_where_both_walk():
     # 32 turns, every warp count and two stage counts: the same partition folded and followed
     ks = [_build(const_row_sum, 8192, 256, w, s) for w in (1, 2, 4) for s in (1, 2)]
-    assert _looped(*ks)
-    followed, lv0 = _classes(ks, False)
-    folded, lv1 = _classes(ks, True)
+    assert looped(*ks)
+    followed, lv0 = classes(ks, loops, "CONST", False)
+    folded, lv1 = classes(ks, loops, "CONST", True)
     assert set(lv0) == set(lv1) == {"v1"}
     assert folded == followed
     assert not check.equivalent(_build(const_row_sum, 8192, 128, 1), _build(const_row_sum, 8192, 256, 1))
@@ -166,33 +156,33 @@ def test_folded_classes_are_the_followed_ones_where_both_walk():
 def test_the_trip_count_stays_in_the_key():
     # the same chunk, the same update (no turn masked, the row stride a parameter), 32 turns and 64: other sums
     a, b = _build(const_row_sum, 8192, 256, 2), _build(const_row_sum, 16384, 256, 2)
-    assert _looped(a, b) and check.level(a).startswith("v1") and check.level(b).startswith("v1")
+    assert looped(a, b) and check.level(a).startswith("v1") and check.level(b).startswith("v1")
     assert not check.equivalent(a, b)
     # and 32 turns against 33, the last one masked
     a, b = _build(const_row_sum, 8192, 256, 2), _build(const_row_sum, 8192 + 64, 256, 2)
-    assert _looped(a, b) and not check.equivalent(a, b)
+    assert looped(a, b) and not check.equivalent(a, b)
 
 
 def test_a_one_hot_loop_is_followed_turn_by_turn():
     # the turn compared with a loaded target: onehot.py sums the followed loop exactly (any order), so
     # the fold gives way and the signature is the followed walk's
     ks = [_build(const_pick, 8192, bc, w) for bc in (256, 512) for w in (1, 2)]
-    assert _looped(*ks)
-    followed, _ = _classes(ks, False)
+    assert looped(*ks)
+    followed, _ = classes(ks, loops, "CONST", False)
     with pytest.MonkeyPatch.context() as m:
         m.setattr(loops, "CONST", False)
         before = [check.signature(k) for k in ks]
     assert [check.signature(k) for k in ks] == before
-    assert _classes(ks, True)[0] == followed
+    assert classes(ks, loops, "CONST", True)[0] == followed
 
 
 def _folds_to_the_followed_classes(fn):
     """Every warp and stage count of fn: classed by v1 folded and followed, the same partition, and the fold
     took the loop (other trees than the followed walk's)."""
     ks = [_build(fn, 8192, 256, w, s) for w in (1, 2, 4) for s in (1, 2)]
-    assert _looped(*ks)
-    followed, lv0 = _classes(ks, False)
-    folded, lv1 = _classes(ks, True)
+    assert looped(*ks)
+    followed, lv0 = classes(ks, loops, "CONST", False)
+    folded, lv1 = classes(ks, loops, "CONST", True)
     assert set(lv0) == set(lv1) == {"v1"}, (lv0, lv1)
     assert folded == followed
     with pytest.MonkeyPatch.context() as m:

@@ -15,6 +15,7 @@ from bitorder import check
 from bitorder.check import dataflow, loops, storefold
 from bitorder.check.bits import LOOP_T, range_decides
 
+from fold_helpers import classes, looped
 from mutants import checker_test_fails_on_mutant
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
@@ -133,21 +134,10 @@ def _pick(c, bc, w, scale=1.0):
                             constexprs={"C": c, "BC": bc, "SCALE": scale})
 
 
-def _looped(*kernels) -> bool:
-    """Whether every kernel still holds its loops (LLVM unrolls a short constant one: nothing to fold)."""
-    return all("bra" in k.ptx for k in kernels)
-
-
-def _classes(kernels, stores):
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(storefold, "STORES", stores)
-        return check.partition(kernels), [check.level(k)[:2] for k in kernels]
-
-
 def test_a_storing_loop_folds_to_one_root_per_template():
     # y = x - mean over 8,192 columns: 32 turns of 256 stored as one template over u = 0 .. 8191
     k = _center(8192, 256, 2)
-    assert _looped(k)
+    assert looped(k)
     r = _roots(k)
     assert list(r) == [key for key in r if key.endswith(", u in 0-8191")] and len(r) == 1, list(r)[:3]
     with pytest.MonkeyPatch.context() as m:
@@ -160,33 +150,33 @@ def test_folded_classes_are_the_followed_ones_where_both_walk():
     # followed; the centring: the followed classes (its sum's order is the chunk's and the warps')
     maps = [_map(bc, w) for bc in (256, 512, 1024) for w in (1, 2, 4)]
     centers = [_center(8192, bc, w, s) for bc in (256, 512) for w in (1, 2, 4) for s in (1, 2)]
-    assert _looped(*maps, *centers)
+    assert looped(*maps, *centers)
     for ks in (maps, centers):
-        followed, lv0 = _classes(ks, False)
-        folded, lv1 = _classes(ks, True)
+        followed, lv0 = classes(ks, storefold, "STORES", False)
+        folded, lv1 = classes(ks, storefold, "STORES", True)
         assert set(lv0) == set(lv1) == {"v1"}, (lv0, lv1)
         assert folded == followed
-    assert len(_classes(maps, True)[0]) == 1
+    assert len(classes(maps, storefold, "STORES", True)[0]) == 1
 
 
 def test_a_mask_that_holds_on_a_lane_elements_is_true_there():
     # the last turn of 8,192 - 64 columns is partial: lanes past its end store one turn fewer, their masks True
     # on the elements they store, so every chunk width and warp count gives one template (one class)
     ks = [_map(bc, w, c=8192 - 64) for bc in (256, 512, 1024) for w in (1, 4)]
-    assert _looped(*ks)
-    classes, levels = _classes(ks, True)
-    assert len(classes) == 1 and set(levels) == {"v1"}
+    assert looped(*ks)
+    folded, levels = classes(ks, storefold, "STORES", True)
+    assert len(folded) == 1 and set(levels) == {"v1"}
     assert all(len(_roots(k)) == 1 for k in ks)
 
 
 def test_what_a_lane_stores_stays_in_the_key():
     # the value (3x against 2x), the element it reads (x[i + 1] against x[i]), and the mask on the last element
     # that x[i + 1] passes the row at (0 there against the next row's first): its lane's mask is decided over
-    # every element that lane stores, where it changes (the planted fault decides it over too few)
+    # the elements of its own segment (the planted fault decides it over the lane's first ones)
     base, tripled = _map(256, 2), _map(256, 2, scale=3.0)
     shifted, unmasked = _map(256, 2, shift=1), _map(256, 2, shift=1, masked=False)
     ks = (base, tripled, shifted, unmasked)
-    assert _looped(*ks) and all(check.level(k).startswith("v1") for k in ks)
+    assert looped(*ks) and all(check.level(k).startswith("v1") for k in ks)
     assert [len(_roots(k)) for k in ks] == [1, 1, 2, 1]    # (the lane of element 255 + 256 t: its own template)
     assert check.partition(ks) == [[0], [1], [2], [3]]
     assert not check.equivalent(_center(8192, 256, 2), _center(8192 + 256, 256, 2))
@@ -196,9 +186,9 @@ def test_a_one_hot_sum_folds_keyed_by_element():
     # the pick over 8,192 columns: every chunk width and warp count one class, folded as followed, each folded (its
     # sum a node made from its terms); the scale and the row's length stay in the key
     ks = [_pick(8192, bc, w) for bc in (256, 512, 1024) for w in (1, 2, 4)]
-    assert _looped(*ks)
-    followed, lv0 = _classes(ks, False)
-    folded, lv1 = _classes(ks, True)
+    assert looped(*ks)
+    followed, lv0 = classes(ks, storefold, "STORES", False)
+    folded, lv1 = classes(ks, storefold, "STORES", True)
     assert set(lv0) == set(lv1) == {"v1"}, (lv0, lv1)
     assert folded == followed == [list(range(9))]
     with pytest.MonkeyPatch.context() as m:
@@ -214,9 +204,9 @@ def test_a_one_hot_sum_with_a_partial_last_turn_is_one_class_folded():
     # configuration is its own class; folded, the segment of that turn adds a zero, and the nine sum x[target]
     # alike (at most one term is not a zero: any order gives its bits)
     ks = [_pick(8192 - 64, bc, w) for bc in (256, 512, 1024) for w in (1, 2, 4)]
-    assert _looped(*ks)
-    followed, _ = _classes(ks, False)
-    folded, levels = _classes(ks, True)
+    assert looped(*ks)
+    followed, _ = classes(ks, storefold, "STORES", False)
+    folded, levels = classes(ks, storefold, "STORES", True)
     assert set(levels) == {"v1"} and folded == [list(range(9))]
     assert len(followed) == 9
 
@@ -231,7 +221,7 @@ def test_a_loop_that_loads_what_it_stores_is_followed():
     # y = 2y in place: a later turn could read an earlier turn's store, so the loop is followed as before
     k = bitorder.compile(const_in_place, "sm90", signature={"y_ptr": "*fp32"}, constexprs={"C": 8192, "BC": 256},
                          num_warps=2)
-    assert _looped(k)
+    assert looped(k)
     with pytest.MonkeyPatch.context() as m:
         m.setattr(storefold, "STORES", False)
         followed = check.signature(k), check.level(k)

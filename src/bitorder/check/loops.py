@@ -94,14 +94,8 @@ def loop_shapes(body, labels):
     body (from its label to it) is straight-line (no label a branch targets, no other jump, no global
     store, no cp.async or wgmma), and {branch index: skip_over_loop's shape} for the guarded branches
     that skip one of those loops. The branch targets are counted once for both."""
-    jumps = Counter(i.operands[0] for i in body if i.__class__ is Instr and i.base == "bra" and i.operands)
-    backs = {}
-    for b, ins in enumerate(body):
-        if ins.__class__ is not Instr or ins.base != "bra" or ins.guard is None:
-            continue
-        h = labels.get(ins.operands[0])
-        if h is not None and h < b and all(_straight(i, jumps) for i in body[h + 1:b]):
-            backs[b] = h
+    jumps, branches = back_branches(body, labels)
+    backs = {b: h for b, h in branches if all(_straight(i, jumps) for i in body[h + 1:b])}
     skips = {}
     for k, ins in enumerate(body):
         if backs and ins.__class__ is Instr and ins.base == "bra" and ins.guard is not None:
@@ -109,6 +103,18 @@ def loop_shapes(body, labels):
             if shape is not None:
                 skips[k] = shape
     return backs, skips
+
+
+def back_branches(body, labels):
+    """(how often each label is a branch target, [(index, target index)] of the guarded backward branches)."""
+    jumps = Counter(i.operands[0] for i in body if i.__class__ is Instr and i.base == "bra" and i.operands)
+    out = []
+    for b, ins in enumerate(body):
+        if ins.__class__ is Instr and ins.base == "bra" and ins.guard is not None:
+            h = labels.get(ins.operands[0])
+            if h is not None and h < b:
+                out.append((b, h))
+    return jumps, out
 
 
 def _straight(item, jumps) -> bool:

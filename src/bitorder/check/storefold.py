@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import math
 import os
-from collections import Counter
 
 from . import loops, onehot
 from .bits import LOOP_T as _U
@@ -61,18 +60,9 @@ def global_store(ins) -> bool:
 def store_loops(body, labels) -> dict:
     """{back edge index: header index} for every guarded backward branch whose body is straight-line but
     for one or more global stores (loops.loop_shapes' loops, which store nothing, are not among them)."""
-    jumps = Counter(i.operands[0] for i in body if i.__class__ is Instr and i.base == "bra" and i.operands)
-    out = {}
-    for b, ins in enumerate(body):
-        if ins.__class__ is not Instr or ins.base != "bra" or ins.guard is None:
-            continue
-        h = labels.get(ins.operands[0])
-        if h is None or h >= b:
-            continue
-        inner = body[h + 1:b]
-        if any(global_store(i) for i in inner) and all(global_store(i) or loops._straight(i, jumps) for i in inner):
-            out[b] = h
-    return out
+    jumps, branches = loops.back_branches(body, labels)
+    return {b: h for b, h in branches if any(global_store(i) for i in body[h + 1:b])
+            and all(global_store(i) or loops._straight(i, jumps) for i in body[h + 1:b])}
 
 
 def _slice(inss, pos, need) -> list:
@@ -159,7 +149,7 @@ class StoreFold:
             raise Unsupported("a loop that stores to global memory inside code a branch skips")
         if any(i.base in _CROSSING or ".shared" in i.opcode for i in inss):
             raise Unsupported("a storing loop that moves data between threads")
-        back, n = self.e.body[b], self.n
+        back = self.e.body[b]
         # walk 1: the trip count, each lane's address in T, and what the loop leaves in loop-invariant registers
         self.turns, self.turn_prefixes = self.max_steps, set()
         loads0 = len(self.loads)
