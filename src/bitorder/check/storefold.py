@@ -1,35 +1,42 @@
-"""Loops of a constant trip count that store, folded keyed by the element each store writes (dataflow.py
-mixes this into its _Block; loops.fold hands them here). Off unless BITORDER_FOLD_STORES=1 (STORES):
-not gated on the H200 yet.
+"""Loops of a constant trip count that store, or sum one-hot terms, folded keyed by the element each lane
+writes or sums (dataflow.py mixes this into its _Block; loops.fold hands them here). Off unless
+BITORDER_FOLD_STORES=1 (STORES): not gated on the H200 yet.
 
 TorchInductor's looped reductions end with a loop over the row that stores one element per index (the
-backward of a softmax or a cross-entropy: y[i] = f(x[i], the row's sums)):
+backward of a softmax or a cross-entropy: y[i] = f(x[i], the row's sums)), and nll_loss sums a one-hot
+`where(i == target, -s, 0)` over the row:
 
-    H:  BODY (loads at i, arithmetic, st.global at i);  @back bra H
+    H:  BODY (loads at i, arithmetic, st.global at i, or acc += term(i));  @back bra H
 
 i = R0_BLOCK * T + c at turn T for element c of the block. Followed turn by turn, every element's tree
-is built in every thread (32,000 a row). Folded by turn, as loops.fold folds a loop without stores, the
-roots would be keyed by T and so by R0_BLOCK: configurations the hardware merges would split. Here each
-stored element is named by its own index u instead:
+is built in every thread (32,000 a row). Folded by turn, as loops.fold folds other loops, the roots would
+be keyed by T and so by R0_BLOCK: configurations the hardware merges would split. Here each element is
+named by its own index u instead:
 
 - Walk 1: BODY at a symbolic turn T (counters init + delta * T), stores not made. It gives the trip
-  count N (the back edge "T < k", as fold_constant finds it), and for each store lane L (a store, one
-  of its vector elements, one part of a packed register) in each thread its address sym + w (D T + e):
-  the lane writes element u = D T + e at turn T. Its guard's prefix "T < k" (the code masking the last
-  turn) bounds the turns it stores: n = min(N, k).
-- Walk 2, per lane, thread by thread: the backward slice of the lane's store alone, every counter at
-  init + (delta / D) (u - e) for a symbol u, which are exactly turn (u - e) / D's values. Comparisons
-  linear in u are decided over the elements the lane stores, e .. e + D (n - 1) (bits.range_decides),
-  so a mask that holds on all of them is True whatever R0_BLOCK made the last turn partial; others stay
-  predicates over u. The lane's store must be at sym + w u; its guard and value are trees over u.
-- A lane stores its template (sym, w, guard, value) at the elements {e + D t: t < n}. Each template is
-  one root, keyed by sym + w u and the runs of elements it covers: two configurations storing the same
-  function of u on the same elements have the same roots, whatever R0_BLOCK, num_warps or layout.
+  count N (the back edge "T < k", as fold_constant finds it); for each store lane (a store, one of its
+  vector elements, one part of a packed register) in each thread its address sym + w (D T + e), and for
+  each one-hot accumulator its one term, nonzero only where its data equals u = D T + e (onehot.note_eq's
+  equality read back): the lane's element at turn T. And the "T < k" its comparisons gave (the code
+  masking a partial last turn), which cut the turns into segments.
+- Walk 2, per lane, thread by thread: the backward slice of the lane's store or accumulator alone, every
+  counter at init + (delta / D) (u - e) for a symbol u, which are exactly turn (u - e) / D's values.
+  Comparisons of u alone are decided over the elements the lane writes (bits.range_decides); where one is
+  not, the lane is walked again over each segment apart, so a mask that holds on all turns but a partial
+  last one is True on one segment and False on the other, whatever R0_BLOCK cut last. An or of bits
+  disjoint on the lane's elements is an add.
+- A store lane's address must be sym + w u; it stores its template (sym, w, guard, value over u) at its
+  elements. Each template is one root, keyed by sym + w u and the runs of elements it covers: two
+  configurations storing the same function of u on the same elements have the same roots, whatever
+  R0_BLOCK, num_warps or layout.
+- A one-hot lane's term at u is keyed as the followed walk keys an element's term (note_eq's form at
+  that u); the accumulator leaves the loop as the one-hot sum of its start and those terms
+  (onehot.folded), which the reduction after the loop merges as it merges followed ones.
 
-Refused, the loop then followed turn by turn as before: an accumulator, shared memory or a move between
-threads in BODY, a load in BODY of a pointer BODY stores, a store to a pointer stored before the loop,
-a store inside code a branch skips, an address not of that form, two templates on one element, a
-counter whose step D does not divide.
+Refused, the loop then followed turn by turn as before: an accumulator that is not one-hot (or a loop that
+both stores and accumulates), shared memory or a move between threads in BODY, a load in BODY of a pointer
+BODY stores, a store to a pointer stored before the loop, a store inside code a branch skips, an address or
+equality not of that form, two templates on one element, a counter whose step D does not divide.
 """
 from __future__ import annotations
 
