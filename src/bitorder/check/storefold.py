@@ -29,8 +29,9 @@ named by its own index u instead:
   elements. Each template is one root, keyed by sym + w u and the runs of elements it covers: two
   configurations storing the same function of u on the same elements have the same roots, whatever
   R0_BLOCK, num_warps or layout.
-- A one-hot lane's term at u is keyed as the followed walk keys an element's term (note_eq's form at
-  that u); the accumulator leaves the loop as the one-hot sum of its start and those terms
+- A one-hot lane's term at each element u is an entry of its equality in the form the followed walk
+  gives that element's (note_eq's at that u: the elements exclude each other as followed terms do) and of
+  the term's template over u; the accumulator leaves the loop as the one-hot sum of its start and those terms
   (onehot.folded), which the reduction after the loop merges as it merges followed ones.
 
 Refused, the loop then followed turn by turn as before: an accumulator that is not one-hot (or a loop that
@@ -307,8 +308,8 @@ class StoreFold:
         sum of where(r == target, -s, 0)), keyed by element: loops.fold walked it once at T with every
         accumulator SELF (onehot.start: a sum of no term). An accumulator's term there is nonzero only where
         its data equals u = D T + e, the element it sums at turn T. Walk 2 walks each accumulator's slice at
-        u, thread by thread, as fold_stores does; its one term there, over u, gives the term of each element
-        it sums, keyed as the followed walk keys terms (onehot.note_eq's form at that u): the folded value
+        u, thread by thread, as fold_stores does; its one term there, over u, gives each element's entry (the
+        equality in onehot.note_eq's form at that u, the term's template over u): the folded value
         is the one-hot sum of its start and those terms (onehot.folded), whatever R0_BLOCK or layout."""
         if self.skip is not None or any(i.base in _CROSSING or ".shared" in i.opcode or global_store(i) for i in inss):
             raise Unsupported("a one-hot loop that stores or moves data between threads")
