@@ -17,5 +17,5 @@ for name in ('centered_rows', 'centered_rows_bf16'):
     for rec in recs:
         if rec[4] is None: continue
         try: sigs[dataflow.signature_of(dataflow.walk(parse(rec[4]['ptx'])[0], grid_x=256)[0])] += 1
-        except Exception as ex: sigs['v0'] += 1
+        except Exception: sigs["v0"] += 1
     print(name, len(sigs), 'classes')
