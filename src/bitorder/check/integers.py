@@ -16,13 +16,13 @@ from ._native import trait
 from . import magic
 
 
-@trait     # mixed into dataflow._Block (a mypyc trait when compiled: _native.trait)
 def _in_u_alone(a, b) -> bool:
     """Whether a and b read no symbol but the element u (LOOP_T), one of them u."""
     return any(p.__class__ is dict and LOOP_T in p for p in (a, b)) and \
         all(p.__class__ is int or all(not m or m == LOOP_T for m in p) for p in (a, b))
 
 
+@trait     # mixed into dataflow._Block (a mypyc trait when compiled: _native.trait)
 class Integers:
     """The integer handlers of a _Block (its nodes, bits, grid_x, tc and bits_of_tree)."""
 
