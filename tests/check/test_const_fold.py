@@ -12,7 +12,7 @@ from bitorder import check
 from bitorder.check import loops
 from bitorder.check.bits import LOOP_T, turn_bound, turn_decides
 
-from fold_helpers import classes, looped
+from fold_helpers import ORDER, at, classes, looped, side
 from mutants import checker_test_fails_on_mutant
 
 
@@ -23,19 +23,11 @@ def const_on(monkeypatch):
 
 
 # -- the turn's comparisons ---------------------------------------------------------------------------
-_ORDER = {"lt": int.__lt__, "le": int.__le__, "gt": int.__gt__, "ge": int.__ge__, "eq": int.__eq__,
-          "ne": int.__ne__, "lo": int.__lt__, "ls": int.__le__, "hi": int.__gt__, "hs": int.__ge__}
-_SIDE = st.one_of(st.integers(-70000, 70000),
-                  st.fixed_dictionaries({(): st.integers(-70000, 70000),
-                                         LOOP_T: st.sampled_from([-1024, -7, -1, 1, 2, 3, 512, 2048])}))
-
-
-def _at(p, t):
-    return p if isinstance(p, int) else p.get((), 0) + p.get(LOOP_T, 0) * t
+_SIDE = side([-1024, -7, -1, 1, 2, 3, 512, 2048])
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.lists(st.tuples(_SIDE, _SIDE, st.sampled_from(sorted(_ORDER)), st.sampled_from(["s32", "u32", "s64"])),
+@given(st.lists(st.tuples(_SIDE, _SIDE, st.sampled_from(sorted(ORDER)), st.sampled_from(["s32", "u32", "s64"])),
                 min_size=2, max_size=12), st.integers(1, 80))
 def test_a_turn_comparison_is_exact_and_one_text_per_truth(cases, turns):
     # over T = 0 .. turns - 1 the answer holds exactly where the comparison does (a bool where every turn
@@ -49,8 +41,8 @@ def test_a_turn_comparison_is_exact_and_one_text_per_truth(cases, turns):
             continue
         signed, width = ty[0] == "s", int(ty[1:])
         lo, hi = (-(1 << (width - 1)), 1 << (width - 1)) if signed else (0, 1 << width)
-        assert all(lo <= _at(p, t) < hi for p in (a, b) for t in (0, turns - 1))
-        truth = tuple(_ORDER[cmp](_at(a, t), _at(b, t)) for t in range(turns))
+        assert all(lo <= at(p, t) < hi for p in (a, b) for t in (0, turns - 1))
+        truth = tuple(ORDER[cmp](at(a, t), at(b, t)) for t in range(turns))
         if isinstance(r, bool):
             assert set(truth) == {r}
             continue

@@ -13,9 +13,9 @@ from hypothesis import given, settings, strategies as st
 import bitorder
 from bitorder import check
 from bitorder.check import dataflow, loops, storefold
-from bitorder.check.bits import LOOP_T, range_decides
+from bitorder.check.bits import range_decides
 
-from fold_helpers import classes, looped
+from fold_helpers import ORDER, at, classes, looped, side
 from mutants import checker_test_fails_on_mutant
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
@@ -29,19 +29,11 @@ def stores_on(monkeypatch):
 
 
 # -- an element's comparisons over the elements of one lane ------------------------------------------
-_ORDER = {"lt": int.__lt__, "le": int.__le__, "gt": int.__gt__, "ge": int.__ge__, "eq": int.__eq__,
-          "ne": int.__ne__, "lo": int.__lt__, "ls": int.__le__, "hi": int.__gt__, "hs": int.__ge__}
-_SIDE = st.one_of(st.integers(-70000, 70000),
-                  st.fixed_dictionaries({(): st.integers(-70000, 70000),
-                                         LOOP_T: st.sampled_from([-4, -1, 1, 2, 4, 512])}))
-
-
-def _at(p, u):
-    return p if isinstance(p, int) else p.get((), 0) + p.get(LOOP_T, 0) * u
+_SIDE = side([-4, -1, 1, 2, 4, 512])
 
 
 @settings(max_examples=400, deadline=None)
-@given(_SIDE, _SIDE, st.sampled_from(sorted(_ORDER)), st.sampled_from(["s32", "u32", "s64"]),
+@given(_SIDE, _SIDE, st.sampled_from(sorted(ORDER)), st.sampled_from(["s32", "u32", "s64"]),
        st.integers(-40000, 40000), st.integers(1, 3000))
 def test_an_element_comparison_is_decided_only_where_every_element_agrees(a, b, cmp, ty, lo, n):
     # over u = lo .. lo + n - 1: True or False exactly where the comparison is, else None (never a predicate,
@@ -52,8 +44,8 @@ def test_an_element_comparison_is_decided_only_where_every_element_agrees(a, b, 
     assert r is None or isinstance(r, bool)
     signed, width = ty[0] == "s", int(ty[1:])
     low, high = (-(1 << (width - 1)), 1 << (width - 1)) if signed else (0, 1 << width)
-    inside = all(low <= _at(p, u) < high for p in (a, b) for u in (lo, lo + n - 1))
-    truth = {_ORDER[cmp](_at(a, u), _at(b, u)) for u in range(lo, lo + n)}
+    inside = all(low <= at(p, u) < high for p in (a, b) for u in (lo, lo + n - 1))
+    truth = {ORDER[cmp](at(a, u), at(b, u)) for u in range(lo, lo + n)}
     if r is not None:
         assert inside and truth == {r}
     elif inside and len(truth) == 1 and cmp in ("lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"):

@@ -302,11 +302,22 @@ class Loops:
         for k, (_, writer, epoch, width) in list(self.smem.items()):
             self.smem[k] = (undef, writer, epoch, width)
 
-    def _walk_body(self, inss):
-        steps = self.loop_steps + len(inss)
+    def count_steps(self, n):
+        """n more instructions the loop folds walk (in lockstep), refused past the walk's limit."""
+        steps = self.loop_steps + n
         if steps > self.max_steps:
             raise Unsupported(f"more than {self.max_steps} instructions executed (a long loop)")
         self.loop_steps = steps
+
+    def check_counters(self, counters):
+        """After BODY's walk at turn T: every counter holds init + delta (T + 1), else refused."""
+        for r, before, delta in counters:
+            if any(not (v.__class__ is int or v.__class__ is dict) or pkey(v) != pkey(padd(o, pmul(d, _T1)))
+                   for v, o, d in zip(self.cols[r], before, delta)):
+                raise Unsupported("a loop counter that does not grow by a constant step")
+
+    def _walk_body(self, inss):
+        self.count_steps(len(inss))
         for ins in inss:
             self.step(ins)
         if any(LOOP_T in k for k in self.smem) or any(LOOP_T in k for k in self.smem_reads):
@@ -420,10 +431,7 @@ class Loops:
             turn()
             name({r: [f"{init_keys[r][t]}|{self.key(self.cols[r][t])}" for t in range(n)] for r in init_keys}, False)
         turn()
-        for r, before, delta in counters:
-            if any(not (v.__class__ is int or v.__class__ is dict) or pkey(v) != pkey(padd(o, pmul(d, _T1)))
-                   for v, o, d in zip(self.cols[r], before, delta)):
-                raise Unsupported("a loop counter that does not grow by a constant step")
+        self.check_counters(counters)
         preds = [self.guard(t, back) for t in range(n)]
         text = str(preds[0])
         if not constant and preds[0].__class__ is bool or preds[0] == UNDEF_PRED or UNDEF in text or \

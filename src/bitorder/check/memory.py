@@ -91,10 +91,7 @@ class Memory:
                 self.stored = True
                 if gname is None:
                     gname = "always" if g is True else short(str(g))
-                v = self.val(t, r)
-                parts = self.packs.get(v[1]) if isinstance(v, tuple) and v[0] == "node" else None
-                parts = parts if parts and sum(w for _, w in parts) == width else None
-                for j, (pv, pw) in enumerate(parts or [(v, width)]):   # a packed register: its parts
+                for j, (pv, pw) in enumerate(self.stored_parts(t, r, width)):   # a packed register: its parts
                     self.claim_bytes(padd(at, j * pw), pw)
                     self.store(pkey(padd(at, j * pw)), g, pv, f"b{8 * pw}", gname)
 
@@ -449,16 +446,30 @@ class Memory:
             if self.bytes.setdefault((sym, b), key) != key:
                 raise Unsupported("two stores of one block overlap in part")
 
-    def store(self, k, g, v, width, gname=None):
-        """The root at address text k: value v under guard g (gname: g's name in the roots, the
-        caller's if it has it), `width` its type's text; refused where two stores conflict."""
-        if g == UNDEF_PRED or UNDEF in k:
+    def stored_parts(self, t, r, width):
+        """What a store of register r (`width` bytes) in thread t writes: [(value, bytes)], a packed
+        register's parts where it holds them, else the register."""
+        v = self.val(t, r)
+        parts = self.packs.get(v[1]) if isinstance(v, tuple) and v[0] == "node" else None
+        return parts if parts and sum(w for _, w in parts) == width else [(v, width)]
+
+    def storable(self, g, v):
+        """Refuse a store of value v under guard g that the roots cannot hold: a guard, or a value, that
+        reads a register never written; a value whose NaN payload ptxas may choose."""
+        if g == UNDEF_PRED:
             raise Unsupported("a store whose guard or address reads a register never written")
         if self.fnode(v) in self.nodes.undefined:
             raise Unsupported("an output may depend on a register or shared word never written")
         if self.nodes.nanish and self.fnode(v) in self.nodes.nanish:
             raise Unsupported("a float select ptxas may lower to a min or max reaches an output (its NaN payload "
                               "is ptxas's choice)")
+
+    def store(self, k, g, v, width, gname=None):
+        """The root at address text k: value v under guard g (gname: g's name in the roots, the
+        caller's if it has it), `width` its type's text; refused where two stores conflict."""
+        if UNDEF in k:
+            raise Unsupported("a store whose guard or address reads a register never written")
+        self.storable(g, v)
         if gname is None:
             gname = "always" if g is True else short(str(g))
         entry = (gname, self.key(v), width)

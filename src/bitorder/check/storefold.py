@@ -48,7 +48,7 @@ from . import loops, onehot
 from .bits import LOOP_T as _U
 from .bits import turn_bound
 from .memory import _pointer_bases
-from .poly import UNDEF, UNDEF_PRED, padd, pkey, pmul, short
+from .poly import UNDEF, padd, pkey, pmul, short
 from .ptx import Instr
 from .rules import _REG, _last_part, _reg_list, _text_shape
 from .symbolic import _BITS, Unsupported
@@ -164,7 +164,7 @@ class StoreFold:
         self._restart(entry, written, unknown)
         for r, before, delta in counters:
             self.cols[r] = [padd(o, pmul(d, {_U: 1})) for o, d in zip(before, delta)]
-        self._count(len(inss))
+        self.count_steps(len(inss))
         lanes = {}       # (store's place in inss, vector element, packed part) -> {thread: (address, bytes, guard)}
         for pos, ins in enumerate(inss):
             if global_store(ins):
@@ -202,11 +202,11 @@ class StoreFold:
                     if pkey(at_u) != pkey(padd(sym, pmul(pw, _UPOLY))):
                         raise Unsupported("a storing loop's lane whose address at element u is not its own")
                     v = self._part(t, regs[i], width, p, pw)
-                    self._storable(g_u, v)
+                    self.storable(g_u, v)
                     syms[pkey(sym)] = sym
                     key = (pkey(sym), pw, "always" if g_u is True else short(str(g_u)), self.key(v))
                     templates.setdefault(key, set()).update(range(first + step * t0, first + step * t1, step))
-            self._count(len(sl) * (1 + len(segments) * self.lane_split))   # (the walk's limit: its runs in lockstep)
+            self.count_steps(len(sl) * (1 + len(segments) * self.lane_split))   # (the walk's limit: its runs in lockstep)
             self.turn_range = self.turn_lane = None
         by_sym, sym_of = {}, {}   # one pointer's templates: one symbolic part, one width, no element in two
         for (symk, pw, _, _), us in templates.items():
@@ -259,10 +259,7 @@ class StoreFold:
         k = turn_bound(self.guard(0, back))
         if k is None or any(self.guard(t, back) != self.guard(0, back) for t in range(1, self.n)):
             raise Unsupported("a loop of constant trip count whose back edge is not T < k in every thread")
-        for r, before, delta in counters:
-            if any(not (v.__class__ is int or v.__class__ is dict) or pkey(v) != pkey(padd(o, pmul(d, {_U: 1, (): 1})))
-                   for v, o, d in zip(self.cols[r], before, delta)):
-                raise Unsupported("a loop counter that does not grow by a constant step")
+        self.check_counters(counters)
         kept = {r: list(self.cols[r]) for r in written if r in self.cols and not deps.get(r)}
         return k + 1, kept, [(p, turn_bound(p)) for p in self.turn_prefixes or ()]
 
@@ -344,7 +341,7 @@ class StoreFold:
                         raise Unsupported("a folded one-hot loop whose terms' equalities differ")
                     entries.extend((at(u), guards, term) for u in us)
                     terms[t] = entries, zeros, e_u
-            self._count(len(sl) * (1 + len(segments) * self.lane_split))
+            self.count_steps(len(sl) * (1 + len(segments) * self.lane_split))
             self.turn_range = self.turn_lane = None
             for t, (entries, zeros, e) in enumerate(terms):
                 key = onehot.folded(str(self.key(cols0[r][t])), e, entries, zeros)
@@ -381,12 +378,6 @@ class StoreFold:
         for r in unknown:
             self.cols[r] = self._never_written(r)
 
-    def _count(self, steps):
-        steps += self.loop_steps
-        if steps > self.max_steps:
-            raise Unsupported(f"more than {self.max_steps} instructions executed (a long loop)")
-        self.loop_steps = steps
-
     def _lanes(self, pos, ins, lanes):
         """Walk 1 at a global store: its lanes' addresses, bytes and guards in every thread that may store."""
         width = _BITS.get(_last_part(ins.opcode))
@@ -400,17 +391,11 @@ class StoreFold:
             a = self.addr(t, ins.operands[0])
             for i, r in enumerate(regs):
                 at = padd(a, i * width) if i else a
-                for p, (_, pw) in enumerate(self._parts(t, r, width)):
+                for p, (_, pw) in enumerate(self.stored_parts(t, r, width)):
                     lanes.setdefault((pos, i, p), {})[t] = (padd(at, p * pw) if p else at, pw, g)
 
-    def _parts(self, t, r, width):
-        """A stored register's parts [(value, bytes)]: a packed register's parts, else the register (memory.memory)."""
-        v = self.val(t, r)
-        parts = self.packs.get(v[1]) if isinstance(v, tuple) and v[0] == "node" else None
-        return parts if parts and sum(w for _, w in parts) == width else [(v, width)]
-
     def _part(self, t, r, width, p, pw):
-        parts = self._parts(t, r, width)
+        parts = self.stored_parts(t, r, width)
         if p >= len(parts) or parts[p][1] != pw:
             raise Unsupported("a storing loop's register packed otherwise at element u")
         return parts[p][0]
@@ -427,11 +412,3 @@ class StoreFold:
         if not sym or UNDEF in pkey(sym):
             raise Unsupported("a storing loop's address without a pointer")
         return sym, a1 // pw, k // pw
-
-    def _storable(self, g, v):
-        """memory.store's refusals for a value v stored under g."""
-        if g == UNDEF_PRED or self.fnode(v) in self.nodes.undefined:
-            raise Unsupported("an output may depend on a register or shared word never written")
-        if self.nodes.nanish and self.fnode(v) in self.nodes.nanish:
-            raise Unsupported("a float select ptxas may lower to a min or max reaches an output (its NaN payload "
-                              "is ptxas's choice)")
