@@ -72,10 +72,10 @@ from .rules import _text_shape
 from .symbolic import Unsupported
 from ._native import trait
 
-ON = os.environ.get("BITORDER_FOLD_LOOPS", "1") != "0"   # BITORDER_FOLD_LOOPS=0: refused as before (v0)
+ON: bool = os.environ.get("BITORDER_FOLD_LOOPS", "1") != "0"   # BITORDER_FOLD_LOOPS=0: refused as before (v0)
 # loops of a constant trip count folded too, unless BITORDER_FOLD_CONST=0 (then followed turn by turn, as before);
 # gated on the H200 on 2026-12-05 (benchmarks/results/2026-12-05-gpu)
-CONST = ON and os.environ.get("BITORDER_FOLD_CONST", "1") != "0"
+CONST: bool = ON and os.environ.get("BITORDER_FOLD_CONST", "1") != "0"
 LOOP_T = _TURN[0]     # the turn's atom (bits.LOOP_T, the monomial turn_decides reads)
 _T = {_TURN: 1}
 _T1 = {_TURN: 1, (): 1}

@@ -55,7 +55,7 @@ from .symbolic import _BITS, Unsupported
 from ._native import trait
 
 # folded (when loops.CONST is on too) only with BITORDER_FOLD_STORES=1: it changes answers, and is not gated yet
-STORES = loops.CONST and os.environ.get("BITORDER_FOLD_STORES", "0") == "1"
+STORES: bool = loops.CONST and os.environ.get("BITORDER_FOLD_STORES", "0") == "1"
 _UPOLY = {_U: 1}
 _LANE_T = ("lane:t",)   # walk 2: the turn of one lane, t >= 0 (on_lane)
 _CROSSING = ("shfl", "ldmatrix", "stmatrix", "bar", "barrier")
