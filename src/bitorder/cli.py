@@ -1,4 +1,4 @@
-"""The `bitorder` command: report | probe | compile (more verbs join as components land)."""
+"""The `bitorder` command: report | check | probe | compile."""
 from __future__ import annotations
 
 import argparse
@@ -68,7 +68,7 @@ def _check(args) -> int:
                 raise SystemExit(f"cannot read {x}: {e.strerror}") from None
     else:
         if len(args.inputs) != 1:
-            raise SystemExit("expected PTX files, or one FILE.py:FUNCTION")
+            raise SystemExit("expected PTX files, or one FILE.py:FUNCTION or MODULE:FUNCTION")
         if not args.target.startswith("sm"):
             raise SystemExit(f"the checker reads PTX: target {args.target!r} compiles to AMDGCN, which it does not read yet")
         from .compiler import compile as compile_kernel
@@ -117,7 +117,7 @@ def main(argv=None) -> int:
     sub.add_parser("probe", help="survey cuBLAS (GPU), verify or fit the arch profile (CPU); see bitorder probe -h",
                    add_help=False)
     k = sub.add_parser("check", help="bitwise classes of compiled kernels: two PTX files, or a kernel's configs")
-    k.add_argument("inputs", nargs="+", help="PTX files, or one FILE.py:FUNCTION")
+    k.add_argument("inputs", nargs="+", help="PTX files, or one FILE.py:FUNCTION or MODULE:FUNCTION")
     k.add_argument("--target", default="sm90", help="an NVIDIA compile target (default sm90): the checker reads PTX")
     k.add_argument("--sig", nargs="*", metavar="ARG=TYPE", help="runtime argument types, e.g. x_ptr=*fp32 n=i32")
     k.add_argument("--const", nargs="*", metavar="ARG=VALUE", help="constexpr values every configuration shares")
