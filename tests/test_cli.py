@@ -89,3 +89,27 @@ def test_check_verb_clear_errors(tmp_path):
     assert p.returncode != 0 and "not PTX the checker reads" in p.stderr, p.stdout + p.stderr
     p = run("check", f"{tmp_path}/k.py:k", "--target", "gfx942")
     assert p.returncode != 0 and "does not read yet" in p.stderr, p.stdout + p.stderr
+
+
+def test_check_verb_clear_errors_for_kernels(tmp_path):
+    """A kernel that cannot be loaded or compiled at all: one clear line, no traceback."""
+    p = run("check", f"{tmp_path}/nofile.py:k")
+    assert p.returncode != 0 and "no file" in p.stderr and "Traceback" not in p.stderr, p.stderr
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "k.py").write_text("from . import helpers\n")
+    p = run("check", f"{pkg}/k.py:k")
+    assert p.returncode != 0 and "MODULE:FUNCTION" in p.stderr and "Traceback" not in p.stderr, p.stderr
+    src = tmp_path / "k.py"
+    src.write_text("import triton\nimport triton.language as tl\ndef plain(x):\n    return x\n"
+                   "@triton.autotune(configs=[triton.Config({}, num_warps=1)], key=[])\n@triton.jit\n"
+                   "def k(x_ptr, B: tl.constexpr):\n    tl.store(x_ptr + tl.arange(0, B), 1.0)\n")
+    p = run("check", f"{src}:plain")
+    assert p.returncode != 0 and "not a @triton.jit function" in p.stderr and "Traceback" not in p.stderr, p.stderr
+    # every configuration fails for one reason (an argument with no type): said once, not once per configuration
+    p = run("check", f"{src}:k", "--const", "B=64", "--warps", "1", "2")
+    assert p.returncode != 0 and "no configuration compiled" in p.stderr and "x_ptr" in p.stderr, p.stdout + p.stderr
+    # the autotuned kernel's function itself is classed
+    p = run("check", f"{src}:k", "--sig", "x_ptr=*fp32", "--const", "B=64", "--warps", "1", "2")
+    assert p.returncode == 0 and "warps=1" in p.stdout and "warps=2" in p.stdout, p.stdout + p.stderr

@@ -8,24 +8,46 @@ from pathlib import Path
 
 
 def _load_jit(spec: str):
-    """`path/to/file.py:fn` or `package.module:fn` -> the @triton.jit function it names."""
+    """`path/to/file.py:fn` or `package.module:fn` -> the @triton.jit function it names (the function under an
+    @triton.autotune or @triton.heuristics wrapper); a clear error, not a traceback, where it cannot be loaded."""
     path, _, name = spec.rpartition(":")
     if not path or not name:
         raise SystemExit(f"expected FILE.py:FUNCTION or MODULE:FUNCTION, got {spec!r}")
     if not path.endswith(".py"):
         try:
-            return getattr(importlib.import_module(path), name)
+            fn = getattr(importlib.import_module(path), name)
         except (ImportError, AttributeError) as e:
             raise SystemExit(f"cannot load {spec}: {e}") from None
+        return _jit_of(fn, spec)
+    if not Path(path).is_file():
+        raise SystemExit(f"cannot load {spec}: no file {path}")
     mod_spec = importlib.util.spec_from_file_location(Path(path).stem, path)
     if mod_spec is None:
         raise SystemExit(f"cannot load {path}")
     module = importlib.util.module_from_spec(mod_spec)
-    mod_spec.loader.exec_module(module)
     try:
-        return getattr(module, name)
+        mod_spec.loader.exec_module(module)
+    except ImportError as e:
+        hint = "; a file inside a package: name it as MODULE:FUNCTION (package.module:fn)" \
+            if "relative import" in str(e) else ""
+        raise SystemExit(f"cannot load {path}: {e}{hint}") from None
+    except SyntaxError as e:
+        raise SystemExit(f"cannot load {path}: {e}") from None
+    try:
+        return _jit_of(getattr(module, name), spec)
     except AttributeError:
         raise SystemExit(f"{path} has no {name}") from None
+
+
+def _jit_of(fn, spec: str):
+    """The @triton.jit function fn is, or wraps (autotune and heuristics keep it as .fn); else a clear error."""
+    from triton.runtime.jit import JITFunction
+    seen = 0
+    while not isinstance(fn, JITFunction) and hasattr(fn, "fn") and seen < 8:
+        fn, seen = fn.fn, seen + 1
+    if not isinstance(fn, JITFunction):
+        raise SystemExit(f"{spec} is not a @triton.jit function (it is a {type(fn).__name__})")
+    return fn
 
 
 def _kv(items, parse_value):
@@ -90,6 +112,8 @@ def _check(args) -> int:
                 except Exception as e:   # one configuration's failure (resources, shapes) is reported, not fatal
                     failed.append((name, (str(e).strip().splitlines() or [type(e).__name__])[-1][:160]))
                 bar.advance(task)
+        if not texts and len({why for _, why in failed}) == 1:   # one cause for every configuration: said once
+            raise SystemExit(f"no configuration compiled: {failed[0][1]}")
     try:
         classes = check.partition(texts)
     except check.PTXError as e:
