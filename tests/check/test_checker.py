@@ -131,3 +131,12 @@ def test_autotuner_pruning_with_the_launch_integers_bound_keeps_a_gemms_twins():
 def test_prune_refuses_an_unknown_binding():
     with pytest.raises(ValueError, match="bind must be"):
         bitorder.check.prune(bind="some")
+
+
+def test_prune_refuses_a_reference_that_names_no_configuration():
+    with pytest.raises(TypeError, match="reference must be"):
+        bitorder.check.prune(reference="first")
+    with pytest.raises(TypeError, match="reference must be"):
+        bitorder.check.prune(reference=True)
+    with pytest.raises(IndexError, match="not one of the 2 configurations"):   # checked before anything compiles
+        bitorder.check.prune(reference=5, kernel=tuned_row_sum)([triton.Config({}), triton.Config({})], {})

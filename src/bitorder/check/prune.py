@@ -117,6 +117,8 @@ def prune(reference=0, target: str | None = None, kernel=None, bind=None):
     followed turn by turn and its BLOCK_K / num_stages twins can merge."""
     if bind not in (None, "key", "all"):
         raise ValueError(f"bind must be None, 'key' or 'all', not {bind!r}")
+    if isinstance(reference, bool) or not (isinstance(reference, int) or hasattr(reference, "all_kwargs")):
+        raise TypeError(f"reference must be an index into the configs or a triton.Config, not {reference!r}")
 
     def early_config_prune(configs, named_args, **kwargs):
         fn = kernel or _autotuner_fn()
@@ -126,6 +128,8 @@ def prune(reference=0, target: str | None = None, kernel=None, bind=None):
         def sig(c):   # specialised once: the compile and the bound integers both read it
             spec = _specialise(fn, c, named_args, kwargs, tgt)
             return signature(_compile(fn, c, spec, tgt), _ints(spec, names) if bind else None)
+        if isinstance(reference, int) and not -len(configs) <= reference < len(configs):
+            raise IndexError(f"reference {reference} is not one of the {len(configs)} configurations left to prune")
         sigs = [sig(c) for c in configs]
         ref = sigs[reference] if isinstance(reference, int) else sig(reference)
         kept = [c for c, s in zip(configs, sigs) if s == ref]
