@@ -39,7 +39,8 @@ class Plan:
     kernels under a DotOrder), "dots" (a dot per output), "seq" (one fp32 chain per output:
     magma's and CUTLASS ffma's order), "k1" (a K = 1 product, elementwise: gemmk1, or addmm with its
     bias), "segk" (cuBLAS's run-time split, segment-K: order is the SegmentKPlan; in the layouts the H200
-    grounded, cublas.segment_k.KERNELS' "layouts", and under BITORDER_UNVERIFIED=1 in its candidate_layouts) or "cublas" (the fallback: torch itself runs it). call: the cuBLAS entry torch uses
+    grounded, cublas.segment_k.KERNELS' "layouts", and under BITORDER_UNVERIFIED=1 in its
+    candidate_layouts) or "cublas" (the fallback: torch itself runs it). call: the cuBLAS entry torch uses
     ("gemm", "bgemm", "gemm_and_bias"). answer: cuBLASLt's heuristic answer (a dict) or None.
     bias_at: where "dots" adds F.linear's bias.
     """
