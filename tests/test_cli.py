@@ -108,8 +108,12 @@ def test_check_verb_clear_errors_for_kernels(tmp_path):
     p = run("check", f"{src}:plain")
     assert p.returncode != 0 and "not a @triton.jit function" in p.stderr and "Traceback" not in p.stderr, p.stderr
     # every configuration fails for one reason (an argument with no type): said once, not once per configuration
-    p = run("check", f"{src}:k", "--const", "B=64", "--warps", "1", "2")
+    out = tmp_path / "classes.json"
+    p = run("check", f"{src}:k", "--const", "B=64", "--warps", "1", "2", "--json", str(out))
     assert p.returncode != 0 and "no configuration compiled" in p.stderr and "x_ptr" in p.stderr, p.stdout + p.stderr
+    import json
+    got = json.loads(out.read_text())   # the JSON still written: no class, both configurations failed
+    assert got["classes"] == [] and [f["config"] for f in got["failed"]] == ["warps=1 stages=3", "warps=2 stages=3"]
     # the autotuned kernel's function itself is classed
     p = run("check", f"{src}:k", "--sig", "x_ptr=*fp32", "--const", "B=64", "--warps", "1", "2")
     assert p.returncode == 0 and "warps=1" in p.stdout and "warps=2" in p.stdout, p.stdout + p.stderr

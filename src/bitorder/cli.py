@@ -113,6 +113,9 @@ def _check(args) -> int:
                     failed.append((name, (str(e).strip().splitlines() or [type(e).__name__])[-1][:160]))
                 bar.advance(task)
         if not texts and len({why for _, why in failed}) == 1:   # one cause for every configuration: said once
+            if args.json:
+                with open(args.json, "w") as f:
+                    json.dump({"classes": [], "failed": [{"config": n, "error": w} for n, w in failed]}, f, indent=1)
             raise SystemExit(f"no configuration compiled: {failed[0][1]}")
     try:
         classes = check.partition(texts)
