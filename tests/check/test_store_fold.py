@@ -203,6 +203,17 @@ def test_a_one_hot_sum_with_a_partial_last_turn_is_one_class_folded():
     assert len(followed) == 9
 
 
+def test_a_fold_leaves_self_a_leaf_for_the_rest_of_the_walk():
+    # a one-hot fold reads SELF as a sum's start (onehot.SUM) only while it folds: however the fold ends (folded
+    # here), a later fold of the same walk keys its update by SELF the leaf, whatever loop came first
+    from bitorder.check import onehot
+    from bitorder.check.ptx import parse
+    from bitorder.check.symbolic import leaf_key
+    for k in (_pick(8192, 256, 2), _pick(8192 - 64, 256, 2)):
+        dataflow.walk(parse(k.ptx)[0])
+        assert onehot.SUM and leaf_key("fold:self") not in onehot.SUM
+
+
 def _folded_signature(k):
     with pytest.MonkeyPatch.context() as m:
         m.setattr(storefold, "STORES", True)

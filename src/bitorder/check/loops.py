@@ -371,8 +371,6 @@ class Loops:
         groups = _groups(accs, links)
         selfnode = ("node", self.nodes.make_load("fold:self"))
         elements = constant and _elements_on()   # storefold.py may fold a one-hot loop: SELF reads as a sum's start
-        if elements:
-            onehot.SUM[self.key(selfnode)] = onehot.start()
         places = {}      # an accumulator of a group -> its place in the group in each thread
         selves = {}      # an accumulator of a group -> its SELF in each thread (named by that place)
         init_keys = {r: [str(self.key(v)) for v in cols0[r]] for g in groups if len(g) > 1 for r in g}
@@ -413,14 +411,18 @@ class Loops:
             self.turns = self.max_steps
             if elements:
                 self.turn_prefixes = set()
+                onehot.SUM[self.key(selfnode)] = onehot.start()
             try:
                 turn()
             except OneHot:     # a one-hot sum: storefold.py folds it keyed by element, where it is on
                 if not elements:
                     raise
                 return self.fold_onehot(b, entry, inss, counters, accs, unknown, written, deps, selfnode)
-            if elements:       # not one: SELF is the leaf it was (the walks below key the update by it)
-                del onehot.SUM[self.key(selfnode)]
+            finally:
+                # however this ends (folded, not one-hot, refused): SELF is the leaf it was again, for the walks
+                # below and for every later fold of the walk (each keys its update by that one SELF)
+                if elements:
+                    del onehot.SUM[self.key(selfnode)]
             k = turn_bound(self.guard(0, back))
             if k is None or any(self.guard(t, back) != self.guard(0, back) for t in range(1, n)):
                 raise Unsupported("a loop of constant trip count whose back edge is not T < k in every thread")
