@@ -1,6 +1,9 @@
 """What the fold tests share (test_const_fold.py, test_store_fold.py): whether compiled kernels kept their loops,
-a partition with one rule switch set, and the brute force of a comparison linear in the turn (or element) T."""
+a partition with one rule switch set, the brute force of a comparison linear in the turn (or element) T, and the
+one-hot pick both fold their loop of."""
 import pytest
+import triton
+import triton.language as tl
 from hypothesis import strategies as st
 
 from bitorder import check
@@ -32,3 +35,16 @@ def classes(kernels, module, switch: str, on: bool):
     with pytest.MonkeyPatch.context() as m:
         m.setattr(module, switch, on)
         return check.partition(kernels), [check.level(k)[:2] for k in kernels]
+
+
+@triton.jit
+def const_pick(x_ptr, t_ptr, y_ptr, C: tl.constexpr, BC: tl.constexpr, SCALE: tl.constexpr = 1.0):
+    """nll_loss's pick: sum over the row of where(i == target, SCALE x, 0), one-hot (one i is the target)."""
+    row = tl.program_id(0)
+    target = tl.load(t_ptr + row)
+    acc = tl.zeros([BC], tl.float32)
+    for c0 in range(0, C, BC):
+        cols = c0 + tl.arange(0, BC)
+        x = tl.load(x_ptr + row * C + cols, mask=cols < C, other=0.0)
+        acc += tl.where(cols == target, x * SCALE, 0.0)
+    tl.store(y_ptr + row, tl.sum(acc, 0))

@@ -12,7 +12,7 @@ from bitorder import check
 from bitorder.check import loops
 from bitorder.check.bits import LOOP_T, turn_bound, turn_decides
 
-from fold_helpers import ORDER, at, classes, looped, side
+from fold_helpers import ORDER, at, classes, const_pick, looped, side
 from mutants import checker_test_fails_on_mutant
 
 
@@ -70,18 +70,6 @@ def const_row_sum(x_ptr, y_ptr, stride, C: tl.constexpr, BC: tl.constexpr):
     for c0 in range(0, C, BC):
         cols = c0 + tl.arange(0, BC)
         acc += tl.load(x_ptr + row * stride + cols, mask=cols < C, other=0.0)
-    tl.store(y_ptr + row, tl.sum(acc, 0))
-
-
-@triton.jit
-def const_pick(x_ptr, t_ptr, y_ptr, C: tl.constexpr, BC: tl.constexpr):
-    row = tl.program_id(0)
-    target = tl.load(t_ptr + row)
-    acc = tl.zeros([BC], tl.float32)
-    for c0 in range(0, C, BC):
-        cols = c0 + tl.arange(0, BC)
-        x = tl.load(x_ptr + row * C + cols, mask=cols < C, other=0.0)
-        acc += tl.where(cols == target, x, 0.0)
     tl.store(y_ptr + row, tl.sum(acc, 0))
 
 

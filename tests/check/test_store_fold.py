@@ -15,7 +15,7 @@ from bitorder import check
 from bitorder.check import dataflow, loops, storefold
 from bitorder.check.bits import range_decides
 
-from fold_helpers import ORDER, at, classes, looped, side
+from fold_helpers import ORDER, at, classes, const_pick, looped, side
 from mutants import checker_test_fails_on_mutant
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
@@ -88,19 +88,6 @@ def const_in_place(y_ptr, C: tl.constexpr, BC: tl.constexpr):
         cols = c0 + tl.arange(0, BC)
         y = tl.load(y_ptr + row * C + cols, mask=cols < C, other=0.0)
         tl.store(y_ptr + row * C + cols, y * 2.0, mask=cols < C)
-
-
-@triton.jit
-def const_pick(x_ptr, t_ptr, y_ptr, C: tl.constexpr, BC: tl.constexpr, SCALE: tl.constexpr):
-    """nll_loss's pick: sum over the row of where(i == target, SCALE x, 0), one-hot (one i is the target)."""
-    row = tl.program_id(0)
-    target = tl.load(t_ptr + row)
-    acc = tl.zeros([BC], tl.float32)
-    for c0 in range(0, C, BC):
-        cols = c0 + tl.arange(0, BC)
-        x = tl.load(x_ptr + row * C + cols, mask=cols < C, other=0.0)
-        acc += tl.where(cols == target, x * SCALE, 0.0)
-    tl.store(y_ptr + row, tl.sum(acc, 0))
 
 
 _SIG = {"x_ptr": "*fp32", "y_ptr": "*fp32"}
