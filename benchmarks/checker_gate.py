@@ -275,7 +275,8 @@ def main():
     ap.add_argument("--fold-const", action="store_true",
                     help="fold loops of a constant trip count too (loops.CONST, BITORDER_FOLD_CONST=1, in every worker)")
     ap.add_argument("--fold-stores", action="store_true",
-                    help="fold constant-trip loops that store (storefold.STORES, BITORDER_FOLD_STORES=1, in every worker)")
+                    help="fold constant-trip loops that store (storefold.STORES, BITORDER_FOLD_STORES=1, in every worker; "
+                         "the default since 2026-12-05d)")
     a = ap.parse_args()
     if a.fold_const:
         os.environ["BITORDER_FOLD_CONST"] = "1"

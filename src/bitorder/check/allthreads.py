@@ -18,7 +18,6 @@ from .poly import _cap, padd, pkey, pmul, short, UNDEF_PRED
 from .symbolic import _COMMUTES, _JOINED, _KIND, _ONCE, _WIDEN, Unsupported, _kind
 from .predicates import _FMIRROR, _FSYMMETRIC, _retype, select
 from . import onehot, payloads, symbolic
-from .loops import _elements_on
 from ._native import trait
 
 _INT_REG = re.compile(r"[bus](16|32|64)")   # selp types of integer registers
@@ -224,8 +223,8 @@ class AllThreads:
                 return undef
             if isinstance(c, bool):
                 return a if c else b
-            if a.__class__ is int and a == b and b.__class__ is int and _elements_on():
-                return a                          # either arm (storefold.py's rules: a masked one-hot term's zero)
+            if a.__class__ is int and a == b and b.__class__ is int:
+                return a                          # either arm (a masked one-hot term's zero: storefold.py)
             if int_reg and a.__class__ is int and b.__class__ is int:
                 return bits.selp(op, c, a, b)     # predicate bits
             if isinstance(a, (int, dict)) and isinstance(b, (int, dict)):

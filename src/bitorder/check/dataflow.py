@@ -33,7 +33,7 @@ from .allthreads import _INT_REG, AllThreads, selp_atom
 from .memory import Memory
 from .integers import Integers
 from .regions import Regions
-from .loops import Loops, _elements_on, loop_shapes
+from .loops import Loops, loop_shapes
 from .storefold import StoreFold, store_loops
 from . import storefold
 from . import loops, magic, trips
@@ -436,8 +436,8 @@ class _Block(Memory, TensorCore, AllThreads, Integers, Regions, Loops, StoreFold
                 return self.write(t, ops[0], self.undef, g)
             if isinstance(c, bool):
                 return self.write(t, ops[0], a if c else b, g)
-            if a.__class__ is int and a == b and b.__class__ is int and _elements_on():
-                return self.write(t, ops[0], a, g)     # either arm (storefold.py's rules)
+            if a.__class__ is int and a == b and b.__class__ is int:
+                return self.write(t, ops[0], a, g)     # either arm (a masked one-hot term's zero: storefold.py)
             if a.__class__ is int and b.__class__ is int and _INT_REG.fullmatch(op.split(".")[-1]):
                 return self.write(t, ops[0], self.bits.selp(op, c, a, b), g)   # predicate bits
             if self.tc is not None and _is_int(a) and _is_int(b) and _INT_REG.fullmatch(op.split(".")[-1]) \

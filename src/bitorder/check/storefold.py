@@ -1,6 +1,6 @@
 """Loops of a constant trip count that store, or sum one-hot terms, folded keyed by the element each lane
-writes or sums (dataflow.py mixes this into its _Block; loops.fold hands them here). Off unless
-BITORDER_FOLD_STORES=1 (STORES): not gated on the H200 yet.
+writes or sums (dataflow.py mixes this into its _Block; loops.fold hands them here). On unless
+BITORDER_FOLD_STORES=0 (STORES; GPU-gated 2026-12-05d, benchmarks/results/2026-12-05d-gpu).
 
 TorchInductor's looped reductions end with a loop over the row that stores one element per index (the
 backward of a softmax or a cross-entropy: y[i] = f(x[i], the row's sums)), and nll_loss sums a one-hot
@@ -54,8 +54,8 @@ from .rules import _REG, _last_part, _reg_list, _text_shape
 from .symbolic import _BITS, Unsupported
 from ._native import trait
 
-# folded (when loops.CONST is on too) only with BITORDER_FOLD_STORES=1: it changes answers, and is not gated yet
-STORES: bool = loops.CONST and os.environ.get("BITORDER_FOLD_STORES", "0") == "1"
+# folded when loops.CONST is on too; BITORDER_FOLD_STORES=0: followed turn by turn as before 2026-12-05d
+STORES: bool = loops.CONST and os.environ.get("BITORDER_FOLD_STORES", "1") != "0"
 _UPOLY = {_U: 1}
 _LANE_T = ("lane:t",)   # walk 2: the turn of one lane, t >= 0 (on_lane)
 _CROSSING = ("shfl", "ldmatrix", "stmatrix", "bar", "barrier")

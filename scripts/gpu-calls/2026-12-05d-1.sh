@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# PLANNED, NOT RUN: written 2026-12-05 (second session) for the next session lent a device (this one was not:
-# `run` answered "no new device machine is lent at present"). Rename to <session>-K.sh when it runs.
+# Run 2026-12-05 (fourth session, "05d") on an H100; written 2026-12-05 (second session) for the next session lent a device (that one was not:
+# `run` answered "no new device machine is lent at present"). No H200 could be started in 05d: results in 2026-12-05d-gpu.
 # Issue 5: the element folds (check/storefold.py, --fold-stores: loops that store, one-hot sums) gated on every
 # corpus kernel whose answer they change on this machine (benchmarks/results/2026-12-05b-checker-cpu: the two
 # TorchInductor cross-entropy backwards, the looped centring kernel and its fp16/bf16 twins) and on the
