@@ -245,3 +245,19 @@ def test_planted_fault_masks_decided_over_other_elements_merge_two_maps(tmp_path
                                  "(first + step * t0, step * (t1 - t0 - 1) + 1), (first, step)",
                                  "(first, step * (t1 - t0 - 1) + 1), (first, step)",
                                  "tests/check/test_store_fold.py::test_what_a_lane_stores_stays_in_the_key")
+
+
+def test_the_element_folds_are_on_by_default_and_the_switch_turns_them_off():
+    # GPU-gated 2026-12-05d (benchmarks/results/2026-12-05d-gpu): on unless BITORDER_FOLD_STORES=0, and never
+    # without the constant-trip fold they hand their loops from
+    import subprocess
+    import sys
+
+    def stores(**env):
+        e = {k: v for k, v in os.environ.items() if not k.startswith("BITORDER_FOLD")}
+        out = subprocess.run([sys.executable, "-c", "from bitorder.check import storefold; print(storefold.STORES)"],
+                             env={**e, **env}, capture_output=True, text=True, check=True)
+        return out.stdout.strip()
+    assert stores() == "True"
+    assert stores(BITORDER_FOLD_STORES="0") == "False"
+    assert stores(BITORDER_FOLD_CONST="0") == "False"
