@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# PLANNED, NOT RUN: written 2026-12-05d, whose one H200 attempt for it (11:58 UTC) started no machine; rename to
+# <session>-K.sh when it runs. Issue 5, optional: 2026-12-05d gated on an H100 only. The landing tree (element
+# folds on by default), no switch, the 8 kernels the folds change, every configuration, --grid --adversarial; then
+# the planted fault mutant-fold-stores. Needs nvidia-h200; about 100 s warm.
+#   bash scripts/gpu-calls/planned-h200-fold-stores.sh      (carry [".whl"])
+set -u
+O=$OUT; S=/tmp/o1; R=$S/r; mkdir -p $R
+nvidia-smi --query-gpu=name --format=csv,noheader > $R/device.txt 2>&1
+K=inductor_cross_entropy_t8_red0_bwd,inductor_cross_entropy_t512_red0_bwd,centered_rows,centered_rows_f16,centered_rows_bf16,online_softmax,online_softmax_f16,online_softmax_bf16
+CHECKER_ARGS="--jobs 15 --draws 5 --adversarial --grid --budget 150 --kernels $K" \
+  timeout -k 5 170 scripts/gpu-run $R/default checker | tail -1
+tar czf $O/call1.tgz -C $S r
+timeout -k 5 80 scripts/gpu-run $R mutant-fold-stores | tail -3
+tar czf $O/call1.tgz -C $S r
