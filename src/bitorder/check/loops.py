@@ -49,8 +49,8 @@ CONST it is folded as above, with four differences (fold_constant):
   any order) or fold refuses the loop, everything the attempt changed is put back and the loop is followed
   turn by turn, as before.
 
-With storefold.STORES (on by default since 2026-12-05d), a constant-trip loop that stores, or whose accumulators each add one
-one-hot term a turn, is handed to storefold.py, which folds it keyed by element instead of by turn.
+With storefold.STORES (on by default since 2026-12-05d), a constant-trip loop that stores, or whose accumulators
+each add one one-hot term a turn, is handed to storefold.py, which folds it keyed by element instead of by turn.
 
 The skip: a guarded forward branch over PRE, the loop and POST (straight-line around one loop)
 runs that code unguarded, and at EXIT every register it changed holds "skip ? before : after",
