@@ -72,7 +72,6 @@ def _check(args) -> int:
     """`bitorder check`: the bitwise classes of PTX files, or of a kernel's configurations compiled here (no GPU).
     A configuration Triton cannot compile is listed with its error, not classed; the exit status is 1 if any was."""
     import itertools
-    import json
 
     from rich.console import Console
     from rich.progress import Progress
@@ -114,8 +113,7 @@ def _check(args) -> int:
                 bar.advance(task)
         if not texts and len({why for _, why in failed}) == 1:   # one cause for every configuration: said once
             if args.json:
-                with open(args.json, "w") as f:
-                    json.dump({"classes": [], "failed": [{"config": n, "error": w} for n, w in failed]}, f, indent=1)
+                _write_classes(args.json, [], failed)
             raise SystemExit(f"no configuration compiled: {failed[0][1]}")
     try:
         classes = check.partition(texts)
@@ -132,9 +130,15 @@ def _check(args) -> int:
     if len(texts) == 2:
         console.print(check.equivalent(*texts).explanation)
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"classes": rows, "failed": [{"config": n, "error": w} for n, w in failed]}, f, indent=1)
+        _write_classes(args.json, rows, failed)
     return 1 if failed else 0
+
+
+def _write_classes(path, rows, failed) -> None:
+    """`bitorder check --json`: the classes (signature, level, members) and each configuration that failed."""
+    import json
+    with open(path, "w") as f:
+        json.dump({"classes": rows, "failed": [{"config": n, "error": w} for n, w in failed]}, f, indent=1)
 
 
 def main(argv=None) -> int:
