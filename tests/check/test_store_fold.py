@@ -4,6 +4,8 @@ stays apart against the walk that follows every turn, what falls back to that wa
 TorchInductor's cross-entropy backward, and two planted faults (masks decided over other elements than the segment's; one-hot
 terms keyed without their term) that the known answers catch."""
 import os
+import subprocess
+import sys
 
 import pytest
 import triton
@@ -250,9 +252,6 @@ def test_planted_fault_masks_decided_over_other_elements_merge_two_maps(tmp_path
 def test_the_element_folds_are_on_by_default_and_the_switch_turns_them_off():
     # GPU-gated 2026-12-05d (benchmarks/results/2026-12-05d-gpu): on unless BITORDER_FOLD_STORES=0, and never
     # without the constant-trip fold they hand their loops from
-    import subprocess
-    import sys
-
     def stores(**env):
         e = {k: v for k, v in os.environ.items() if not k.startswith("BITORDER_FOLD")}
         out = subprocess.run([sys.executable, "-c", "from bitorder.check import storefold; print(storefold.STORES)"],
