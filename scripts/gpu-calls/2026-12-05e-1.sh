@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# PLANNED, NOT RUN: written 2026-12-05d, whose one H200 attempt for it (11:58 UTC) started no machine; rename to
-# <session>-K.sh when it runs. Issue 5, optional: 2026-12-05d gated on an H100 only. The landing tree (element
-# folds on by default), no switch, the 8 kernels the folds change, every configuration, --grid --adversarial; then
-# the planted fault mutant-fold-stores. Needs nvidia-h200; about 100 s warm.
-#   bash scripts/gpu-calls/planned-h200-fold-stores.sh      (carry [".whl"])
+# 2026-12-05e call 1 (issue 5), written 2026-12-05d as planned-h200-fold-stores.sh (its one H200 attempt then, at
+# 11:58 UTC, started no machine). 2026-12-05d gated on an H100 only; this repeats that gate on an H200: the landing
+# tree (element folds on by default), no switch, the 8 kernels the folds change, every configuration, --grid
+# --adversarial; then the planted fault mutant-fold-stores. Needs nvidia-h200; about 100 s warm.
+#   bash scripts/gpu-calls/2026-12-05e-1.sh      (carry [".whl"])
 set -u
 O=$OUT; S=/tmp/o1; R=$S/r; mkdir -p $R
 nvidia-smi --query-gpu=name --format=csv,noheader > $R/device.txt 2>&1
