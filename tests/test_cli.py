@@ -78,6 +78,11 @@ def test_check_verb_reports_what_does_not_compile_and_writes_json(tmp_path):
     assert sorted(m for c in got["classes"] for m in c["members"]) == ["warps=1 stages=3 B=256", "warps=2 stages=3 B=256"]
     assert all(c["level"].startswith(("v1", "v0")) for c in got["classes"])
     assert len(got["failed"]) == 2 and all("B=100" in f["config"] for f in got["failed"])
+    # the table says what was classed and what it cost: Triton's compile (wall) and the checker (CPU)
+    text = " ".join(p.stdout.split())
+    assert f"2 configurations -> {len(got['classes'])} class" in text, p.stdout
+    assert "compiled in" in text and "classed in" in text and "a CPU-second" in text, p.stdout
+    assert got["seconds"]["compile_wall"] > 0 and got["seconds"]["classify_cpu"] >= 0
 
 
 def test_check_verb_clear_errors(tmp_path):

@@ -72,6 +72,7 @@ def _check(args) -> int:
     """`bitorder check`: the bitwise classes of PTX files, or of a kernel's configurations compiled here (no GPU).
     A configuration Triton cannot compile is listed with its error, not classed; the exit status is 1 if any was."""
     import itertools
+    import time
 
     from rich.console import Console
     from rich.progress import Progress
@@ -80,7 +81,9 @@ def _check(args) -> int:
     from . import check
     console = Console()
     failed = []   # (name, why): configurations that did not compile
+    compiled_s = None   # wall seconds of Triton's compile (no compile for PTX files)
     if all(x.endswith(".ptx") for x in args.inputs):
+        what = None
         texts, names = [], list(args.inputs)
         for x in args.inputs:
             try:
@@ -99,6 +102,8 @@ def _check(args) -> int:
         points = list(itertools.product(args.warps, args.stages, *space.values()))
         sig, const = _kv(args.sig, str), _kv(args.const, _literal)   # (parsed once, not per configuration)
         texts, names = [], []
+        what = args.inputs[0]
+        started = time.perf_counter()
         with Progress(console=console, transient=True) as bar:   # Triton's compile is the slow part
             task = bar.add_task("compiling", total=len(points))
             for warps, stages, *vals in points:
@@ -111,17 +116,23 @@ def _check(args) -> int:
                 except Exception as e:   # one configuration's failure (resources, shapes) is reported, not fatal
                     failed.append((name, (str(e).strip().splitlines() or [type(e).__name__])[-1][:160]))
                 bar.advance(task)
+        compiled_s = time.perf_counter() - started
         if not texts and len({why for _, why in failed}) == 1:   # one cause for every configuration: said once
             if args.json:
                 _write_classes(args.json, [], failed)
             raise SystemExit(f"no configuration compiled: {failed[0][1]}")
+    started = time.process_time()   # the checker's own time, one core (compile and I/O left out)
     try:
         classes = check.partition(texts)
     except check.PTXError as e:
         raise SystemExit(f"not PTX the checker reads: {e}") from None
     rows = [{"signature": check.signature(texts[m[0]]), "level": check.level(texts[m[0]]),
              "members": [names[i] for i in m]} for m in classes]
-    t = Table("class", "signature", "checker level", "members")
+    classed_s = time.process_time() - started
+    t = Table("class", "signature", "checker level", "members",
+              title=(f"{len(texts)} PTX files" if what is None else f"{what}: {_count(len(texts), 'configuration')}")
+              + f" -> {_count(len(rows), 'class')}",
+              caption=_timing(compiled_s, classed_s, len(texts)))
     for i, row in enumerate(rows):
         t.add_row(str(i), row["signature"][:16], row["level"], "\n".join(row["members"]))
     console.print(t)
@@ -130,15 +141,31 @@ def _check(args) -> int:
     if len(texts) == 2:
         console.print(check.equivalent(*texts).explanation)
     if args.json:
-        _write_classes(args.json, rows, failed)
+        _write_classes(args.json, rows, failed, {"compile_wall": compiled_s, "classify_cpu": classed_s})
     return 1 if failed else 0
 
 
-def _write_classes(path, rows, failed) -> None:
-    """`bitorder check --json`: the classes (signature, level, members) and each configuration that failed."""
+def _count(n, noun) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "es" if noun.endswith("s") else "s")
+
+
+def _timing(compiled_s, classed_s, n) -> str:
+    """The table's caption: Triton's compile time (wall) and the checker's (one core's CPU time)."""
+    rate = f", {n / classed_s:.0f} a CPU-second" if classed_s > 0 else ""
+    classed = f"classed in {classed_s:.2f} CPU-s{rate}"
+    return classed if compiled_s is None else f"compiled in {compiled_s:.1f} s, {classed}"
+
+
+def _write_classes(path, rows, failed, seconds=None) -> None:
+    """`bitorder check --json`: the classes (signature, level, members), each configuration that failed and,
+    where anything was classed, the seconds it took (compile_wall: Triton's compile, None for PTX files;
+    classify_cpu: the checker's CPU time)."""
     import json
+    out = {"classes": rows, "failed": [{"config": n, "error": w} for n, w in failed]}
+    if seconds is not None:
+        out["seconds"] = seconds
     with open(path, "w") as f:
-        json.dump({"classes": rows, "failed": [{"config": n, "error": w} for n, w in failed]}, f, indent=1)
+        json.dump(out, f, indent=1)
 
 
 def main(argv=None) -> int:
