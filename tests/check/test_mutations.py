@@ -1,0 +1,130 @@
+"""The other direction of soundness, on the CPU: an instruction whose result reaches a global store (by the registers
+it writes and reads, whatever the predicates), changed so that it computes another value, must change the signature.
+2026-12-05e swept the stored corpus this way (benchmarks/results/2026-12-05e-checker-cpu/mutations.py): every
+mutant of a v1 kernel changed its signature."""
+import os
+import pathlib
+import re
+import sys
+
+import pytest
+
+import bitorder
+from bitorder import check
+from bitorder.compiler.demo import ROW_SUM_SIGNATURE, row_sum
+
+DATA = pathlib.Path(__file__).parent / "data"
+_REGS = re.compile(r"%[a-z]+\d+")
+_G = r"^(\s*(?:@!?%p\d+\s+)?)"   # an instruction's indent and guard, kept
+
+# name -> (the pattern of an instruction it applies to, its replacement): each computes another value
+MUTATIONS = {
+    "add->sub": (_G + r"add(\.r[nzmp])?(\.ftz)?\.f32(\s)", r"\1sub\2\3.f32\4"),
+    "mul->add": (_G + r"mul(\.r[nzmp])?(\.ftz)?\.f32(\s)", r"\1add\2\3.f32\4"),
+    "fma addend swapped": (_G + r"(fma\.r[nzmp](?:\.ftz)?\.f32\s+%\w+,\s*)(%\w+)(,\s*%\w+,\s*)(%\w+);", r"\1\2\5\4\3;"),
+    "sub operands swapped": (_G + r"(sub(?:\.r[nzmp])?(?:\.ftz)?\.f32\s+%\w+,\s*)(%\w+),\s*(%\w+);", r"\1\2\4, \3;"),
+    "selp arms swapped": (_G + r"(selp\.f32\s+%\w+,\s*)(%\w+),\s*(%\w+),", r"\1\2\4, \3,"),
+    "compare moved": (_G + r"setp\.(lt)\.(s32|u32|u64|s64)(\s)", r"\1setp.le.\3\4"),
+    "address moved": (r"(\[\s*%rd\d+\s*\+\s*)(\d+)(\s*\])", lambda m: f"{m[1]}{int(m[2]) + 4}{m[3]}"),
+    "index constant moved": (_G + r"((?:add\.s32|add\.s64)\s+%\w+,\s*%\w+,\s*)(\d+);",
+                             lambda m: f"{m[1]}{m[2]}{int(m[3]) + 1};"),
+}
+
+
+def _apply(name, line):
+    """The line with mutation `name` applied once, or None where it does not apply or changes nothing."""
+    pattern, repl = MUTATIONS[name]
+    new = re.sub(pattern, repl, line, count=1)
+    if new == line:
+        return None
+    regs = _REGS.findall(new)
+    if name in ("fma addend swapped", "sub operands swapped", "selp arms swapped"):
+        a, b = (regs[1], regs[3]) if name == "fma addend swapped" else (regs[1], regs[2])
+        if a == b:   # the same register twice: the swap computes the same value
+            return None
+    return new
+
+
+def live_lines(lines) -> set:
+    """Indices of the instructions a global or shared store, a shuffle or an MMA may read, through the registers each
+    writes and reads (predicates and order ignored: more lines than truly live, never fewer)."""
+    defs, uses, roots = {}, {}, []
+    for i, line in enumerate(lines):
+        s = line.strip().split(";")[0]
+        if not s or s.startswith((".", "//", "$", "{", "}")):
+            continue
+        if s.startswith("@"):
+            s = s.split(None, 1)[1] if " " in s else ""
+        parts = s.split(None, 1)
+        if len(parts) < 2:
+            continue
+        op, rest = parts
+        if op.startswith(("st.", "shfl", "wgmma", "mma", "cp.", "red.", "atom.")):
+            roots.append(i)
+            uses[i] = _REGS.findall(rest)
+            continue
+        if rest.lstrip().startswith("{"):   # a vector destination
+            d, u = _REGS.findall(rest[:rest.index("}")]), _REGS.findall(rest[rest.index("}"):])
+        else:
+            regs = _REGS.findall(rest)
+            d, u = regs[:1], regs[1:]
+        for r in d:
+            defs.setdefault(r, []).append(i)
+        uses[i] = u
+    live, work = set(), list(roots)
+    while work:
+        i = work.pop()
+        if i not in live:
+            live.add(i)
+            work.extend(j for r in uses.get(i, ()) for j in defs.get(r, ()))
+    return live
+
+
+def mutants(ptx, name, most):
+    """Up to `most` texts, each ptx with mutation `name` applied to one live instruction (first, last, between)."""
+    lines = ptx.split("\n")
+    live = live_lines(lines)
+    found = [(i, new) for i in sorted(live) if (new := _apply(name, lines[i])) is not None]
+    if len(found) > most:
+        found = [found[round(k * (len(found) - 1) / (most - 1))] for k in range(most)] if most > 1 else found[:1]
+    return ["\n".join(lines[:i] + [new] + lines[i + 1:]) for i, new in found]
+
+
+def _kernels():
+    return {"row_sum": bitorder.compile(row_sum, "sm90", signature=ROW_SUM_SIGNATURE,
+                                        constexprs={"BLOCK": 512, "PINNED": False}, num_warps=2).ptx,
+            "ce_bwd": (DATA / "inductor_cross_entropy_t8_red0_bwd_r512w2.ptx").read_text()}
+
+
+KERNELS = _kernels()
+CASES = [(k, m) for k in sorted(KERNELS) for m in MUTATIONS if mutants(KERNELS[k], m, 1)]
+
+
+def test_every_mutation_applies_somewhere():
+    assert {m for _, m in CASES} == set(MUTATIONS), CASES
+
+
+@pytest.mark.parametrize("kernel, mutation", CASES)
+def test_a_mutant_that_computes_another_value_gets_another_signature(kernel, mutation):
+    ptx = KERNELS[kernel]
+    assert check.level(ptx).startswith("v1")
+    base = check.signature(ptx)
+    for other in mutants(ptx, mutation, 2 if kernel == "ce_bwd" else 3):
+        assert other != ptx
+        assert check.signature(other) != base, (mutation, check.level(other))
+
+
+@pytest.mark.parametrize("mutation, rel_file, old, new", [
+    # an fma's addend sorted with its products: fma(a, b, c) and fma(c, b, a) become one node
+    ("fma addend swapped", "src/bitorder/check/symbolic.py", "kids = sorted(kids[:2]) + kids[2:]", "kids = sorted(kids)"),
+    # sub taken for a commuting operation: a - b and b - a become one node
+    ("sub operands swapped", "src/bitorder/check/symbolic.py", '_COMMUTES if base in ("add", "mul")',
+     '_COMMUTES if base in ("add", "mul", "sub")'),
+])
+def test_planted_faults_that_merge_different_values_fail_it(tmp_path, mutation, rel_file, old, new):
+    """Copied trees whose tree keys forget an operand's place: the mutant test fails on them (and the run imported
+    the copy: test_bits' import proof names it)."""
+    sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
+    from mutants import checker_test_fails_on_mutant
+    checker_test_fails_on_mutant(tmp_path, rel_file, old, new, "tests/check/test_mutations.py::"
+                                 f"test_a_mutant_that_computes_another_value_gets_another_signature[ce_bwd-{mutation}]")
