@@ -2,7 +2,9 @@
 # 2026-12-05e call 1 (issue 5), written 2026-12-05d as planned-h200-fold-stores.sh (its one H200 attempt then, at
 # 11:58 UTC, started no machine). 2026-12-05d gated on an H100 only; this repeats that gate on an H200: the landing
 # tree (element folds on by default), no switch, the 8 kernels the folds change, every configuration, --grid
-# --adversarial; then the planted fault mutant-fold-stores. Needs nvidia-h200; about 100 s warm.
+# --adversarial; then the planted fault mutant-fold-stores (about 100 s warm). Then the 50 mutated programs the
+# checker merges with their originals (2026-12-05e's CPU sweeps) and 18 controls, run both ways on the gate's draws
+# (benchmarks/checker_mutants.py; about 3 min). Needs nvidia-h200.
 #   bash scripts/gpu-calls/2026-12-05e-1.sh      (carry [".whl"])
 set -u
 O=$OUT; S=/tmp/o1; R=$S/r; mkdir -p $R
@@ -12,4 +14,7 @@ CHECKER_ARGS="--jobs 15 --draws 5 --adversarial --grid --budget 150 --kernels $K
   timeout -k 5 170 scripts/gpu-run $R/default checker | tail -1
 tar czf $O/call1.tgz -C $S r
 timeout -k 5 80 scripts/gpu-run $R mutant-fold-stores | tail -3
+tar czf $O/call1.tgz -C $S r
+PYTHONPATH=src timeout -k 5 260 python3 benchmarks/checker_mutants.py run --cases benchmarks/checker_mutants_cases.json.gz \
+  --out $R/mutants --draws 5 > $R/mutants.log 2>&1; tail -1 $R/mutants.log
 tar czf $O/call1.tgz -C $S r

@@ -1,0 +1,166 @@
+"""Mutated programs the checker merges with their originals, run on the GPU (issue 5).
+
+A mutant is a corpus configuration's stored PTX with one line changed (benchmarks/results/2026-12-05e-checker-cpu's
+sweeps). Where the checker gave a mutant its original's signature ("same"), the two must return identical bytes on
+every draw: a difference is a WRONG MERGE. Controls ("differs": a live add.f32 made sub, which the checker splits)
+must differ on some draw, which shows the mutant really ran.
+
+    python benchmarks/checker_mutants.py make --logs L1 [L2 ...] --ptx /tmp/ckd/all --out cases.json.gz   (CPU)
+    python benchmarks/checker_mutants.py run --cases cases.json.gz --out DIR [--draws 5] [--cpu]          (GPU)
+
+make reads the SAME lines of the sweep logs ("SAME kernel.pkl LINE old -> new | level"), checks each against the
+stored PTX of the configuration the sweep took (the middle one Triton built), and adds one control per kernel. run
+compiles both texts through Triton with the PTX stage replaced (the ir_override option, so the original goes through
+the same path as its mutant), launches each on the gate's draws (--draws wide ones and the adversarial ones), and
+writes DIR/mutants.json; --cpu only compiles (no GPU) and checks that each compiled program's PTX is the file given.
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import pickle
+import re
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(__file__))
+from ptx_mutants import mutants  # noqa: E402
+
+_SAME = re.compile(r"^SAME (\S+)\.pkl (\d+) (.*?) -> (.*?) \| (v\d.*)$")
+
+
+def _stored(ptx_dir, kernel):
+    """(configuration index, PTX) of the configuration the sweeps took: the middle one Triton built."""
+    with open(os.path.join(ptx_dir, f"{kernel}.pkl"), "rb") as f:
+        recs = [r for r in pickle.load(f) if r[4] is not None]
+    r = recs[len(recs) // 2]
+    return r[1], r[4]["ptx"]
+
+
+def make(logs, ptx_dir, out):
+    cases, texts = [], {}
+    for path in logs:
+        for line in open(path):
+            m = _SAME.match(line.strip())
+            if not m:
+                continue
+            kernel, at, old, new = m[1], int(m[2]), m[3], m[4]
+            index, ptx = _stored(ptx_dir, kernel)
+            lines = ptx.split("\n")
+            if lines[at].strip() != old.strip():
+                raise SystemExit(f"{kernel} line {at}: the log's {old!r} is not the stored {lines[at].strip()!r}")
+            texts[kernel] = (index, ptx)
+            cases.append({"kernel": kernel, "index": index, "line": at,
+                          "new": lines[at].replace(old.strip(), new.strip()), "expect": "same"})
+    for kernel, (index, ptx) in sorted(texts.items()):   # a control per kernel: a live add.f32 made sub
+        lines = ptx.split("\n")
+        for text in mutants(ptx, "add->sub", 1):
+            at = next(i for i, (a, b) in enumerate(zip(lines, text.split("\n"))) if a != b)
+            cases.append({"kernel": kernel, "index": index, "line": at, "new": text.split("\n")[at],
+                          "expect": "differs"})
+    with gzip.open(out, "wt") as f:
+        json.dump({"ptx": {k: v[1] for k, v in texts.items()}, "cases": cases}, f)
+    print(f"{len(cases)} cases ({sum(c['expect'] == 'same' for c in cases)} merged by the checker) over "
+          f"{len(texts)} kernels -> {out}")
+
+
+def _mutated(ptx, case):
+    lines = ptx.split("\n")
+    lines[case["line"]] = case["new"]
+    return "\n".join(lines)
+
+
+def run(cases_path, out, n_draws, cpu):
+    from checker_gate import SPECS, _configs
+    with gzip.open(cases_path, "rt") as f:
+        data = json.load(f)
+    os.makedirs(out, exist_ok=True)
+    tmp = tempfile.mkdtemp()
+    rows, draws_of = [], {}
+    for n, case in enumerate(data["cases"]):
+        spec = SPECS[case["kernel"]]
+        cfg = _configs(spec, None, 7)[case["index"]]
+        paths = []
+        for tag, text in (("orig", data["ptx"][case["kernel"]]), ("mut", _mutated(data["ptx"][case["kernel"]], case))):
+            paths.append(os.path.join(tmp, f"{n}-{tag}.ptx"))
+            with open(paths[-1], "w") as f:
+                f.write(text)
+        row = dict(case, config=str(cfg))
+        if cpu:
+            row["compiled_as_given"] = [_compile_cpu(spec, cfg, p) == open(p).read() for p in paths]
+        else:
+            if case["kernel"] not in draws_of:
+                draws_of[case["kernel"]] = _draws(spec, n_draws)
+            draws, kept = draws_of[case["kernel"]]
+            got = [[_launch(spec, cfg, args, kept[i], p) for i, args in enumerate(draws)] for p in paths]
+            row["equal_bytes"] = got[0] == got[1]
+            row["draws"] = len(draws)
+            row["verdict"] = ("WRONG MERGE" if case["expect"] == "same" and not row["equal_bytes"] else
+                              "control did not differ" if case["expect"] == "differs" and row["equal_bytes"] else "ok")
+        rows.append(row)
+        print(n, case["kernel"], case["expect"], row.get("verdict", row.get("compiled_as_given")), flush=True)
+    summary = {"cases": len(rows), "merged": sum(r["expect"] == "same" for r in rows)}
+    if cpu:
+        summary["compiled_as_given"] = sum(all(r["compiled_as_given"]) for r in rows)
+    else:
+        summary["wrong_merges"] = sum(r["verdict"] == "WRONG MERGE" for r in rows)
+        summary["controls_that_differed"] = sum(r["expect"] == "differs" and not r["equal_bytes"] for r in rows)
+        summary["controls"] = len(rows) - summary["merged"]
+        import torch
+        summary["device"] = torch.cuda.get_device_name()
+    with open(os.path.join(out, "mutants.json"), "w") as f:
+        json.dump({"summary": summary, "rows": rows}, f, indent=1)
+    print(json.dumps(summary))
+    return 1 if summary.get("wrong_merges") else 0
+
+
+def _draws(spec, n_draws, seed=7):
+    """The gate's draws for one kernel (checker_gate.config_records with --adversarial), with their kept outputs."""
+    from checker_adversarial import _variants
+    from checker_gate import snapshot
+    draws = [spec.make("cuda", seed + 1000 * (d + 1)) for d in range(n_draws)]
+    draws += [a for d in range(2) for _, a in _variants(spec.make("cuda", seed + 77 * (d + 1)), spec.outputs, seed + d)]
+    return draws, snapshot(spec, draws)
+
+
+def _launch(spec, cfg, args, kept, path):
+    """One draw through the program whose PTX is the file at `path`: a digest of every output."""
+    from checker_gate import _digest
+    for o in spec.outputs:
+        if kept and o in kept:
+            args[o].copy_(kept[o])
+        else:
+            args[o].zero_()
+    spec.fn[spec.grid({**args, **cfg.kwargs})](**args, **spec.fixed, **cfg.kwargs, num_warps=cfg.num_warps,
+                                              num_stages=cfg.num_stages, ir_override=path)
+    return tuple(_digest(args[o]) for o in spec.outputs)
+
+
+def _compile_cpu(spec, cfg, path):
+    """The PTX of the configuration compiled here for sm90 with its PTX stage replaced by the file at `path`."""
+    from bitorder.check.prune import _specialise
+    from bitorder.compiler import compile as compile_kernel
+    sig, consts, aligned, _ = _specialise(spec.fn, cfg, {**spec.make("cpu", 7), **spec.fixed}, {}, "sm90")
+    return compile_kernel(spec.fn, "sm90", signature=sig, constexprs=consts, aligned=aligned, num_warps=cfg.num_warps,
+                          num_stages=cfg.num_stages, ir_override=path).ptx
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("what", choices=("make", "run"))
+    ap.add_argument("--logs", nargs="*", default=[])
+    ap.add_argument("--ptx", default="/tmp/ckd/all")
+    ap.add_argument("--cases")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--draws", type=int, default=5)
+    ap.add_argument("--cpu", action="store_true")
+    a = ap.parse_args()
+    if a.what == "make":
+        return make(a.logs, a.ptx, a.out)
+    return run(a.cases, a.out, a.draws, a.cpu)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
