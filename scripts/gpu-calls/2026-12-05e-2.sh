@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# 2026-12-05e call 2 (issue 5): the landing tree (element folds on by default) over the whole corpus, sampled:
-# 24 configurations a kernel, 15 workers, on an H200 (2026-12-05d call 4 asked the same of an H100 and ran it out
-# of memory), each grid apart, adversarial draws, the walk's default limits. A check that the default checker as it
-# lands merges nothing the GPU tells apart anywhere, not the full gate (2026-12-04e's).
+# 2026-12-05e call 2 (issue 5): the 50 mutated programs the checker merges with their originals (2026-12-05e's CPU
+# sweeps, benchmarks/results/2026-12-05e-checker-cpu) and 18 add->sub controls, each run both ways through Triton's
+# ir_override on the gate's draws (5 wide, 8 adversarial): a merged pair whose bytes differ is a wrong merge, a control
+# whose bytes do not differ did not run its mutant. Any sm_90 card (no H200 could be started all session: eleven
+# attempts); about 3 min.
 #   bash scripts/gpu-calls/2026-12-05e-2.sh      (carry [".whl"])
 set -u
-O=$OUT; S=/tmp/o2; R=$S/r; mkdir -p $R
+R=$OUT/r; mkdir -p $R
 nvidia-smi --query-gpu=name --format=csv,noheader > $R/device.txt 2>&1
-CHECKER_ARGS="--jobs 15 --draws 5 --adversarial --grid --sample 24 --budget 420" \
-  timeout -k 5 460 scripts/gpu-run $R/sampled checker | tail -2
-tar czf $O/call2.tgz -C $S r
+PYTHONPATH=src timeout -k 5 400 python3 benchmarks/checker_mutants.py run --cases benchmarks/checker_mutants_cases.json.gz \
+  --out $R/mutants --draws 5 > $R/mutants.log 2>&1; tail -1 $R/mutants.log
