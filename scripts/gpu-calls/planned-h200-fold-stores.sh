@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# 2026-12-05e call 1 (issue 5), written 2026-12-05d as planned-h200-fold-stores.sh (its one H200 attempt then, at
-# 11:58 UTC, started no machine). 2026-12-05d gated on an H100 only; this repeats that gate on an H200: the landing
-# tree (element folds on by default), no switch, the 8 kernels the folds change, every configuration, --grid
-# --adversarial; then the planted fault mutant-fold-stores (about 100 s warm). Then the 50 mutated programs the
-# checker merges with their originals (2026-12-05e's CPU sweeps) and 18 controls, run both ways on the gate's draws
-# (benchmarks/checker_mutants.py; about 3 min). Needs nvidia-h200.
-#   bash scripts/gpu-calls/2026-12-05e-1.sh      (carry [".whl"])
+# PLANNED, NOT RUN: written 2026-12-05d; its H200 attempts that day (11:58 UTC) and on 2026-12-05e (six failed starts and
+# six refusals, 13:42-14:56 UTC) started no machine. Rename to <session>-K.sh when it runs. Issue 5, optional:
+# 2026-12-05d gated the element folds on an H100 only; this repeats that gate on an H200: the landing tree (element
+# folds on by default), no switch, the 8 kernels the folds change, every configuration, --grid --adversarial; then
+# the planted fault mutant-fold-stores (about 100 s warm). Then the mutant check 2026-12-05e ran on an H100
+# (2026-12-05e-2.sh), on the H200 (about 1 min). Needs nvidia-h200.
+#   bash scripts/gpu-calls/planned-h200-fold-stores.sh      (carry [".whl"])
 set -u
 O=$OUT; S=/tmp/o1; R=$S/r; mkdir -p $R
 nvidia-smi --query-gpu=name --format=csv,noheader > $R/device.txt 2>&1
