@@ -1,9 +1,11 @@
 """Mutated programs the checker merges with their originals, run on the GPU (issue 5).
 
 A mutant is a corpus configuration's stored PTX with one line changed (benchmarks/results/2026-12-05e-checker-cpu's
-sweeps). Where the checker gave a mutant its original's signature ("same"), the two must return identical bytes on
-every draw: a difference is a WRONG MERGE. Controls ("differs": a live add.f32 made sub, which the checker splits)
-must differ on some draw, which shows the mutant really ran.
+sweeps). run classes both texts with the checker it imports (with the stored TTGIR's divisibility, as the sweeps
+did); where it gives them one signature, the two must return identical bytes on every draw: a difference is a WRONG
+MERGE. The cases are the sweeps' mutants that kept their signature ("same") and controls ("differs": a live add.f32
+made sub, which the checker splits), which must differ on some draw: that shows the mutant really ran. A planted
+checker fault that merges the controls makes the run fail (scripts/gpu-run mutant-checker-mutants).
 
     python benchmarks/checker_mutants.py make --logs L1 [L2 ...] --ptx /tmp/ckd/all --out cases.json.gz   (CPU)
     python benchmarks/checker_mutants.py run --cases cases.json.gz --out DIR [--draws 5] [--cpu]          (GPU)
@@ -39,6 +41,18 @@ def _stored(ptx_dir, kernel):
     return r[1], r[4]["ptx"]
 
 
+def _stored_ttgir(ptx_dir, kernel):
+    with open(os.path.join(ptx_dir, f"{kernel}.pkl"), "rb") as f:
+        recs = [r for r in pickle.load(f) if r[4] is not None]
+    return recs[len(recs) // 2][4].get("ttgir")
+
+
+class _Compiled:
+    """What check.signature reads of a compiled kernel: its PTX and TTGIR (the divisibility its code assumed)."""
+    def __init__(self, ptx, ttgir):
+        self.asm = {"ptx": ptx, "ttgir": ttgir}
+
+
 def make(logs, ptx_dir, out):
     cases, texts = [], {}
     for path in logs:
@@ -51,17 +65,18 @@ def make(logs, ptx_dir, out):
             lines = ptx.split("\n")
             if lines[at].strip() != old.strip():
                 raise SystemExit(f"{kernel} line {at}: the log's {old!r} is not the stored {lines[at].strip()!r}")
-            texts[kernel] = (index, ptx)
+            texts[kernel] = (index, ptx, _stored_ttgir(ptx_dir, kernel))
             cases.append({"kernel": kernel, "index": index, "line": at,
                           "new": lines[at].replace(old.strip(), new.strip()), "expect": "same"})
-    for kernel, (index, ptx) in sorted(texts.items()):   # a control per kernel: a live add.f32 made sub
+    for kernel, (index, ptx, _) in sorted(texts.items()):   # a control per kernel: a live add.f32 made sub
         lines = ptx.split("\n")
         for text in mutants(ptx, "add->sub", 1):
             at = next(i for i, (a, b) in enumerate(zip(lines, text.split("\n"))) if a != b)
             cases.append({"kernel": kernel, "index": index, "line": at, "new": text.split("\n")[at],
                           "expect": "differs"})
     with gzip.open(out, "wt") as f:
-        json.dump({"ptx": {k: v[1] for k, v in texts.items()}, "cases": cases}, f)
+        json.dump({"ptx": {k: v[1] for k, v in texts.items()}, "ttgir": {k: v[2] for k, v in texts.items()},
+                   "cases": cases}, f)
     print(f"{len(cases)} cases ({sum(c['expect'] == 'same' for c in cases)} merged by the checker) over "
           f"{len(texts)} kernels -> {out}")
 
@@ -74,6 +89,7 @@ def _mutated(ptx, case):
 
 def run(cases_path, out, n_draws, cpu):
     from checker_gate import SPECS, _configs
+    from bitorder import check
     with gzip.open(cases_path, "rt") as f:
         data = json.load(f)
     os.makedirs(out, exist_ok=True)
@@ -87,7 +103,9 @@ def run(cases_path, out, n_draws, cpu):
             paths.append(os.path.join(tmp, f"{n}-{tag}.ptx"))
             with open(paths[-1], "w") as f:
                 f.write(text)
-        row = dict(case, config=str(cfg))
+        ttgir = data["ttgir"][case["kernel"]]
+        sigs = [check.signature(_Compiled(open(p).read(), ttgir)) for p in paths]
+        row = dict(case, config=str(cfg), merged=sigs[0] == sigs[1])
         if cpu:
             row["compiled_as_given"] = [_compile_cpu(spec, cfg, p) == open(p).read() for p in paths]
         else:
@@ -97,17 +115,19 @@ def run(cases_path, out, n_draws, cpu):
             got = [[_launch(spec, cfg, args, kept[i], p) for i, args in enumerate(draws)] for p in paths]
             row["equal_bytes"] = got[0] == got[1]
             row["draws"] = len(draws)
-            row["verdict"] = ("WRONG MERGE" if case["expect"] == "same" and not row["equal_bytes"] else
+            row["verdict"] = ("WRONG MERGE" if row["merged"] and not row["equal_bytes"] else
                               "control did not differ" if case["expect"] == "differs" and row["equal_bytes"] else "ok")
         rows.append(row)
-        print(n, case["kernel"], case["expect"], row.get("verdict", row.get("compiled_as_given")), flush=True)
-    summary = {"cases": len(rows), "merged": sum(r["expect"] == "same" for r in rows)}
+        print(n, case["kernel"], case["expect"], "merged" if row["merged"] else "split",
+              row.get("verdict", row.get("compiled_as_given")), flush=True)
+    summary = {"cases": len(rows), "merged": sum(r["merged"] for r in rows),
+               "merged_as_the_sweeps_did": sum(r["merged"] == (r["expect"] == "same") for r in rows)}
     if cpu:
         summary["compiled_as_given"] = sum(all(r["compiled_as_given"]) for r in rows)
     else:
         summary["wrong_merges"] = sum(r["verdict"] == "WRONG MERGE" for r in rows)
         summary["controls_that_differed"] = sum(r["expect"] == "differs" and not r["equal_bytes"] for r in rows)
-        summary["controls"] = len(rows) - summary["merged"]
+        summary["controls"] = sum(r["expect"] == "differs" for r in rows)
         import torch
         summary["device"] = torch.cuda.get_device_name()
     with open(os.path.join(out, "mutants.json"), "w") as f:
