@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
-# PLANNED, NOT RUN: written 2026-12-05d; its H200 attempts that day (11:58 UTC) and on 2026-12-05e (six failed starts and
-# six refusals, 13:42-14:56 UTC) started no machine. Rename to <session>-K.sh when it runs. Issue 5, optional:
-# 2026-12-05d gated the element folds on an H100 only; this repeats that gate on an H200: the landing tree (element
-# folds on by default), no switch, the 8 kernels the folds change, every configuration, --grid --adversarial; then
-# the planted fault mutant-fold-stores (about 100 s warm). Then the mutant check 2026-12-05e ran on an H100
-# (2026-12-05e-2.sh), on the H200 (about 1 min). Needs nvidia-h200.
-#   bash scripts/gpu-calls/planned-h200-fold-stores.sh      (carry [".whl"])
+# 2026-12-05e call 4 (issue 5), written 2026-12-05d as planned-h200-fold-stores.sh: 2026-12-05d's element-fold gate
+# repeated on the landing tree, no switch, the 8 kernels the folds change, every configuration, --grid --adversarial;
+# the planted fault mutant-fold-stores; then the mutant check (checker_mutants.py). Called for `nvidia-h200` at
+# 15:06 UTC; the tool gave an H100 (a call without needs_h200 may run on either card, and needs_h200 is only for work
+# that does not fit 78 GiB), so the H200 repeat this script was written for is not something the tool lends.
+#   bash scripts/gpu-calls/2026-12-05e-4.sh      (carry [".whl"])
 set -u
 O=$OUT; S=/tmp/o1; R=$S/r; mkdir -p $R
 nvidia-smi --query-gpu=name --format=csv,noheader > $R/device.txt 2>&1
