@@ -7,11 +7,12 @@ MERGE. The cases are the sweeps' mutants that kept their signature ("same") and 
 made sub, which the checker splits), which must differ on some draw: that shows the mutant really ran. A planted
 checker fault that merges the controls makes the run fail (scripts/gpu-run mutant-checker-mutants).
 
-    python benchmarks/checker_mutants.py make --logs L1 [L2 ...] --ptx /tmp/ckd/all --out cases.json.gz   (CPU)
+    python benchmarks/checker_mutants.py make --logs L1 [L2 ...] [--swaps S1 ...] --ptx /tmp/ckd/all --out cases.json.gz
     python benchmarks/checker_mutants.py run --cases cases.json.gz --out DIR [--draws 5] [--cpu]          (GPU)
 
 make reads the SAME lines of the sweep logs ("SAME kernel.pkl LINE old -> new | level"), checks each against the
-stored PTX of the configuration the sweep took (the middle one Triton built), and adds one control per kernel. run
+stored PTX of the configuration the sweep took (the middle one Triton built), adds the merged swaps of adjacent
+instructions (--swaps: swaps.py's JSON, each case its edits), and one control per kernel. run
 compiles both texts through Triton with the PTX stage replaced (the ir_override option, so the original goes through
 the same path as its mutant), launches each on the gate's draws (--draws wide ones and the adversarial ones), and
 writes DIR/mutants.json; --cpu only compiles (no GPU) and checks that each compiled program's PTX is the file given.
@@ -26,6 +27,7 @@ import pickle
 import re
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from ptx_mutants import mutants  # noqa: E402
@@ -53,8 +55,16 @@ class _Compiled:
         self.asm = {"ptx": ptx, "ttgir": ttgir}
 
 
-def make(logs, ptx_dir, out):
+def make(logs, swaps, ptx_dir, out, controls=None):
     cases, texts = [], {}
+    for path in swaps:
+        for case in json.load(open(path)):
+            index, ptx = _stored(ptx_dir, case["kernel"])
+            lines = ptx.split("\n")
+            if index != case["index"] or sorted(lines[a] for a, _ in case["edits"]) != sorted(n for _, n in case["edits"]):
+                raise SystemExit(f"{case['kernel']}: the swap's lines are not the stored configuration's")
+            texts[case["kernel"]] = (index, ptx, _stored_ttgir(ptx_dir, case["kernel"]))
+            cases.append({"kernel": case["kernel"], "index": index, "edits": case["edits"], "expect": "same"})
     for path in logs:
         for line in open(path):
             m = _SAME.match(line.strip())
@@ -69,6 +79,8 @@ def make(logs, ptx_dir, out):
             cases.append({"kernel": kernel, "index": index, "line": at,
                           "new": lines[at].replace(old.strip(), new.strip()), "expect": "same"})
     for kernel, (index, ptx, _) in sorted(texts.items()):   # a control per kernel: a live add.f32 made sub
+        if controls is not None and sum(c["expect"] == "differs" for c in cases) >= controls:
+            break
         lines = ptx.split("\n")
         for text in mutants(ptx, "add->sub", 1):
             at = next(i for i, (a, b) in enumerate(zip(lines, text.split("\n"))) if a != b)
@@ -83,19 +95,22 @@ def make(logs, ptx_dir, out):
 
 def _mutated(ptx, case):
     lines = ptx.split("\n")
-    lines[case["line"]] = case["new"]
+    for at, new in case.get("edits") or [[case["line"], case["new"]]]:
+        lines[at] = new
     return "\n".join(lines)
 
 
-def run(cases_path, out, n_draws, cpu):
+def run(cases_path, out, n_draws, cpu, deadline=None):
     from checker_gate import SPECS, _configs
     from bitorder import check
     with gzip.open(cases_path, "rt") as f:
         data = json.load(f)
     os.makedirs(out, exist_ok=True)
     tmp = tempfile.mkdtemp()
-    rows, draws_of = [], {}
+    rows, draws_of, started = [], {}, time.time()
     for n, case in enumerate(data["cases"]):
+        if deadline is not None and time.time() - started > deadline:   # the rest left out, said in the summary
+            break
         spec = SPECS[case["kernel"]]
         cfg = _configs(spec, None, 7)[case["index"]]
         paths = []
@@ -120,7 +135,7 @@ def run(cases_path, out, n_draws, cpu):
         rows.append(row)
         print(n, case["kernel"], case["expect"], "merged" if row["merged"] else "split",
               row.get("verdict", row.get("compiled_as_given")), flush=True)
-    summary = {"cases": len(rows), "merged": sum(r["merged"] for r in rows),
+    summary = {"cases": len(rows), "cases_given": len(data["cases"]), "merged": sum(r["merged"] for r in rows),
                "merged_as_the_sweeps_did": sum(r["merged"] == (r["expect"] == "same") for r in rows)}
     if cpu:
         summary["compiled_as_given"] = sum(all(r["compiled_as_given"]) for r in rows)
@@ -171,15 +186,18 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("what", choices=("make", "run"))
     ap.add_argument("--logs", nargs="*", default=[])
+    ap.add_argument("--swaps", nargs="*", default=[])
+    ap.add_argument("--controls", type=int, help="at most this many controls (default: one a kernel)")
     ap.add_argument("--ptx", default="/tmp/ckd/all")
     ap.add_argument("--cases")
     ap.add_argument("--out", required=True)
     ap.add_argument("--draws", type=int, default=5)
     ap.add_argument("--cpu", action="store_true")
+    ap.add_argument("--deadline", type=float, help="seconds after which no further case starts")
     a = ap.parse_args()
     if a.what == "make":
-        return make(a.logs, a.ptx, a.out)
-    return run(a.cases, a.out, a.draws, a.cpu)
+        return make(a.logs, a.swaps, a.ptx, a.out, a.controls)
+    return run(a.cases, a.out, a.draws, a.cpu, a.deadline)
 
 
 if __name__ == "__main__":
