@@ -86,6 +86,9 @@ def make(logs, swaps, ptx_dir, out, controls=None):
             at = next(i for i, (a, b) in enumerate(zip(lines, text.split("\n"))) if a != b)
             cases.append({"kernel": kernel, "index": index, "line": at, "new": text.split("\n")[at],
                           "expect": "differs"})
+    # controls first: they show that what ran is the mutated text, so a run cut by its deadline still has them
+    # (the case files of 2026-12-05e's calls were written before this order: controls last)
+    cases.sort(key=lambda c: c["expect"] != "differs")
     with gzip.open(out, "wt") as f:
         json.dump({"ptx": {k: v[1] for k, v in texts.items()}, "ttgir": {k: v[2] for k, v in texts.items()},
                    "cases": cases}, f)
