@@ -58,3 +58,25 @@ def test_planted_faults_that_merge_different_values_fail_it(tmp_path, mutation, 
     from mutants import checker_test_fails_on_mutant
     checker_test_fails_on_mutant(tmp_path, rel_file, old, new, "tests/check/test_mutations.py::"
                                  f"test_a_mutant_that_computes_another_value_gets_another_signature[ce_bwd-{mutation}]")
+
+
+def test_the_gpu_mutant_check_builds_its_programs_here(tmp_path):
+    """benchmarks/checker_mutants.py --cpu on two stored cases (one the checker merges, one control): each text
+    compiles with its PTX as given (Triton's ir_override), and the live checker gives the verdicts the sweeps gave."""
+    import gzip
+    import json
+    import subprocess
+    root = pathlib.Path(__file__).parents[2]
+    with gzip.open(root / "benchmarks" / "checker_mutants_cases.json.gz", "rt") as f:
+        data = json.load(f)
+    pick = [next(c for c in data["cases"] if c["expect"] == e) for e in ("same", "differs")]
+    kernels = {c["kernel"] for c in pick}
+    small = {"ptx": {k: data["ptx"][k] for k in kernels}, "ttgir": {k: data["ttgir"][k] for k in kernels}, "cases": pick}
+    with gzip.open(tmp_path / "cases.json.gz", "wt") as f:
+        json.dump(small, f)
+    p = subprocess.run([sys.executable, str(root / "benchmarks" / "checker_mutants.py"), "run", "--cases",
+                        str(tmp_path / "cases.json.gz"), "--out", str(tmp_path / "out"), "--cpu"],
+                       capture_output=True, text=True, cwd=root)
+    assert p.returncode == 0, p.stdout + p.stderr
+    summary = json.loads((tmp_path / "out" / "mutants.json").read_text())["summary"]
+    assert summary == {"cases": 2, "cases_given": 2, "merged": 1, "merged_as_the_sweeps_did": 2, "compiled_as_given": 2}
