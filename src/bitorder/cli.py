@@ -130,7 +130,7 @@ def _check(args) -> int:
              "members": [names[i] for i in m]} for m in classes]
     classed_s = time.process_time() - started
     t = Table("class", "signature", "checker level", "members",
-              title=(f"{len(texts)} PTX files" if what is None else f"{what}: {_count(len(texts), 'configuration')}")
+              title=(_count(len(texts), "PTX file") if what is None else f"{what}: {_count(len(texts), 'configuration')}")
               + f" -> {_count(len(rows), 'class')}",
               caption=_timing(compiled_s, classed_s, len(texts)))
     for i, row in enumerate(rows):
