@@ -56,24 +56,36 @@ def snapshot(spec, draws):
     return [{o: args[o].clone() for o in spec.inout} for args in draws]
 
 
-def launch(spec, cfg, args, kept=None):
+def gate_draws(spec, n_draws: int, seed: int, adversarial: bool) -> list:
+    """The gate's draws of one kernel's arguments on the GPU: n_draws wide-range ones, then (adversarial)
+    checker_adversarial.py's narrow, NaN, signed-zero and payload variants of two more."""
+    draws = [spec.make("cuda", seed + 1000 * (d + 1)) for d in range(n_draws)]
+    if adversarial:
+        from checker_adversarial import _variants
+        draws += [a for d in range(2) for _, a in _variants(spec.make("cuda", seed + 77 * (d + 1)), spec.outputs,
+                                                             seed + d)]
+    return draws
+
+
+def launch(spec, cfg, args, kept=None, **options):
     """Run configuration cfg on one draw's args, outputs zeroed first but those in `kept` (one draw of
     snapshot's copies) restored to their draw: every configuration reads the same input. Returns
-    the kernel the JIT built (its asm holds the PTX and the TTGIR: the divisibility it assumed)."""
+    the kernel the JIT built (its asm holds the PTX and the TTGIR: the divisibility it assumed).
+    options: further Triton compile options (checker_mutants.py's ir_override)."""
     for o in spec.outputs:
         if kept and o in kept:
             args[o].copy_(kept[o])
         else:
             args[o].zero_()
     return spec.fn[spec.grid({**args, **cfg.kwargs})](**args, **spec.fixed, **cfg.kwargs,
-                                                      num_warps=cfg.num_warps, num_stages=cfg.num_stages)
+                                                      num_warps=cfg.num_warps, num_stages=cfg.num_stages, **options)
 
 
-def run_config(spec, cfg, draws, kept=None):
-    """(PTX the JIT built, a digest of every output on every draw), each draw run by launch()."""
+def run_config(spec, cfg, draws, kept=None, **options):
+    """(PTX the JIT built, a digest of every output on every draw), each draw run by launch() (with options)."""
     ptx, digests = None, []
     for i, args in enumerate(draws):
-        ptx = launch(spec, cfg, args, kept[i] if kept else None)
+        ptx = launch(spec, cfg, args, kept[i] if kept else None, **options)
         digests.append(tuple(_digest(args[o]) for o in spec.outputs))
     return ptx, tuple(digests)
 
@@ -93,11 +105,7 @@ def config_records(spec, indices, gpu: bool, n_draws: int, sample: int | None, s
     how = how or {}
     configs = _configs(spec, sample, seed)
     args0 = spec.make("cuda" if gpu else "cpu", seed)
-    draws = [spec.make("cuda", seed + 1000 * (d + 1)) for d in range(n_draws)] if gpu else None
-    if gpu and how.get("adversarial"):
-        from checker_adversarial import _variants
-        draws += [a for d in range(2) for _, a in _variants(spec.make("cuda", seed + 77 * (d + 1)), spec.outputs,
-                                                             seed + d)]
+    draws = gate_draws(spec, n_draws, seed, how.get("adversarial")) if gpu else None
     kept = snapshot(spec, draws) if gpu else None
     out = []
     for i in indices:

@@ -36,17 +36,11 @@ _SAME = re.compile(r"^SAME (\S+)\.pkl (\d+) (.*?) -> (.*?) \| (v\d.*)$")
 
 
 def _stored(ptx_dir, kernel):
-    """(configuration index, PTX) of the configuration the sweeps took: the middle one Triton built."""
+    """(configuration index, PTX, TTGIR) of the configuration the sweeps took: the middle one Triton built."""
     with open(os.path.join(ptx_dir, f"{kernel}.pkl"), "rb") as f:
         recs = [r for r in pickle.load(f) if r[4] is not None]
     r = recs[len(recs) // 2]
-    return r[1], r[4]["ptx"]
-
-
-def _stored_ttgir(ptx_dir, kernel):
-    with open(os.path.join(ptx_dir, f"{kernel}.pkl"), "rb") as f:
-        recs = [r for r in pickle.load(f) if r[4] is not None]
-    return recs[len(recs) // 2][4].get("ttgir")
+    return r[1], r[4]["ptx"], r[4].get("ttgir")
 
 
 class _Compiled:
@@ -56,14 +50,19 @@ class _Compiled:
 
 
 def make(logs, swaps, ptx_dir, out, controls=None):
-    cases, texts = [], {}
+    cases, texts = [], {}   # texts: kernel -> _stored's answer, each pickle read once
+
+    def stored(kernel):
+        if kernel not in texts:
+            texts[kernel] = _stored(ptx_dir, kernel)
+        return texts[kernel][:2]
+
     for path in swaps:
         for case in json.load(open(path)):
-            index, ptx = _stored(ptx_dir, case["kernel"])
+            index, ptx = stored(case["kernel"])
             lines = ptx.split("\n")
             if index != case["index"] or sorted(lines[a] for a, _ in case["edits"]) != sorted(n for _, n in case["edits"]):
                 raise SystemExit(f"{case['kernel']}: the swap's lines are not the stored configuration's")
-            texts[case["kernel"]] = (index, ptx, _stored_ttgir(ptx_dir, case["kernel"]))
             cases.append({"kernel": case["kernel"], "index": index, "edits": case["edits"], "expect": "same"})
     for path in logs:
         for line in open(path):
@@ -71,11 +70,10 @@ def make(logs, swaps, ptx_dir, out, controls=None):
             if not m:
                 continue
             kernel, at, old, new = m[1], int(m[2]), m[3], m[4]
-            index, ptx = _stored(ptx_dir, kernel)
+            index, ptx = stored(kernel)
             lines = ptx.split("\n")
             if lines[at].strip() != old.strip():
                 raise SystemExit(f"{kernel} line {at}: the log's {old!r} is not the stored {lines[at].strip()!r}")
-            texts[kernel] = (index, ptx, _stored_ttgir(ptx_dir, kernel))
             cases.append({"kernel": kernel, "index": index, "line": at,
                           "new": lines[at].replace(old.strip(), new.strip()), "expect": "same"})
     for kernel, (index, ptx, _) in sorted(texts.items()):   # a control per kernel: a live add.f32 made sub
@@ -104,8 +102,9 @@ def _mutated(ptx, case):
 
 
 def run(cases_path, out, n_draws, cpu, deadline=None):
-    from checker_gate import SPECS, _configs
+    from checker_gate import SPECS, _configs, gate_draws, run_config, snapshot
     from bitorder import check
+    from bitorder.check.prune import compile_config
     with gzip.open(cases_path, "rt") as f:
         data = json.load(f)
     os.makedirs(out, exist_ok=True)
@@ -116,21 +115,24 @@ def run(cases_path, out, n_draws, cpu, deadline=None):
             break
         spec = SPECS[case["kernel"]]
         cfg = _configs(spec, None, 7)[case["index"]]
-        paths = []
-        for tag, text in (("orig", data["ptx"][case["kernel"]]), ("mut", _mutated(data["ptx"][case["kernel"]], case))):
-            paths.append(os.path.join(tmp, f"{n}-{tag}.ptx"))
-            with open(paths[-1], "w") as f:
+        texts = [data["ptx"][case["kernel"]], _mutated(data["ptx"][case["kernel"]], case)]
+        paths = [os.path.join(tmp, f"{n}-{tag}.ptx") for tag in ("orig", "mut")]
+        for path, text in zip(paths, texts):
+            with open(path, "w") as f:
                 f.write(text)
         ttgir = data["ttgir"][case["kernel"]]
-        sigs = [check.signature(_Compiled(open(p).read(), ttgir)) for p in paths]
+        sigs = [check.signature(_Compiled(text, ttgir)) for text in texts]
         row = dict(case, config=str(cfg), merged=sigs[0] == sigs[1])
         if cpu:
-            row["compiled_as_given"] = [_compile_cpu(spec, cfg, p) == open(p).read() for p in paths]
+            named = {**spec.make("cpu", 7), **spec.fixed}
+            row["compiled_as_given"] = [compile_config(spec.fn, cfg, named, {}, "sm90", ir_override=p).ptx == text
+                                        for p, text in zip(paths, texts)]
         else:
             if case["kernel"] not in draws_of:
-                draws_of[case["kernel"]] = _draws(spec, n_draws)
+                draws = gate_draws(spec, n_draws, 7, adversarial=True)
+                draws_of[case["kernel"]] = draws, snapshot(spec, draws)
             draws, kept = draws_of[case["kernel"]]
-            got = [[_launch(spec, cfg, args, kept[i], p) for i, args in enumerate(draws)] for p in paths]
+            got = [run_config(spec, cfg, draws, kept, ir_override=p)[1] for p in paths]   # digests by draw
             row["equal_bytes"] = got[0] == got[1]
             row["draws"] = len(draws)
             row["verdict"] = ("WRONG MERGE" if row["merged"] and not row["equal_bytes"] else
@@ -152,37 +154,6 @@ def run(cases_path, out, n_draws, cpu, deadline=None):
         json.dump({"summary": summary, "rows": rows}, f, indent=1)
     print(json.dumps(summary))
     return 1 if summary.get("wrong_merges") else 0
-
-
-def _draws(spec, n_draws, seed=7):
-    """The gate's draws for one kernel (checker_gate.config_records with --adversarial), with their kept outputs."""
-    from checker_adversarial import _variants
-    from checker_gate import snapshot
-    draws = [spec.make("cuda", seed + 1000 * (d + 1)) for d in range(n_draws)]
-    draws += [a for d in range(2) for _, a in _variants(spec.make("cuda", seed + 77 * (d + 1)), spec.outputs, seed + d)]
-    return draws, snapshot(spec, draws)
-
-
-def _launch(spec, cfg, args, kept, path):
-    """One draw through the program whose PTX is the file at `path`: a digest of every output."""
-    from checker_gate import _digest
-    for o in spec.outputs:
-        if kept and o in kept:
-            args[o].copy_(kept[o])
-        else:
-            args[o].zero_()
-    spec.fn[spec.grid({**args, **cfg.kwargs})](**args, **spec.fixed, **cfg.kwargs, num_warps=cfg.num_warps,
-                                              num_stages=cfg.num_stages, ir_override=path)
-    return tuple(_digest(args[o]) for o in spec.outputs)
-
-
-def _compile_cpu(spec, cfg, path):
-    """The PTX of the configuration compiled here for sm90 with its PTX stage replaced by the file at `path`."""
-    from bitorder.check.prune import _specialise
-    from bitorder.compiler import compile as compile_kernel
-    sig, consts, aligned, _ = _specialise(spec.fn, cfg, {**spec.make("cpu", 7), **spec.fixed}, {}, "sm90")
-    return compile_kernel(spec.fn, "sm90", signature=sig, constexprs=consts, aligned=aligned, num_warps=cfg.num_warps,
-                          num_stages=cfg.num_stages, ir_override=path).ptx
 
 
 def main():

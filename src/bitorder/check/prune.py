@@ -82,13 +82,14 @@ def _specialise(fn, config, named_args: dict, kwargs: dict, target: str):
     return signature_types, constexprs, aligned, ints
 
 
-def _compile(fn, config, specialised, target: str):
-    """Compile `fn` under `config` with _specialise's answer."""
+def _compile(fn, config, specialised, target: str, **options):
+    """Compile `fn` under `config` with _specialise's answer (and further Triton options)."""
     from ..compiler import compile as compile_kernel
 
     signature_types, constexprs, aligned, _ = specialised
     opts = {k: getattr(config, k) for k in ("num_warps", "num_stages") if getattr(config, k, None) is not None}
-    return compile_kernel(fn, target, signature=signature_types, constexprs=constexprs, aligned=aligned, **opts)
+    return compile_kernel(fn, target, signature=signature_types, constexprs=constexprs, aligned=aligned, **opts,
+                          **options)
 
 
 def _ints(specialised, names=None) -> dict:
@@ -96,9 +97,10 @@ def _ints(specialised, names=None) -> dict:
     return {i: v for i, (name, v) in specialised[3].items() if names is None or name in names}
 
 
-def compile_config(fn, config, named_args: dict, kwargs: dict, target: str):
-    """Compile `fn` under one triton.Config with Triton's own argument specialisation."""
-    return _compile(fn, config, _specialise(fn, config, named_args, kwargs, target), target)
+def compile_config(fn, config, named_args: dict, kwargs: dict, target: str, **options):
+    """Compile `fn` under one triton.Config with Triton's own argument specialisation (options: further Triton
+    compile options, e.g. ir_override)."""
+    return _compile(fn, config, _specialise(fn, config, named_args, kwargs, target), target, **options)
 
 
 def launch_ints(fn, config, named_args: dict, kwargs: dict, target: str = "sm90", names=None) -> dict:
