@@ -8,7 +8,8 @@ made sub, which the checker splits), which must differ on some draw: that shows 
 checker fault that merges the controls makes the run fail (scripts/gpu-run mutant-checker-mutants).
 
     python benchmarks/checker_mutants.py make --logs L1 [L2 ...] [--swaps S1 ...] --ptx /tmp/ckd/all --out cases.json.gz
-    python benchmarks/checker_mutants.py run --cases cases.json.gz --out DIR [--draws 5] [--cpu]          (GPU)
+    python benchmarks/checker_mutants.py run --cases cases.json.gz --out DIR [--draws 5] [--cpu] [--deadline S]
+                                             [--resume EARLIER/mutants.json]                              (GPU)
 
 make reads the SAME lines of the sweep logs ("SAME kernel.pkl LINE old -> new | level"), checks each against the
 stored PTX of the configuration the sweep took (the middle one Triton built), adds the merged swaps of adjacent
@@ -16,6 +17,8 @@ instructions (--swaps: swaps.py's JSON, each case its edits), and one control pe
 compiles both texts through Triton with the PTX stage replaced (the ir_override option, so the original goes through
 the same path as its mutant), launches each on the gate's draws (--draws wide ones and the adversarial ones), and
 writes DIR/mutants.json; --cpu only compiles (no GPU) and checks that each compiled program's PTX is the file given.
+Controls run first (a run cut by --deadline still shows that the mutated texts ran); --resume runs only the cases an
+earlier run's mutants.json does not hold.
 """
 from __future__ import annotations
 
@@ -101,7 +104,12 @@ def _mutated(ptx, case):
     return "\n".join(lines)
 
 
-def run(cases_path, out, n_draws, cpu, deadline=None):
+def _case_id(case) -> str:
+    """A case's identity across runs: its kernel, configuration and edits."""
+    return json.dumps([case["kernel"], case["index"], case.get("edits") or [[case["line"], case["new"]]]])
+
+
+def run(cases_path, out, n_draws, cpu, deadline=None, resume=None):
     from checker_gate import SPECS, _configs, gate_draws, run_config, snapshot
     from bitorder import check
     from bitorder.check.prune import compile_config
@@ -109,8 +117,14 @@ def run(cases_path, out, n_draws, cpu, deadline=None):
         data = json.load(f)
     os.makedirs(out, exist_ok=True)
     tmp = tempfile.mkdtemp()
+    # controls first, whatever the file's order: a run its deadline cuts still shows the mutated text ran
+    cases = sorted(data["cases"], key=lambda c: c["expect"] != "differs")
+    if resume:   # only the cases an earlier run (its mutants.json) did not reach
+        with open(resume) as f:
+            done = {_case_id(r) for r in json.load(f)["rows"]}
+        cases = [c for c in cases if _case_id(c) not in done]
     rows, draws_of, started = [], {}, time.time()
-    for n, case in enumerate(data["cases"]):
+    for n, case in enumerate(cases):
         if deadline is not None and time.time() - started > deadline:   # the rest left out, said in the summary
             break
         spec = SPECS[case["kernel"]]
@@ -140,7 +154,7 @@ def run(cases_path, out, n_draws, cpu, deadline=None):
         rows.append(row)
         print(n, case["kernel"], case["expect"], "merged" if row["merged"] else "split",
               row.get("verdict", row.get("compiled_as_given")), flush=True)
-    summary = {"cases": len(rows), "cases_given": len(data["cases"]), "merged": sum(r["merged"] for r in rows),
+    summary = {"cases": len(rows), "cases_given": len(cases), "resumed_from": resume, "merged": sum(r["merged"] for r in rows),
                "merged_as_the_sweeps_did": sum(r["merged"] == (r["expect"] == "same") for r in rows)}
     if cpu:
         summary["compiled_as_given"] = sum(all(r["compiled_as_given"]) for r in rows)
@@ -168,10 +182,11 @@ def main():
     ap.add_argument("--draws", type=int, default=5)
     ap.add_argument("--cpu", action="store_true")
     ap.add_argument("--deadline", type=float, help="seconds after which no further case starts")
+    ap.add_argument("--resume", help="an earlier run's mutants.json: only the cases it did not reach run")
     a = ap.parse_args()
     if a.what == "make":
         return make(a.logs, a.swaps, a.ptx, a.out, a.controls)
-    return run(a.cases, a.out, a.draws, a.cpu, a.deadline)
+    return run(a.cases, a.out, a.draws, a.cpu, a.deadline, a.resume)
 
 
 if __name__ == "__main__":
