@@ -122,3 +122,27 @@ def test_check_verb_clear_errors_for_kernels(tmp_path):
     # the autotuned kernel's function itself is classed
     p = run("check", f"{src}:k", "--sig", "x_ptr=*fp32", "--const", "B=64", "--warps", "1", "2")
     assert p.returncode == 0 and "warps=1" in p.stdout and "warps=2" in p.stdout, p.stdout + p.stderr
+
+
+def test_check_verb_reads_an_autotuned_kernels_own_configurations(tmp_path):
+    """`bitorder check FILE.py:fn` of an @triton.autotune kernel compiles the decorator's configurations (their
+    constexprs, num_warps, num_stages, maxnreg) when no --warps, --stages or --space is given; those flags replace
+    them."""
+    import json
+    src = tmp_path / "k.py"
+    src.write_text("import triton\nimport triton.language as tl\n"
+                   "@triton.autotune(configs=[triton.Config({'B': 256}, num_warps=1),\n"
+                   "                          triton.Config({'B': 256}, num_warps=2, maxnreg=64),\n"
+                   "                          triton.Config({'B': 1024}, num_warps=4, num_stages=2)], key=['n'])\n"
+                   "@triton.jit\ndef k(x_ptr, y_ptr, n, B: tl.constexpr):\n    o = tl.arange(0, B)\n"
+                   "    tl.store(y_ptr + tl.program_id(0), tl.sum(tl.load(x_ptr + o, mask=o < n, other=0.0), 0))\n")
+    out = tmp_path / "classes.json"
+    p = run("check", f"{src}:k", "--sig", "x_ptr=*fp32", "y_ptr=*fp32", "n=i32", "--json", str(out))
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "3 autotune configurations" in " ".join(p.stdout.split()), p.stdout
+    members = sorted(m for c in json.loads(out.read_text())["classes"] for m in c["members"])
+    assert members == ["warps=1 stages=3 B=256", "warps=2 stages=3 maxnreg=64 B=256", "warps=4 stages=2 B=1024"]
+    p = run("check", f"{src}:k", "--sig", "x_ptr=*fp32", "y_ptr=*fp32", "n=i32", "--const", "B=512", "--warps", "8",
+            "--json", str(out))
+    assert p.returncode == 0 and "1 configuration ->" in " ".join(p.stdout.split()), p.stdout + p.stderr
+    assert [c["members"] for c in json.loads(out.read_text())["classes"]] == [["warps=8 stages=3"]]

@@ -10,15 +10,20 @@ from pathlib import Path
 def _load_jit(spec: str):
     """`path/to/file.py:fn` or `package.module:fn` -> the @triton.jit function it names (the function under an
     @triton.autotune or @triton.heuristics wrapper); a clear error, not a traceback, where it cannot be loaded."""
+    return _jit_of(_load(spec), spec)
+
+
+def _load(spec: str):
+    """What `path/to/file.py:fn` or `package.module:fn` names, as loaded (a wrapper kept); a clear error where it
+    cannot be loaded."""
     path, _, name = spec.rpartition(":")
     if not path or not name:
         raise SystemExit(f"expected FILE.py:FUNCTION or MODULE:FUNCTION, got {spec!r}")
     if not path.endswith(".py"):
         try:
-            fn = getattr(importlib.import_module(path), name)
+            return getattr(importlib.import_module(path), name)
         except (ImportError, AttributeError) as e:
             raise SystemExit(f"cannot load {spec}: {e}") from None
-        return _jit_of(fn, spec)
     if not Path(path).is_file():
         raise SystemExit(f"cannot load {spec}: no file {path}")
     mod_spec = importlib.util.spec_from_file_location(Path(path).stem, path)
@@ -34,7 +39,7 @@ def _load_jit(spec: str):
     except SyntaxError as e:
         raise SystemExit(f"cannot load {path}: {e}") from None
     try:
-        return _jit_of(getattr(module, name), spec)
+        return getattr(module, name)
     except AttributeError:
         raise SystemExit(f"{path} has no {name}") from None
 
@@ -48,6 +53,39 @@ def _jit_of(fn, spec: str):
     if not isinstance(fn, JITFunction):
         raise SystemExit(f"{spec} is not a @triton.jit function (it is a {type(fn).__name__})")
     return fn
+
+
+def _autotune_configs(fn) -> list:
+    """The triton.Config list of the @triton.autotune wrapper among fn's wrappers, or [] where there is none."""
+    seen = 0
+    while fn is not None and seen < 8:
+        if type(fn).__name__ == "Autotuner" and hasattr(fn, "configs"):
+            return list(fn.configs)
+        fn, seen = getattr(fn, "fn", None), seen + 1
+    return []
+
+
+def _points(args, tuned):
+    """((name, constexprs, compile options) of each configuration to compile, what to call them): the --warps x
+    --stages x --space product, or, for an autotuned kernel given none of those, the decorator's own configurations."""
+    import itertools
+    const = _kv(args.const, _literal)
+    if tuned and args.warps is None and args.stages is None and not args.space:
+        out = []
+        for c in tuned:
+            opts = {"num_warps": c.num_warps, "num_stages": c.num_stages}
+            extra = {k: v for k, v in (("num_ctas", c.num_ctas), ("maxnreg", c.maxnreg)) if v not in (None, 1)}
+            name = " ".join([f"warps={c.num_warps}", f"stages={c.num_stages}"] + [f"{k}={v}" for k, v in extra.items()]
+                            + [f"{k}={v}" for k, v in c.kwargs.items()])
+            out.append((name, {**const, **c.kwargs}, {**opts, **extra}))
+        return out, "autotune configuration"
+    space = _kv(args.space, lambda v: [_literal(x) for x in v.split(",")])
+    keys = list(space)
+    out = []
+    for warps, stages, *vals in itertools.product(args.warps or [4], args.stages or [3], *space.values()):
+        name = " ".join([f"warps={warps}", f"stages={stages}"] + [f"{k}={v}" for k, v in zip(keys, vals)])
+        out.append((name, {**const, **dict(zip(keys, vals))}, {"num_warps": warps, "num_stages": stages}))
+    return out, "configuration"
 
 
 def _kv(items, parse_value):
@@ -70,8 +108,8 @@ def _literal(v: str):
 
 def _check(args) -> int:
     """`bitorder check`: the bitwise classes of PTX files, or of a kernel's configurations compiled here (no GPU).
-    A configuration Triton cannot compile is listed with its error, not classed; the exit status is 1 if any was."""
-    import itertools
+    A configuration Triton cannot compile is listed with its error, not classed; the exit status is 1 if any was.
+    An @triton.autotune kernel given no --warps, --stages or --space is compiled under its own configurations."""
     import time
 
     from rich.console import Console
@@ -82,6 +120,7 @@ def _check(args) -> int:
     console = Console()
     failed = []   # (name, why): configurations that did not compile
     compiled_s = None   # wall seconds of Triton's compile (no compile for PTX files)
+    noun = "PTX file"
     if all(x.endswith(".ptx") for x in args.inputs):
         what = None
         texts, names = [], list(args.inputs)
@@ -96,22 +135,19 @@ def _check(args) -> int:
         if not args.target.startswith("sm"):
             raise SystemExit(f"the checker reads PTX: target {args.target!r} compiles to AMDGCN, which it does not read yet")
         from .compiler import compile as compile_kernel
-        fn = _load_jit(args.inputs[0])
-        space = _kv(args.space, lambda v: [_literal(x) for x in v.split(",")])
-        keys = list(space)
-        points = list(itertools.product(args.warps, args.stages, *space.values()))
-        sig, const = _kv(args.sig, str), _kv(args.const, _literal)   # (parsed once, not per configuration)
+        loaded = _load(args.inputs[0])
+        fn = _jit_of(loaded, args.inputs[0])
+        points, noun = _points(args, _autotune_configs(loaded))
+        sig = _kv(args.sig, str)   # (parsed once, not per configuration)
         texts, names = [], []
         what = args.inputs[0]
         started = time.perf_counter()
         with Progress(console=console, transient=True) as bar:   # Triton's compile is the slow part
             task = bar.add_task("compiling", total=len(points))
-            for warps, stages, *vals in points:
-                name = " ".join([f"warps={warps}", f"stages={stages}"] + [f"{k}={v}" for k, v in zip(keys, vals)])
-                consts = {**const, **dict(zip(keys, vals))}
+            for name, consts, options in points:
                 try:
                     texts.append(compile_kernel(fn, args.target, signature=sig, constexprs=consts,
-                                                aligned=args.aligned, num_warps=warps, num_stages=stages))
+                                                aligned=args.aligned, **options))
                     names.append(name)
                 except Exception as e:   # one configuration's failure (resources, shapes) is reported, not fatal
                     failed.append((name, (str(e).strip().splitlines() or [type(e).__name__])[-1][:160]))
@@ -130,7 +166,7 @@ def _check(args) -> int:
              "members": [names[i] for i in m]} for m in classes]
     classed_s = time.process_time() - started
     t = Table("class", "signature", "checker level", "members",
-              title=(_count(len(texts), "PTX file") if what is None else f"{what}: {_count(len(texts), 'configuration')}")
+              title=(_count(len(texts), noun) if what is None else f"{what}: {_count(len(texts), noun)}")
               + f" -> {_count(len(rows), 'class')}",
               caption=_timing(compiled_s, classed_s, len(texts)))
     for i, row in enumerate(rows):
@@ -179,9 +215,10 @@ def main(argv=None) -> int:
     k.add_argument("--target", default="sm90", help="an NVIDIA compile target (default sm90): the checker reads PTX")
     k.add_argument("--sig", nargs="*", metavar="ARG=TYPE", help="runtime argument types, e.g. x_ptr=*fp32 n=i32")
     k.add_argument("--const", nargs="*", metavar="ARG=VALUE", help="constexpr values every configuration shares")
-    k.add_argument("--warps", nargs="*", type=int, default=[4], help="num_warps values to try")
-    k.add_argument("--stages", nargs="*", type=int, default=[3], help="num_stages values to try")
-    k.add_argument("--space", nargs="*", metavar="ARG=V1,V2", help="constexpr values to try, e.g. BLOCK=256,512")
+    k.add_argument("--warps", nargs="*", type=int, help="num_warps values to try (default 4)")
+    k.add_argument("--stages", nargs="*", type=int, help="num_stages values to try (default 3)")
+    k.add_argument("--space", nargs="*", metavar="ARG=V1,V2", help="constexpr values to try, e.g. BLOCK=256,512; "
+                   "an @triton.autotune kernel given none of --warps, --stages, --space: its own configurations")
     k.add_argument("--aligned", nargs="*", default=(), metavar="ARG",
                    help="arguments Triton would specialise as multiples of 16 (pointers, sizes): the checker "
                         "uses the assumption, as the compiled code does")

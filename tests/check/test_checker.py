@@ -140,3 +140,21 @@ def test_prune_refuses_a_reference_that_names_no_configuration():
         bitorder.check.prune(reference=True)
     with pytest.raises(IndexError, match="not one of the 2 configurations"):   # checked before anything compiles
         bitorder.check.prune(reference=5, kernel=tuned_row_sum)([triton.Config({}), triton.Config({})], {})
+
+
+def test_prune_compiles_a_config_with_its_maxnreg():
+    """A triton.Config's maxnreg reaches the compile (the PTX Triton would run carries .maxnreg); unset, none."""
+    import triton
+    import triton.language as tl
+
+    from bitorder.check.prune import compile_config
+
+    @triton.jit
+    def k(x_ptr, B: tl.constexpr):
+        tl.store(x_ptr + tl.arange(0, B), 1.0)
+
+    import torch
+    named = {"x_ptr": torch.empty(4)}
+    ptx = compile_config(k, triton.Config({"B": 64}, num_warps=2, maxnreg=64), named, {}, "sm90").asm
+    assert ".maxnreg 64" in ptx
+    assert ".maxnreg" not in compile_config(k, triton.Config({"B": 64}, num_warps=2), named, {}, "sm90").asm

@@ -87,7 +87,9 @@ def _compile(fn, config, specialised, target: str, **options):
     from ..compiler import compile as compile_kernel
 
     signature_types, constexprs, aligned, _ = specialised
+    # num_ctas and maxnreg only where set: the defaults compile as they would unnamed (the same cache entries)
     opts = {k: getattr(config, k) for k in ("num_warps", "num_stages") if getattr(config, k, None) is not None}
+    opts.update({k: v for k in ("num_ctas", "maxnreg") if (v := getattr(config, k, None)) not in (None, 1)})
     return compile_kernel(fn, target, signature=signature_types, constexprs=constexprs, aligned=aligned, **opts,
                           **options)
 
