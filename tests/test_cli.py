@@ -146,3 +146,21 @@ def test_check_verb_reads_an_autotuned_kernels_own_configurations(tmp_path):
             "--json", str(out))
     assert p.returncode == 0 and "1 configuration ->" in " ".join(p.stdout.split()), p.stdout + p.stderr
     assert [c["members"] for c in json.loads(out.read_text())["classes"]] == [["warps=8 stages=3"]]
+
+
+def test_check_verb_compiles_in_parallel_with_the_same_answer(tmp_path):
+    """--jobs 2 (forked workers) gives --jobs 1's classes, members in the same order, failures included."""
+    import json
+    src = tmp_path / "k.py"
+    src.write_text("import triton\nimport triton.language as tl\n@triton.jit\n"
+                   "def k(x_ptr, y_ptr, n, B: tl.constexpr):\n    o = tl.arange(0, B)\n"
+                   "    tl.store(y_ptr + tl.program_id(0), tl.sum(tl.load(x_ptr + o, mask=o < n, other=0.0), 0))\n")
+    got = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"classes{jobs}.json"
+        p = run("check", f"{src}:k", "--sig", "x_ptr=*fp32", "y_ptr=*fp32", "n=i32", "--space", "B=256,100,512",
+                "--warps", "1", "2", "--jobs", jobs, "--json", str(out))
+        assert p.returncode == 1 and "did not compile" in p.stdout, p.stdout + p.stderr   # B=100: not a power of 2
+        d = json.loads(out.read_text())
+        got.append((d["classes"], d["failed"]))
+    assert got[0] == got[1] and len(got[0][0]) == 4 and len(got[0][1]) == 2

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
+import os
 import sys
 from pathlib import Path
 
@@ -88,6 +90,38 @@ def _points(args, tuned):
     return out, "configuration"
 
 
+_COMMON = None   # (fn, target, signature types, aligned names): what every configuration's compile shares
+
+
+def _compile_one(point):
+    """(name, the Compiled or None, None or why it failed) of one configuration (name, constexprs, options)."""
+    from .compiler import compile as compile_kernel
+    fn, target, sig, aligned = _COMMON
+    name, consts, options = point
+    try:
+        return name, compile_kernel(fn, target, signature=sig, constexprs=consts, aligned=aligned, **options), None
+    except Exception as e:   # triton raises CompilationError, RuntimeError, AssertionError ...
+        return name, None, (str(e).strip().splitlines() or [type(e).__name__])[-1][:160]
+
+
+def _set_common(common):
+    global _COMMON
+    _COMMON = common
+
+
+@contextlib.contextmanager
+def _compile_pool(jobs, common):
+    """A map (ordered, lazy) over configurations: in this process for one job, else over `jobs` forked workers
+    that inherit the loaded kernel (Triton's compile is one core's work each; nothing here has touched CUDA)."""
+    _set_common(common)
+    if jobs == 1:
+        yield map
+        return
+    import multiprocessing
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        yield lambda f, items: pool.imap(f, items)
+
+
 def _kv(items, parse_value):
     out = {}
     for item in items or ():
@@ -134,23 +168,22 @@ def _check(args) -> int:
             raise SystemExit("expected PTX files, or one FILE.py:FUNCTION or MODULE:FUNCTION")
         if not args.target.startswith("sm"):
             raise SystemExit(f"the checker reads PTX: target {args.target!r} compiles to AMDGCN, which it does not read yet")
-        from .compiler import compile as compile_kernel
         loaded = _load(args.inputs[0])
         fn = _jit_of(loaded, args.inputs[0])
         points, noun = _points(args, _autotune_configs(loaded))
-        sig = _kv(args.sig, str)   # (parsed once, not per configuration)
-        texts, names = [], []
         what = args.inputs[0]
+        common = (fn, args.target, _kv(args.sig, str), tuple(args.aligned))   # (parsed once, not per configuration)
+        jobs = max(1, min(args.jobs or os.cpu_count() or 1, len(points)))
         started = time.perf_counter()
-        with Progress(console=console, transient=True) as bar:   # Triton's compile is the slow part
-            task = bar.add_task("compiling", total=len(points))
-            for name, consts, options in points:
-                try:
-                    texts.append(compile_kernel(fn, args.target, signature=sig, constexprs=consts,
-                                                aligned=args.aligned, **options))
+        texts, names = [], []
+        with _compile_pool(jobs, common) as run, Progress(console=console, transient=True) as bar:
+            task = bar.add_task(f"compiling ({_count(jobs, 'process')})", total=len(points))
+            for name, out, why in run(_compile_one, points):   # in the points' order
+                if why is None:
+                    texts.append(out)
                     names.append(name)
-                except Exception as e:   # one configuration's failure (resources, shapes) is reported, not fatal
-                    failed.append((name, (str(e).strip().splitlines() or [type(e).__name__])[-1][:160]))
+                else:   # one configuration's failure (resources, shapes) is reported, not fatal
+                    failed.append((name, why))
                 bar.advance(task)
         compiled_s = time.perf_counter() - started
         if not texts and len({why for _, why in failed}) == 1:   # one cause for every configuration: said once
@@ -222,6 +255,7 @@ def main(argv=None) -> int:
     k.add_argument("--aligned", nargs="*", default=(), metavar="ARG",
                    help="arguments Triton would specialise as multiples of 16 (pointers, sizes): the checker "
                         "uses the assumption, as the compiled code does")
+    k.add_argument("--jobs", type=int, help="processes compiling configurations at once (default: one a core)")
     k.add_argument("--json", metavar="FILE", help="also write the classes (signature, level, members) as JSON")
     c = sub.add_parser("compile", help="compile a @triton.jit function for a target without a GPU")
     c.add_argument("kernel", help="FILE.py:FUNCTION")

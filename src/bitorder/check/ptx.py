@@ -109,7 +109,9 @@ def parse(ptx: str) -> list:
     entries = []
     for m in _ENTRY.finditer(text):
         name, params = m.group(1), [p.split()[-1] for p in m.group(2).split(",") if p.strip()]
-        open_at = text.index("{", m.end())
+        open_at = text.find("{", m.end())
+        if open_at < 0:
+            raise PTXError(f"entry {name} has no body")
         between = text[m.end():open_at]
         rq = re.search(r"\.reqntid\s+([\d,\s]+)", between)
         reqntid = tuple(int(x) for x in rq.group(1).replace(" ", "").split(",") if x) if rq else None
