@@ -164,3 +164,19 @@ def test_check_verb_compiles_in_parallel_with_the_same_answer(tmp_path):
         d = json.loads(out.read_text())
         got.append((d["classes"], d["failed"]))
     assert got[0] == got[1] and len(got[0][0]) == 4 and len(got[0][1]) == 2
+
+
+def test_check_verb_explains_where_each_class_parts_from_the_first(tmp_path):
+    import json
+    src = tmp_path / "k.py"
+    src.write_text("import triton\nimport triton.language as tl\n@triton.jit\n"
+                   "def k(x_ptr, y_ptr, B: tl.constexpr):\n    o = tl.arange(0, B)\n"
+                   "    tl.store(y_ptr + tl.program_id(0), tl.sum(tl.load(x_ptr + o), 0))\n")
+    out = tmp_path / "classes.json"
+    p = run("check", f"{src}:k", "--sig", "x_ptr=*fp32", "y_ptr=*fp32", "--const", "B=1024", "--warps", "1", "4",
+            "--explain", "--json", str(out))
+    assert p.returncode == 0, p.stdout + p.stderr
+    text = " ".join(p.stdout.split())
+    assert "class 1 vs class 0 (warps=4 stages=3 vs warps=1 stages=3)" in text and "the trees differ" in text, text
+    rows = json.loads(out.read_text())["classes"]
+    assert "vs_class_0" not in rows[0] and "the trees differ" in rows[1]["vs_class_0"]

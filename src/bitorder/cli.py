@@ -207,8 +207,12 @@ def _check(args) -> int:
     console.print(t)
     for name, why in failed:
         console.print(f"[red]did not compile[/red] {name}: {why}")
-    if len(texts) == 2:
+    if len(texts) == 2 and len(classes) == 1:   # two inputs: why they are one class, or (below) where they part
         console.print(check.equivalent(*texts).explanation)
+    elif (args.explain or len(texts) == 2) and len(classes) > 1:   # each class against the first
+        for i, m in enumerate(classes[1:], 1):
+            why = rows[i]["vs_class_0"] = check.equivalent(texts[classes[0][0]], texts[m[0]]).explanation
+            console.print(f"[bold]class {i} vs class 0[/bold] ({names[m[0]]} vs {names[classes[0][0]]}): {why}")
     if args.json:
         _write_classes(args.json, rows, failed, {"compile_wall": compiled_s, "classify_cpu": classed_s})
     return 1 if failed else 0
@@ -255,6 +259,8 @@ def main(argv=None) -> int:
     k.add_argument("--aligned", nargs="*", default=(), metavar="ARG",
                    help="arguments Triton would specialise as multiples of 16 (pointers, sizes): the checker "
                         "uses the assumption, as the compiled code does")
+    k.add_argument("--explain", action="store_true",
+                   help="say where each class first differs from class 0 (in --json too, as vs_class_0)")
     k.add_argument("--jobs", type=int, help="processes compiling configurations at once (default: one a core)")
     k.add_argument("--json", metavar="FILE", help="also write the classes (signature, level, members) as JSON")
     c = sub.add_parser("compile", help="compile a @triton.jit function for a target without a GPU")
