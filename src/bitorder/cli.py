@@ -114,7 +114,8 @@ def _compile_pool(jobs, common):
     """A map (ordered, lazy) over configurations: in this process for one job, else over `jobs` forked workers
     that inherit the loaded kernel (Triton's compile is one core's work each; nothing here has touched CUDA)."""
     _set_common(common)
-    if jobs == 1:
+    torch = sys.modules.get("torch")
+    if jobs == 1 or (torch is not None and torch.cuda.is_initialized()):   # a CUDA context is not to be forked
         yield map
         return
     import multiprocessing
