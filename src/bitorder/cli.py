@@ -73,13 +73,14 @@ def _points(args, tuned):
     import itertools
     const = _kv(args.const, _literal)
     if tuned and args.warps is None and args.stages is None and not args.space:
+        from .check.prune import config_options
         out = []
         for c in tuned:
-            opts = {"num_warps": c.num_warps, "num_stages": c.num_stages}
-            extra = {k: v for k, v in (("num_ctas", c.num_ctas), ("maxnreg", c.maxnreg)) if v not in (None, 1)}
-            name = " ".join([f"warps={c.num_warps}", f"stages={c.num_stages}"] + [f"{k}={v}" for k, v in extra.items()]
-                            + [f"{k}={v}" for k, v in c.kwargs.items()])
-            out.append((name, {**const, **c.kwargs}, {**opts, **extra}))
+            opts = config_options(c)
+            name = " ".join([f"warps={c.num_warps}", f"stages={c.num_stages}"] +
+                            [f"{k}={v}" for k, v in opts.items() if k not in ("num_warps", "num_stages")] +
+                            [f"{k}={v}" for k, v in c.kwargs.items()])
+            out.append((name, {**const, **c.kwargs}, opts))
         return out, "autotune configuration"
     space = _kv(args.space, lambda v: [_literal(x) for x in v.split(",")])
     keys = list(space)
@@ -111,11 +112,12 @@ def _set_common(common):
 
 @contextlib.contextmanager
 def _compile_pool(jobs, common):
-    """A map (ordered, lazy) over configurations: in this process for one job, else over `jobs` forked workers
-    that inherit the loaded kernel (Triton's compile is one core's work each; nothing here has touched CUDA)."""
+    """A map (ordered, lazy) over configurations: in this process for one job (or where the kernel's module has
+    initialised CUDA, which a fork must not copy), else over `jobs` forked workers that inherit the loaded kernel
+    (Triton's compile is one core's work each)."""
     _set_common(common)
     torch = sys.modules.get("torch")
-    if jobs == 1 or (torch is not None and torch.cuda.is_initialized()):   # a CUDA context is not to be forked
+    if jobs == 1 or (torch is not None and torch.cuda.is_initialized()):
         yield map
         return
     import multiprocessing

@@ -82,16 +82,21 @@ def _specialise(fn, config, named_args: dict, kwargs: dict, target: str):
     return signature_types, constexprs, aligned, ints
 
 
+def config_options(config) -> dict:
+    """The compile options a triton.Config sets: num_warps and num_stages, and num_ctas and maxnreg only where set
+    (the defaults compile as they would unnamed: the same cache entries)."""
+    opts = {k: getattr(config, k) for k in ("num_warps", "num_stages") if getattr(config, k, None) is not None}
+    opts.update({k: v for k in ("num_ctas", "maxnreg") if (v := getattr(config, k, None)) not in (None, 1)})
+    return opts
+
+
 def _compile(fn, config, specialised, target: str, **options):
     """Compile `fn` under `config` with _specialise's answer (and further Triton options)."""
     from ..compiler import compile as compile_kernel
 
     signature_types, constexprs, aligned, _ = specialised
-    # num_ctas and maxnreg only where set: the defaults compile as they would unnamed (the same cache entries)
-    opts = {k: getattr(config, k) for k in ("num_warps", "num_stages") if getattr(config, k, None) is not None}
-    opts.update({k: v for k in ("num_ctas", "maxnreg") if (v := getattr(config, k, None)) not in (None, 1)})
-    return compile_kernel(fn, target, signature=signature_types, constexprs=constexprs, aligned=aligned, **opts,
-                          **options)
+    return compile_kernel(fn, target, signature=signature_types, constexprs=constexprs, aligned=aligned,
+                          **config_options(config), **options)
 
 
 def _ints(specialised, names=None) -> dict:
