@@ -79,4 +79,13 @@ def test_the_gpu_mutant_check_builds_its_programs_here(tmp_path):
                        capture_output=True, text=True, cwd=root)
     assert p.returncode == 0, p.stdout + p.stderr
     summary = json.loads((tmp_path / "out" / "mutants.json").read_text())["summary"]
-    assert summary == {"cases": 2, "cases_given": 2, "merged": 1, "merged_as_the_sweeps_did": 2, "compiled_as_given": 2}
+    assert summary == {"cases": 2, "cases_given": 2, "resumed_from": None, "merged": 1, "merged_as_the_sweeps_did": 2,
+                       "compiled_as_given": 2}
+    rows = json.loads((tmp_path / "out" / "mutants.json").read_text())["rows"]
+    assert [r["expect"] for r in rows] == ["differs", "same"]     # controls first, whatever the file's order
+    # --resume with that run's rows: nothing is left to run
+    p = subprocess.run([sys.executable, str(root / "benchmarks" / "checker_mutants.py"), "run", "--cases",
+                        str(tmp_path / "cases.json.gz"), "--out", str(tmp_path / "again"), "--cpu", "--resume",
+                        str(tmp_path / "out" / "mutants.json")], capture_output=True, text=True, cwd=root)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert json.loads((tmp_path / "again" / "mutants.json").read_text())["summary"]["cases"] == 0
