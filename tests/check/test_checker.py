@@ -98,8 +98,16 @@ def test_autotuner_prunes_to_the_reference_class_without_a_gpu():
     tuned_row_sum.nargs = {"x_ptr": x, "y_ptr": y, "n_cols": 1000}
     kept = tuned_row_sum.prune_configs({"BLOCK": 1024})
     info = tuned_row_sum.early_config_prune.last
-    assert info["configs"] == 6 and info["classes"] == 2
+    assert info["configs"] == 6 and info["classes"] == 2 and info["kept"] == 3 and info["seconds"] >= 0
     assert [c.num_warps for c in kept] == [4, 4, 4]     # the first config's class: num_warps 4, any stages
+
+
+def test_prune_says_what_it_kept_when_asked(capsys):
+    x, y = torch.zeros(4, 1000), torch.zeros(4)
+    early = bitorder.check.prune(kernel=tuned_row_sum.fn, verbose=True)
+    kept = early(tuned_row_sum.configs, {"x_ptr": x, "y_ptr": y, "n_cols": 1000}, BLOCK=1024)
+    assert len(kept) == 3
+    assert "tuned_row_sum): 6 configurations in 2 bitwise classes; kept the reference's 3" in capsys.readouterr().err
 
 
 def test_known_answer_gate_and_its_planted_fault(tmp_path):

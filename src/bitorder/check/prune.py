@@ -12,6 +12,8 @@ another index or a triton.Config is given.
 from __future__ import annotations
 
 import inspect
+import sys
+import time
 
 from .signature import signature
 
@@ -116,9 +118,10 @@ def launch_ints(fn, config, named_args: dict, kwargs: dict, target: str = "sm90"
     return _ints(_specialise(fn, config, named_args, kwargs, target), names)
 
 
-def prune(reference=0, target: str | None = None, kernel=None, bind=None):
+def prune(reference=0, target: str | None = None, kernel=None, bind=None, verbose: bool = False):
     """An early_config_prune that keeps the configurations bitwise-equivalent to `reference`
-    (an index into the configs, or a triton.Config compiled and handed in).
+    (an index into the configs, or a triton.Config compiled and handed in). Its `.last` holds the
+    latest call's counts and seconds; verbose=True also prints them (one line on stderr a call).
     bind: None (classes hold for every launch), "key" (the autotuner's key arguments that are
     integers take this call's values) or "all" (every integer argument does). Triton reuses the
     tuned choice for later calls with the same key, so "all" is right only where the key fixes the
@@ -139,10 +142,16 @@ def prune(reference=0, target: str | None = None, kernel=None, bind=None):
             return signature(_compile(fn, c, spec, tgt), _ints(spec, names) if bind else None)
         if isinstance(reference, int) and not -len(configs) <= reference < len(configs):
             raise IndexError(f"reference {reference} is not one of the {len(configs)} configurations left to prune")
+        started = time.perf_counter()
         sigs = [sig(c) for c in configs]
         ref = sigs[reference] if isinstance(reference, int) else sig(reference)
         kept = [c for c, s in zip(configs, sigs) if s == ref]
-        early_config_prune.last = {"configs": len(configs), "kept": len(kept), "classes": len(set(sigs))}
+        last = early_config_prune.last = {"configs": len(configs), "kept": len(kept), "classes": len(set(sigs)),
+                                          "seconds": round(time.perf_counter() - started, 3)}
+        if verbose:
+            print(f"bitorder.check.prune({getattr(fn, '__name__', fn)}): {last['configs']} configurations in "
+                  f"{last['classes']} bitwise classes; kept the reference's {last['kept']} "
+                  f"({last['seconds']:.1f} s to compile and class)", file=sys.stderr)
         return kept
     early_config_prune.last = None
     return early_config_prune
