@@ -122,6 +122,12 @@ def test_check_verb_clear_errors_for_kernels(tmp_path):
     # the autotuned kernel's function itself is classed
     p = run("check", f"{src}:k", "--sig", "x_ptr=*fp32", "--const", "B=64", "--warps", "1", "2")
     assert p.returncode == 0 and "warps=1" in p.stdout and "warps=2" in p.stdout, p.stdout + p.stderr
+    # a constexpr @triton.heuristics computes at launch: the error says to give it
+    src.write_text("import triton\nimport triton.language as tl\n"
+                   "@triton.heuristics({'B': lambda a: 64})\n@triton.jit\n"
+                   "def k(x_ptr, B: tl.constexpr):\n    tl.store(x_ptr + tl.arange(0, B), 1.0)\n")
+    p = run("check", f"{src}:k", "--sig", "x_ptr=*fp32")
+    assert p.returncode != 0 and "set by @triton.heuristics" in p.stderr and "B=VALUE" in p.stderr, p.stderr
 
 
 def test_check_verb_reads_an_autotuned_kernels_own_configurations(tmp_path):

@@ -57,6 +57,16 @@ def _jit_of(fn, spec: str):
     return fn
 
 
+def _heuristic_names(fn) -> list:
+    """The constexprs an @triton.heuristics wrapper among fn's wrappers computes from a launch's arguments."""
+    names, seen = [], 0
+    while fn is not None and seen < 8:
+        if type(fn).__name__ == "Heuristics" and isinstance(getattr(fn, "values", None), dict):
+            names += list(fn.values)
+        fn, seen = getattr(fn, "fn", None), seen + 1
+    return names
+
+
 def _autotune_configs(fn) -> list:
     """The triton.Config list of the @triton.autotune wrapper among fn's wrappers, or [] where there is none."""
     seen = 0
@@ -192,7 +202,10 @@ def _check(args) -> int:
         if not texts and len({why for _, why in failed}) == 1:   # one cause for every configuration: said once
             if args.json:
                 _write_classes(args.json, [], failed)
-            raise SystemExit(f"no configuration compiled: {failed[0][1]}")
+            unset = [h for h in _heuristic_names(loaded) if repr(h) in failed[0][1]]
+            hint = f" ({', '.join(unset)}: set by @triton.heuristics from a launch's arguments; give " \
+                   f"{' '.join(h + '=VALUE' for h in unset)} with --const)" if unset else ""
+            raise SystemExit(f"no configuration compiled: {failed[0][1]}{hint}")
     started = time.process_time()   # the checker's own time, one core (compile and I/O left out)
     try:
         classes = check.partition(texts)
