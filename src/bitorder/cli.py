@@ -208,7 +208,9 @@ def _check(args) -> int:
             raise SystemExit(f"no configuration compiled: {failed[0][1]}{hint}")
     started = time.process_time()   # the checker's own time, one core (compile and I/O left out)
     try:
-        classes = check.partition(texts)
+        with Progress(console=console, transient=True) as bar:   # a large walk takes seconds
+            task = bar.add_task("classing", total=len(texts))
+            classes = check.partition(texts, progress=lambda: bar.advance(task))
     except check.PTXError as e:
         raise SystemExit(f"not PTX the checker reads: {e}") from None
     rows = [{"signature": check.signature(texts[m[0]]), "level": check.level(texts[m[0]]),

@@ -82,6 +82,8 @@ def test_known_answers():
     v = check.equivalent(a, other)
     assert not v and "output address" in v.explanation      # both loop-free: told apart by their trees
     assert check.partition([a, same, other]) == [[0, 1], [2]]
+    ticks = []
+    assert check.partition([a, same, other], progress=lambda: ticks.append(1)) == [[0, 1], [2]] and len(ticks) == 3
 
 
 @triton.autotune(configs=[triton.Config({}, num_warps=w, num_stages=s) for w in (4, 8) for s in (1, 2, 3)],

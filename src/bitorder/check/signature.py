@@ -330,9 +330,12 @@ def _root(r) -> str:
     return "no store" if r is None else f"tree {r[1][:12]} under guard {r[0][:60]}"
 
 
-def partition(kernels, args=None) -> list:
-    """Indices of `kernels` grouped into bitwise classes, in first-seen order (args: signature's)."""
+def partition(kernels, args=None, progress=None) -> list:
+    """Indices of `kernels` grouped into bitwise classes, in first-seen order (args: signature's; progress: called
+    with no argument after each kernel is classed, for a progress bar)."""
     classes = {}
     for i, k in enumerate(kernels):
         classes.setdefault(signature(k, args), []).append(i)
+        if progress is not None:
+            progress()
     return list(classes.values())
