@@ -154,7 +154,8 @@ def run(cases_path, out, n_draws, cpu, deadline=None, resume=None):
         rows.append(row)
         print(n, case["kernel"], case["expect"], "merged" if row["merged"] else "split",
               row.get("verdict", row.get("compiled_as_given")), flush=True)
-    summary = {"cases": len(rows), "cases_given": len(cases), "resumed_from": resume, "merged": sum(r["merged"] for r in rows),
+    summary = {"cases": len(rows), "cases_given": len(cases), "resumed_from": resume,
+               "merged": sum(r["merged"] for r in rows),
                "merged_as_the_sweeps_did": sum(r["merged"] == (r["expect"] == "same") for r in rows)}
     if cpu:
         summary["compiled_as_given"] = sum(all(r["compiled_as_given"]) for r in rows)

@@ -153,6 +153,42 @@ def _literal(v: str):
         return v
 
 
+def _compile_configurations(args, console):
+    """`bitorder check` of FILE.py:FN: (texts, names, failed, compile wall seconds, what to call them) of the
+    kernel's configurations, compiled in `--jobs` processes with a progress bar; SystemExit where none compiled."""
+    import time
+
+    from rich.progress import Progress
+    failed = []   # (name, why): configurations that did not compile
+    if not args.target.startswith("sm"):
+        raise SystemExit(f"the checker reads PTX: target {args.target!r} compiles to AMDGCN, which it does not read yet")
+    loaded = _load(args.inputs[0])
+    fn = _jit_of(loaded, args.inputs[0])
+    points, noun = _points(args, _autotune_configs(loaded))
+    common = (fn, args.target, _kv(args.sig, str), tuple(args.aligned))   # (parsed once, not per configuration)
+    jobs = max(1, min(args.jobs or os.cpu_count() or 1, len(points)))
+    started = time.perf_counter()
+    texts, names = [], []
+    with _compile_pool(jobs, common) as run, Progress(console=console, transient=True) as bar:
+        task = bar.add_task(f"compiling ({_count(jobs, 'process')})", total=len(points))
+        for name, out, why in run(_compile_one, points):   # in the points' order
+            if why is None:
+                texts.append(out)
+                names.append(name)
+            else:   # one configuration's failure (resources, shapes) is reported, not fatal
+                failed.append((name, why))
+            bar.advance(task)
+    compiled_s = time.perf_counter() - started
+    if not texts and len({why for _, why in failed}) == 1:   # one cause for every configuration: said once
+        if args.json:
+            _write_classes(args.json, [], failed)
+        unset = [h for h in _heuristic_names(loaded) if repr(h) in failed[0][1]]
+        hint = f" ({', '.join(unset)}: set by @triton.heuristics from a launch's arguments; give " \
+               f"{' '.join(h + '=VALUE' for h in unset)} with --const)" if unset else ""
+        raise SystemExit(f"no configuration compiled: {failed[0][1]}{hint}")
+    return texts, names, failed, compiled_s, noun
+
+
 def _check(args) -> int:
     """`bitorder check`: the bitwise classes of PTX files, or of a kernel's configurations compiled here (no GPU).
     A configuration Triton cannot compile is listed with its error, not classed; the exit status is 1 if any was.
@@ -165,11 +201,8 @@ def _check(args) -> int:
 
     from . import check
     console = Console()
-    failed = []   # (name, why): configurations that did not compile
-    compiled_s = None   # wall seconds of Triton's compile (no compile for PTX files)
-    noun = "PTX file"
     if all(x.endswith(".ptx") for x in args.inputs):
-        what = None
+        what, noun, failed, compiled_s = None, "PTX file", [], None   # (nothing compiled)
         texts, names = [], list(args.inputs)
         for x in args.inputs:
             try:
@@ -179,33 +212,8 @@ def _check(args) -> int:
     else:
         if len(args.inputs) != 1:
             raise SystemExit("expected PTX files, or one FILE.py:FUNCTION or MODULE:FUNCTION")
-        if not args.target.startswith("sm"):
-            raise SystemExit(f"the checker reads PTX: target {args.target!r} compiles to AMDGCN, which it does not read yet")
-        loaded = _load(args.inputs[0])
-        fn = _jit_of(loaded, args.inputs[0])
-        points, noun = _points(args, _autotune_configs(loaded))
         what = args.inputs[0]
-        common = (fn, args.target, _kv(args.sig, str), tuple(args.aligned))   # (parsed once, not per configuration)
-        jobs = max(1, min(args.jobs or os.cpu_count() or 1, len(points)))
-        started = time.perf_counter()
-        texts, names = [], []
-        with _compile_pool(jobs, common) as run, Progress(console=console, transient=True) as bar:
-            task = bar.add_task(f"compiling ({_count(jobs, 'process')})", total=len(points))
-            for name, out, why in run(_compile_one, points):   # in the points' order
-                if why is None:
-                    texts.append(out)
-                    names.append(name)
-                else:   # one configuration's failure (resources, shapes) is reported, not fatal
-                    failed.append((name, why))
-                bar.advance(task)
-        compiled_s = time.perf_counter() - started
-        if not texts and len({why for _, why in failed}) == 1:   # one cause for every configuration: said once
-            if args.json:
-                _write_classes(args.json, [], failed)
-            unset = [h for h in _heuristic_names(loaded) if repr(h) in failed[0][1]]
-            hint = f" ({', '.join(unset)}: set by @triton.heuristics from a launch's arguments; give " \
-                   f"{' '.join(h + '=VALUE' for h in unset)} with --const)" if unset else ""
-            raise SystemExit(f"no configuration compiled: {failed[0][1]}{hint}")
+        texts, names, failed, compiled_s, noun = _compile_configurations(args, console)
     started = time.process_time()   # the checker's own time, one core (compile and I/O left out)
     try:
         with Progress(console=console, transient=True) as bar:   # a large walk takes seconds
