@@ -60,6 +60,7 @@ def test_check_verb_classes_a_kernels_configurations(tmp_path):
             "--warps", "1", "8", "--aligned", "x_ptr", "y_ptr", "n")
     assert p.returncode == 0, p.stderr
     assert "warps=1" in p.stdout and "warps=8" in p.stdout and "the same dependence tree" in p.stdout
+    assert "not 16-byte aligned" not in p.stdout      # every pointer given as aligned: no note
 
 
 def test_check_verb_reports_what_does_not_compile_and_writes_json(tmp_path):
@@ -146,6 +147,8 @@ def test_check_verb_reads_an_autotuned_kernels_own_configurations(tmp_path):
     p = run("check", f"{src}:k", "--sig", "x_ptr=*fp32", "y_ptr=*fp32", "n=i32", "--json", str(out))
     assert p.returncode == 0, p.stdout + p.stderr
     assert "3 autotune configurations" in " ".join(p.stdout.split()), p.stdout
+    # the pointers were not given as aligned: the output says which launch its classes are for
+    assert "classed as compiled for x_ptr, y_ptr not 16-byte aligned" in " ".join(p.stdout.split()), p.stdout
     members = sorted(m for c in json.loads(out.read_text())["classes"] for m in c["members"])
     assert members == ["warps=1 stages=3 B=256", "warps=2 stages=3 maxnreg=64 B=256", "warps=4 stages=2 B=1024"]
     p = run("check", f"{src}:k", "--sig", "x_ptr=*fp32", "y_ptr=*fp32", "n=i32", "--const", "B=512", "--warps", "8",

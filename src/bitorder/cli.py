@@ -233,6 +233,11 @@ def _check(args) -> int:
     console.print(t)
     for name, why in failed:
         console.print(f"[red]did not compile[/red] {name}: {why}")
+    loose = [a for a, ty in _kv(args.sig, str).items() if ty.startswith("*") and a not in args.aligned]
+    if what is not None and loose:   # the classes are the compiled programs': say which launch they are for
+        console.print(f"[dim]classed as compiled for {', '.join(loose)} not 16-byte aligned; Triton's JIT "
+                      f"specialises aligned pointers (any fresh torch tensor), which may compile other programs: "
+                      f"--aligned {' '.join(loose)} classes those[/dim]")
     if len(texts) == 2 and len(classes) == 1:   # two inputs: why they are one class, or (below) where they part
         console.print(check.equivalent(*texts).explanation)
     elif (args.explain or len(texts) == 2) and len(classes) > 1:   # each class against the first
