@@ -104,6 +104,25 @@ def test_autotuner_prunes_to_the_reference_class_without_a_gpu():
     assert [c.num_warps for c in kept] == [4, 4, 4]     # the first config's class: num_warps 4, any stages
 
 
+def test_prune_compiles_in_spawned_processes_with_the_same_answer():
+    """jobs=2: the configurations compile in two spawned workers that import this module's kernel; the same kept
+    list as one process. A kernel defined in a function cannot be imported there: compiled here (jobs 1)."""
+    x, y = torch.zeros(4, 1000), torch.zeros(4)
+    named = {"x_ptr": x, "y_ptr": y, "n_cols": 1000}
+    one = bitorder.check.prune(kernel=tuned_row_sum.fn)
+    two = bitorder.check.prune(kernel=tuned_row_sum.fn, jobs=2)
+    assert two(tuned_row_sum.configs, named, BLOCK=1024) == one(tuned_row_sum.configs, named, BLOCK=1024)
+    assert two.last["jobs"] == 2 and one.last["jobs"] == 1 and two.last["kept"] == 3
+
+    @triton.jit
+    def local(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):
+        tl.store(y_ptr + tl.arange(0, BLOCK), tl.load(x_ptr + tl.arange(0, BLOCK)))
+    early = bitorder.check.prune(kernel=local, jobs=2)
+    assert len(early(tuned_row_sum.configs, named, BLOCK=64)) == 6 and early.last["jobs"] == 1   # a copy: one class
+    with pytest.raises(ValueError, match="jobs"):
+        bitorder.check.prune(jobs=0)
+
+
 def test_prune_says_what_it_kept_when_asked(capsys):
     x, y = torch.zeros(4, 1000), torch.zeros(4)
     early = bitorder.check.prune(kernel=tuned_row_sum.fn, verbose=True)

@@ -101,6 +101,58 @@ def _compile(fn, config, specialised, target: str, **options):
                           **config_options(config), **options)
 
 
+_WORKER_FN = None   # the JITFunction a compile worker (_compile_all's pool) loaded
+
+
+def _load_worker_fn(module: str, qualname: str) -> None:
+    """Pool initializer: the kernel, imported by its module and name (a spawned worker has no other copy)."""
+    global _WORKER_FN
+    import importlib
+
+    from triton.runtime.jit import JITFunction
+    fn = importlib.import_module(module)
+    for part in qualname.split("."):
+        fn = getattr(fn, part)
+    while not isinstance(fn, JITFunction) and hasattr(fn, "fn"):   # an autotune or heuristics wrapper
+        fn = fn.fn
+    _WORKER_FN = fn
+
+
+def _compile_task(task):
+    """One configuration's compile in a worker: (signature types, constexprs, aligned, target, options)."""
+    from ..compiler import compile as compile_kernel
+    signature_types, constexprs, aligned, target, options = task
+    return compile_kernel(_WORKER_FN, target, signature=signature_types, constexprs=constexprs, aligned=aligned,
+                          **options)
+
+
+def _importable(fn):
+    """(module, qualname) a spawned worker can import fn's kernel by, or None (a script's __main__, a closure)."""
+    py = getattr(fn, "fn", None)
+    module, qualname = getattr(py, "__module__", None), getattr(py, "__qualname__", "")
+    if not module or module in ("__main__", "__mp_main__") or "<locals>" in qualname:
+        return None
+    return module, qualname
+
+
+def _compile_all(fn, configs, specs, target: str, jobs: int):
+    """(each configuration's Compiled, the processes that compiled them): in this process, or over `jobs` spawned
+    workers (never forked: an autotuner's process holds CUDA) where the kernel can be imported by its name."""
+    import pickle
+    where = _importable(fn) if jobs > 1 and len(configs) > 1 else None
+    tasks = [(s[0], s[1], s[2], target, config_options(c)) for c, s in zip(configs, specs)]
+    try:
+        pickle.dumps(tasks)   # constexpr values a worker cannot receive: compiled here instead
+    except Exception:
+        where = None
+    if where is None:
+        return [_compile(fn, c, s, target) for c, s in zip(configs, specs)], 1
+    import multiprocessing
+    jobs = min(jobs, len(tasks))
+    with multiprocessing.get_context("spawn").Pool(jobs, _load_worker_fn, where) as pool:
+        return pool.map(_compile_task, tasks), jobs
+
+
 def _ints(specialised, names=None) -> dict:
     """{PTX parameter index: value} of _specialise's integer arguments (those named in `names`, or all)."""
     return {i: v for i, (name, v) in specialised[3].items() if names is None or name in names}
@@ -118,10 +170,13 @@ def launch_ints(fn, config, named_args: dict, kwargs: dict, target: str = "sm90"
     return _ints(_specialise(fn, config, named_args, kwargs, target), names)
 
 
-def prune(reference=0, target: str | None = None, kernel=None, bind=None, verbose: bool = False):
+def prune(reference=0, target: str | None = None, kernel=None, bind=None, verbose: bool = False, jobs: int = 1):
     """An early_config_prune that keeps the configurations bitwise-equivalent to `reference`
     (an index into the configs, or a triton.Config compiled and handed in). Its `.last` holds the
     latest call's counts and seconds; verbose=True also prints them (one line on stderr a call).
+    jobs > 1 compiles the configurations in that many spawned processes, each importing the kernel's
+    module (so its top-level code runs there too); a kernel defined in a script's __main__ or in a
+    function is compiled here, one configuration after another.
     bind: None (classes hold for every launch), "key" (the autotuner's key arguments that are
     integers take this call's values) or "all" (every integer argument does). Triton reuses the
     tuned choice for later calls with the same key, so "all" is right only where the key fixes the
@@ -131,6 +186,8 @@ def prune(reference=0, target: str | None = None, kernel=None, bind=None, verbos
         raise ValueError(f"bind must be None, 'key' or 'all', not {bind!r}")
     if isinstance(reference, bool) or not (isinstance(reference, int) or hasattr(reference, "all_kwargs")):
         raise TypeError(f"reference must be an index into the configs or a triton.Config, not {reference!r}")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a positive int, not {jobs!r}")
 
     def early_config_prune(configs, named_args, **kwargs):
         fn = kernel or _autotuner_fn()
@@ -143,11 +200,13 @@ def prune(reference=0, target: str | None = None, kernel=None, bind=None, verbos
         if isinstance(reference, int) and not -len(configs) <= reference < len(configs):
             raise IndexError(f"reference {reference} is not one of the {len(configs)} configurations left to prune")
         started = time.perf_counter()
-        sigs = [sig(c) for c in configs]
+        specs = [_specialise(fn, c, named_args, kwargs, tgt) for c in configs]
+        compiled, used = _compile_all(fn, configs, specs, tgt, jobs)
+        sigs = [signature(k, _ints(s, names) if bind else None) for k, s in zip(compiled, specs)]
         ref = sigs[reference] if isinstance(reference, int) else sig(reference)
         kept = [c for c, s in zip(configs, sigs) if s == ref]
         last = early_config_prune.last = {"configs": len(configs), "kept": len(kept), "classes": len(set(sigs)),
-                                          "seconds": round(time.perf_counter() - started, 3)}
+                                          "seconds": round(time.perf_counter() - started, 3), "jobs": used}
         if verbose:
             print(f"bitorder.check.prune({getattr(fn, '__name__', fn)}): {last['configs']} configurations in "
                   f"{last['classes']} bitwise classes; kept the reference's {last['kept']} "
