@@ -101,7 +101,7 @@ def _compile(fn, config, specialised, target: str, **options):
                           **config_options(config), **options)
 
 
-_WORKER_FN = None   # the JITFunction a compile worker (_compile_all's pool) loaded
+_WORKER_FN = None   # the JITFunction a worker of _class_all's pool loaded
 
 
 def _load_worker_fn(module: str, qualname: str) -> None:
@@ -118,12 +118,13 @@ def _load_worker_fn(module: str, qualname: str) -> None:
     _WORKER_FN = fn
 
 
-def _compile_task(task):
-    """One configuration's compile in a worker: (signature types, constexprs, aligned, target, options)."""
+def _class_task(task):
+    """One configuration compiled and classed in a worker: (signature types, constexprs, aligned, target, compile
+    options, bound integers or None) -> its signature."""
     from ..compiler import compile as compile_kernel
-    signature_types, constexprs, aligned, target, options = task
-    return compile_kernel(_WORKER_FN, target, signature=signature_types, constexprs=constexprs, aligned=aligned,
-                          **options)
+    signature_types, constexprs, aligned, target, options, ints = task
+    return signature(compile_kernel(_WORKER_FN, target, signature=signature_types, constexprs=constexprs,
+                                    aligned=aligned, **options), ints)
 
 
 def _importable(fn):
@@ -135,22 +136,23 @@ def _importable(fn):
     return module, qualname
 
 
-def _compile_all(fn, configs, specs, target: str, jobs: int):
-    """(each configuration's Compiled, the processes that compiled them): in this process, or over `jobs` spawned
-    workers (never forked: an autotuner's process holds CUDA) where the kernel can be imported by its name."""
+def _class_all(fn, configs, specs, target: str, jobs: int, ints):
+    """(each configuration's signature, the processes that compiled and classed them): in this process, or over
+    `jobs` spawned workers (never forked: an autotuner's process holds CUDA) where the kernel can be imported by its
+    name. ints: each configuration's bound integers, or None."""
     import pickle
+    tasks = [(s[0], s[1], s[2], target, config_options(c), i) for c, s, i in zip(configs, specs, ints)]
     where = _importable(fn) if jobs > 1 and len(configs) > 1 else None
-    tasks = [(s[0], s[1], s[2], target, config_options(c)) for c, s in zip(configs, specs)]
     try:
-        pickle.dumps(tasks)   # constexpr values a worker cannot receive: compiled here instead
+        pickle.dumps(tasks)   # constexpr values a worker cannot receive: classed here instead
     except Exception:
         where = None
     if where is None:
-        return [_compile(fn, c, s, target) for c, s in zip(configs, specs)], 1
+        return [signature(_compile(fn, c, s, target), i) for c, s, i in zip(configs, specs, ints)], 1
     import multiprocessing
     jobs = min(jobs, len(tasks))
     with multiprocessing.get_context("spawn").Pool(jobs, _load_worker_fn, where) as pool:
-        return pool.map(_compile_task, tasks), jobs
+        return pool.map(_class_task, tasks), jobs
 
 
 def _ints(specialised, names=None) -> dict:
@@ -174,9 +176,9 @@ def prune(reference=0, target: str | None = None, kernel=None, bind=None, verbos
     """An early_config_prune that keeps the configurations bitwise-equivalent to `reference`
     (an index into the configs, or a triton.Config compiled and handed in). Its `.last` holds the
     latest call's counts and seconds; verbose=True also prints them (one line on stderr a call).
-    jobs > 1 compiles the configurations in that many spawned processes, each importing the kernel's
-    module (so its top-level code runs there too); a kernel defined in a script's __main__ or in a
-    function is compiled here, one configuration after another.
+    jobs > 1 compiles and classes the configurations in that many spawned processes, each importing the
+    kernel's module (so its top-level code runs there too); a kernel defined in a script's __main__ or in
+    a function is compiled here, one configuration after another.
     bind: None (classes hold for every launch), "key" (the autotuner's key arguments that are
     integers take this call's values) or "all" (every integer argument does). Triton reuses the
     tuned choice for later calls with the same key, so "all" is right only where the key fixes the
@@ -201,8 +203,7 @@ def prune(reference=0, target: str | None = None, kernel=None, bind=None, verbos
             raise IndexError(f"reference {reference} is not one of the {len(configs)} configurations left to prune")
         started = time.perf_counter()
         specs = [_specialise(fn, c, named_args, kwargs, tgt) for c in configs]
-        compiled, used = _compile_all(fn, configs, specs, tgt, jobs)
-        sigs = [signature(k, _ints(s, names) if bind else None) for k, s in zip(compiled, specs)]
+        sigs, used = _class_all(fn, configs, specs, tgt, jobs, [_ints(s, names) if bind else None for s in specs])
         ref = sigs[reference] if isinstance(reference, int) else sig(reference)
         kept = [c for c, s in zip(configs, sigs) if s == ref]
         last = early_config_prune.last = {"configs": len(configs), "kept": len(kept), "classes": len(set(sigs)),
