@@ -104,18 +104,22 @@ def _compile(fn, config, specialised, target: str, **options):
 _WORKER_FN = None   # the JITFunction a worker of _class_all's pool loaded
 
 
+def _resolve(module, qualname: str):
+    """The @triton.jit function `qualname` names in `module` (under any autotune or heuristics wrapper), or None."""
+    from triton.runtime.jit import JITFunction
+    fn = module
+    for part in qualname.split("."):
+        fn = getattr(fn, part, None)
+    while fn is not None and not isinstance(fn, JITFunction) and hasattr(fn, "fn"):
+        fn = fn.fn
+    return fn if isinstance(fn, JITFunction) else None
+
+
 def _load_worker_fn(module: str, qualname: str) -> None:
     """Pool initializer: the kernel, imported by its module and name (a spawned worker has no other copy)."""
     global _WORKER_FN
     import importlib
-
-    from triton.runtime.jit import JITFunction
-    fn = importlib.import_module(module)
-    for part in qualname.split("."):
-        fn = getattr(fn, part)
-    while not isinstance(fn, JITFunction) and hasattr(fn, "fn"):   # an autotune or heuristics wrapper
-        fn = fn.fn
-    _WORKER_FN = fn
+    _WORKER_FN = _resolve(importlib.import_module(module), qualname)
 
 
 def _class_task(task):
@@ -128,12 +132,13 @@ def _class_task(task):
 
 
 def _importable(fn):
-    """(module, qualname) a spawned worker can import fn's kernel by, or None (a script's __main__, a closure)."""
+    """(module, qualname) a spawned worker can import fn's kernel by, or None: a script's __main__, a closure, or a
+    name that holds something else than fn here (`k = triton.jit(f)` leaves the plain f under f's name)."""
     py = getattr(fn, "fn", None)
     module, qualname = getattr(py, "__module__", None), getattr(py, "__qualname__", "")
-    if not module or module in ("__main__", "__mp_main__") or "<locals>" in qualname:
+    if not module or module in ("__main__", "__mp_main__") or "<locals>" in qualname or module not in sys.modules:
         return None
-    return module, qualname
+    return (module, qualname) if _resolve(sys.modules[module], qualname) is fn else None
 
 
 def _class_all(fn, configs, specs, target: str, jobs: int, ints):
