@@ -104,6 +104,13 @@ def test_autotuner_prunes_to_the_reference_class_without_a_gpu():
     assert [c.num_warps for c in kept] == [4, 4, 4]     # the first config's class: num_warps 4, any stages
 
 
+def _plain_store(x_ptr, B: tl.constexpr):
+    tl.store(x_ptr + tl.arange(0, B), 1.0)
+
+
+_jitted_store = triton.jit(_plain_store)   # the module's name _plain_store holds the plain function, not this
+
+
 def test_prune_compiles_in_spawned_processes_with_the_same_answer():
     """jobs=2: the configurations compile in two spawned workers that import this module's kernel; the same kept
     list as one process. A kernel defined in a function cannot be imported there: compiled here (jobs 1)."""
@@ -121,6 +128,8 @@ def test_prune_compiles_in_spawned_processes_with_the_same_answer():
     assert len(early(tuned_row_sum.configs, named, BLOCK=64)) == 6 and early.last["jobs"] == 1   # a copy: one class
     with pytest.raises(ValueError, match="jobs"):
         bitorder.check.prune(jobs=0)
+    from bitorder.check.prune import _importable
+    assert _importable(tuned_row_sum.fn) is not None and _importable(_jitted_store) is None
 
 
 def test_prune_says_what_it_kept_when_asked(capsys):
