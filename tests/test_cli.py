@@ -189,3 +189,23 @@ def test_check_verb_explains_where_each_class_parts_from_the_first(tmp_path):
     assert "class 1 vs class 0 (warps=4 stages=3 vs warps=1 stages=3)" in text and "the trees differ" in text, text
     rows = json.loads(out.read_text())["classes"]
     assert "vs_class_0" not in rows[0] and "the trees differ" in rows[1]["vs_class_0"]
+
+
+def test_check_verb_reads_the_ttgir_beside_a_ptx_file(tmp_path):
+    """X.ptx with X.ttgir beside it (Triton's cache keeps them so) is classed as the compiled kernel is: with the
+    arguments its code assumed multiples of 16 (the TTGIR's tt.divisibility), not as bare text."""
+    import json
+
+    import bitorder
+    from bitorder import check
+    from bitorder.compiler.demo import ROW_SUM_SIGNATURE, row_sum
+    c = bitorder.compile(row_sum, "sm90", signature=ROW_SUM_SIGNATURE, constexprs={"BLOCK": 1024},
+                         aligned=list(ROW_SUM_SIGNATURE), num_warps=4)
+    assert check.divisible_params(c) and check.signature(c) != check.signature(c.ptx)   # the TTGIR tells more
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "row_sum.ptx").write_text(c.ptx)
+    (tmp_path / "a" / "row_sum.ttgir").write_text(c.ttgir)
+    out = tmp_path / "classes.json"
+    p = run("check", str(tmp_path / "a" / "row_sum.ptx"), "--json", str(out))
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert json.loads(out.read_text())["classes"][0]["signature"] == check.signature(c)

@@ -135,6 +135,20 @@ def _compile_pool(jobs, common):
         yield lambda f, items: pool.imap(f, items)
 
 
+class _Asm:
+    """A PTX text with the TTGIR Triton wrote beside it: what check.signature reads of a compiled kernel."""
+    def __init__(self, ptx: str, ttgir: str):
+        self.asm = {"ptx": ptx, "ttgir": ttgir}
+
+
+def _with_ttgir(path: Path):
+    """The PTX file's text, with the TTGIR of the same name beside it where there is one (Triton's cache keeps
+    NAME.ptx and NAME.ttgir together): the checker then knows the arguments the code assumed multiples of 16."""
+    ptx = path.read_text()
+    ttgir = path.with_suffix(".ttgir")
+    return _Asm(ptx, ttgir.read_text()) if ttgir.is_file() else ptx
+
+
 def _kv(items, parse_value):
     out = {}
     for item in items or ():
@@ -206,7 +220,7 @@ def _check(args) -> int:
         texts, names = [], list(args.inputs)
         for x in args.inputs:
             try:
-                texts.append(Path(x).read_text())
+                texts.append(_with_ttgir(Path(x)))
             except OSError as e:
                 raise SystemExit(f"cannot read {x}: {e.strerror}") from None
     else:
