@@ -48,32 +48,29 @@ def _load(spec: str):
 
 def _jit_of(fn, spec: str):
     """The @triton.jit function fn is, or wraps (autotune and heuristics keep it as .fn); else a clear error."""
-    from triton.runtime.jit import JITFunction
-    seen = 0
-    while not isinstance(fn, JITFunction) and hasattr(fn, "fn") and seen < 8:
-        fn, seen = fn.fn, seen + 1
-    if not isinstance(fn, JITFunction):
-        raise SystemExit(f"{spec} is not a @triton.jit function (it is a {type(fn).__name__})")
-    return fn
+    from .compiler.harness import jit_function, wrappers
+    jit = jit_function(fn)
+    if jit is None:
+        raise SystemExit(f"{spec} is not a @triton.jit function (it is a {type(list(wrappers(fn))[-1]).__name__})")
+    return jit
 
 
 def _heuristic_names(fn) -> list:
     """The constexprs an @triton.heuristics wrapper among fn's wrappers computes from a launch's arguments."""
-    names, seen = [], 0
-    while fn is not None and seen < 8:
-        if type(fn).__name__ == "Heuristics" and isinstance(getattr(fn, "values", None), dict):
-            names += list(fn.values)
-        fn, seen = getattr(fn, "fn", None), seen + 1
+    from .compiler.harness import wrappers
+    names = []
+    for w in wrappers(fn):
+        if type(w).__name__ == "Heuristics" and isinstance(getattr(w, "values", None), dict):
+            names += list(w.values)
     return names
 
 
 def _autotune_configs(fn) -> list:
     """The triton.Config list of the @triton.autotune wrapper among fn's wrappers, or [] where there is none."""
-    seen = 0
-    while fn is not None and seen < 8:
-        if type(fn).__name__ == "Autotuner" and hasattr(fn, "configs"):
-            return list(fn.configs)
-        fn, seen = getattr(fn, "fn", None), seen + 1
+    from .compiler.harness import wrappers
+    for w in wrappers(fn):
+        if type(w).__name__ == "Autotuner" and hasattr(w, "configs"):
+            return list(w.configs)
     return []
 
 
@@ -115,17 +112,13 @@ def _compile_one(point):
         return name, None, (str(e).strip().splitlines() or [type(e).__name__])[-1][:160]
 
 
-def _set_common(common):
-    global _COMMON
-    _COMMON = common
-
-
 @contextlib.contextmanager
 def _compile_pool(jobs, common):
     """A map (ordered, lazy) over configurations: in this process for one job (or where the kernel's module has
     initialised CUDA, which a fork must not copy), else over `jobs` forked workers that inherit the loaded kernel
     (Triton's compile is one core's work each)."""
-    _set_common(common)
+    global _COMMON
+    _COMMON = common   # (a forked worker inherits it)
     torch = sys.modules.get("torch")
     if jobs == 1 or (torch is not None and torch.cuda.is_initialized()):
         yield map
@@ -135,18 +128,12 @@ def _compile_pool(jobs, common):
         yield lambda f, items: pool.imap(f, items)
 
 
-class _Asm:
-    """A PTX text with the TTGIR Triton wrote beside it: what check.signature reads of a compiled kernel."""
-    def __init__(self, ptx: str, ttgir: str):
-        self.asm = {"ptx": ptx, "ttgir": ttgir}
-
-
 def _with_ttgir(path: Path):
     """The PTX file's text, with the TTGIR of the same name beside it where there is one (Triton's cache keeps
     NAME.ptx and NAME.ttgir together): the checker then knows the arguments the code assumed multiples of 16."""
     ptx = path.read_text()
     ttgir = path.with_suffix(".ttgir")
-    return _Asm(ptx, ttgir.read_text()) if ttgir.is_file() else ptx
+    return {"ptx": ptx, "ttgir": ttgir.read_text()} if ttgir.is_file() else ptx
 
 
 def _kv(items, parse_value):

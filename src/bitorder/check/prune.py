@@ -32,10 +32,8 @@ def _autotuner():
 
 def _autotuner_fn():
     """The JITFunction behind the Autotuner that is calling us."""
-    fn = _autotuner().fn
-    while not hasattr(fn, "arg_names") and hasattr(fn, "fn"):
-        fn = fn.fn
-    return fn
+    from ..compiler.harness import jit_function
+    return jit_function(_autotuner().fn)
 
 
 def _target():
@@ -106,13 +104,11 @@ _WORKER_FN = None   # the JITFunction a worker of _class_all's pool loaded
 
 def _resolve(module, qualname: str):
     """The @triton.jit function `qualname` names in `module` (under any autotune or heuristics wrapper), or None."""
-    from triton.runtime.jit import JITFunction
+    from ..compiler.harness import jit_function
     fn = module
     for part in qualname.split("."):
         fn = getattr(fn, part, None)
-    while fn is not None and not isinstance(fn, JITFunction) and hasattr(fn, "fn"):
-        fn = fn.fn
-    return fn if isinstance(fn, JITFunction) else None
+    return jit_function(fn)
 
 
 def _load_worker_fn(module: str, qualname: str) -> None:

@@ -82,9 +82,10 @@ def _entry(ptx) -> Entry:
 def divisible_params(ptx) -> frozenset:
     """Indices of the kernel parameters its code assumes are multiples of 16 (Triton's
     specialisation: `tt.divisibility = 16` on the function's arguments), read from the TTGIR
-    of a bitorder.Compiled or a Triton CompiledKernel. PTX text alone says nothing: empty."""
+    of a bitorder.Compiled, a Triton CompiledKernel or its asm dict ({"ptx": ..., "ttgir": ...}). PTX text alone
+    says nothing: empty."""
     ttgir = getattr(ptx, "ttgir", None)
-    asm = getattr(ptx, "asm", None)
+    asm = getattr(ptx, "asm", ptx)
     if ttgir is None and isinstance(asm, dict):
         ttgir = asm.get("ttgir")
     if not ttgir:
@@ -255,7 +256,8 @@ def _classify_ptx_text(ptx, args):
 
 
 def signature(ptx, args=None) -> str:
-    """The bitwise class of a compiled kernel (PTX text, a bitorder.Compiled, or an Entry):
+    """The bitwise class of a compiled kernel (PTX text, a bitorder.Compiled, a Triton CompiledKernel or its asm
+    dict, or an Entry):
     equal signatures mean identical bytes on every input (same grid, outputs not
     overlapping inputs). args ({PTX parameter index: int}, a launch's integer arguments) binds
     those parameters: the class then holds for launches with exactly these values (any data,

@@ -117,6 +117,22 @@ def _cache_key(fn, target, signature, constexprs, aligned, options) -> str:
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()
 
 
+def wrappers(obj):
+    """obj, then what each wrapper wraps in turn (@triton.autotune and @triton.heuristics keep it as .fn; a
+    JITFunction keeps its Python function so), at most 8 deep."""
+    for _ in range(9):
+        yield obj
+        obj = getattr(obj, "fn", None)
+        if obj is None:
+            return
+
+
+def jit_function(obj):
+    """The @triton.jit function obj is or wraps, or None."""
+    from triton.runtime.jit import JITFunction
+    return next((f for f in wrappers(obj) if isinstance(f, JITFunction)), None)
+
+
 def compile(fn, target: str = "sm90", *, signature: Mapping[str, str], constexprs: Optional[Mapping] = None,
             aligned: Iterable[str] = (), num_warps: int = 4, num_stages: int = 3, cache: bool = True,
             **options) -> Compiled:
