@@ -132,6 +132,16 @@ def test_prune_compiles_in_spawned_processes_with_the_same_answer():
     assert _importable(tuned_row_sum.fn) is not None and _importable(_jitted_store) is None
 
 
+def test_prune_planted_fault_keeps_another_class(tmp_path):
+    """scripts/gpu-run mutant-prune-check's fault (prune keeping every class's num_stages=1 configuration), built
+    from a copied tree: the kept count above fails, as benchmarks/prune_gpu_check.py's bytes must on a GPU."""
+    from mutants import checker_test_fails_on_mutant
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/prune.py",
+                                 "kept = [c for c, s in zip(configs, sigs) if s == ref]",
+                                 "kept = [c for c, s in zip(configs, sigs) if s == ref or c.num_stages == 1]",
+                                 "tests/check/test_checker.py::test_prune_compiles_in_spawned_processes_with_the_same_answer")
+
+
 def test_prune_says_what_it_kept_when_asked(capsys):
     x, y = torch.zeros(4, 1000), torch.zeros(4)
     early = bitorder.check.prune(kernel=tuned_row_sum.fn, verbose=True)
