@@ -209,3 +209,55 @@ def test_check_verb_reads_the_ttgir_beside_a_ptx_file(tmp_path):
     p = run("check", str(tmp_path / "a" / "row_sum.ptx"), "--json", str(out))
     assert p.returncode == 0, p.stdout + p.stderr
     assert json.loads(out.read_text())["classes"][0]["signature"] == check.signature(c)
+
+
+def test_check_verb_classes_each_kernel_of_a_triton_cache(tmp_path):
+    """`bitorder check DIR` over the cache Triton itself wrote: a kernel's variants grouped and classed as
+    `bitorder check FILE.py:FN` classes them; an AMD compile (no PTX) is skipped and said; --kernel selects."""
+    import json
+    import os
+    src = tmp_path / "k.py"
+    src.write_text("import triton\nimport triton.language as tl\n@triton.jit\n"
+                   "def k(x_ptr, y_ptr, n, B: tl.constexpr):\n    o = tl.arange(0, B)\n"
+                   "    tl.store(y_ptr + tl.program_id(0), tl.sum(tl.load(x_ptr + o, mask=o < n, other=0.0), 0))\n")
+    cache = tmp_path / "triton"
+    env = dict(os.environ, TRITON_CACHE_DIR=str(cache), BITORDER_CACHE_DIR=str(tmp_path / "bitorder"))
+    direct = tmp_path / "direct.json"
+    p = subprocess.run([sys.executable, "-m", "bitorder", "check", f"{src}:k", "--sig", "x_ptr=*fp32", "y_ptr=*fp32",
+                        "n=i32", "--space", "B=256,512", "--warps", "1", "2", "--stages", "1", "3", "--jobs", "1",
+                        "--json", str(direct)], capture_output=True, text=True, env=env)
+    assert p.returncode == 0, p.stdout + p.stderr
+    amd = cache / "AMDFOLDER"
+    amd.mkdir()
+    (amd / "k.json").write_text(json.dumps({"name": "k", "num_warps": 4, "target": {"backend": "hip"}}))
+    out = tmp_path / "cache.json"
+    p = run("check", str(cache), "--json", str(out))
+    assert p.returncode == 0, p.stdout + p.stderr
+    d = json.loads(out.read_text())
+    assert len(d["kernels"]) == 1 and d["kernels"][0]["variants"] == 8
+    assert f"{src}:4" in d["kernels"][0]["kernel"] and "x_ptr *f32" in d["kernels"][0]["kernel"]
+    want = json.loads(direct.read_text())["classes"]
+    assert sorted(c["signature"] for c in d["kernels"][0]["classes"]) == sorted(c["signature"] for c in want)
+    assert sorted(len(c["members"]) for c in d["kernels"][0]["classes"]) == sorted(len(c["members"]) for c in want)
+    assert [s["folder"] for s in d["skipped"]] == [str(amd)] and "no PTX" in p.stdout
+    assert "8 compiled variants" in p.stdout
+    p = run("check", str(cache), "--kernel", "other")
+    assert p.returncode == 1 and "no compiled kernel named 'other'" in p.stderr
+
+
+def test_check_verb_on_a_cache_names_a_kernel_it_cannot_read(tmp_path):
+    """A cache entry whose PTX is cut short is listed as not read (exit 1); the cache's other kernels are classed."""
+    import json
+
+    from bitorder.compiler.demo import ROW_SUM_SIGNATURE, row_sum
+
+    import bitorder
+    c = bitorder.compile(row_sum, "sm90", signature=ROW_SUM_SIGNATURE, constexprs={"BLOCK": 256}, num_warps=4)
+    for folder, name, ptx in (("good", c.name, c.ptx), ("cut", "cut_" + c.name, c.ptx[:c.ptx.index(".entry") + 40])):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / f"{name}.ptx").write_text(ptx)
+        (tmp_path / folder / f"{name}.json").write_text(json.dumps({"name": name, "num_warps": 4,
+                                                                   "target": {"backend": "cuda", "arch": 90}}))
+    p = run("check", str(tmp_path))
+    assert p.returncode == 1 and "not read" in p.stdout and f"cut_{c.name}" in p.stdout, p.stdout + p.stderr
+    assert "2 kernels" not in p.stdout and "1 kernel," in p.stdout

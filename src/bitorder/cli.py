@@ -191,7 +191,8 @@ def _compile_configurations(args, console):
 
 
 def _check(args) -> int:
-    """`bitorder check`: the bitwise classes of PTX files, or of a kernel's configurations compiled here (no GPU).
+    """`bitorder check`: the bitwise classes of PTX files, of a kernel's configurations compiled here (no GPU), or of
+    each kernel in a Triton cache folder (`_check_cache`).
     A configuration Triton cannot compile is listed with its error, not classed; the exit status is 1 if any was.
     An @triton.autotune kernel given no --warps, --stages or --space is compiled under its own configurations."""
     import time
@@ -202,6 +203,10 @@ def _check(args) -> int:
 
     from . import check
     console = Console()
+    if len(args.inputs) == 1 and Path(args.inputs[0]).is_dir():
+        return _check_cache(args, console)
+    if args.kernel is not None:
+        raise SystemExit("--kernel selects a kernel of a Triton cache folder: give the folder")
     if all(x.endswith(".ptx") for x in args.inputs):
         what, noun, failed, compiled_s = None, "PTX file", [], None   # (nothing compiled)
         texts, names = [], list(args.inputs)
@@ -250,6 +255,72 @@ def _check(args) -> int:
     return 1 if failed else 0
 
 
+def _check_cache(args, console) -> int:
+    """`bitorder check DIR`: every kernel in a Triton cache, its compiled variants (autotune configurations,
+    num_warps, num_stages) classed together: a table for each kernel with more than one variant, then a summary."""
+    import time
+
+    from rich.progress import Progress
+    from rich.table import Table
+
+    from . import check
+    from .check import tritoncache
+    groups, skipped = tritoncache.read(args.inputs[0], args.kernel)
+    if not groups:
+        what = f"no compiled kernel named {args.kernel!r}" if args.kernel else "no compiled kernel with PTX"
+        raise SystemExit(f"{what} under {args.inputs[0]} (a Triton cache: $TRITON_CACHE_DIR, ~/.triton/cache)"
+                         + (f"; {len(skipped)} folders skipped, e.g. {skipped[0][1]}" if skipped else ""))
+    started = time.process_time()
+    out, unread = [], []
+    with Progress(console=console, transient=True) as bar:
+        task = bar.add_task("classing", total=sum(map(len, groups.values())))
+        for group, variants in sorted(groups.items()):
+            try:
+                classes = check.partition([v.asm for v in variants], progress=lambda: bar.advance(task))
+            except check.PTXError as e:   # one unreadable kernel does not stop the others
+                unread.append((group, str(e)))
+                continue
+            rows = [{"signature": check.signature(variants[m[0]].asm), "level": check.level(variants[m[0]].asm),
+                     "members": [variants[i].member for i in m], "folders": [str(variants[i].folder) for i in m]}
+                    for m in classes]
+            if args.explain:
+                for i, m in enumerate(classes[1:], 1):
+                    rows[i]["vs_class_0"] = check.equivalent(variants[classes[0][0]].asm,
+                                                             variants[m[0]].asm).explanation
+            out.append({"kernel": group, "variants": len(variants), "classes": rows})
+    classed_s = time.process_time() - started
+    for g in out:
+        if g["variants"] > 1:
+            t = Table("class", "signature", "checker level", "members",
+                      title=f"{g['kernel']}: {_count(g['variants'], 'variant')} -> {_count(len(g['classes']), 'class')}")
+            for i, row in enumerate(g["classes"]):
+                t.add_row(str(i), row["signature"][:16], row["level"], "\n".join(row["members"]))
+            console.print(t)
+            for i, row in enumerate(g["classes"][1:], 1):
+                if "vs_class_0" in row:
+                    console.print(f"[bold]class {i} vs class 0[/bold]: {row['vs_class_0']}")
+    n = sum(g["variants"] for g in out)
+    s = Table("kernel", "variants", "classes", "one class: same bytes whichever runs",
+              title=f"{args.inputs[0]}: {_count(len(out), 'kernel')}, {_count(n, 'compiled variant')}",
+              caption=_timing(None, classed_s, n))
+    for g in out:
+        s.add_row(g["kernel"], str(g["variants"]), str(len(g["classes"])),
+                  "-" if g["variants"] == 1 else "yes" if len(g["classes"]) == 1 else "[red]no: may differ[/red]")
+    console.print(s)
+    for group, why in unread:
+        console.print(f"[red]not read[/red] {group}: {why}")
+    if skipped:
+        console.print(f"[dim]{_count(len(skipped), 'folder')} skipped: {skipped[0][1]}"
+                      + (" (and others; --json lists them)" if len(skipped) > 1 else "") + "[/dim]")
+    if args.json:
+        import json
+        with open(args.json, "w") as f:
+            json.dump({"kernels": out, "unread": [{"kernel": g, "error": w} for g, w in unread],
+                       "skipped": [{"folder": d, "why": w} for d, w in skipped],
+                       "seconds": {"classify_cpu": classed_s}}, f, indent=1)
+    return 1 if unread else 0
+
+
 def _count(n, noun) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "es" if noun.endswith("s") else "s")
 
@@ -280,7 +351,9 @@ def main(argv=None) -> int:
     sub.add_parser("probe", help="survey cuBLAS (GPU), verify or fit the arch profile (CPU); see bitorder probe -h",
                    add_help=False)
     k = sub.add_parser("check", help="bitwise classes of compiled kernels: two PTX files, or a kernel's configs")
-    k.add_argument("inputs", nargs="+", help="PTX files, or one FILE.py:FUNCTION or MODULE:FUNCTION")
+    k.add_argument("inputs", nargs="+", help="PTX files, one FILE.py:FUNCTION or MODULE:FUNCTION, or a Triton "
+                   "cache folder (~/.triton/cache): each kernel's compiled variants classed together")
+    k.add_argument("--kernel", metavar="NAME", help="with a cache folder: only the kernel of that name")
     k.add_argument("--target", default="sm90", help="an NVIDIA compile target (default sm90): the checker reads PTX")
     k.add_argument("--sig", nargs="*", metavar="ARG=TYPE", help="runtime argument types, e.g. x_ptr=*fp32 n=i32")
     k.add_argument("--const", nargs="*", metavar="ARG=VALUE", help="constexpr values every configuration shares")

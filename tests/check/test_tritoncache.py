@@ -1,0 +1,55 @@
+"""check.tritoncache: a Triton cache folder read as the checker's input, grouped by kernel."""
+import json
+
+import pytest
+
+import bitorder
+from bitorder import check
+from bitorder.check import tritoncache
+from bitorder.compiler.demo import ROW_SUM_SIGNATURE, row_sum
+
+
+def _entry(root, folder, compiled, **meta):
+    d = root / folder
+    d.mkdir(parents=True)
+    (d / f"{compiled.name}.ptx").write_text(compiled.ptx)
+    (d / f"{compiled.name}.ttgir").write_text(compiled.ttgir)
+    (d / f"__grp__{compiled.name}.json").write_text("{}")   # Triton's group file: not metadata
+    (d / f"{compiled.name}.json").write_text(json.dumps(dict({"name": compiled.name, "num_warps": 4, "num_stages": 3,
+                                                              "target": {"backend": "cuda", "arch": 90}}, **meta)))
+
+
+def test_variants_group_by_kernel_and_specialisation(tmp_path):
+    """Two variants of one specialisation share a group; the aligned specialisation is another group; the
+    asm carries the TTGIR, so each variant's signature is the compiled kernel's."""
+    def build(warps, aligned=()):
+        return bitorder.compile(row_sum, "sm90", signature=ROW_SUM_SIGNATURE, constexprs={"BLOCK": 256},
+                                num_warps=warps, aligned=list(aligned))
+    a, b, c = build(4), build(8), build(4, ROW_SUM_SIGNATURE)
+    _entry(tmp_path, "A", a)
+    _entry(tmp_path, "sub/B", b, num_warps=8, maxnreg=128)
+    _entry(tmp_path, "C", c)
+    (tmp_path / "other.json").write_text("[1, 2]")          # not a compile's metadata: ignored
+    groups, skipped = tritoncache.read(tmp_path)
+    assert skipped == [] and len(groups) == 2
+    loose = next(g for g in groups if "/16" not in g)
+    aligned = next(g for g in groups if "/16" in g)
+    assert [v.member.split()[1:] for v in groups[loose]] == [["warps=4", "stages=3"],
+                                                             ["warps=8", "stages=3", "maxnreg=128"]]
+    assert loose.startswith("row_sum ") and "sm90" in loose and ".py:" in loose
+    assert [check.signature(v.asm) for v in groups[loose]] == [check.signature(a), check.signature(b)]
+    assert check.signature(groups[aligned][0].asm) == check.signature(c) != check.signature(c.ptx)
+    assert tritoncache.read(tmp_path, kernel="nothing") == ({}, [])
+
+
+def test_what_is_not_read_is_said(tmp_path):
+    """No PTX (an AMD compile) and torn metadata are skipped with the reason; a file is not a folder."""
+    (tmp_path / "amd").mkdir()
+    (tmp_path / "amd" / "k.json").write_text(json.dumps({"name": "k", "num_warps": 4, "target": {"backend": "hip"}}))
+    (tmp_path / "torn").mkdir()
+    (tmp_path / "torn" / "k.json").write_text('{"name": "k", "num_')
+    groups, skipped = tritoncache.read(tmp_path)
+    assert groups == {} and sorted(why.split(":")[0] for _, why in skipped) == ["k", "unreadable metadata k.json"]
+    assert "hip compile" in dict(skipped)[str(tmp_path / "amd")]
+    with pytest.raises(FileNotFoundError):
+        tritoncache.read(tmp_path / "amd" / "k.json")
