@@ -258,6 +258,8 @@ def test_check_verb_on_a_cache_names_a_kernel_it_cannot_read(tmp_path):
         (tmp_path / folder / f"{name}.ptx").write_text(ptx)
         (tmp_path / folder / f"{name}.json").write_text(json.dumps({"name": name, "num_warps": 4,
                                                                    "target": {"backend": "cuda", "arch": 90}}))
-    p = run("check", str(tmp_path))
+    out = tmp_path / "classes.json"
+    p = run("check", str(tmp_path), "--json", str(out))
     assert p.returncode == 1 and "not read" in p.stdout and f"cut_{c.name}" in p.stdout, p.stdout + p.stderr
-    assert "2 kernels" not in p.stdout and "1 kernel," in p.stdout
+    d = json.loads(out.read_text())
+    assert [k["kernel"].split()[0] for k in d["kernels"]] == [c.name] and len(d["unread"]) == 1

@@ -224,10 +224,10 @@ def _check(args) -> int:
     try:
         with Progress(console=console, transient=True) as bar:   # a large walk takes seconds
             task = bar.add_task("classing", total=len(texts))
-            classes = check.partition(texts, progress=lambda: bar.advance(task))
+            classes = check.partition(texts, progress=lambda: bar.advance(task), store=args.store)
     except check.PTXError as e:
         raise SystemExit(f"not PTX the checker reads: {e}") from None
-    rows = [{"signature": check.signature(texts[m[0]]), "level": check.level(texts[m[0]]),
+    rows = [{"signature": check.signature(texts[m[0]]), "level": check.level(texts[m[0]], store=args.store),
              "members": [names[i] for i in m]} for m in classes]
     classed_s = time.process_time() - started
     t = Table("class", "signature", "checker level", "members",
@@ -276,11 +276,13 @@ def _check_cache(args, console) -> int:
         task = bar.add_task("classing", total=sum(map(len, groups.values())))
         for group, variants in sorted(groups.items()):
             try:
-                classes = check.partition([v.asm for v in variants], progress=lambda: bar.advance(task))
+                classes = check.partition([v.asm for v in variants], progress=lambda: bar.advance(task),
+                                          store=args.store)
             except check.PTXError as e:   # one unreadable kernel does not stop the others
                 unread.append((group, str(e)))
                 continue
-            rows = [{"signature": check.signature(variants[m[0]].asm), "level": check.level(variants[m[0]].asm),
+            rows = [{"signature": check.signature(variants[m[0]].asm),
+                     "level": check.level(variants[m[0]].asm, store=args.store),
                      "members": [variants[i].member for i in m], "folders": [str(variants[i].folder) for i in m]}
                     for m in classes]
             if args.explain:
@@ -326,9 +328,12 @@ def _count(n, noun) -> str:
 
 
 def _timing(compiled_s, classed_s, n) -> str:
-    """The table's caption: Triton's compile time (wall) and the checker's (one core's CPU time)."""
+    """The table's caption: Triton's compile time (wall) and the checker's (one core's CPU time), and how many
+    answers were read back from the store (their time is a file's read, not a walk's)."""
+    from .check.store import READ
     rate = f", {n / classed_s:.0f} a CPU-second" if classed_s > 0 else ""
-    classed = f"classed in {classed_s:.2f} CPU-s{rate}"
+    read = f" ({READ[0]} of {n} read back from the store; --no-store walks them)" if READ[0] else ""
+    classed = f"classed in {classed_s:.2f} CPU-s{rate}{read}"
     return classed if compiled_s is None else f"compiled in {compiled_s:.1f} s, {classed}"
 
 
@@ -368,6 +373,9 @@ def main(argv=None) -> int:
                    help="say where each class first differs from class 0 (in --json too, as vs_class_0)")
     k.add_argument("--jobs", type=int, help="processes compiling configurations at once (default: one a core)")
     k.add_argument("--json", metavar="FILE", help="also write the classes (signature, level, members) as JSON")
+    k.add_argument("--no-store", dest="store", action="store_false",
+                   help="walk every program again: neither read nor keep answers in $BITORDER_CACHE_DIR/signatures "
+                        "(kept there by default, under the checker's source digest, for the next run)")
     c = sub.add_parser("compile", help="compile a @triton.jit function for a target without a GPU")
     c.add_argument("kernel", help="FILE.py:FUNCTION")
     c.add_argument("--target", default="sm90")

@@ -120,11 +120,11 @@ def _load_worker_fn(module: str, qualname: str) -> None:
 
 def _class_task(task):
     """One configuration compiled and classed in a worker: (signature types, constexprs, aligned, target, compile
-    options, bound integers or None) -> its signature."""
+    options, bound integers or None, store) -> its signature."""
     from ..compiler import compile as compile_kernel
-    signature_types, constexprs, aligned, target, options, ints = task
+    signature_types, constexprs, aligned, target, options, ints, store = task
     return signature(compile_kernel(_WORKER_FN, target, signature=signature_types, constexprs=constexprs,
-                                    aligned=aligned, **options), ints)
+                                    aligned=aligned, **options), ints, store)
 
 
 def _importable(fn):
@@ -137,19 +137,19 @@ def _importable(fn):
     return (module, qualname) if _resolve(sys.modules[module], qualname) is fn else None
 
 
-def _class_all(fn, configs, specs, target: str, jobs: int, ints):
+def _class_all(fn, configs, specs, target: str, jobs: int, ints, store: bool):
     """(each configuration's signature, the processes that compiled and classed them): in this process, or over
     `jobs` spawned workers (never forked: an autotuner's process holds CUDA) where the kernel can be imported by its
-    name. ints: each configuration's bound integers, or None."""
+    name. ints: each configuration's bound integers, or None; store: signature's."""
     import pickle
-    tasks = [(s[0], s[1], s[2], target, config_options(c), i) for c, s, i in zip(configs, specs, ints)]
+    tasks = [(s[0], s[1], s[2], target, config_options(c), i, store) for c, s, i in zip(configs, specs, ints)]
     where = _importable(fn) if jobs > 1 and len(configs) > 1 else None
     try:
         pickle.dumps(tasks)   # constexpr values a worker cannot receive: classed here instead
     except Exception:
         where = None
     if where is None:
-        return [signature(_compile(fn, c, s, target), i) for c, s, i in zip(configs, specs, ints)], 1
+        return [signature(_compile(fn, c, s, target), i, store) for c, s, i in zip(configs, specs, ints)], 1
     import multiprocessing
     jobs = min(jobs, len(tasks))
     with multiprocessing.get_context("spawn").Pool(jobs, _load_worker_fn, where) as pool:
@@ -173,13 +173,16 @@ def launch_ints(fn, config, named_args: dict, kwargs: dict, target: str = "sm90"
     return _ints(_specialise(fn, config, named_args, kwargs, target), names)
 
 
-def prune(reference=0, target: str | None = None, kernel=None, bind=None, verbose: bool = False, jobs: int = 1):
+def prune(reference=0, target: str | None = None, kernel=None, bind=None, verbose: bool = False, jobs: int = 1,
+          store: bool = True):
     """An early_config_prune that keeps the configurations bitwise-equivalent to `reference`
     (an index into the configs, or a triton.Config compiled and handed in). Its `.last` holds the
     latest call's counts and seconds; verbose=True also prints them (one line on stderr a call).
     jobs > 1 compiles and classes the configurations in that many spawned processes, each importing the
     kernel's module (so its top-level code runs there too); a kernel defined in a script's __main__ or in
     a function is compiled here, one configuration after another.
+    store (default on): the classes are kept on disk (check.signature's store), so a process that tunes the same
+    kernel again (the next training job) compiles from Triton's cache and reads its classes back, no walk.
     bind: None (classes hold for every launch), "key" (the autotuner's key arguments that are
     integers take this call's values) or "all" (every integer argument does). Triton reuses the
     tuned choice for later calls with the same key, so "all" is right only where the key fixes the
@@ -199,12 +202,13 @@ def prune(reference=0, target: str | None = None, kernel=None, bind=None, verbos
 
         def sig(c):   # specialised once: the compile and the bound integers both read it
             spec = _specialise(fn, c, named_args, kwargs, tgt)
-            return signature(_compile(fn, c, spec, tgt), _ints(spec, names) if bind else None)
+            return signature(_compile(fn, c, spec, tgt), _ints(spec, names) if bind else None, store)
         if isinstance(reference, int) and not -len(configs) <= reference < len(configs):
             raise IndexError(f"reference {reference} is not one of the {len(configs)} configurations left to prune")
         started = time.perf_counter()
         specs = [_specialise(fn, c, named_args, kwargs, tgt) for c in configs]
-        sigs, used = _class_all(fn, configs, specs, tgt, jobs, [_ints(s, names) if bind else None for s in specs])
+        sigs, used = _class_all(fn, configs, specs, tgt, jobs, [_ints(s, names) if bind else None for s in specs],
+                                store)
         ref = sigs[reference] if isinstance(reference, int) else sig(reference)
         kept = [c for c, s in zip(configs, sigs) if s == ref]
         last = early_config_prune.last = {"configs": len(configs), "kept": len(kept), "classes": len(set(sigs)),

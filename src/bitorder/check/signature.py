@@ -17,7 +17,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-from . import dataflow, loops, magic, memory, storefold, trips
+from . import dataflow, loops, magic, memory, store as disk, storefold, trips
 from .ptx import Entry, Label, PTXError, parse
 
 _TOKEN = re.compile(r"%[A-Za-z_$][\w$]*|\$?L__\w+|\b\w+_param_\d+\b")
@@ -218,7 +218,7 @@ def _classify(entry: Entry, divisible=frozenset(), args=None):
 _BY_TEXT: dict = {}   # (hash of the PTX text as given, divisible parameters) -> _classify's answer
 
 
-def _classify_ptx(ptx, args=None):
+def _classify_ptx(ptx, args=None, store=False):
     """_classify for PTX text, a bitorder.Compiled or an Entry. The answer is a function of the
     text, the divisibility and the bound arguments alone, so a text seen before (the same kernel
     compiled again, or under a num_stages that changes nothing) is neither parsed nor
@@ -229,14 +229,14 @@ def _classify_ptx(ptx, args=None):
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _classify_ptx_text(ptx, args)
+        return _classify_ptx_text(ptx, args, store)
     finally:
         if collecting:
             gc.enable()
 
 
-def _classify_ptx_text(ptx, args):
-    """_classify_ptx's answer (the collector as the caller left it)."""
+def _classify_ptx_text(ptx, args, store=False):
+    """_classify_ptx's answer (the collector as the caller left it); store: read and keep it on disk too."""
     divisible = divisible_params(ptx)
     if isinstance(ptx, Entry):
         return _classify(ptx, divisible, args)
@@ -248,14 +248,19 @@ def _classify_ptx_text(ptx, args):
     key = (hashlib.sha256(text.encode()).digest(), divisible, tuple(sorted((args or {}).items(), key=str)), _switches())
     hit = _BY_TEXT.get(key)
     if hit is None:
-        hit = _classify(_entry(text), divisible, args)
+        on_disk = (key[0].hex(), tuple(sorted(divisible)), key[2], key[3]) if store else None
+        hit = disk.get(on_disk) if store else None
+        if hit is None:
+            hit = _classify(_entry(text), divisible, args)
+            if store:
+                disk.put(on_disk, hit)
         if len(_BY_TEXT) > 100_000:
             _BY_TEXT.clear()
         _BY_TEXT[key] = hit
     return hit
 
 
-def signature(ptx, args=None) -> str:
+def signature(ptx, args=None, store=False) -> str:
     """The bitwise class of a compiled kernel (PTX text, a bitorder.Compiled, a Triton CompiledKernel or its asm
     dict, or an Entry):
     equal signatures mean identical bytes on every input (same grid, outputs not
@@ -268,13 +273,15 @@ def signature(ptx, args=None) -> str:
     LLVM unswitched on `program_id(0) < xnumel`) are followed, and the class holds for grids n
     wide. "steps" and "nodes" raise what the walk may spend before it falls back to the program
     text (instructions executed, default 20,000; tree nodes, default 2,000,000): a long loop
-    with a constant trip count is then followed to its end. They are not part of the class."""
-    return _classify_ptx(ptx, args)[0]
+    with a constant trip count is then followed to its end. They are not part of the class.
+    store=True reads and keeps the answer on disk (check/store.py: $BITORDER_CACHE_DIR/signatures, filed under
+    this checker's source digest), so another process classing the same text does not walk it again."""
+    return _classify_ptx(ptx, args, store)[0]
 
 
-def level(ptx, args=None) -> str:
-    """Which checker level classes this kernel, and why v1 declined when it did."""
-    sig, why = _classify_ptx(ptx, args)
+def level(ptx, args=None, store=False) -> str:
+    """Which checker level classes this kernel, and why v1 declined when it did (store: as signature's)."""
+    sig, why = _classify_ptx(ptx, args, store)
     return "v1: dependence trees" if sig.startswith("v1:") else f"v0: program text ({why})"
 
 
@@ -332,12 +339,12 @@ def _root(r) -> str:
     return "no store" if r is None else f"tree {r[1][:12]} under guard {r[0][:60]}"
 
 
-def partition(kernels, args=None, progress=None) -> list:
-    """Indices of `kernels` grouped into bitwise classes, in first-seen order (args: signature's; progress: called
-    with no argument after each kernel is classed, for a progress bar)."""
+def partition(kernels, args=None, progress=None, store=False) -> list:
+    """Indices of `kernels` grouped into bitwise classes, in first-seen order (args, store: signature's; progress:
+    called with no argument after each kernel is classed, for a progress bar)."""
     classes = {}
     for i, k in enumerate(kernels):
-        classes.setdefault(signature(k, args), []).append(i)
+        classes.setdefault(signature(k, args, store), []).append(i)
         if progress is not None:
             progress()
     return list(classes.values())
