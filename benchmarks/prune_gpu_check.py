@@ -2,8 +2,9 @@
 it drops return other bytes, and jobs=4 compiles them in spawned workers from a process that holds CUDA.
 
     PYTHONPATH=src python benchmarks/prune_gpu_check.py OUT.json      (a CUDA GPU)
-    PYTHONPATH=src python benchmarks/prune_gpu_check.py --time KERNEL JOBS   (any machine: one corpus kernel's
-        whole space pruned with jobs processes, fresh caches; prints the seconds and the kept count)
+    PYTHONPATH=src python benchmarks/prune_gpu_check.py --time KERNEL JOBS [STORE]   (any machine: one corpus
+        kernel's whole space pruned with jobs processes, the caches the caller gives; prints the seconds and the
+        kept count; STORE 0: prune(store=False), every program walked even where an earlier run stored it)
 
 The kernel is a free-order row sum autotuned over num_warps x num_stages: the checker's class of the first
 configuration (num_warps 4) holds its num_stages twins. After the autotuner has pruned and run, every configuration
@@ -66,21 +67,21 @@ def main(out):
     return 0 if ok else 1
 
 
-def time_space(kernel, jobs):
-    """Prune one corpus kernel's whole space on this machine's CPU (fresh caches: the caller sets them)."""
+def time_space(kernel, jobs, store=True):
+    """Prune one corpus kernel's whole space on this machine's CPU (the caches the caller sets)."""
     import time
     sys.path.insert(0, __file__.rsplit("/", 1)[0])
     from corpus import SPECS
     spec = SPECS[kernel]
-    early = prune(kernel=spec.fn, jobs=jobs, target="sm90")
+    early = prune(kernel=spec.fn, jobs=jobs, target="sm90", store=store)
     started = time.perf_counter()
     kept = early(spec.space, {**spec.make("cpu", 7), **spec.fixed})
     print(json.dumps({"kernel": kernel, "configs": len(spec.space), "kept": len(kept), "jobs": early.last["jobs"],
-                      "seconds": round(time.perf_counter() - started, 1)}))
+                      "store": store, "seconds": round(time.perf_counter() - started, 1)}))
 
 
 if __name__ == "__main__":
     import prune_gpu_check   # the kernel under its module name, as the spawned workers import it (not __main__)
     if sys.argv[1] == "--time":
-        sys.exit(prune_gpu_check.time_space(sys.argv[2], int(sys.argv[3])))
+        sys.exit(prune_gpu_check.time_space(sys.argv[2], int(sys.argv[3]), sys.argv[4:5] != ["0"]))
     sys.exit(prune_gpu_check.main(sys.argv[1]))

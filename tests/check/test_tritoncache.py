@@ -53,3 +53,33 @@ def test_what_is_not_read_is_said(tmp_path):
     assert "hip compile" in dict(skipped)[str(tmp_path / "amd")]
     with pytest.raises(FileNotFoundError):
         tritoncache.read(tmp_path / "amd" / "k.json")
+
+
+def test_the_gpu_cache_check_counts_a_merged_pair_whose_bytes_differ():
+    """benchmarks/cache_gpu_check.py's comparison (its GPU run: scripts/gpu-run cache-check): members of one class
+    with other bytes are wrong merges; split classes with the same bytes only raise the true-class count."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "cache_gpu_check.py"
+    spec = importlib.util.spec_from_file_location("cache_gpu_check", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    outputs = {("k", "warps=1 stages=1"): b"a", ("k", "warps=2 stages=1"): b"a", ("k", "warps=4 stages=1"): b"b"}
+    split = [{"kernel": "k  f.py:3", "variants": 3, "classes": [{"members": ["H1 warps=1 stages=1"]},
+                                                               {"members": ["H2 warps=2 stages=1"]},
+                                                               {"members": ["H3 warps=4 stages=1 maxnreg=9"]}]}]
+    assert mod.wrong_merges(split, outputs) == (0, {"k  f.py:3": {"variants": 3, "options_seen": 3, "classes": 3,
+                                                                  "true_classes": 2}})
+    merged = [{"kernel": "k  f.py:3", "variants": 3,
+               "classes": [{"members": ["H1 warps=1 stages=1", "H2 warps=2 stages=1", "H3 warps=4 stages=1"]}]}]
+    assert mod.wrong_merges(merged, outputs)[0] == 1
+
+
+def test_cache_check_planted_fault_reads_one_folders_ptx_for_every_variant(tmp_path):
+    """scripts/gpu-run mutant-cache-check's fault (every variant read with the first folder's PTX), built from a
+    copied tree: the grouping test above fails, as benchmarks/cache_gpu_check.py's bytes must on a GPU."""
+    from mutants import checker_test_fails_on_mutant
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/tritoncache.py",
+                                 '        asm = {"ptx": ptx.read_text(), "ttgir": gir}',
+                                 '        asm = {"ptx": sorted(root.rglob(f"{name}.ptx"))[0].read_text(), "ttgir": gir}',
+                                 "tests/check/test_tritoncache.py::test_variants_group_by_kernel_and_specialisation")
