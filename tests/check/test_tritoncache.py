@@ -83,3 +83,22 @@ def test_cache_check_planted_fault_reads_one_folders_ptx_for_every_variant(tmp_p
                                  '        asm = {"ptx": ptx.read_text(), "ttgir": gir}',
                                  '        asm = {"ptx": sorted(root.rglob(f"{name}.ptx"))[0].read_text(), "ttgir": gir}',
                                  "tests/check/test_tritoncache.py::test_variants_group_by_kernel_and_specialisation")
+
+
+def test_the_inductor_cache_check_counts_by_folder():
+    """benchmarks/inductor_cache_check.py's comparison (its GPU run: scripts/gpu-run inductor-cache): a class member
+    whose recorded bytes differ from its class's first is a wrong merge; unrecorded and nondeterministic members are
+    not compared."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "inductor_cache_check.py"
+    spec = importlib.util.spec_from_file_location("inductor_cache_check", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    record = {"A": {"digest": "x"}, "B": {"digest": "x"}, "C": {"digest": "y"}, "D": {"digest": None}}
+    kernels = [{"kernel": "k", "variants": 5, "classes": [{"folders": ["/c/A", "/c/B", "/c/D", "/c/E"]},
+                                                          {"folders": ["/c/C"]}]}]
+    got = mod.compare(kernels, record)
+    assert got["wrong_merges"] == 0 and got["compared"] == 3 and got["kernels"]["k"]["true_classes_compared"] == 2
+    kernels[0]["classes"] = [{"folders": ["/c/A", "/c/C", "/c/B"]}]
+    assert mod.compare(kernels, record)["wrong_merges"] == 1
