@@ -34,8 +34,8 @@ def test_variants_group_by_kernel_and_specialisation(tmp_path):
     assert skipped == [] and len(groups) == 2
     loose = next(g for g in groups if "/16" not in g)
     aligned = next(g for g in groups if "/16" in g)
-    assert [v.member.split()[1:] for v in groups[loose]] == [["warps=4", "stages=3"],
-                                                             ["warps=8", "stages=3", "maxnreg=128"]]
+    assert [v.member.split()[1:] for v in groups[loose]] == [["warps=4", "stages=3", "ranges=256"],
+                                                             ["warps=8", "stages=3", "maxnreg=128", "ranges=256"]]
     assert loose.startswith("row_sum ") and "sm90" in loose and ".py:" in loose
     assert [check.signature(v.asm) for v in groups[loose]] == [check.signature(a), check.signature(b)]
     assert check.signature(groups[aligned][0].asm) == check.signature(c) != check.signature(c.ptx)

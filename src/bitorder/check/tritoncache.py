@@ -16,13 +16,14 @@ from pathlib import Path
 _FUNC = re.compile(r"tt\.func public @([\w.$]+)\((.*?)\) attributes", re.S)
 _PARAM = re.compile(r"%([\w.$]+): (!tt\.ptr<[^>]*>|\w+)( \{[^}]*tt\.divisibility = 16[^}]*\})?")
 _DEF = re.compile(r'^#loc\d* = loc\("([^"]+)":(\d+):\d+\)', re.M)
+_RANGE = re.compile(r"tt\.make_range \{end = (\d+) : i32, start = 0 : i32\}")
 
 
 @dataclass(frozen=True)
 class Cached:
     """One compiled kernel of the cache: `asm` ({"ptx", "ttgir"}, or the PTX alone where no TTGIR was kept) is what
-    `check.signature` reads, `member` names the variant (its folder's hash and launch options), `group` the kernel
-    it is a variant of."""
+    `check.signature` reads, `member` names the variant (its folder's hash, launch options and the extents of its
+    tl.arange ranges, which show its block sizes), `group` the kernel it is a variant of."""
     group: str
     member: str
     asm: dict | str
@@ -82,6 +83,9 @@ def read(root, kernel: str | None = None) -> tuple[dict[str, list[Cached]], list
         for opt in ("num_ctas", "maxnreg"):
             if meta.get(opt) not in (None, 1):
                 options += f" {opt.removeprefix('num_')}={meta[opt]}"
+        ranges = sorted({int(n) for n in _RANGE.findall(gir)})
+        if ranges:   # the block shapes (tl.arange extents): the constexprs the metadata does not keep
+            options += f" ranges={','.join(map(str, ranges))}"
         asm = {"ptx": ptx.read_text(), "ttgir": gir} if gir else ptx.read_text()
         groups.setdefault(group, []).append(Cached(group, f"{folder.name[:10]} {options}", asm, folder))
     return groups, skipped
