@@ -15,12 +15,19 @@ With --bind each configuration is classed for the corpus launch's integer argume
 classes then hold for exactly that launch, which is what the draws test), so a GEMM's loop over
 its runtime K is followed turn by turn.
 
+With --sblock, configurations whose launch grids differ only in x are compared across grids: where a kernel's
+configurations launch over grid_x = r x C programs (C the gcd of their x extents, the same y and z), each is classed
+with check.signature's sblock = r (check.prune.super_blocks: its r programs of one super-block walked and united,
+at most 32), so a BLOCK
+configuration and a 2 BLOCK one over the same elements can meet in one class; the truth is then the bytes of every
+such configuration launched over its own grid, and a class whose members differ is a wrong merge as before.
+
 With --grid each is classed for its launch grid's x extent (check.signature's grid_x: a loop LLVM
 unswitched on program_id(0) < xnumel is followed); --steps and --nodes let a walk follow a long loop
 to its end; --adversarial adds checker_adversarial.py's narrow, NaN and signed-zero draws to the truth.
 
     python benchmarks/checker_gate.py --out DIR [--gpu] [--kernels a,b|inductor_] [--sample N] [--draws 5] [--jobs N]
-        [--bind] [--grid] [--steps N] [--nodes N] [--adversarial] [--fold]
+        [--bind] [--grid] [--sblock] [--steps N] [--nodes N] [--adversarial] [--fold]
 """
 from __future__ import annotations
 
@@ -44,7 +51,7 @@ from corpus import SPECS  # noqa: E402
 from gather import Gather  # noqa: E402
 
 from bitorder import check  # noqa: E402
-from bitorder.check.prune import compile_config, launch_ints  # noqa: E402
+from bitorder.check.prune import compile_config, launch_ints, super_blocks  # noqa: E402
 
 
 def _digest(t):
@@ -105,6 +112,7 @@ def config_records(spec, indices, gpu: bool, n_draws: int, sample: int | None, s
     how = how or {}
     configs = _configs(spec, sample, seed)
     args0 = spec.make("cuda" if gpu else "cpu", seed)
+    blocks = super_block_groups([tuple(spec.grid({**args0, **c.kwargs})) for c in configs]) if how.get("sblock") else {}
     draws = gate_draws(spec, n_draws, seed, how.get("adversarial")) if gpu else None
     kept = snapshot(spec, draws) if gpu else None
     out = []
@@ -127,11 +135,19 @@ def config_records(spec, indices, gpu: bool, n_draws: int, sample: int | None, s
         if how.get("grid"):
             ints["grid_x"] = grid[0]   # program_id(0) below the launch grid's x extent
         ints.update({k: how[k] for k in ("steps", "nodes") if how.get(k)})
+        group = str(grid)
+        if tuple(grid) in blocks and "grid_z" not in ints:   # compared across grids: a super-block's r programs
+            ints["sblock"], group = blocks[tuple(grid)]
         ints = ints or None
         t0 = time.process_time()
         sig, lv = check.signature(ptx, ints), check.level(ptx, ints)
-        out.append((cfg, str(grid), sig, lv, truth, time.process_time() - t0))
+        out.append((cfg, group, sig, lv, truth, time.process_time() - t0))
     return out
+
+
+def super_block_groups(grids) -> dict:
+    """{launch grid: (r, the label of the group it is compared in)} for --sblock (check.prune.super_blocks)."""
+    return {g: (r, f"({c}*r" + "".join(f", {v}" for v in g[1:]) + ")") for g, (r, c) in super_blocks(grids).items()}
 
 
 def classes_of(spec, records, gpu: bool):
@@ -274,6 +290,8 @@ def main():
                     help="class each configuration for the corpus launch's integer arguments (check.signature's args)")
     ap.add_argument("--grid", action="store_true",
                     help="class each configuration for its launch grid's x extent (check.signature's grid_x)")
+    ap.add_argument("--sblock", action="store_true",
+                    help="compare configurations across launch grids that differ in x (check.signature's sblock)")
     ap.add_argument("--steps", type=int, default=0, help="instructions a walk may execute (default 20,000)")
     ap.add_argument("--nodes", type=int, default=0, help="tree nodes a walk may make (default 2,000,000)")
     ap.add_argument("--adversarial", action="store_true",
@@ -298,7 +316,10 @@ def main():
         os.environ["BITORDER_FOLD_STORES"] = "1"
         from bitorder.check import storefold
         storefold.STORES = storefold.loops.CONST
-    how = {"bind": a.bind, "grid": a.grid, "steps": a.steps, "nodes": a.nodes, "adversarial": a.adversarial}
+    if a.sblock and a.grid:
+        sys.exit("--sblock and --grid: a super-block walk substitutes program_id(0), a grid gives its range")
+    how = {"bind": a.bind, "grid": a.grid, "sblock": a.sblock, "steps": a.steps, "nodes": a.nodes,
+           "adversarial": a.adversarial}
     os.makedirs(a.out, exist_ok=True)
     # a name ending in "_" is a prefix: every corpus kernel it starts (inductor_: the 21 captured)
     names = list(dict.fromkeys(m for n in a.kernels.split(",") if n

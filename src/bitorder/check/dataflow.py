@@ -42,7 +42,7 @@ from . import onehot, payloads
 from .bits import _FORM, Bits
 from .rules import _BITS16, _address, _branches_on_constants, _diamond, _hammock, _is_memory, _operand, _text_shape
 from .tensorcore import _PROXY_FENCE, TensorCore
-from .poly import atom, _is_int, padd, pkey, UNDEF_PRED
+from .poly import atom, _is_int, padd, pkey, pmul, UNDEF_PRED
 from .symbolic import EXTENDED, Nodes, Unsupported, _BITS, _KNOWN, _MAX_STEPS, _RING, _is_float_op, _itype, _pair_cvt, first_difference
 from .predicates import _SELECT, _pred, negate, select
 
@@ -53,7 +53,7 @@ __all__ = ["Unsupported", "first_difference", "roots", "signature", "signature_o
 
 class _Block(Memory, TensorCore, AllThreads, Integers, Regions, Loops, StoreFold):
     def __init__(self, entry: Entry, nodes: Nodes, divisible=frozenset(), bound=(), cta=None, grid_x=None,
-                 max_steps: int = 0):
+                 max_steps: int = 0, sblock=None):
         if not entry.reqntid:
             raise Unsupported("no .reqntid launch bound")
         self.n = entry.reqntid[0]
@@ -110,6 +110,14 @@ class _Block(Memory, TensorCore, AllThreads, Integers, Regions, Loops, StoreFold
         self.grid_x = grid_x
         if grid_x is not None:
             self.cta_sub = dict(self.cta_sub or {}, **{pkey(atom("nctaid_x")): grid_x})
+        # sblock = (r, i): program i of a super-block of r programs, so %ctaid.x is r c + i with c (the symbol
+        # ctaid_x below) the super-block's index, and %nctaid.x is r C (C, the symbol nctaid_x, super-blocks)
+        if sblock is not None:
+            if grid_x is not None:
+                raise Unsupported("a super-block walk with a given grid")
+            r, i = sblock
+            self.cta_sub = dict(self.cta_sub or {}, **{pkey(atom("ctaid_x")): padd(pmul(atom("ctaid_x"), r), i),
+                                                       pkey(atom("nctaid_x")): pmul(atom("nctaid_x"), r)})
         self._tc_init(entry)
 
     # operands -------------------------------------------------------------------------------
@@ -508,7 +516,8 @@ def _reset_tables():
             t.clear()
 
 
-def walk(entry: Entry, shapes: bool = False, divisible=frozenset(), bound=(), cta=None, grid_x=None, limits=(0, 0)):
+def walk(entry: Entry, shapes: bool = False, divisible=frozenset(), bound=(), cta=None, grid_x=None, limits=(0, 0),
+         sblock=None):
     """(roots, the Nodes that name their trees, with their shapes if asked); raises Unsupported.
     divisible: indices of the parameters the code was compiled assuming multiples of 16.
     bound: ((parameter index, value), ...) (check.signature's args): those parameters take their
@@ -516,7 +525,8 @@ def walk(entry: Entry, shapes: bool = False, divisible=frozenset(), bound=(), ct
     symbols. cta: (program_id(2), the grid's z extent) made concrete, or None (both symbols).
     grid_x: the launch grid's x extent n, or None: %nctaid.x is n and program_id(0) ranges over
     0 .. n - 1, so comparisons it decides over that range are constants. limits: (instructions
-    executed, tree nodes) before the walk gives up, 0 for the defaults (_MAX_STEPS, _MAX_NODES)."""
+    executed, tree nodes) before the walk gives up, 0 for the defaults (_MAX_STEPS, _MAX_NODES).
+    sblock: (r, i): walk program r c + i of super-block c (the symbol ctaid_x then names c), or None."""
     block = None
     # the walk frees what it allocates by reference count: the cyclic collector, triggered by its
     # millions of allocations, would only re-scan every object of the process time and again
@@ -525,7 +535,7 @@ def walk(entry: Entry, shapes: bool = False, divisible=frozenset(), bound=(), ct
     try:
         _reset_tables()
         nodes = Nodes(shapes, limits[1])
-        block = _Block(entry, nodes, frozenset(divisible), bound, cta, grid_x, limits[0])
+        block = _Block(entry, nodes, frozenset(divisible), bound, cta, grid_x, limits[0], sblock)
         return block.run(), nodes
     except Unsupported:
         raise

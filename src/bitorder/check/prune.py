@@ -12,6 +12,7 @@ another index or a triton.Config is given.
 from __future__ import annotations
 
 import inspect
+import math
 import sys
 import time
 
@@ -173,14 +174,53 @@ def launch_ints(fn, config, named_args: dict, kwargs: dict, target: str = "sm90"
     return _ints(_specialise(fn, config, named_args, kwargs, target), names)
 
 
+SBLOCK_MAX = 32   # programs of a super-block walked per configuration (super_blocks)
+
+
+def super_blocks(grids, max_programs: int = SBLOCK_MAX) -> dict:
+    """{grid: (r, C)} for the launch grids (x, y, z) that differ from another only in x: they launch r x C programs
+    along x, C the gcd of those x extents, so each configuration is classed with check.signature's sblock = r and
+    configurations over the same elements in blocks of other sizes can meet. A group whose largest r exceeds
+    max_programs (each program of a super-block is a walk) is left out, as is a grid no other differs from in x
+    alone: those are compared within their own grid."""
+    by_yz: dict = {}
+    for g in {tuple(g) for g in grids}:
+        by_yz.setdefault(g[1:], []).append(g)
+    out = {}
+    for gs in by_yz.values():
+        if len(gs) < 2:
+            continue
+        c = math.gcd(*(g[0] for g in gs))
+        if max(g[0] // c for g in gs) <= max_programs:
+            out.update({g: (g[0] // c, c) for g in gs})
+    return out
+
+
+def _launch_grid(grid, named_args: dict, kwargs: dict, config) -> tuple:
+    """The (x, y, z) grid a launch of `config` uses: `grid` called with Triton's META (the arguments and the
+    configuration's constexprs), or `grid` itself where it is a tuple."""
+    g = grid({**named_args, **kwargs, **config.all_kwargs()}) if callable(grid) else grid
+    g = tuple(int(v) for v in (g if isinstance(g, (tuple, list)) else (g,)))
+    if not 1 <= len(g) <= 3 or min(g) < 1:
+        raise ValueError(f"grid must give 1 to 3 positive extents, not {g!r}")
+    return g + (1,) * (3 - len(g))
+
+
 def prune(reference=0, target: str | None = None, kernel=None, bind=None, verbose: bool = False, jobs: int = 1,
-          store: bool = True):
+          store: bool = True, grid=None):
     """An early_config_prune that keeps the configurations bitwise-equivalent to `reference`
     (an index into the configs, or a triton.Config compiled and handed in). Its `.last` holds the
     latest call's counts and seconds; verbose=True also prints them (one line on stderr a call).
     jobs > 1 compiles and classes the configurations in that many spawned processes, each importing the
     kernel's module (so its top-level code runs there too); a kernel defined in a script's __main__ or in
     a function is compiled here, one configuration after another.
+    grid: the launch grid, as given to kernel[grid] (a function of META, e.g. lambda META: (triton.cdiv(n,
+    META["BLOCK"]),), or a tuple). Without it every configuration is classed for one and the same grid, which is
+    right where the grid does not depend on the configuration. With it, configurations whose grids differ only in x
+    are classed over super-blocks (super_blocks: check.signature's sblock), so a BLOCK configuration and a 2 BLOCK
+    one over the same elements are kept together when they store the same; configurations whose grids differ
+    otherwise are never kept together. For a grid cdiv(n, BLOCK) that happens where n is a multiple of the
+    largest BLOCK; for another n each block size is its own class.
     store (default on): the classes are kept on disk (check.signature's store), so a process that tunes the same
     kernel again (the next training job) compiles from Triton's cache and reads its classes back, no walk.
     bind: None (classes hold for every launch), "key" (the autotuner's key arguments that are
@@ -207,9 +247,28 @@ def prune(reference=0, target: str | None = None, kernel=None, bind=None, verbos
             raise IndexError(f"reference {reference} is not one of the {len(configs)} configurations left to prune")
         started = time.perf_counter()
         specs = [_specialise(fn, c, named_args, kwargs, tgt) for c in configs]
-        sigs, used = _class_all(fn, configs, specs, tgt, jobs, [_ints(s, names) if bind else None for s in specs],
-                                store)
-        ref = sigs[reference] if isinstance(reference, int) else sig(reference)
+        ints = [_ints(s, names) if bind else None for s in specs]
+        where = [None] * len(configs)   # what a signature is compared within: one grid, or one super-block frame
+        if grid is not None:
+            grids = [_launch_grid(grid, named_args, kwargs, c) for c in configs]
+            ref_grid = None if isinstance(reference, int) else _launch_grid(grid, named_args, kwargs, reference)
+            blocks = super_blocks(grids + ([ref_grid] if ref_grid else []))
+            for k, g in enumerate(grids):
+                if g in blocks:
+                    ints[k] = {**(ints[k] or {}), "sblock": blocks[g][0]}
+                where[k] = ("super-blocks", blocks[g][1], g[1:]) if g in blocks else g
+        sigs, used = _class_all(fn, configs, specs, tgt, jobs, ints, store)
+        sigs = list(zip(sigs, where))
+        if isinstance(reference, int):
+            ref = sigs[reference]
+        elif grid is None:
+            ref = (sig(reference), None)
+        else:
+            spec = _specialise(fn, reference, named_args, kwargs, tgt)
+            at = ({**(_ints(spec, names) if bind else {}), "sblock": blocks[ref_grid][0]} if ref_grid in blocks
+                  else (_ints(spec, names) if bind else None))
+            ref = (signature(_compile(fn, reference, spec, tgt), at or None, store),
+                   ("super-blocks", blocks[ref_grid][1], ref_grid[1:]) if ref_grid in blocks else ref_grid)
         kept = [c for c, s in zip(configs, sigs) if s == ref]
         last = early_config_prune.last = {"configs": len(configs), "kept": len(kept), "classes": len(set(sigs)),
                                           "seconds": round(time.perf_counter() - started, 3), "jobs": used}

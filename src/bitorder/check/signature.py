@@ -122,6 +122,7 @@ def _bind(entry: Entry, args, divisible=frozenset()) -> tuple:
     args = dict(args or {})
     grid_z = args.pop("grid_z", None)
     grid_x = args.pop("grid_x", None)
+    sblock = args.pop("sblock", None)
     limits = [(k, args.pop(k)) for k in _LIMITS if k in args]
     out: list = []   # (index, value) pairs, then named launch facts ("steps", n), ("grid_x", n), ...)
     for i, v in args.items():
@@ -145,18 +146,41 @@ def _bind(entry: Entry, args, divisible=frozenset()) -> tuple:
         if not isinstance(grid_z, int) or isinstance(grid_z, bool) or not 1 <= grid_z <= 1024:
             raise ValueError(f"grid_z: an int from 1 to 1024 is needed, not {grid_z!r}")
         out.append(("grid_z", grid_z))
+    if sblock is not None:
+        if not isinstance(sblock, int) or isinstance(sblock, bool) or not 1 <= sblock <= _SBLOCK_MAX:
+            raise ValueError(f"sblock: an int from 1 to {_SBLOCK_MAX} is needed, not {sblock!r}")
+        if grid_x is not None or grid_z is not None:
+            raise ValueError("sblock: not with grid_x or grid_z (the super-block walk substitutes program_id(0))")
+        out.append(("sblock", sblock))
     return tuple(out)
 
 
 def _params(bound: tuple) -> tuple:
-    """_bind's parameter pairs without its named facts (limits, grid extents)."""
-    return tuple(b for b in bound if b[0] not in ("grid_x", "grid_z", *_LIMITS))
+    """_bind's parameter pairs without its named facts (limits, grid extents, the super-block)."""
+    return tuple(b for b in bound if b[0] not in ("grid_x", "grid_z", "sblock", *_LIMITS))
 
 
 def _facts(bound: tuple) -> tuple:
-    """(parameter pairs, grid_x or None, grid_z or None, (steps, nodes) limits, 0 for the defaults) of _bind's tuple."""
+    """(parameter pairs, grid_x or None, grid_z or None, (steps, nodes) limits, 0 for the defaults, sblock or None)
+    of _bind's tuple."""
     given = dict(bound)
-    return _params(bound), given.get("grid_x"), given.get("grid_z"), (given.get("steps", 0), given.get("nodes", 0))
+    return _params(bound), given.get("grid_x"), given.get("grid_z"), (given.get("steps", 0), given.get("nodes", 0)), \
+        given.get("sblock")
+
+
+_SBLOCK_MAX = 256   # programs a super-block walk may unite (each is one walk)
+
+
+def _walk_sblock(entry: Entry, divisible, params: tuple, r: int, limits=(0, 0)):
+    """(roots, nodes) of the r programs r c + i (i = 0 .. r - 1) of super-block c, united, c a symbol: what
+    those programs store together. Two programs storing to one address are refused."""
+    merged, nodes = {}, None
+    for i in range(r):
+        roots, nodes = dataflow.walk(entry, divisible=divisible, bound=params, limits=limits, sblock=(r, i))
+        for k, v in roots.items():
+            if merged.setdefault(k, v) != v:
+                raise dataflow.Unsupported("two programs of a super-block store to one address")
+    return merged, nodes
 
 
 def _walk_grid_z(entry: Entry, divisible, params: tuple, grid_z: int, grid_x=None, limits=(0, 0)):
@@ -177,18 +201,27 @@ def _level(entry: Entry, divisible=frozenset(), text_signature: str | None = Non
     """(signature, roots or None, why v1 declined or None). text_signature: the entry's
     canonical program-text signature when the caller has it already. bound: _bind's pairs; with
     ("grid_z", n) among them, a kernel the walk declines is walked once per program_id(2)."""
-    params, grid_x, grid_z, limits = _facts(bound)
+    params, grid_x, grid_z, limits, sblock = _facts(bound)
     try:
-        try:
-            r, nodes = dataflow.walk(entry, divisible=divisible, bound=params, grid_x=grid_x, limits=limits)
-        except dataflow.Unsupported:
-            if not grid_z:
-                raise
-            r, nodes = _walk_grid_z(entry, divisible, params, grid_z, grid_x, limits)
-        kept = tuple(b for b in bound if b[0] not in _LIMITS)
+        if sblock is not None:
+            r, nodes = _walk_sblock(entry, divisible, params, sblock, limits)
+        else:
+            try:
+                r, nodes = dataflow.walk(entry, divisible=divisible, bound=params, grid_x=grid_x, limits=limits)
+            except dataflow.Unsupported:
+                if not grid_z:
+                    raise
+                r, nodes = _walk_grid_z(entry, divisible, params, grid_z, grid_x, limits)
+        # a super-block's class leaves its program count out (kernels of other block sizes are to meet there),
+        # and says it is one: it holds for launches of r x C programs, not for one grid
+        kept = tuple(b for b in bound if b[0] not in (*_LIMITS, "sblock")) + \
+            ((("sblock", "super-block"),) if sblock is not None else ())
         return dataflow.signature_of(r, divisible, kept), (r, nodes), None
     except dataflow.Unsupported as e:
-        return "v0:" + (text_signature or canonicalize(entry).signature), None, str(e)
+        text = text_signature or canonicalize(entry).signature
+        if sblock is not None:   # one program text run as r programs of a super-block or as r' is not one class
+            text = hashlib.sha256(f"{text} in super-blocks of {sblock} programs".encode()).hexdigest()[:32]
+        return "v0:" + text, None, str(e)
 
 
 _MEMO: dict = {}   # hash of the canonical program text -> (signature, why v1 declined or None)
@@ -245,7 +278,9 @@ def _classify_ptx_text(ptx, args, store=False):
         text = text.get("ptx")
     if not isinstance(text, str):
         return _classify(_entry(ptx), divisible, args)
-    key = (hashlib.sha256(text.encode()).digest(), divisible, tuple(sorted((args or {}).items(), key=str)), _switches())
+    # the values' types too: True and 2.0 equal 1 and 2, but _bind refuses them (a hit must not skip that)
+    key = (hashlib.sha256(text.encode()).digest(), divisible,
+           tuple(sorted(((k, v.__class__.__name__, v) for k, v in (args or {}).items()), key=str)), _switches())
     hit = _BY_TEXT.get(key)
     if hit is None:
         on_disk = (key[0].hex(), tuple(sorted(divisible)), key[2], key[3]) if store else None
@@ -271,7 +306,12 @@ def signature(ptx, args=None, store=False) -> str:
     (split-K spans) and the class holds for that grid depth too. With "grid_x": n, %nctaid.x is n
     and program_id(0) ranges over 0 .. n - 1: branches and masks that range decides (a loop
     LLVM unswitched on `program_id(0) < xnumel`) are followed, and the class holds for grids n
-    wide. "steps" and "nodes" raise what the walk may spend before it falls back to the program
+    wide. With "sblock": r, program_id(0) is r c + i and the r programs i = 0 .. r - 1 of super-block c are
+    walked and united: the class then holds for launches of r x C programs along x (any C, the same y and z
+    extents), and kernels of other block sizes meet in it when they store the same there: a configuration of
+    BLOCK elements a program, launched over n / BLOCK programs, and one of 2 BLOCK over n / 2 BLOCK, are classed
+    with r = 2 and 1 (C = n / (2 BLOCK)); the programs are taken to store to distinct addresses. "steps" and
+    "nodes" raise what the walk may spend before it falls back to the program
     text (instructions executed, default 20,000; tree nodes, default 2,000,000): a long loop
     with a constant trip count is then followed to its end. They are not part of the class.
     store=True reads and keeps the answer on disk (check/store.py: $BITORDER_CACHE_DIR/signatures, filed under
@@ -316,8 +356,8 @@ def equivalent(ptx_a, ptx_b, args=None) -> Verdict:
                 try:   # walked again with shapes, under the same launch facts as the signatures
                     na, nb = _shaped(ea, da, ba), _shaped(eb, db, bb)
                     where = dataflow.first_difference(x[1], na, y[1], nb)
-                except dataflow.Unsupported:   # walked per program_id(2): the trees' keys differ
-                    where = "(walked per program_id(2))"
+                except dataflow.Unsupported as e:   # walked per program_id(2) or per super-block program
+                    where = "(walked per program_id(2))" if "super-block" not in str(e) else f"({e})"
                 return Verdict(False, f"output address {k}: the trees differ {where}")
             return Verdict(False, f"output address {k}: {_root(x)} vs {_root(y)}")
     if (ra is None) != (rb is None):
@@ -331,7 +371,9 @@ def equivalent(ptx_a, ptx_b, args=None) -> Verdict:
 
 def _shaped(entry: Entry, divisible, bound: tuple):
     """The Nodes of entry's walk with their shapes, under bound's parameters, grid_x and limits."""
-    params, grid_x, _, limits = _facts(bound)
+    params, grid_x, _, limits, sblock = _facts(bound)
+    if sblock is not None:   # the trees of r walks: no one Nodes table holds their shapes
+        raise dataflow.Unsupported("walked per program of a super-block")
     return dataflow.walk(entry, True, divisible, params, grid_x=grid_x, limits=limits)[1]
 
 

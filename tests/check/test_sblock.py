@@ -1,0 +1,115 @@
+"""Super-block classes (check.signature's sblock, check.prune's grid): configurations of other block sizes, launched
+over the same elements, meet in one class when their programs together store the same."""
+import pytest
+import torch
+import triton
+import triton.language as tl
+
+import bitorder
+from bitorder import check
+from bitorder.check.prune import super_blocks
+
+SIG = {"x_ptr": "*fp32", "y_ptr": "*fp32", "n": "i32"}
+
+
+@triton.jit
+def scale_shift(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    tl.store(y_ptr + offs, x * 2.0 + 1.0, mask=offs < n)
+
+
+@triton.jit
+def rows_sum(x_ptr, y_ptr, n, ROWS: tl.constexpr, COLS: tl.constexpr):
+    rows = tl.program_id(0) * ROWS + tl.arange(0, ROWS)
+    cols = tl.arange(0, COLS)
+    x = tl.load(x_ptr + rows[:, None] * COLS + cols[None, :], mask=rows[:, None] < n, other=0.0)
+    tl.store(y_ptr + rows, tl.sum(x, axis=1), mask=rows < n)
+
+
+def _scale_shift(block):
+    return bitorder.compile(scale_shift, "sm90", signature=SIG, constexprs={"BLOCK": block},
+                            aligned=["x_ptr", "y_ptr"], num_warps=4)
+
+
+def _rows_sum(rows, warps):
+    return bitorder.compile(rows_sum, "sm90", signature=SIG, constexprs={"ROWS": rows, "COLS": 128},
+                            aligned=["x_ptr", "y_ptr"], num_warps=warps)
+
+
+def test_block_sizes_of_an_elementwise_kernel_meet_over_a_super_block():
+    """BLOCK 128, 256 and 512, walked as 4, 2 and 1 programs of a super-block: one class (their plain signatures,
+    each for one grid, are three); a wrong program count is another class."""
+    c = {b: _scale_shift(b) for b in (128, 256, 512)}
+    assert len({check.signature(k) for k in c.values()}) == 3
+    sigs = {check.signature(c[b], {"sblock": 512 // b}) for b in c}
+    assert len(sigs) == 1 and next(iter(sigs)).startswith("v1:")
+    assert check.signature(c[256], {"sblock": 1}) not in sigs and check.signature(c[256], {"sblock": 4}) not in sigs
+    assert check.signature(c[512], {"sblock": 1}) != check.signature(c[512])   # a super-block class says it is one
+
+
+def test_a_super_block_keeps_reduction_trees_apart():
+    """Rows of 128 summed by one warp a row (1 row a program on 1 warp, 4 rows on 4 warps) meet; 1 row on 4 warps
+    sums in another order and stays apart, though it stores to the same addresses under the same guards."""
+    one_warp = check.signature(_rows_sum(1, 1), {"sblock": 4})
+    assert check.signature(_rows_sum(4, 4), {"sblock": 1}) == one_warp
+    assert check.signature(_rows_sum(1, 4), {"sblock": 4}) != one_warp
+
+
+def test_super_block_arguments_are_checked():
+    c = _scale_shift(256)
+    for bad in (0, 257, True, 2.0):
+        with pytest.raises(ValueError, match="sblock"):
+            check.signature(c, {"sblock": bad})
+    with pytest.raises(ValueError, match="grid_x"):
+        check.signature(c, {"sblock": 2, "grid_x": 8})
+
+
+def test_super_blocks_of_launch_grids():
+    """Grids that differ in x alone: r over their gcd; other y or z extents, a lone grid, and an r past the
+    walk's limit are compared within their own grid."""
+    assert super_blocks([(704, 1, 1), (2816, 1, 1), (5, 1, 1), (6, 3, 1), (200, 3, 1)]) == {}   # r 2816, 100
+    got = super_blocks([(704, 1, 1), (1408, 1, 1), (2816, 1, 1), (704, 2, 1), (6, 3, 1), (12, 3, 1)])
+    assert got == {(704, 1, 1): (1, 704), (1408, 1, 1): (2, 704), (2816, 1, 1): (4, 704),
+                   (6, 3, 1): (1, 6), (12, 3, 1): (2, 6)}
+    assert super_blocks([(1, 1, 1), (64, 1, 1)]) == {} and super_blocks([(8, 1, 1), (8, 1, 1)]) == {}
+
+
+CONFIGS = [triton.Config({"BLOCK": b}, num_warps=4) for b in (128, 256, 512)]
+
+
+def test_prune_with_the_launch_grid_keeps_block_sizes_over_the_same_elements():
+    """prune(grid=...) with the grid kernel[grid] takes: n = 4096, a multiple of every BLOCK, keeps all three;
+    n = 600 (grids 5, 3, 2 programs) keeps the reference's alone; without grid, each BLOCK is its own class."""
+    grid = lambda META: (triton.cdiv(META["n"], META["BLOCK"]),)   # noqa: E731
+    for n, kept in ((4096, 3), (600, 1)):
+        named = {"x_ptr": torch.zeros(n), "y_ptr": torch.zeros(n), "n": n}
+        early = check.prune(kernel=scale_shift, grid=grid, store=False)
+        assert len(early(CONFIGS, named)) == kept, (n, early.last)
+    named = {"x_ptr": torch.zeros(4096), "y_ptr": torch.zeros(4096), "n": 4096}
+    assert len(check.prune(kernel=scale_shift, store=False)(CONFIGS, named)) == 1
+    two_d = check.prune(kernel=scale_shift, grid=lambda META: (4096 // META["BLOCK"], META["BLOCK"] // 128),
+                        store=False)
+    assert len(two_d(CONFIGS, named)) == 1    # grids that differ in y too: never kept together
+    with pytest.raises(ValueError, match="grid"):
+        check.prune(kernel=scale_shift, grid=lambda META: (0,), store=False)(CONFIGS, named)
+
+
+def test_super_block_planted_fault_forgets_the_trees(tmp_path):
+    """scripts/gpu-run mutant-sblock-gate's fault (a super-block's class hashed from its addresses and guards, not
+    its trees), built from a copied tree: the reduction-order test above fails."""
+    from mutants import checker_test_fails_on_mutant
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/signature.py", SBLOCK_FAULT[0], SBLOCK_FAULT[1],
+                                 "tests/check/test_sblock.py::test_a_super_block_keeps_reduction_trees_apart")
+
+
+SBLOCK_FAULT = ("        return dataflow.signature_of(r, divisible, kept), (r, nodes), None",
+                "        return dataflow.signature_of({k: v[0] for k, v in r.items()} if sblock is not None else r, "
+                "divisible, kept), (r, nodes), None")
+
+
+def test_gpu_run_plants_the_tested_fault():
+    """scripts/gpu-run's mutant-sblock-gate replaces the very line the CPU fault test replaces."""
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[2] / "scripts" / "gpu-run").read_text()
+    assert f"'{SBLOCK_FAULT[0]}'" in text and f"'{SBLOCK_FAULT[1]}'" in text
