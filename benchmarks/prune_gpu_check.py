@@ -2,6 +2,8 @@
 it drops return other bytes, and jobs=4 compiles them in spawned workers from a process that holds CUDA.
 
     PYTHONPATH=src python benchmarks/prune_gpu_check.py OUT.json      (a CUDA GPU)
+    PYTHONPATH=src python benchmarks/prune_gpu_check.py --grid OUT.json   (a CUDA GPU: prune(grid=...) keeping
+        configurations of other ROWS a program, launched over their own grids)
     PYTHONPATH=src python benchmarks/prune_gpu_check.py --time KERNEL JOBS [STORE]   (any machine: one corpus
         kernel's whole space pruned with jobs processes, the caches the caller gives; prints the seconds and the
         kept count; STORE 0: prune(store=False), every program walked even where an earlier run stored it)
@@ -67,6 +69,62 @@ def main(out):
     return 0 if ok else 1
 
 
+GRID_CONFIGS = [triton.Config({"ROWS": r}, num_warps=w) for r in (1, 2, 4) for w in (1, 2, 4)]
+KEPT_GRID = []
+
+
+@triton.jit
+def _rows_sum(x_ptr, y_ptr, n_rows, ROWS: tl.constexpr, COLS: tl.constexpr):
+    rows = tl.program_id(0) * ROWS + tl.arange(0, ROWS)
+    cols = tl.arange(0, COLS)
+    x = tl.load(x_ptr + rows[:, None] * COLS + cols[None, :], mask=rows[:, None] < n_rows, other=0.0)
+    tl.store(y_ptr + rows, tl.sum(x, axis=1), mask=rows < n_rows)
+
+
+def _rows_grid(meta):
+    return (triton.cdiv(meta["n_rows"], meta["ROWS"]),)
+
+
+PRUNE_GRID = prune(grid=_rows_grid, verbose=True, store=False)
+
+
+def _recording_grid_prune(configs, named_args, **kwargs):
+    kept = PRUNE_GRID(configs, named_args, **kwargs)
+    KEPT_GRID[:] = [(c.kwargs["ROWS"], c.num_warps) for c in kept]
+    return kept
+
+
+rows_sum = triton.autotune(GRID_CONFIGS, key=["n_rows"],
+                           prune_configs_by={"early_config_prune": _recording_grid_prune})(_rows_sum)
+
+
+def main_grid(out):
+    """prune(grid=...) in a real autotuner: rows of 128 summed, ROWS rows a program over cdiv(n_rows, ROWS)
+    programs; each configuration then launched over its own grid and compared bytewise with the first."""
+    torch.manual_seed(1)
+    n_rows, cols = 512, 128
+    x = torch.randn(n_rows, cols, device="cuda") * torch.exp(torch.randn(n_rows, cols, device="cuda") * 6)
+    y = torch.empty(n_rows, device="cuda")
+    rows_sum[_rows_grid](x, y, n_rows, COLS=cols)
+    got = {}
+    for c in GRID_CONFIGS:
+        yc = torch.empty(n_rows, device="cuda")
+        _rows_sum[_rows_grid](x, yc, n_rows, COLS=cols, num_warps=c.num_warps, **c.kwargs)
+        got[(c.kwargs["ROWS"], c.num_warps)] = yc.view(torch.int32).cpu()
+    first = got[(1, 1)]
+    same = {f"{r},{w}": bool(torch.equal(v, first)) for (r, w), v in got.items()}
+    kept = [f"{r},{w}" for r, w in KEPT_GRID]
+    summary = {"device": torch.cuda.get_device_name(), "prune": PRUNE_GRID.last, "kept": kept,
+               "same_bytes_as_first": same, "kept_that_differ": [k for k in kept if not same[k]],
+               "dropped_that_agree": [k for k in same if k not in kept and same[k]],
+               "autotuner_output_equals_first": bool(torch.equal(y.view(torch.int32).cpu(), first))}
+    with open(out, "w") as f:
+        json.dump(summary, f, indent=1)
+    print(json.dumps(summary))
+    ok = len(kept) > 1 and len({k.split(",")[0] for k in kept}) > 1 and not summary["kept_that_differ"]
+    return 0 if ok else 1
+
+
 def time_space(kernel, jobs, store=True):
     """Prune one corpus kernel's whole space on this machine's CPU (the caches the caller sets)."""
     import time
@@ -82,6 +140,8 @@ def time_space(kernel, jobs, store=True):
 
 if __name__ == "__main__":
     import prune_gpu_check   # the kernel under its module name, as the spawned workers import it (not __main__)
+    if sys.argv[1] == "--grid":
+        sys.exit(prune_gpu_check.main_grid(sys.argv[2]))
     if sys.argv[1] == "--time":
         sys.exit(prune_gpu_check.time_space(sys.argv[2], int(sys.argv[3]), sys.argv[4:5] != ["0"]))
     sys.exit(prune_gpu_check.main(sys.argv[1]))
