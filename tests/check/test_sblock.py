@@ -54,6 +54,8 @@ def test_a_super_block_keeps_reduction_trees_apart():
     one_warp = check.signature(_rows_sum(1, 1), {"sblock": 4})
     assert check.signature(_rows_sum(4, 4), {"sblock": 1}) == one_warp
     assert check.signature(_rows_sum(1, 4), {"sblock": 4}) != one_warp
+    why = check.equivalent(_rows_sum(1, 1), _rows_sum(1, 4), {"sblock": 4}).explanation
+    assert "the trees differ" in why and "super-block" in why
 
 
 def test_super_block_arguments_are_checked():
