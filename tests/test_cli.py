@@ -263,3 +263,21 @@ def test_check_verb_on_a_cache_names_a_kernel_it_cannot_read(tmp_path):
     assert p.returncode == 1 and "not read" in p.stdout and f"cut_{c.name}" in p.stdout, p.stdout + p.stderr
     d = json.loads(out.read_text())
     assert [k["kernel"].split()[0] for k in d["kernels"]] == [c.name] and len(d["unread"]) == 1
+
+
+def test_check_verb_classes_over_launch_grids(tmp_path):
+    """--grid: configurations whose grids differ in x alone are classed over super-blocks, so ROWS 1, 2 and 4 with
+    one warp a row meet (their grids 512, 256, 128 programs); a grid expression naming nothing known is an error."""
+    import json
+    common = ["check", "tests/check/test_sblock.py:rows_sum", "--sig", "x_ptr=*fp32", "y_ptr=*fp32", "n=i32",
+              "--aligned", "x_ptr", "y_ptr", "--const", "COLS=128", "--space", "ROWS=1,2,4", "--warps", "1", "4"]
+    out = tmp_path / "classes.json"
+    p = run(*common, "--grid", "cdiv(n, ROWS)", "--launch", "n=512", "--json", str(out))
+    assert p.returncode == 0, p.stdout + p.stderr
+    classes = [sorted(c["members"]) for c in json.loads(out.read_text())["classes"]]
+    assert ["warps=1 stages=3 ROWS=1 grid=512", "warps=1 stages=3 ROWS=2 grid=256", "warps=1 stages=3 ROWS=4 grid=128",
+            "warps=4 stages=3 ROWS=4 grid=128"] in classes and len(classes) == 3
+    p = run(*common, "--json", str(out))      # without --grid each grid is apart
+    assert p.returncode == 0 and len(json.loads(out.read_text())["classes"]) == 5   # (ROWS 4 alone merges)
+    p = run(*common, "--grid", "cdiv(m, ROWS)", "--launch", "n=512")
+    assert p.returncode == 1 and "NameError" in p.stderr and "--launch" in p.stderr

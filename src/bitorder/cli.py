@@ -169,13 +169,14 @@ def _compile_configurations(args, console):
     common = (fn, args.target, _kv(args.sig, str), tuple(args.aligned))   # (parsed once, not per configuration)
     jobs = max(1, min(args.jobs or os.cpu_count() or 1, len(points)))
     started = time.perf_counter()
-    texts, names = [], []
+    texts, names, metas = [], [], []
     with _compile_pool(jobs, common) as run, Progress(console=console, transient=True) as bar:
         task = bar.add_task(f"compiling ({_count(jobs, 'process')})", total=len(points))
-        for name, out, why in run(_compile_one, points):   # in the points' order
+        for point, (name, out, why) in zip(points, run(_compile_one, points)):   # in the points' order
             if why is None:
                 texts.append(out)
                 names.append(name)
+                metas.append({**point[1], **point[2]})   # constexprs, num_warps, num_stages: what --grid reads
             else:   # one configuration's failure (resources, shapes) is reported, not fatal
                 failed.append((name, why))
             bar.advance(task)
@@ -187,7 +188,36 @@ def _compile_configurations(args, console):
         hint = f" ({', '.join(unset)}: set by @triton.heuristics from a launch's arguments; give " \
                f"{' '.join(h + '=VALUE' for h in unset)} with --const)" if unset else ""
         raise SystemExit(f"no configuration compiled: {failed[0][1]}{hint}")
-    return texts, names, failed, compiled_s, noun
+    return texts, names, failed, compiled_s, noun, metas
+
+
+def _grid_frames(args, metas):
+    """Per configuration, (check.signature's args, the frame its class is compared in, its grid) under --grid:
+    configurations whose grids differ from another's in x alone are classed over super-blocks (sblock), the
+    others within their own grid."""
+    from .check.prune import super_blocks
+    values = _kv(args.launch, int)
+    grids = []
+    for meta in metas:
+        try:
+            g = eval(args.grid, {"__builtins__": {}}, {"cdiv": lambda a, b: -(-a // b), "max": max, "min": min,
+                                                        **meta, **values})
+        except Exception as e:   # a name neither a constexpr, an option nor a --launch value: said once
+            raise SystemExit(f"--grid {args.grid!r}: {type(e).__name__}: {e} (its names: constexprs, num_warps, "
+                             f"num_stages, and --launch NAME=INT values)") from None
+        g = tuple(int(v) for v in (g if isinstance(g, (tuple, list)) else (g,)))
+        if not 1 <= len(g) <= 3 or min(g) < 1:
+            raise SystemExit(f"--grid {args.grid!r} gave {g}: 1 to 3 positive extents are needed")
+        grids.append(g + (1,) * (3 - len(g)))
+    blocks = super_blocks(grids)
+    out = []
+    for g in grids:
+        if g in blocks:
+            r, c = blocks[g]
+            out.append(({"sblock": r}, ("super-blocks", c, g[1:]), g))
+        else:
+            out.append((None, g, g))
+    return out
 
 
 def _check(args) -> int:
@@ -219,15 +249,26 @@ def _check(args) -> int:
         if len(args.inputs) != 1:
             raise SystemExit("expected PTX files, or one FILE.py:FUNCTION or MODULE:FUNCTION")
         what = args.inputs[0]
-        texts, names, failed, compiled_s, noun = _compile_configurations(args, console)
+        texts, names, failed, compiled_s, noun, metas = _compile_configurations(args, console)
+    frames = [(None, None, None)] * len(texts)
+    if args.grid:
+        if what is None:
+            raise SystemExit("--grid classes a kernel's configurations over their launch grids: give FILE.py:FN")
+        frames = _grid_frames(args, metas)
+        names = [f"{n} grid={g[0] if g[1:] == (1, 1) else g}" for n, (_, _, g) in zip(names, frames)]
     started = time.process_time()   # the checker's own time, one core (compile and I/O left out)
     try:
         with Progress(console=console, transient=True) as bar:   # a large walk takes seconds
             task = bar.add_task("classing", total=len(texts))
-            classes = check.partition(texts, progress=lambda: bar.advance(task), store=args.store)
+            by_key: dict = {}
+            for i, x in enumerate(texts):   # check.partition's classes, each within its grid or super-block frame
+                by_key.setdefault((check.signature(x, frames[i][0], store=args.store), frames[i][1]), []).append(i)
+                bar.advance(task)
+            classes = list(by_key.values())
     except check.PTXError as e:
         raise SystemExit(f"not PTX the checker reads: {e}") from None
-    rows = [{"signature": check.signature(texts[m[0]]), "level": check.level(texts[m[0]], store=args.store),
+    rows = [{"signature": check.signature(texts[m[0]], frames[m[0]][0]),
+             "level": check.level(texts[m[0]], frames[m[0]][0], store=args.store),
              "members": [names[i] for i in m]} for m in classes]
     classed_s = time.process_time() - started
     t = Table("class", "signature", "checker level", "members",
@@ -248,7 +289,10 @@ def _check(args) -> int:
         console.print(check.equivalent(*texts).explanation)
     elif (args.explain or len(texts) == 2) and len(classes) > 1:   # each class against the first
         for i, m in enumerate(classes[1:], 1):
-            why = rows[i]["vs_class_0"] = check.equivalent(texts[classes[0][0]], texts[m[0]]).explanation
+            a, b = classes[0][0], m[0]
+            why = rows[i]["vs_class_0"] = check.equivalent(texts[a], texts[b], frames[a][0]).explanation \
+                if frames[a][:2] == frames[b][:2] else \
+                f"launched otherwise (grid {frames[b][2]} vs {frames[a][2]}{', super-block programs ' + str(frames[b][0]['sblock']) + ' vs ' + str(frames[a][0]['sblock']) if frames[a][0] and frames[b][0] else ''}): not compared tree by tree"
             console.print(f"[bold]class {i} vs class 0[/bold] ({names[m[0]]} vs {names[classes[0][0]]}): {why}")
     if args.json:
         _write_classes(args.json, rows, failed, {"compile_wall": compiled_s, "classify_cpu": classed_s})
@@ -369,6 +413,12 @@ def main(argv=None) -> int:
     k.add_argument("--aligned", nargs="*", default=(), metavar="ARG",
                    help="arguments Triton would specialise as multiples of 16 (pointers, sizes): the checker "
                         "uses the assumption, as the compiled code does")
+    k.add_argument("--grid", metavar="EXPR",
+                   help="the launch grid, a Python expression of the constexprs, num_warps and --launch values, e.g. "
+                        "'cdiv(n, BLOCK)': configurations whose grids differ in x alone are classed over "
+                        "super-blocks (BLOCK sizes over the same elements can meet), others within their grid")
+    k.add_argument("--launch", nargs="*", metavar="NAME=INT", help="runtime integer arguments --grid reads "
+                   "(not assumed by the classes: use --const or --sig for that)")
     k.add_argument("--explain", action="store_true",
                    help="say where each class first differs from class 0 (in --json too, as vs_class_0)")
     k.add_argument("--jobs", type=int, help="processes compiling configurations at once (default: one a core)")
