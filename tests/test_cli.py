@@ -281,3 +281,7 @@ def test_check_verb_classes_over_launch_grids(tmp_path):
     assert p.returncode == 0 and len(json.loads(out.read_text())["classes"]) == 5   # (ROWS 4 alone merges)
     p = run(*common, "--grid", "cdiv(m, ROWS)", "--launch", "n=512")
     assert p.returncode == 1 and "NameError" in p.stderr and "--launch" in p.stderr
+    p = run(*common, "--launch", "n=512")
+    assert p.returncode == 1 and "give --grid too" in p.stderr
+    p = run("check", str(tmp_path), "--grid", "1")
+    assert p.returncode == 1 and "cache folder" in p.stderr

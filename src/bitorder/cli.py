@@ -233,7 +233,11 @@ def _check(args) -> int:
 
     from . import check
     console = Console()
+    if args.launch and not args.grid:
+        raise SystemExit("--launch gives the values --grid reads: give --grid too")
     if len(args.inputs) == 1 and Path(args.inputs[0]).is_dir():
+        if args.grid:
+            raise SystemExit("--grid: a cache folder does not say how each variant was launched; give FILE.py:FN")
         return _check_cache(args, console)
     if args.kernel is not None:
         raise SystemExit("--kernel selects a kernel of a Triton cache folder: give the folder")
