@@ -128,6 +128,17 @@ def _compile_pool(jobs, common):
         yield lambda f, items: pool.imap(f, items)
 
 
+def _class_one(item):
+    """(signature, level, None) of one cached variant ((asm, store)), or (None, None, why) where its PTX is not
+    read: a pool worker's task for `bitorder check DIR`."""
+    from . import check
+    asm, store = item
+    try:
+        return check.signature(asm, store=store), check.level(asm, store=store), None
+    except check.PTXError as e:
+        return None, None, str(e)
+
+
 def _with_ttgir(path: Path):
     """The PTX file's text, with the TTGIR of the same name beside it where there is one (Triton's cache keeps
     NAME.ptx and NAME.ttgir together): the checker then knows the arguments the code assumed multiples of 16."""
@@ -318,27 +329,34 @@ def _check_cache(args, console) -> int:
         what = f"no compiled kernel named {args.kernel!r}" if args.kernel else "no compiled kernel with PTX"
         raise SystemExit(f"{what} under {args.inputs[0]} (a Triton cache: $TRITON_CACHE_DIR, ~/.triton/cache)"
                          + (f"; {len(skipped)} folders skipped, e.g. {skipped[0][1]}" if skipped else ""))
-    started = time.process_time()
-    out, unread = [], []
-    with Progress(console=console, transient=True) as bar:
-        task = bar.add_task("classing", total=sum(map(len, groups.values())))
-        for group, variants in sorted(groups.items()):
-            try:
-                classes = check.partition([v.asm for v in variants], progress=lambda: bar.advance(task),
-                                          store=args.store)
-            except check.PTXError as e:   # one unreadable kernel does not stop the others
-                unread.append((group, str(e)))
-                continue
-            rows = [{"signature": check.signature(variants[m[0]].asm),
-                     "level": check.level(variants[m[0]].asm, store=args.store),
-                     "members": [variants[i].member for i in m], "folders": [str(variants[i].folder) for i in m]}
-                    for m in classes]
-            if args.explain:
-                for i, m in enumerate(classes[1:], 1):
-                    rows[i]["vs_class_0"] = check.equivalent(variants[classes[0][0]].asm,
-                                                             variants[m[0]].asm).explanation
-            out.append({"kernel": group, "variants": len(variants), "classes": rows})
-    classed_s = time.process_time() - started
+    flat = [(v.asm, args.store) for _, vs in sorted(groups.items()) for v in vs]
+    jobs = max(1, min(args.jobs or os.cpu_count() or 1, len(flat)))
+    started, started_wall = time.process_time(), time.perf_counter()
+    answers = []
+    with _compile_pool(jobs, None) as run, Progress(console=console, transient=True) as bar:
+        task = bar.add_task(f"classing ({_count(jobs, 'process')})", total=len(flat))
+        for answer in run(_class_one, flat):   # in the variants' order
+            answers.append(answer)
+            bar.advance(task)
+    out, unread, at = [], [], 0
+    for group, variants in sorted(groups.items()):
+        mine, at = answers[at:at + len(variants)], at + len(variants)
+        why = next((w for _, _, w in mine if w is not None), None)
+        if why is not None:   # one unreadable kernel does not stop the others
+            unread.append((group, why))
+            continue
+        by_sig: dict = {}
+        for i, (sig, _, _) in enumerate(mine):
+            by_sig.setdefault(sig, []).append(i)
+        classes = list(by_sig.values())
+        rows = [{"signature": mine[m[0]][0], "level": mine[m[0]][1],
+                 "members": [variants[i].member for i in m], "folders": [str(variants[i].folder) for i in m]}
+                for m in classes]
+        if args.explain:
+            for i, m in enumerate(classes[1:], 1):
+                rows[i]["vs_class_0"] = check.equivalent(variants[classes[0][0]].asm, variants[m[0]].asm).explanation
+        out.append({"kernel": group, "variants": len(variants), "classes": rows})
+    classed_s = time.process_time() - started if jobs == 1 else time.perf_counter() - started_wall
     for g in out:
         if g["variants"] > 1:
             t = Table("class", "signature", "checker level", "members",
@@ -352,7 +370,7 @@ def _check_cache(args, console) -> int:
     n = sum(g["variants"] for g in out)
     s = Table("kernel", "variants", "classes", "one class: same bytes whichever runs",
               title=f"{args.inputs[0]}: {_count(len(out), 'kernel')}, {_count(n, 'compiled variant')}",
-              caption=_timing(None, classed_s, n))
+              caption=_timing(None, classed_s, n, jobs))
     for g in out:
         s.add_row(g["kernel"], str(g["variants"]), str(len(g["classes"])),
                   "-" if g["variants"] == 1 else "yes" if len(g["classes"]) == 1 else "[red]no: may differ[/red]")
@@ -375,13 +393,15 @@ def _count(n, noun) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "es" if noun.endswith("s") else "s")
 
 
-def _timing(compiled_s, classed_s, n) -> str:
-    """The table's caption: Triton's compile time (wall) and the checker's (one core's CPU time), and how many
-    answers were read back from the store (their time is a file's read, not a walk's)."""
+def _timing(compiled_s, classed_s, n, processes=1) -> str:
+    """The table's caption: Triton's compile time (wall) and the checker's (one core's CPU time, or the wall time
+    of `processes` classing at once), and how many answers this process read back from the store (their time is
+    a file's read, not a walk's)."""
     from .check.store import READ
-    rate = f", {n / classed_s:.0f} a CPU-second" if classed_s > 0 else ""
+    unit = "CPU-s" if processes == 1 else f"s with {processes} processes"
+    rate = f", {n / classed_s:.0f} a {'CPU-' if processes == 1 else ''}second" if classed_s > 0 else ""
     read = f" ({READ[0]} of {n} read back from the store; --no-store walks them)" if READ[0] else ""
-    classed = f"classed in {classed_s:.2f} CPU-s{rate}{read}"
+    classed = f"classed in {classed_s:.2f} {unit}{rate}{read}"
     return classed if compiled_s is None else f"compiled in {compiled_s:.1f} s, {classed}"
 
 
@@ -425,7 +445,8 @@ def main(argv=None) -> int:
                    "(not assumed by the classes: use --const or --sig for that)")
     k.add_argument("--explain", action="store_true",
                    help="say where each class first differs from class 0 (in --json too, as vs_class_0)")
-    k.add_argument("--jobs", type=int, help="processes compiling configurations at once (default: one a core)")
+    k.add_argument("--jobs", type=int, help="processes compiling configurations (or, for a cache folder, classing "
+                   "its variants) at once (default: one a core)")
     k.add_argument("--json", metavar="FILE", help="also write the classes (signature, level, members) as JSON")
     k.add_argument("--no-store", dest="store", action="store_false",
                    help="walk every program again: neither read nor keep answers in $BITORDER_CACHE_DIR/signatures "

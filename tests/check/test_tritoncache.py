@@ -23,8 +23,9 @@ def test_variants_group_by_kernel_and_specialisation(tmp_path):
     """Two variants of one specialisation share a group; the aligned specialisation is another group; the
     asm carries the TTGIR, so each variant's signature is the compiled kernel's."""
     def build(warps, aligned=()):
+        # (not from bitorder's compile cache: a copied tree's compile of the same source names its own path)
         return bitorder.compile(row_sum, "sm90", signature=ROW_SUM_SIGNATURE, constexprs={"BLOCK": 256},
-                                num_warps=warps, aligned=list(aligned))
+                                num_warps=warps, aligned=list(aligned), cache=False)
     a, b, c = build(4), build(8), build(4, ROW_SUM_SIGNATURE)
     _entry(tmp_path, "A", a)
     _entry(tmp_path, "sub/B", b, num_warps=8, maxnreg=128)
