@@ -206,7 +206,7 @@ def _grid_frames(args, metas):
     """Per configuration, (check.signature's args, the frame its class is compared in, its grid) under --grid:
     configurations whose grids differ from another's in x alone are classed over super-blocks (sblock), the
     others within their own grid."""
-    from .check.prune import super_blocks
+    from .check.prune import grid_extents, launch_frames
     values = _kv(args.launch, int)
     grids = []
     for meta in metas:
@@ -216,19 +216,11 @@ def _grid_frames(args, metas):
         except Exception as e:   # a name neither a constexpr, an option nor a --launch value: said once
             raise SystemExit(f"--grid {args.grid!r}: {type(e).__name__}: {e} (its names: constexprs, num_warps, "
                              f"num_stages, and --launch NAME=INT values)") from None
-        g = tuple(int(v) for v in (g if isinstance(g, (tuple, list)) else (g,)))
-        if not 1 <= len(g) <= 3 or min(g) < 1:
-            raise SystemExit(f"--grid {args.grid!r} gave {g}: 1 to 3 positive extents are needed")
-        grids.append(g + (1,) * (3 - len(g)))
-    blocks = super_blocks(grids)
-    out = []
-    for g in grids:
-        if g in blocks:
-            r, c = blocks[g]
-            out.append(({"sblock": r}, ("super-blocks", c, g[1:]), g))
-        else:
-            out.append((None, g, g))
-    return out
+        try:
+            grids.append(grid_extents(g))
+        except (ValueError, TypeError) as e:
+            raise SystemExit(f"--grid {args.grid!r}: {e}") from None
+    return [(at, frame, g) for (at, frame), g in zip(launch_frames(grids), grids)]
 
 
 def _check(args) -> int:

@@ -196,14 +196,27 @@ def super_blocks(grids, max_programs: int = SBLOCK_MAX) -> dict:
     return out
 
 
-def _launch_grid(grid, named_args: dict, kwargs: dict, config) -> tuple:
-    """The (x, y, z) grid a launch of `config` uses: `grid` called with Triton's META (the arguments and the
-    configuration's constexprs), or `grid` itself where it is a tuple."""
-    g = grid({**named_args, **kwargs, **config.all_kwargs()}) if callable(grid) else grid
+def launch_frames(grids) -> list:
+    """Per launch grid (x, y, z), (check.signature's args for it, the frame its signature is compared within):
+    ({"sblock": r}, ("super-blocks", C, (y, z))) where super_blocks gives it r and C, else (None, the grid). Two
+    configurations are one class when both their signatures and their frames are equal."""
+    blocks = super_blocks(grids)
+    return [({"sblock": blocks[g][0]}, ("super-blocks", blocks[g][1], g[1:])) if g in blocks else (None, g)
+            for g in map(tuple, grids)]
+
+
+def grid_extents(g) -> tuple:
+    """A launch grid as Triton takes it (an int, or 1 to 3 positive extents) as (x, y, z); a ValueError else."""
     g = tuple(int(v) for v in (g if isinstance(g, (tuple, list)) else (g,)))
     if not 1 <= len(g) <= 3 or min(g) < 1:
         raise ValueError(f"grid must give 1 to 3 positive extents, not {g!r}")
     return g + (1,) * (3 - len(g))
+
+
+def _launch_grid(grid, named_args: dict, kwargs: dict, config) -> tuple:
+    """The (x, y, z) grid a launch of `config` uses: `grid` called with Triton's META (the arguments and the
+    configuration's constexprs), or `grid` itself where it is a tuple."""
+    return grid_extents(grid({**named_args, **kwargs, **config.all_kwargs()}) if callable(grid) else grid)
 
 
 def prune(reference=0, target: str | None = None, kernel=None, bind=None, verbose: bool = False, jobs: int = 1,
@@ -249,14 +262,13 @@ def prune(reference=0, target: str | None = None, kernel=None, bind=None, verbos
         specs = [_specialise(fn, c, named_args, kwargs, tgt) for c in configs]
         ints = [_ints(s, names) if bind else None for s in specs]
         where = [None] * len(configs)   # what a signature is compared within: one grid, or one super-block frame
-        if grid is not None:
-            grids = [_launch_grid(grid, named_args, kwargs, c) for c in configs]
-            ref_grid = None if isinstance(reference, int) else _launch_grid(grid, named_args, kwargs, reference)
-            blocks = super_blocks(grids + ([ref_grid] if ref_grid else []))
-            for k, g in enumerate(grids):
-                if g in blocks:
-                    ints[k] = {**(ints[k] or {}), "sblock": blocks[g][0]}
-                where[k] = ("super-blocks", blocks[g][1], g[1:]) if g in blocks else g
+        if grid is not None:   # (the reference's grid last, where it is a Config of its own)
+            grids = [_launch_grid(grid, named_args, kwargs, c) for c in configs] + \
+                ([] if isinstance(reference, int) else [_launch_grid(grid, named_args, kwargs, reference)])
+            frames = launch_frames(grids)
+            for k, (at, frame) in enumerate(frames[:len(configs)]):
+                ints[k] = {**(ints[k] or {}), **at} if at else ints[k]
+                where[k] = frame
         sigs, used = _class_all(fn, configs, specs, tgt, jobs, ints, store)
         sigs = list(zip(sigs, where))
         if isinstance(reference, int):
@@ -265,10 +277,9 @@ def prune(reference=0, target: str | None = None, kernel=None, bind=None, verbos
             ref = (sig(reference), None)
         else:
             spec = _specialise(fn, reference, named_args, kwargs, tgt)
-            at = ({**(_ints(spec, names) if bind else {}), "sblock": blocks[ref_grid][0]} if ref_grid in blocks
-                  else (_ints(spec, names) if bind else None))
-            ref = (signature(_compile(fn, reference, spec, tgt), at or None, store),
-                   ("super-blocks", blocks[ref_grid][1], ref_grid[1:]) if ref_grid in blocks else ref_grid)
+            at, frame = frames[-1]
+            at = {**(_ints(spec, names) if bind else {}), **(at or {})}
+            ref = (signature(_compile(fn, reference, spec, tgt), at or None, store), frame)
         kept = [c for c, s in zip(configs, sigs) if s == ref]
         last = early_config_prune.last = {"configs": len(configs), "kept": len(kept), "classes": len(set(sigs)),
                                           "seconds": round(time.perf_counter() - started, 3), "jobs": used}
