@@ -285,3 +285,7 @@ def test_check_verb_classes_over_launch_grids(tmp_path):
     assert p.returncode == 1 and "give --grid too" in p.stderr
     p = run("check", str(tmp_path), "--grid", "1")
     assert p.returncode == 1 and "cache folder" in p.stderr
+    (tmp_path / "loose").mkdir()
+    (tmp_path / "loose" / "a.ptx").write_text(".version 8.0\n")
+    p = run("check", str(tmp_path / "loose"))      # PTX files with no metadata: said how to give them
+    assert p.returncode == 1 and "1 PTX file without Triton's metadata" in p.stderr and "loose/*.ptx" in p.stderr

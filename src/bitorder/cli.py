@@ -319,8 +319,11 @@ def _check_cache(args, console) -> int:
     groups, skipped = tritoncache.read(args.inputs[0], args.kernel)
     if not groups:
         what = f"no compiled kernel named {args.kernel!r}" if args.kernel else "no compiled kernel with PTX"
+        loose = [] if args.kernel else sorted(Path(args.inputs[0]).rglob("*.ptx"))
+        hint = f"; it holds {_count(len(loose), 'PTX file')} without Triton's metadata: give them as files " \
+               f"(bitorder check {loose[0].parent}/*.ptx)" if loose else ""
         raise SystemExit(f"{what} under {args.inputs[0]} (a Triton cache: $TRITON_CACHE_DIR, ~/.triton/cache)"
-                         + (f"; {len(skipped)} folders skipped, e.g. {skipped[0][1]}" if skipped else ""))
+                         + (f"; {len(skipped)} folders skipped, e.g. {skipped[0][1]}" if skipped else "") + hint)
     flat = [(v.asm, args.store) for _, vs in sorted(groups.items()) for v in vs]
     jobs = max(1, min(args.jobs or os.cpu_count() or 1, len(flat)))
     started, started_wall = time.process_time(), time.perf_counter()
