@@ -5,10 +5,13 @@
     bitorder.check.level(ptx, args=None) -> which checker level classes it (v1 trees, v0 text) and why
     bitorder.check.partition([ptx, ...], args=None) -> [[indices], ...]
     bitorder.check.divisible_params(compiled) -> parameters its code assumed multiples of 16
-    bitorder.check.prune(reference=0, bind=None) -> an early_config_prune for @triton.autotune
+    bitorder.check.prune(reference=0, bind=None, grid=None) -> an early_config_prune for @triton.autotune
 
 args ({PTX parameter index: int}) binds a launch's integer arguments: the verdict then holds
-for launches with exactly those integers (a GEMM's loop over a runtime K is followed).
+for launches with exactly those integers (a GEMM's loop over a runtime K is followed). Its
+"sblock": r classes r programs of a super-block, so configurations of other block sizes over the
+same elements can meet (prune's grid= chooses r from the launch grids). store=True (signature,
+level, partition) keeps answers on disk for the next process (check/store.py).
 """
 from ._native import NATIVE, ensure_fresh
 
