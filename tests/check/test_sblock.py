@@ -92,6 +92,8 @@ def test_prune_with_the_launch_grid_keeps_block_sizes_over_the_same_elements():
     assert len(check.prune(kernel=scale_shift, store=False)(CONFIGS, named)) == 1
     by_config = check.prune(kernel=scale_shift, grid=grid, store=False, reference=triton.Config({"BLOCK": 1024}))
     assert len(by_config(CONFIGS, named)) == 3   # a reference of its own block size meets them over super-blocks
+    two = check.prune(kernel=scale_shift, grid=grid, store=False, jobs=2)   # spawned workers class with sblock too
+    assert len(two(CONFIGS, named)) == 3 and two.last["jobs"] == 2
     two_d = check.prune(kernel=scale_shift, grid=lambda META: (4096 // META["BLOCK"], META["BLOCK"] // 128),
                         store=False)
     assert len(two_d(CONFIGS, named)) == 1    # grids that differ in y too: never kept together
