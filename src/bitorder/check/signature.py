@@ -171,30 +171,30 @@ def _facts(bound: tuple) -> tuple:
 _SBLOCK_MAX = 256   # programs a super-block walk may unite (each is one walk)
 
 
+def _united(walks, what: str):
+    """(roots, the last walk's nodes) of several walks' (roots, nodes), united: what their programs store
+    together. Two of them storing other trees or guards to one address are refused (`what` says which programs)."""
+    merged, nodes = {}, None
+    for r, nodes in walks:
+        for k, v in r.items():
+            if merged.setdefault(k, v) != v:
+                raise dataflow.Unsupported(f"two {what} store to one address")
+    return merged, nodes
+
+
 def _walk_sblock(entry: Entry, divisible, params: tuple, r: int, limits=(0, 0)):
     """(roots, nodes) of the r programs r c + i (i = 0 .. r - 1) of super-block c, united, c a symbol: what
     those programs store together. Two programs storing to one address are refused."""
-    merged, nodes = {}, None
-    for i in range(r):
-        roots, nodes = dataflow.walk(entry, divisible=divisible, bound=params, limits=limits, sblock=(r, i))
-        for k, v in roots.items():
-            if merged.setdefault(k, v) != v:
-                raise dataflow.Unsupported("two programs of a super-block store to one address")
-    return merged, nodes
+    return _united((dataflow.walk(entry, divisible=divisible, bound=params, limits=limits, sblock=(r, i))
+                    for i in range(r)), "programs of a super-block")
 
 
 def _walk_grid_z(entry: Entry, divisible, params: tuple, grid_z: int, grid_x=None, limits=(0, 0)):
     """(roots, nodes) of one block per program_id(2) value 0 .. grid_z - 1 (each walked with that
     value and the grid's z extent concrete), united: what the launch stores when a loop's bounds
     depend on program_id(2) (split-K spans). Two z blocks storing to one address are refused."""
-    merged, nodes = {}, None
-    for z in range(grid_z):
-        r, nodes = dataflow.walk(entry, divisible=divisible, bound=params, cta=(z, grid_z), grid_x=grid_x,
-                                 limits=limits)
-        for k, v in r.items():
-            if merged.setdefault(k, v) != v:
-                raise dataflow.Unsupported("two program_id(2) blocks store to one address")
-    return merged, nodes
+    return _united((dataflow.walk(entry, divisible=divisible, bound=params, cta=(z, grid_z), grid_x=grid_x,
+                                  limits=limits) for z in range(grid_z)), "program_id(2) blocks")
 
 
 def _level(entry: Entry, divisible=frozenset(), text_signature: str | None = None, bound=()):
