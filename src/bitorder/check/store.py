@@ -37,8 +37,8 @@ def _own_digest() -> str:
 
 def root() -> Path:
     """$BITORDER_CACHE_DIR/signatures (else ~/.cache/bitorder/signatures), one folder per checker digest below."""
-    base = os.environ.get("BITORDER_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "bitorder")
-    return Path(base) / "signatures"
+    from ..compiler.harness import cache_root   # (the compile cache's root: one place says where bitorder keeps)
+    return cache_root() / "signatures"
 
 
 def _path(key: tuple) -> Path:

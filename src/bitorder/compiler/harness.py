@@ -76,10 +76,14 @@ class Compiled:
         return self.asm
 
 
+def cache_root() -> Path:
+    """$BITORDER_CACHE_DIR, else ~/.cache/bitorder: what bitorder keeps between processes (compile/, signatures/)."""
+    return Path(os.environ.get("BITORDER_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "bitorder"))
+
+
 def cache_dir() -> Path:
-    """$BITORDER_CACHE_DIR, else ~/.cache/bitorder; compiled texts live under compile/."""
-    root = os.environ.get("BITORDER_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "bitorder")
-    return Path(root) / "compile"
+    """cache_root()/compile: where compiled texts live."""
+    return cache_root() / "compile"
 
 
 def _hook_identity() -> str:
