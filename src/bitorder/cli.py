@@ -113,10 +113,10 @@ def _compile_one(point):
 
 
 @contextlib.contextmanager
-def _compile_pool(jobs, common):
-    """A map (ordered, lazy) over configurations: in this process for one job (or where the kernel's module has
-    initialised CUDA, which a fork must not copy), else over `jobs` forked workers that inherit the loaded kernel
-    (Triton's compile is one core's work each)."""
+def _pool(jobs, common):
+    """A map (ordered, lazy) over configurations to compile or variants to class: in this process for one job (or
+    where the kernel's module has initialised CUDA, which a fork must not copy), else over `jobs` forked workers
+    that inherit the loaded kernel (Triton's compile, and a walk, are one core's work each)."""
     global _COMMON
     _COMMON = common   # (a forked worker inherits it)
     torch = sys.modules.get("torch")
@@ -126,6 +126,15 @@ def _compile_pool(jobs, common):
     import multiprocessing
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
         yield lambda f, items: pool.imap(f, items)
+
+
+def _classes(keys) -> list:
+    """Indices grouped by equal key (a signature, or a signature and the frame it holds in), in first-seen order:
+    check.partition's classes for answers computed here."""
+    by_key: dict = {}
+    for i, k in enumerate(keys):
+        by_key.setdefault(k, []).append(i)
+    return list(by_key.values())
 
 
 def _class_one(item):
@@ -181,7 +190,7 @@ def _compile_configurations(args, console):
     jobs = max(1, min(args.jobs or os.cpu_count() or 1, len(points)))
     started = time.perf_counter()
     texts, names, metas = [], [], []
-    with _compile_pool(jobs, common) as run, Progress(console=console, transient=True) as bar:
+    with _pool(jobs, common) as run, Progress(console=console, transient=True) as bar:
         task = bar.add_task(f"compiling ({_count(jobs, 'process')})", total=len(points))
         for point, (name, out, why) in zip(points, run(_compile_one, points)):   # in the points' order
             if why is None:
@@ -267,15 +276,14 @@ def _check(args) -> int:
     try:
         with Progress(console=console, transient=True) as bar:   # a large walk takes seconds
             task = bar.add_task("classing", total=len(texts))
-            by_key: dict = {}
-            for i, x in enumerate(texts):   # check.partition's classes, each within its grid or super-block frame
-                by_key.setdefault((check.signature(x, frames[i][0], store=args.store), frames[i][1]), []).append(i)
+            sigs = []
+            for x, (at, _, _) in zip(texts, frames):
+                sigs.append(check.signature(x, at, store=args.store))
                 bar.advance(task)
-            classes = list(by_key.values())
     except check.PTXError as e:
         raise SystemExit(f"not PTX the checker reads: {e}") from None
-    rows = [{"signature": check.signature(texts[m[0]], frames[m[0]][0]),
-             "level": check.level(texts[m[0]], frames[m[0]][0], store=args.store),
+    classes = _classes(zip(sigs, (frame for _, frame, _ in frames)))   # each within its grid or super-block frame
+    rows = [{"signature": sigs[m[0]], "level": check.level(texts[m[0]], frames[m[0]][0], store=args.store),
              "members": [names[i] for i in m]} for m in classes]
     classed_s = time.process_time() - started
     t = Table("class", "signature", "checker level", "members",
@@ -296,14 +304,21 @@ def _check(args) -> int:
         console.print(check.equivalent(*texts).explanation)
     elif (args.explain or len(texts) == 2) and len(classes) > 1:   # each class against the first
         for i, m in enumerate(classes[1:], 1):
-            a, b = classes[0][0], m[0]
-            why = rows[i]["vs_class_0"] = check.equivalent(texts[a], texts[b], frames[a][0]).explanation \
-                if frames[a][:2] == frames[b][:2] else \
-                f"launched otherwise (grid {frames[b][2]} vs {frames[a][2]}{', super-block programs ' + str(frames[b][0]['sblock']) + ' vs ' + str(frames[a][0]['sblock']) if frames[a][0] and frames[b][0] else ''}): not compared tree by tree"
+            why = rows[i]["vs_class_0"] = _parting(check, texts, frames, classes[0][0], m[0])
             console.print(f"[bold]class {i} vs class 0[/bold] ({names[m[0]]} vs {names[classes[0][0]]}): {why}")
     if args.json:
         _write_classes(args.json, rows, failed, {"compile_wall": compiled_s, "classify_cpu": classed_s})
     return 1 if failed else 0
+
+
+def _parting(check, texts, frames, a, b) -> str:
+    """Where configuration b's class parts from a's: the first difference where both are classed alike, else the
+    launches that keep them apart (other grids, or other super-block program counts)."""
+    (at_a, frame_a, grid_a), (at_b, frame_b, grid_b) = frames[a], frames[b]
+    if (at_a, frame_a) == (at_b, frame_b):
+        return check.equivalent(texts[a], texts[b], at_a).explanation
+    programs = f", super-block programs {at_b['sblock']} vs {at_a['sblock']}" if at_a and at_b else ""
+    return f"launched otherwise (grid {grid_b} vs {grid_a}{programs}): not compared tree by tree"
 
 
 def _check_cache(args, console) -> int:
@@ -328,7 +343,7 @@ def _check_cache(args, console) -> int:
     jobs = max(1, min(args.jobs or os.cpu_count() or 1, len(flat)))
     started, started_wall = time.process_time(), time.perf_counter()
     answers = []
-    with _compile_pool(jobs, None) as run, Progress(console=console, transient=True) as bar:
+    with _pool(jobs, None) as run, Progress(console=console, transient=True) as bar:
         task = bar.add_task(f"classing ({_count(jobs, 'process')})", total=len(flat))
         for answer in run(_class_one, flat):   # in the variants' order
             answers.append(answer)
@@ -340,10 +355,7 @@ def _check_cache(args, console) -> int:
         if why is not None:   # one unreadable kernel does not stop the others
             unread.append((group, why))
             continue
-        by_sig: dict = {}
-        for i, (sig, _, _) in enumerate(mine):
-            by_sig.setdefault(sig, []).append(i)
-        classes = list(by_sig.values())
+        classes = _classes(sig for sig, _, _ in mine)
         rows = [{"signature": mine[m[0]][0], "level": mine[m[0]][1],
                  "members": [variants[i].member for i in m], "folders": [str(variants[i].folder) for i in m]}
                 for m in classes]
