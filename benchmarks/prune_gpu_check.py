@@ -22,6 +22,7 @@ import triton
 import triton.language as tl
 
 from bitorder.check import prune
+from bitorder.compiler.demo import rows_sum as _rows_sum   # (ROWS rows a program: grids differ by configuration)
 
 CONFIGS = [triton.Config({}, num_warps=w, num_stages=s) for w in (4, 1, 2, 8) for s in (1, 2, 3)]
 PRUNE = prune(jobs=4, verbose=True)
@@ -77,14 +78,6 @@ def _compare(out, last, kept, got, first, y) -> dict:
 
 GRID_CONFIGS = [triton.Config({"ROWS": r}, num_warps=w) for r in (1, 2, 4) for w in (1, 2, 4)]
 KEPT_GRID = []
-
-
-@triton.jit
-def _rows_sum(x_ptr, y_ptr, n_rows, ROWS: tl.constexpr, COLS: tl.constexpr):
-    rows = tl.program_id(0) * ROWS + tl.arange(0, ROWS)
-    cols = tl.arange(0, COLS)
-    x = tl.load(x_ptr + rows[:, None] * COLS + cols[None, :], mask=rows[:, None] < n_rows, other=0.0)
-    tl.store(y_ptr + rows, tl.sum(x, axis=1), mask=rows < n_rows)
 
 
 def _rows_grid(meta):

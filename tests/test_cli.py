@@ -269,19 +269,19 @@ def test_check_verb_classes_over_launch_grids(tmp_path):
     """--grid: configurations whose grids differ in x alone are classed over super-blocks, so ROWS 1, 2 and 4 with
     one warp a row meet (their grids 512, 256, 128 programs); a grid expression naming nothing known is an error."""
     import json
-    common = ["check", "tests/check/test_sblock.py:rows_sum", "--sig", "x_ptr=*fp32", "y_ptr=*fp32", "n=i32",
+    common = ["check", "bitorder.compiler.demo:rows_sum", "--sig", "x_ptr=*fp32", "y_ptr=*fp32", "n_rows=i32",
               "--aligned", "x_ptr", "y_ptr", "--const", "COLS=128", "--space", "ROWS=1,2,4", "--warps", "1", "4"]
     out = tmp_path / "classes.json"
-    p = run(*common, "--grid", "cdiv(n, ROWS)", "--launch", "n=512", "--json", str(out))
+    p = run(*common, "--grid", "cdiv(n_rows, ROWS)", "--launch", "n_rows=512", "--json", str(out))
     assert p.returncode == 0, p.stdout + p.stderr
     classes = [sorted(c["members"]) for c in json.loads(out.read_text())["classes"]]
     assert ["warps=1 stages=3 ROWS=1 grid=512", "warps=1 stages=3 ROWS=2 grid=256", "warps=1 stages=3 ROWS=4 grid=128",
             "warps=4 stages=3 ROWS=4 grid=128"] in classes and len(classes) == 3
     p = run(*common, "--json", str(out))      # without --grid each grid is apart
     assert p.returncode == 0 and len(json.loads(out.read_text())["classes"]) == 5   # (ROWS 4 alone merges)
-    p = run(*common, "--grid", "cdiv(m, ROWS)", "--launch", "n=512")
+    p = run(*common, "--grid", "cdiv(m, ROWS)", "--launch", "n_rows=512")
     assert p.returncode == 1 and "NameError" in p.stderr and "--launch" in p.stderr
-    p = run(*common, "--launch", "n=512")
+    p = run(*common, "--launch", "n_rows=512")
     assert p.returncode == 1 and "give --grid too" in p.stderr
     p = run("check", str(tmp_path), "--grid", "1")
     assert p.returncode == 1 and "cache folder" in p.stderr

@@ -8,6 +8,7 @@ import triton.language as tl
 import bitorder
 from bitorder import check
 from bitorder.check.prune import super_blocks
+from bitorder.compiler.demo import ROWS_SUM_SIGNATURE, rows_sum
 
 SIG = {"x_ptr": "*fp32", "y_ptr": "*fp32", "n": "i32"}
 
@@ -19,21 +20,13 @@ def scale_shift(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     tl.store(y_ptr + offs, x * 2.0 + 1.0, mask=offs < n)
 
 
-@triton.jit
-def rows_sum(x_ptr, y_ptr, n, ROWS: tl.constexpr, COLS: tl.constexpr):
-    rows = tl.program_id(0) * ROWS + tl.arange(0, ROWS)
-    cols = tl.arange(0, COLS)
-    x = tl.load(x_ptr + rows[:, None] * COLS + cols[None, :], mask=rows[:, None] < n, other=0.0)
-    tl.store(y_ptr + rows, tl.sum(x, axis=1), mask=rows < n)
-
-
 def _scale_shift(block):
     return bitorder.compile(scale_shift, "sm90", signature=SIG, constexprs={"BLOCK": block},
                             aligned=["x_ptr", "y_ptr"], num_warps=4)
 
 
 def _rows_sum(rows, warps):
-    return bitorder.compile(rows_sum, "sm90", signature=SIG, constexprs={"ROWS": rows, "COLS": 128},
+    return bitorder.compile(rows_sum, "sm90", signature=ROWS_SUM_SIGNATURE, constexprs={"ROWS": rows, "COLS": 128},
                             aligned=["x_ptr", "y_ptr"], num_warps=warps)
 
 

@@ -23,6 +23,19 @@ def row_sum(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr, PINNED: tl.constexpr = Fa
 ROW_SUM_SIGNATURE = {"x_ptr": "*fp32", "y_ptr": "*fp32", "n_cols": "i32"}
 
 
+@triton.jit
+def rows_sum(x_ptr, y_ptr, n_rows, ROWS: tl.constexpr, COLS: tl.constexpr):
+    """y[row] = sum(x[row, :COLS]) for ROWS rows a program, over cdiv(n_rows, ROWS) programs: its configurations
+    differ in grid, and those with at most one warp a row sum every row in one order (check's super-blocks)."""
+    rows = tl.program_id(0) * ROWS + tl.arange(0, ROWS)
+    cols = tl.arange(0, COLS)
+    x = tl.load(x_ptr + rows[:, None] * COLS + cols[None, :], mask=rows[:, None] < n_rows, other=0.0)
+    tl.store(y_ptr + rows, tl.sum(x, axis=1), mask=rows < n_rows)
+
+
+ROWS_SUM_SIGNATURE = {"x_ptr": "*fp32", "y_ptr": "*fp32", "n_rows": "i32"}
+
+
 def compile_targets(names):
     """(target, assembly kind, True or the error, seconds) for each target name."""
     rows = []
