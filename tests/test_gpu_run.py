@@ -9,7 +9,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def mutant_runs():
-    text = open(os.path.join(ROOT, "scripts", "gpu-run")).read().replace("\\\n", " ")
+    text = open(os.path.join(ROOT, "scripts", "gpu-run")).read()
+    # a fault two jobs build is an array, NAME=('OLD' 'NEW'), passed as "${NAME[@]}": its words in place
+    for name, body in re.findall(r"^(\w+)=\((.*?)\)$", text, re.M | re.S):
+        text = text.replace(f'"${{{name}[@]}}"', " ".join(shlex.quote(w) for w in shlex.split(body)))
+    text = text.replace("\\\n", " ")
     for line in text.splitlines():
         m = re.search(r"scripts/mutant-run (.*?) -- ", line)
         if m:
