@@ -2,7 +2,7 @@
 which generated kernels' autotune configurations the checker proves bitwise-equal, and, for every variant the
 autotuner ran, whether its class mates returned identical bytes.
 
-    PYTHONPATH=src python benchmarks/inductor_cache_check.py OUT.json      (a CUDA GPU)
+    PYTHONPATH=src python benchmarks/inductor_cache_check.py [--pointwise-configs] OUT.json      (a CUDA GPU)
 
 The models are capture_inductor.py's (a Llama RMSNorm + SwiGLU block, a GPT-2 LayerNorm + GELU block, masked
 attention probabilities, cross-entropy forward and backward), compiled with Inductor's default autotuning (a
@@ -13,7 +13,11 @@ more on cloned arguments (twice: a variant whose two launches differ is counted 
 and keep a digest of every tensor argument's bytes, by the launcher's cache folder (`launcher.cache_hash`, the
 folder Triton compiled it into). `python -m bitorder check $TORCHINDUCTOR_CACHE_DIR --json` then groups and
 classes the cache as a user would; a class member whose digest is not its class's first recorded one is a wrong
-merge (exit 1). Variants the autotuner did not bench (kernels with one configuration) have no digest."""
+merge (exit 1). Variants the autotuner did not bench (kernels with one configuration) have no digest.
+--pointwise-configs sets Inductor's max_autotune_pointwise, so pointwise kernels are benched over several XBLOCK
+too. Since 2026-12-05h `bitorder check` classes an Inductor kernel's variants over the grids Inductor launches them
+on (cdiv(xnumel, XBLOCK)): a class may hold variants of other XBLOCK, launched over their own grids here as by the
+autotuner (classes_over_grids counts those classes, compared_over_grids their members with bytes)."""
 from __future__ import annotations
 
 import hashlib
@@ -29,9 +33,11 @@ RECORD: dict = {}      # cache folder name -> {"kernel", "config", "digest" or N
 def compare(kernels: list, record: dict) -> dict:
     """Per kernel group of `bitorder check --json`, against RECORD: variants, classes, variants with bytes,
     true classes among them, and wrong merges (a recorded member whose digest differs from its class's first)."""
-    out = {"kernels": {}, "wrong_merges": 0, "variants": 0, "compared": 0}
+    out = {"kernels": {}, "wrong_merges": 0, "variants": 0, "compared": 0, "kernels_over_grids": 0,
+           "classes_over_grids": 0, "compared_over_grids": 0}
     for k in kernels:
-        row = {"variants": k["variants"], "classes": len(k["classes"]), "compared": 0, "wrong_merges": 0}
+        row = {"variants": k["variants"], "classes": len(k["classes"]), "compared": 0, "wrong_merges": 0,
+               "launch_grids": bool(k.get("launch_grids")), "classes_over_grids": 0}
         digests = set()
         for c in k["classes"]:
             got = [record[os.path.basename(f)]["digest"] for f in c["folders"]
@@ -39,11 +45,17 @@ def compare(kernels: list, record: dict) -> dict:
             row["compared"] += len(got)
             row["wrong_merges"] += sum(d != got[0] for d in got[1:])
             digests.update(got)
+            # a class whose members launch over other grids (bitorder check's super-blocks, Inductor's XBLOCK)
+            if len({m.split("grid=")[-1] for m in c.get("members", []) if "grid=" in m}) > 1:
+                row["classes_over_grids"] += 1
+                out["compared_over_grids"] += len(got)
         row["true_classes_compared"] = len(digests)
         out["kernels"][k["kernel"]] = row
         out["wrong_merges"] += row["wrong_merges"]
         out["variants"] += row["variants"]
         out["compared"] += row["compared"]
+        out["kernels_over_grids"] += row["launch_grids"]
+        out["classes_over_grids"] += row["classes_over_grids"]
     return out
 
 
@@ -80,7 +92,7 @@ def _wrap_bench(torch):
     CachingAutotuner.bench = bench
 
 
-def main(out: str) -> int:
+def main(out: str, pointwise_configs: bool = False) -> int:
     cache = tempfile.mkdtemp()
     os.environ["TORCHINDUCTOR_CACHE_DIR"] = cache
     os.environ["TORCHINDUCTOR_COMPILE_THREADS"] = "1"
@@ -89,6 +101,7 @@ def main(out: str) -> int:
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from capture_inductor import TOKENS, models
     cfg.compile_threads = 1
+    cfg.max_autotune_pointwise = pointwise_configs   # pointwise kernels benched over several XBLOCK too
     _wrap_bench(torch)
     ran = []
     for name, (cls, inputs) in models(torch).items():
@@ -112,6 +125,7 @@ def main(out: str) -> int:
     print(p.stdout[-4000:], p.stderr[-2000:])
     kernels = json.load(open(listing))["kernels"] if os.path.exists(listing) else []
     summary = {"device": torch.cuda.get_device_name(), "torch": torch.__version__, "models": ran,
+               "max_autotune_pointwise": pointwise_configs,
                "check_exit": p.returncode, "benched_variants": len(RECORD),
                "nondeterministic_or_unrepeated": sum(r["digest"] is None for r in RECORD.values()),
                **compare(kernels, RECORD)}
@@ -125,4 +139,4 @@ def main(out: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    sys.exit(main(sys.argv[-1], "--pointwise-configs" in sys.argv[1:-1]))

@@ -70,3 +70,24 @@ def test_a_sample_compiles_for_sm90_to_a_checker_signature():
         ptx = compile_config(s.fn, cfg, {**s.make("cpu", 1), **s.fixed}, {}, "sm90")
         assert check.signature(ptx), (s.name, cfg)
         assert check.level(ptx)
+
+
+def test_the_grid_bitorder_check_reads_off_the_code_is_the_launch_grid():
+    """`bitorder check DIR` reads an Inductor variant's grid off its code (check/tritoncache.inductor_grid: xnumel
+    from the kernel's module, XBLOCK from the TTGIR): for a sample of the captured kernels it is the grid their
+    launches used (cdiv(xnumel, XBLOCK)), XBLOCK 1 (no multiply in the code) included."""
+    import re
+
+    from bitorder.check.prune import compile_config
+    from bitorder.check.tritoncache import inductor_grid
+    rng = random.Random(1)
+    seen = set()
+    for s in [s for s in inductor.SPECS if s.name.endswith(("t8_per0", "t8_poi1"))]:
+        c = next(c for c in inductor.captured() if inductor._short(c) == s.name)
+        for cfg in rng.sample(s.space, 3) + [min(s.space, key=lambda k: k.kwargs["XBLOCK"])]:
+            compiled = compile_config(s.fn, cfg, {**s.make("cpu", 1), **s.fixed}, {}, "sm90")
+            name = re.search(r"tt\.func public @(\w+)", compiled.ttgir).group(1)
+            grid = inductor_grid(compiled.ptx, compiled.ttgir, name)
+            assert grid == (*s.grid({**c.ints, **cfg.kwargs}), 1, 1), (s.name, cfg)
+            seen.add(cfg.kwargs["XBLOCK"])
+    assert 1 in seen

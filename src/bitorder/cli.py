@@ -138,12 +138,12 @@ def _classes(keys) -> list:
 
 
 def _class_one(item):
-    """(signature, level, None) of one cached variant ((asm, store)), or (None, None, why) where its PTX is not
-    read: a pool worker's task for `bitorder check DIR`."""
+    """(signature, level, None) of one cached variant ((asm, check.signature's args, store)), or (None, None, why)
+    where its PTX is not read: a pool worker's task for `bitorder check DIR`."""
     from . import check
-    asm, store = item
+    asm, at, store = item
     try:
-        return check.signature(asm, store=store), check.level(asm, store=store), None
+        return check.signature(asm, at, store=store), check.level(asm, at, store=store), None
     except check.PTXError as e:
         return None, None, str(e)
 
@@ -339,7 +339,8 @@ def _check_cache(args, console) -> int:
                f"(bitorder check {loose[0].parent}/*.ptx)" if loose else ""
         raise SystemExit(f"{what} under {args.inputs[0]} (a Triton cache: $TRITON_CACHE_DIR, ~/.triton/cache)"
                          + (f"; {len(skipped)} folders skipped, e.g. {skipped[0][1]}" if skipped else "") + hint)
-    flat = [(v.asm, args.store) for _, vs in sorted(groups.items()) for v in vs]
+    frames = {g: _cache_frames(vs) for g, vs in groups.items()}
+    flat = [(v.asm, at, args.store) for g, vs in sorted(groups.items()) for v, (at, _, _) in zip(vs, frames[g])]
     jobs = max(1, min(args.jobs or os.cpu_count() or 1, len(flat)))
     started, started_wall = time.process_time(), time.perf_counter()
     answers = []
@@ -355,14 +356,16 @@ def _check_cache(args, console) -> int:
         if why is not None:   # one unreadable kernel does not stop the others
             unread.append((group, why))
             continue
-        classes = _classes(sig for sig, _, _ in mine)
+        classes = _classes(zip((sig for sig, _, _ in mine), (frame for _, frame, _ in frames[group])))
         rows = [{"signature": mine[m[0]][0], "level": mine[m[0]][1],
                  "members": [variants[i].member for i in m], "folders": [str(variants[i].folder) for i in m]}
                 for m in classes]
         if args.explain:
+            asms = [v.asm for v in variants]
             for i, m in enumerate(classes[1:], 1):
-                rows[i]["vs_class_0"] = check.equivalent(variants[classes[0][0]].asm, variants[m[0]].asm).explanation
-        out.append({"kernel": group, "variants": len(variants), "classes": rows})
+                rows[i]["vs_class_0"] = _parting(check, asms, frames[group], classes[0][0], m[0])
+        out.append({"kernel": group, "variants": len(variants), "classes": rows,
+                    "launch_grids": frames[group][0][2] is not None})
     classed_s = time.process_time() - started if jobs == 1 else time.perf_counter() - started_wall
     for g in out:
         if g["variants"] > 1:
@@ -382,6 +385,11 @@ def _check_cache(args, console) -> int:
         s.add_row(g["kernel"], str(g["variants"]), str(len(g["classes"])),
                   "-" if g["variants"] == 1 else "yes" if len(g["classes"]) == 1 else "[red]no: may differ[/red]")
     console.print(s)
+    gridded = sum(g["launch_grids"] for g in out)
+    if gridded:   # what lets XBLOCK variants share a class: said, since it is read off Inductor's code
+        console.print(f"[dim]{_count(gridded, 'kernel')} classed over the grids TorchInductor launches them on "
+                      f"(cdiv(xnumel, XBLOCK), read off each kernel's module and TTGIR): variants of other XBLOCK "
+                      f"meet where their super-blocks store the same[/dim]")
     for group, why in unread:
         console.print(f"[red]not read[/red] {group}: {why}")
     if skipped:
@@ -394,6 +402,17 @@ def _check_cache(args, console) -> int:
                        "skipped": [{"folder": d, "why": w} for d, w in skipped],
                        "seconds": {"classify_cpu": classed_s}}, f, indent=1)
     return 1 if unread else 0
+
+
+def _cache_frames(variants) -> list:
+    """Per cached variant, (check.signature's args, its frame, its grid) as _grid_frames gives them: over
+    super-blocks where every variant of the kernel carries the grid Inductor launches it on and those grids differ
+    (tritoncache.inductor_grid); else all in one frame, as variants launched alike are compared."""
+    from .check.prune import launch_frames
+    grids = [v.grid for v in variants]
+    if None in grids or len(set(grids)) < 2:
+        return [(None, None, None)] * len(variants)
+    return [(at, frame, g) for (at, frame), g in zip(launch_frames(grids), grids)]
 
 
 def _count(n, noun) -> str:

@@ -103,3 +103,97 @@ def test_the_inductor_cache_check_counts_by_folder():
     assert got["wrong_merges"] == 0 and got["compared"] == 3 and got["kernels"]["k"]["true_classes_compared"] == 2
     kernels[0]["classes"] = [{"folders": ["/c/A", "/c/C", "/c/B"]}]
     assert mod.compare(kernels, record)["wrong_merges"] == 1
+    # a class over other grids (Inductor variants of other XBLOCK) is counted with its compared members
+    kernels[0].update(launch_grids=True, classes=[{"folders": ["/c/A", "/c/B"], "members": ["A w=1 grid=8",
+                                                                                            "B w=1 grid=4"]},
+                                                  {"folders": ["/c/C"], "members": ["C w=2 grid=8"]}])
+    got = mod.compare(kernels, record)
+    assert (got["kernels_over_grids"], got["classes_over_grids"], got["compared_over_grids"]) == (1, 1, 2)
+
+
+_INDUCTOR_MODULE = '''
+import triton
+import triton.language as tl
+
+
+def pointwise(**kwargs):   # torch._inductor.runtime.triton_heuristics.pointwise, as far as its module reads
+    return lambda fn: fn
+
+
+@pointwise(
+    size_hints={'x': 4096},
+    inductor_meta={'grid_type': '%s', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_relu_0'},
+)
+@triton.jit
+def triton_poi_fused_relu_0(in_ptr0, out_ptr0, xnumel, XBLOCK : tl.constexpr):
+    # written under %s
+    xnumel = 4096
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    tmp0 = tl.load(in_ptr0 + (xindex), xmask)
+    tmp1 = tl.maximum(tmp0, 0.0) * 3.0
+    tl.store(out_ptr0 + (xindex), tmp1, xmask)
+'''
+
+
+def inductor_cache(root, grid_type="Grid1D", blocks=(128, 256, 512), warps=(1, 4)):
+    """A cache folder holding the variants TorchInductor would compile of a pointwise kernel written as Inductor
+    writes one (its module beside them, as in Inductor's cache); returns the module's path."""
+    import importlib.util
+    src = root / "cinductor.py"
+    # (the folder in a comment of the kernel's body: Triton keys its compile cache by the function's text, and a
+    # compile of the same text from another test's module would name that module's path)
+    src.write_text(_INDUCTOR_MODULE % (grid_type, root))
+    spec = importlib.util.spec_from_file_location(f"cinductor_{abs(hash(str(root)))}", src)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    sig = {"in_ptr0": "*fp32", "out_ptr0": "*fp32", "xnumel": "i32"}
+    for xblock in blocks:
+        for w in warps:
+            c = bitorder.compile(mod.triton_poi_fused_relu_0, "sm90", signature=sig, constexprs={"XBLOCK": xblock},
+                                 num_warps=w, cache=False)
+            _entry(root / "triton", f"X{xblock}w{w}", c, num_warps=w)
+    return src
+
+
+def test_inductor_variants_carry_the_grid_inductor_launches(tmp_path):
+    """A Grid1D Inductor kernel's variants carry cdiv(xnumel, XBLOCK) (xnumel from its module, XBLOCK from each
+    TTGIR, 1 where program_id(0) is not multiplied); another grid type, or a module gone from disk, gives none."""
+    src = inductor_cache(tmp_path, blocks=(1, 256, 512), warps=(4,))
+    groups, _ = tritoncache.read(tmp_path / "triton")
+    (variants,) = groups.values()
+    assert sorted(v.grid for v in variants) == [(8, 1, 1), (16, 1, 1), (4096, 1, 1)]
+    assert sorted(v.member.split()[-1] for v in variants) == ["grid=16", "grid=4096", "grid=8"]
+    tritoncache._inductor_xnumel.cache_clear()
+    src.unlink()
+    assert {v.grid for v in next(iter(tritoncache.read(tmp_path / "triton")[0].values()))} == {None}
+    other = tmp_path / "grid2d"
+    other.mkdir()
+    inductor_cache(other, grid_type="Grid2D", blocks=(256,), warps=(4,))
+    assert [v.grid for vs in tritoncache.read(other / "triton")[0].values() for v in vs] == [None]
+    tritoncache._inductor_xnumel.cache_clear()
+
+
+
+def test_check_verb_classes_inductor_variants_over_their_grids(tmp_path):
+    """`bitorder check DIR` on an Inductor kernel's variants: XBLOCK 128, 256 and 512 (grids 32, 16, 8) store the
+    same elementwise trees, so over super-blocks they are one class; where the module declares another launch, each
+    grid stays apart (no super-blocks: what one grid's variants store is all that is compared)."""
+    import os
+    import subprocess
+    import sys
+    for grid_type, want in (("Grid1D", [6]), ("Grid2D", [2, 2, 2])):
+        root = tmp_path / grid_type
+        root.mkdir()
+        inductor_cache(root, grid_type=grid_type)
+        out = root / "classes.json"
+        env = dict(os.environ, BITORDER_CACHE_DIR=str(root / "bitorder"))
+        p = subprocess.run([sys.executable, "-m", "bitorder", "check", str(root / "triton"), "--json", str(out),
+                            "--jobs", "1", "--explain"], capture_output=True, text=True, env=env)
+        assert p.returncode == 0, p.stdout + p.stderr
+        (k,) = json.loads(out.read_text())["kernels"]
+        assert sorted(len(c["members"]) for c in k["classes"]) == want and k["launch_grids"] == (grid_type == "Grid1D")
+        assert ("classed over the grids TorchInductor launches" in " ".join(p.stdout.split())) == (want == [6])
+        if want != [6]:   # XBLOCK variants without grids part where their programs store other elements
+            assert all(c["vs_class_0"].startswith("output address") for c in k["classes"][1:]), k

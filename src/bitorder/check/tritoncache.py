@@ -5,9 +5,16 @@ Triton keeps each compile in a folder of its own (`$TRITON_CACHE_DIR`, by defaul
 NAME.ptx, NAME.ttgir and NAME.json (the metadata: name, num_warps, num_stages, target). A group is one kernel
 as its launches specialise it: the same name, the same definition (file and line), the same target and the same
 parameters (types and the ones assumed multiples of 16). The constexprs a configuration chose are not in the
-metadata; they are in the code, which is what the checker reads."""
+metadata; they are in the code, which is what the checker reads.
+
+A TorchInductor kernel says how it is launched: its module (the definition file, still in Inductor's cache)
+declares a Grid1D launch, cdiv(xnumel, XBLOCK) programs, and fixes xnumel in the kernel's body; its TTGIR shows
+the XBLOCK each variant multiplies program_id(0) by. Such variants carry their grid, so the caller can class
+variants of other XBLOCK over super-blocks (check.prune.launch_frames): every one of them covers [0, xnumel)."""
 from __future__ import annotations
 
+import ast
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -17,6 +24,10 @@ _FUNC = re.compile(r"tt\.func public @([\w.$]+)\((.*?)\) attributes", re.S)
 _PARAM = re.compile(r"%([\w.$]+): (!tt\.ptr<[^>]*>|\w+)( \{[^}]*tt\.divisibility = 16[^}]*\})?")
 _DEF = re.compile(r'^#loc\d* = loc\("([^"]+)":(\d+):\d+\)', re.M)
 _RANGE = re.compile(r"tt\.make_range \{end = (\d+) : i32, start = 0 : i32\}")
+# Inductor's `xoffset = tl.program_id(0) * XBLOCK` as the TTGIR names it (no multiply where XBLOCK is 1)
+_PID_X = re.compile(r"^ *%xoffset = tt\.get_program_id x ", re.M)
+_XBLOCK = re.compile(r"^ *%xoffset_\d+ = arith\.muli %xoffset, %c(\d+)_i32 ", re.M)
+_OTHER_PID = re.compile(r"tt\.get_program_id [yz]|tt\.get_num_programs")
 
 
 @dataclass(frozen=True)
@@ -28,6 +39,7 @@ class Cached:
     member: str
     asm: dict | str
     folder: Path
+    grid: tuple | None = None   # (x, y, z) as Inductor launches it (inductor_grid), else None: not known
 
 
 def _signature_of(ttgir: str, name: str) -> str:
@@ -46,6 +58,51 @@ def _definition(ttgir: str) -> str:
     """FILE:LINE of the kernel's definition (the module's first location), or '?'."""
     m = _DEF.search(ttgir)
     return f"{m.group(1)}:{m.group(2)}" if m else "?"
+
+
+@functools.lru_cache(maxsize=1024)
+def _inductor_xnumel(path: str, name: str) -> int | None:
+    """xnumel of the TorchInductor kernel `name` defined in the module at `path`, where its decorator declares the
+    Grid1D launch (inductor_meta grid_type) and its body fixes xnumel to a constant; None for anything else."""
+    try:
+        tree = ast.parse(Path(path).read_text())
+    except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+        return None
+    fn = next((f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == name), None)
+    if fn is None or not any(_grid_1d(d) for d in fn.decorator_list):
+        return None
+    for st in fn.body:
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and getattr(st.targets[0], "id", None) == "xnumel":
+            v = st.value
+            return v.value if isinstance(v, ast.Constant) and type(v.value) is int and v.value > 0 else None
+    return None
+
+
+def _grid_1d(decorator) -> bool:
+    """Whether a decorator is a call given inductor_meta={..., 'grid_type': 'Grid1D', ...}."""
+    for kw in getattr(decorator, "keywords", ()):
+        if kw.arg == "inductor_meta" and isinstance(kw.value, ast.Dict):
+            return any(isinstance(k, ast.Constant) and k.value == "grid_type" and isinstance(v, ast.Constant)
+                       and v.value == "Grid1D" for k, v in zip(kw.value.keys, kw.value.values))
+    return False
+
+
+def inductor_grid(ptx: str, ttgir: str, name: str) -> tuple | None:
+    """The (x, 1, 1) grid TorchInductor launches this compiled variant over: cdiv(xnumel, XBLOCK), with xnumel from
+    the kernel's module and XBLOCK from the variant's TTGIR. None where any of it is not read exactly so: a kernel
+    that is not Inductor's, a module no longer on disk, a launch other than Grid1D, a program reading another grid
+    axis or the grid's size (its code would depend on more than the elements a program covers)."""
+    m = _DEF.search(ttgir)
+    if m is None or not _PID_X.search(ttgir) or _OTHER_PID.search(ttgir) or "%nctaid" in ptx:
+        return None
+    xnumel = _inductor_xnumel(m.group(1), name)
+    if xnumel is None:
+        return None
+    blocks = _XBLOCK.findall(ttgir)
+    if len(blocks) > 1:
+        return None
+    xblock = int(blocks[0]) if blocks else 1   # (program_id(0) * 1 folds away)
+    return (-(-xnumel // xblock), 1, 1)
 
 
 def read(root, kernel: str | None = None) -> tuple[dict[str, list[Cached]], list[tuple[str, str]]]:
@@ -87,5 +144,8 @@ def read(root, kernel: str | None = None) -> tuple[dict[str, list[Cached]], list
         if ranges:   # the block shapes (tl.arange extents): the constexprs the metadata does not keep
             options += f" ranges={','.join(map(str, ranges))}"
         asm = {"ptx": ptx.read_text(), "ttgir": gir} if gir else ptx.read_text()
-        groups.setdefault(group, []).append(Cached(group, f"{folder.name[:10]} {options}", asm, folder))
+        grid = inductor_grid(asm["ptx"], gir, name) if gir else None
+        if grid is not None:
+            options += f" grid={grid[0]}"
+        groups.setdefault(group, []).append(Cached(group, f"{folder.name[:10]} {options}", asm, folder, grid))
     return groups, skipped
