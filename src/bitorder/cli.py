@@ -249,7 +249,8 @@ def _check(args) -> int:
         raise SystemExit("--launch gives the values --grid reads: give --grid too")
     if len(args.inputs) == 1 and Path(args.inputs[0]).is_dir():
         if args.grid:
-            raise SystemExit("--grid: a cache folder does not say how each variant was launched; give FILE.py:FN")
+            raise SystemExit("--grid: a cache folder does not say how each variant was launched (TorchInductor's "
+                             "kernels excepted: their grids are read off their code); give FILE.py:FN")
         return _check_cache(args, console)
     if args.kernel is not None:
         raise SystemExit("--kernel selects a kernel of a Triton cache folder: give the folder")
@@ -451,7 +452,8 @@ def main(argv=None) -> int:
                    add_help=False)
     k = sub.add_parser("check", help="bitwise classes of compiled kernels: two PTX files, or a kernel's configs")
     k.add_argument("inputs", nargs="+", help="PTX files, one FILE.py:FUNCTION or MODULE:FUNCTION, or a Triton "
-                   "cache folder (~/.triton/cache): each kernel's compiled variants classed together")
+                   "cache folder (~/.triton/cache, or TorchInductor's, whose kernels are classed over the grids "
+                   "Inductor launches them on): each kernel's compiled variants classed together")
     k.add_argument("--kernel", metavar="NAME", help="with a cache folder: only the kernel of that name")
     k.add_argument("--target", default="sm90", help="an NVIDIA compile target (default sm90): the checker reads PTX")
     k.add_argument("--sig", nargs="*", metavar="ARG=TYPE", help="runtime argument types, e.g. x_ptr=*fp32 n=i32")
