@@ -114,18 +114,13 @@ def _compile_one(point):
 
 @contextlib.contextmanager
 def _pool(jobs, common):
-    """A map (ordered, lazy) over configurations to compile or variants to class: in this process for one job (or
-    where the kernel's module has initialised CUDA, which a fork must not copy), else over `jobs` forked workers
-    that inherit the loaded kernel (Triton's compile, and a walk, are one core's work each)."""
+    """check.tritoncache.forked_map with `common` (fn, target, signature types, aligned names) set for the workers
+    to inherit: a forked worker compiles the loaded kernel."""
+    from .check.tritoncache import forked_map
     global _COMMON
-    _COMMON = common   # (a forked worker inherits it)
-    torch = sys.modules.get("torch")
-    if jobs == 1 or (torch is not None and torch.cuda.is_initialized()):
-        yield map
-        return
-    import multiprocessing
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        yield lambda f, items: pool.imap(f, items)
+    _COMMON = common
+    with forked_map(jobs) as run:
+        yield run
 
 
 def _classes(keys) -> list:
@@ -135,17 +130,6 @@ def _classes(keys) -> list:
     for i, k in enumerate(keys):
         by_key.setdefault(k, []).append(i)
     return list(by_key.values())
-
-
-def _class_one(item):
-    """(signature, level, None) of one cached variant ((asm, check.signature's args, store)), or (None, None, why)
-    where its PTX is not read: a pool worker's task for `bitorder check DIR`."""
-    from . import check
-    asm, at, store = item
-    try:
-        return check.signature(asm, at, store=store), check.level(asm, at, store=store), None
-    except check.PTXError as e:
-        return None, None, str(e)
 
 
 def _with_ttgir(path: Path):
@@ -244,6 +228,7 @@ def _check(args) -> int:
     from rich.table import Table
 
     from . import check
+    from .check.prune import parting
     console = Console()
     if args.launch and not args.grid:
         raise SystemExit("--launch gives the values --grid reads: give --grid too")
@@ -305,21 +290,11 @@ def _check(args) -> int:
         console.print(check.equivalent(*texts).explanation)
     elif (args.explain or len(texts) == 2) and len(classes) > 1:   # each class against the first
         for i, m in enumerate(classes[1:], 1):
-            why = rows[i]["vs_class_0"] = _parting(check, texts, frames, classes[0][0], m[0])
+            why = rows[i]["vs_class_0"] = parting(texts, frames, classes[0][0], m[0])
             console.print(f"[bold]class {i} vs class 0[/bold] ({names[m[0]]} vs {names[classes[0][0]]}): {why}")
     if args.json:
         _write_classes(args.json, rows, failed, {"compile_wall": compiled_s, "classify_cpu": classed_s})
     return 1 if failed else 0
-
-
-def _parting(check, texts, frames, a, b) -> str:
-    """Where configuration b's class parts from a's: the first difference where both are classed alike, else the
-    launches that keep them apart (other grids, or other super-block program counts)."""
-    (at_a, frame_a, grid_a), (at_b, frame_b, grid_b) = frames[a], frames[b]
-    if (at_a, frame_a) == (at_b, frame_b):
-        return check.equivalent(texts[a], texts[b], at_a).explanation
-    programs = f", super-block programs {at_b['sblock']} vs {at_a['sblock']}" if at_a and at_b else ""
-    return f"launched otherwise (grid {grid_b} vs {grid_a}{programs}): not compared tree by tree"
 
 
 def _check_cache(args, console) -> int:
@@ -330,43 +305,21 @@ def _check_cache(args, console) -> int:
     from rich.progress import Progress
     from rich.table import Table
 
-    from . import check
     from .check import tritoncache
-    groups, skipped = tritoncache.read(args.inputs[0], args.kernel)
-    if not groups:
+    jobs = args.jobs or os.cpu_count() or 1
+    started, started_wall = time.process_time(), time.perf_counter()
+    with Progress(console=console, transient=True) as bar:
+        task = bar.add_task("classing", total=None)
+        got = tritoncache.classes(args.inputs[0], args.kernel, jobs, args.store, args.explain,
+                                  lambda done, total: bar.update(task, completed=done, total=total))
+    out, unread, skipped, jobs = got.kernels, got.unread, got.skipped, got.jobs
+    if not out and not unread:
         what = f"no compiled kernel named {args.kernel!r}" if args.kernel else "no compiled kernel with PTX"
         loose = [] if args.kernel else sorted(Path(args.inputs[0]).rglob("*.ptx"))
         hint = f"; it holds {_count(len(loose), 'PTX file')} without Triton's metadata: give them as files " \
                f"(bitorder check {loose[0].parent}/*.ptx)" if loose else ""
         raise SystemExit(f"{what} under {args.inputs[0]} (a Triton cache: $TRITON_CACHE_DIR, ~/.triton/cache)"
                          + (f"; {len(skipped)} folders skipped, e.g. {skipped[0][1]}" if skipped else "") + hint)
-    frames = {g: _cache_frames(vs) for g, vs in groups.items()}
-    flat = [(v.asm, at, args.store) for g, vs in sorted(groups.items()) for v, (at, _, _) in zip(vs, frames[g])]
-    jobs = max(1, min(args.jobs or os.cpu_count() or 1, len(flat)))
-    started, started_wall = time.process_time(), time.perf_counter()
-    answers = []
-    with _pool(jobs, None) as run, Progress(console=console, transient=True) as bar:
-        task = bar.add_task(f"classing ({_count(jobs, 'process')})", total=len(flat))
-        for answer in run(_class_one, flat):   # in the variants' order
-            answers.append(answer)
-            bar.advance(task)
-    out, unread, at = [], [], 0
-    for group, variants in sorted(groups.items()):
-        mine, at = answers[at:at + len(variants)], at + len(variants)
-        why = next((w for _, _, w in mine if w is not None), None)
-        if why is not None:   # one unreadable kernel does not stop the others
-            unread.append((group, why))
-            continue
-        classes = _classes(zip((sig for sig, _, _ in mine), (frame for _, frame, _ in frames[group])))
-        rows = [{"signature": mine[m[0]][0], "level": mine[m[0]][1],
-                 "members": [variants[i].member for i in m], "folders": [str(variants[i].folder) for i in m]}
-                for m in classes]
-        if args.explain:
-            asms = [v.asm for v in variants]
-            for i, m in enumerate(classes[1:], 1):
-                rows[i]["vs_class_0"] = _parting(check, asms, frames[group], classes[0][0], m[0])
-        out.append({"kernel": group, "variants": len(variants), "classes": rows,
-                    "launch_grids": frames[group][0][2] is not None})
     classed_s = time.process_time() - started if jobs == 1 else time.perf_counter() - started_wall
     for g in out:
         if g["variants"] > 1:
@@ -403,17 +356,6 @@ def _check_cache(args, console) -> int:
                        "skipped": [{"folder": d, "why": w} for d, w in skipped],
                        "seconds": {"classify_cpu": classed_s}}, f, indent=1)
     return 1 if unread else 0
-
-
-def _cache_frames(variants) -> list:
-    """Per cached variant, (check.signature's args, its frame, its grid) as _grid_frames gives them: over
-    super-blocks where every variant of the kernel carries the grid Inductor launches it on and those grids differ
-    (tritoncache.inductor_grid); else all in one frame, as variants launched alike are compared."""
-    from .check.prune import launch_frames
-    grids = [v.grid for v in variants]
-    if None in grids or len(set(grids)) < 2:
-        return [(None, None, None)] * len(variants)
-    return [(at, frame, g) for (at, frame), g in zip(launch_frames(grids), grids)]
 
 
 def _count(n, noun) -> str:

@@ -197,3 +197,16 @@ def test_check_verb_classes_inductor_variants_over_their_grids(tmp_path):
         assert ("classed over the grids TorchInductor launches" in " ".join(p.stdout.split())) == (want == [6])
         if want != [6]:   # XBLOCK variants without grids part where their programs store other elements
             assert all(c["vs_class_0"].startswith("output address") for c in k["classes"][1:]), k
+
+
+def test_cache_classes_is_the_library_call_behind_the_check_verb(tmp_path):
+    """check.cache_classes(folder) returns what `bitorder check DIR --json` prints, in this process (jobs=1) or in
+    forked ones, and reports its progress variant by variant."""
+    inductor_cache(tmp_path, blocks=(256, 512), warps=(1, 4))
+    seen = []
+    got = check.cache_classes(tmp_path / "triton", jobs=1, store=False, progress=lambda d, n: seen.append((d, n)))
+    assert seen == [(1, 4), (2, 4), (3, 4), (4, 4)] and got.jobs == 1 and got.unread == [] and got.skipped == []
+    (k,) = got.kernels
+    assert k["variants"] == 4 and k["launch_grids"] and [len(c["members"]) for c in k["classes"]] == [4]
+    assert check.cache_classes(tmp_path / "triton", jobs=2, store=False).kernels == got.kernels
+    assert check.cache_classes(tmp_path / "triton", kernel="other").kernels == []

@@ -6,6 +6,7 @@
     bitorder.check.partition([ptx, ...], args=None) -> [[indices], ...]
     bitorder.check.divisible_params(compiled) -> parameters its code assumed multiples of 16
     bitorder.check.prune(reference=0, bind=None, grid=None) -> an early_config_prune for @triton.autotune
+    bitorder.check.cache_classes(folder) -> the classes of each kernel's variants in a Triton or Inductor cache
 
 args ({PTX parameter index: int}) binds a launch's integer arguments: the verdict then holds
 for launches with exactly those integers (a GEMM's loop over a runtime K is followed). Its
@@ -19,6 +20,7 @@ ensure_fresh()   # a compiled module whose source changed since its build is ref
 from .ptx import PTXError, parse  # noqa: E402
 from .prune import prune  # noqa: E402
 from .signature import Verdict, canonicalize, divisible_params, equivalent, level, partition, signature
+from .tritoncache import classes as cache_classes  # noqa: E402
 
-__all__ = ["NATIVE", "PTXError", "parse", "prune", "Verdict", "canonicalize", "divisible_params", "equivalent", "level", "partition",
+__all__ = ["NATIVE", "PTXError", "cache_classes", "parse", "prune", "Verdict", "canonicalize", "divisible_params", "equivalent", "level", "partition",
            "signature"]

@@ -16,7 +16,7 @@ import math
 import sys
 import time
 
-from .signature import signature
+from .signature import equivalent, signature
 
 
 def _autotuner():
@@ -203,6 +203,17 @@ def launch_frames(grids) -> list:
     blocks = super_blocks(grids)
     return [({"sblock": blocks[g][0]}, ("super-blocks", blocks[g][1], g[1:])) if g in blocks else (None, g)
             for g in map(tuple, grids)]
+
+
+def parting(texts, frames, a, b) -> str:
+    """Where configuration b's class parts from a's (frames: per configuration, (check.signature's args, frame,
+    grid) as launch_frames gives them, with the grid): the first difference where both are classed alike, else the
+    launches that keep them apart (other grids, or other super-block program counts)."""
+    (at_a, frame_a, grid_a), (at_b, frame_b, grid_b) = frames[a], frames[b]
+    if (at_a, frame_a) == (at_b, frame_b):
+        return equivalent(texts[a], texts[b], at_a).explanation
+    programs = f", super-block programs {at_b['sblock']} vs {at_a['sblock']}" if at_a and at_b else ""
+    return f"launched otherwise (grid {grid_b} vs {grid_a}{programs}): not compared tree by tree"
 
 
 def grid_extents(g) -> tuple:

@@ -14,11 +14,18 @@ variants of other XBLOCK over super-blocks (check.prune.launch_frames): every on
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
 import json
+import os
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from .prune import launch_frames, parting
+from .ptx import PTXError
+from .signature import level, signature
 
 _FUNC = re.compile(r"tt\.func public @([\w.$]+)\((.*?)\) attributes", re.S)
 _PARAM = re.compile(r"%([\w.$]+): (!tt\.ptr<[^>]*>|\w+)( \{[^}]*tt\.divisibility = 16[^}]*\})?")
@@ -149,3 +156,91 @@ def read(root, kernel: str | None = None) -> tuple[dict[str, list[Cached]], list
             options += f" grid={grid[0]}"
         groups.setdefault(group, []).append(Cached(group, f"{folder.name[:10]} {options}", asm, folder, grid))
     return groups, skipped
+
+
+@dataclass
+class CacheClasses:
+    """`classes`' answer. kernels: per kernel with a readable PTX, {"kernel": its group, "variants": n, "classes":
+    [{"signature", "level", "members", "folders", and with explain "vs_class_0" for classes after the first}],
+    "launch_grids": whether its variants were classed over Inductor's grids}; unread: [(group, why)] for kernels
+    whose PTX the checker cannot read (never classed); skipped: read's [(folder, why)]; jobs: processes used."""
+    kernels: list
+    unread: list
+    skipped: list
+    jobs: int
+
+
+def classes(root, kernel: str | None = None, jobs: int | None = 1, store: bool = True, explain: bool = False,
+            progress=None) -> CacheClasses:
+    """The bitwise classes of each kernel's compiled variants in a Triton (or TorchInductor) cache folder: variants in
+    one class return identical bytes whichever of them runs, on every input (each launched as compiled; a
+    TorchInductor kernel's variants each over the grid Inductor launches it on, cdiv(xnumel, XBLOCK)). Variants in
+    other classes are not proven to. kernel: only that kernel name; jobs: forked processes classing (None: one a
+    core); store: check.signature's; explain: where each class first parts from class 0; progress: called as
+    progress(done, total) after each variant."""
+    groups, skipped = read(root, kernel)
+    order = sorted(groups)
+    at_of = {g: frames(groups[g]) for g in order}
+    flat = [(v.asm, at, store) for g in order for v, (at, _, _) in zip(groups[g], at_of[g])]
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(flat) or 1))
+    answers: list = []
+    with forked_map(jobs) as run:
+        for answer in run(_class_one, flat):   # in the variants' order
+            answers.append(answer)
+            if progress is not None:
+                progress(len(answers), len(flat))
+    kernels, unread, at = [], [], 0
+    for group in order:
+        variants, fr = groups[group], at_of[group]
+        mine, at = answers[at:at + len(variants)], at + len(variants)
+        why = next((w for _, _, w in mine if w is not None), None)
+        if why is not None:   # one unreadable kernel does not stop the others
+            unread.append((group, why))
+            continue
+        by_key: dict = {}
+        for i, (sig, _, _) in enumerate(mine):   # one class: an equal signature in an equal frame
+            by_key.setdefault((sig, fr[i][1]), []).append(i)
+        members = list(by_key.values())
+        rows = [{"signature": mine[m[0]][0], "level": mine[m[0]][1], "members": [variants[i].member for i in m],
+                 "folders": [str(variants[i].folder) for i in m]} for m in members]
+        if explain:
+            asms = [v.asm for v in variants]
+            for i, m in enumerate(members[1:], 1):
+                rows[i]["vs_class_0"] = parting(asms, fr, members[0][0], m[0])
+        kernels.append({"kernel": group, "variants": len(variants), "classes": rows,
+                        "launch_grids": fr[0][2] is not None})
+    return CacheClasses(kernels, unread, skipped, jobs)
+
+
+def frames(variants) -> list:
+    """Per cached variant, (check.signature's args, the frame its class holds in, its grid): over super-blocks
+    (prune.launch_frames) where every variant of the kernel carries the grid Inductor launches it on and those grids
+    differ; else all in one frame, the variants compared as launched alike."""
+    grids = [v.grid for v in variants]
+    if None in grids or len(set(grids)) < 2:
+        return [(None, None, None)] * len(variants)
+    return [(at, frame, g) for (at, frame), g in zip(launch_frames(grids), grids)]
+
+
+def _class_one(item):
+    """(signature, level, None) of one variant ((asm, check.signature's args, store)), or (None, None, why) where
+    its PTX is not read: a worker's task."""
+    asm, at, store = item
+    try:
+        return signature(asm, at, store=store), level(asm, at, store=store), None
+    except PTXError as e:
+        return None, None, str(e)
+
+
+@contextlib.contextmanager
+def forked_map(jobs: int):
+    """A map (ordered, lazy) over `jobs` forked processes, which inherit what this one loaded (a walk, like Triton's
+    compile, is one core's work); the builtin map for one job, or where this process initialised CUDA, which a fork
+    must not copy."""
+    torch = sys.modules.get("torch")
+    if jobs == 1 or (torch is not None and torch.cuda.is_initialized()):
+        yield map
+        return
+    import multiprocessing
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        yield lambda f, items: pool.imap(f, items)
