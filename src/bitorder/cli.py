@@ -311,7 +311,7 @@ def _check_cache(args, console) -> int:
     with Progress(console=console, transient=True) as bar:
         task = bar.add_task("classing", total=None)
         got = tritoncache.classes(args.inputs[0], args.kernel, jobs, args.store, args.explain,
-                                  lambda done, total: bar.update(task, completed=done, total=total))
+                                  lambda done, total: bar.update(task, completed=done, total=total), args.singles)
     out, unread, skipped, jobs = got.kernels, got.unread, got.skipped, got.jobs
     if not out and not unread:
         what = f"no compiled kernel named {args.kernel!r}" if args.kernel else "no compiled kernel with PTX"
@@ -397,6 +397,8 @@ def main(argv=None) -> int:
                    "cache folder (~/.triton/cache, or TorchInductor's, whose kernels are classed over the grids "
                    "Inductor launches them on): each kernel's compiled variants classed together")
     k.add_argument("--kernel", metavar="NAME", help="with a cache folder: only the kernel of that name")
+    k.add_argument("--singles", action="store_true",
+                   help="with a cache folder: walk kernels compiled once too (their signatures; else only read)")
     k.add_argument("--target", default="sm90", help="an NVIDIA compile target (default sm90): the checker reads PTX")
     k.add_argument("--sig", nargs="*", metavar="ARG=TYPE", help="runtime argument types, e.g. x_ptr=*fp32 n=i32")
     k.add_argument("--const", nargs="*", metavar="ARG=VALUE", help="constexpr values every configuration shares")

@@ -210,3 +210,14 @@ def test_cache_classes_is_the_library_call_behind_the_check_verb(tmp_path):
     assert k["variants"] == 4 and k["launch_grids"] and [len(c["members"]) for c in k["classes"]] == [4]
     assert check.cache_classes(tmp_path / "triton", jobs=2, store=False).kernels == got.kernels
     assert check.cache_classes(tmp_path / "triton", kernel="other").kernels == []
+
+
+def test_a_kernel_compiled_once_is_read_not_walked(tmp_path):
+    """A kernel with one variant has nothing to compare: its PTX is parsed (so an unreadable one is still reported)
+    but not walked, unless singles=True; the walks of a large Inductor cache are mostly such kernels."""
+    inductor_cache(tmp_path, blocks=(256,), warps=(4,))
+    (k,) = check.cache_classes(tmp_path / "triton", store=False).kernels
+    assert k["variants"] == 1 and k["classes"][0]["signature"] is None
+    assert k["classes"][0]["level"] == tritoncache.ONE_VARIANT
+    (k,) = check.cache_classes(tmp_path / "triton", store=False, singles=True).kernels
+    assert k["classes"][0]["signature"].startswith("v1:") and k["classes"][0]["level"].startswith("v1")

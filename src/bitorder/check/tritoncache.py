@@ -25,7 +25,7 @@ from pathlib import Path
 
 from .prune import launch_frames, parting
 from .ptx import PTXError
-from .signature import level, signature
+from .signature import _entry, level, signature
 
 _FUNC = re.compile(r"tt\.func public @([\w.$]+)\((.*?)\) attributes", re.S)
 _PARAM = re.compile(r"%([\w.$]+): (!tt\.ptr<[^>]*>|\w+)( \{[^}]*tt\.divisibility = 16[^}]*\})?")
@@ -170,18 +170,23 @@ class CacheClasses:
     jobs: int
 
 
+ONE_VARIANT = "one variant: nothing to compare"   # the level of a kernel compiled once (its PTX read, not walked)
+
+
 def classes(root, kernel: str | None = None, jobs: int | None = 1, store: bool = True, explain: bool = False,
-            progress=None) -> CacheClasses:
+            progress=None, singles: bool = False) -> CacheClasses:
     """The bitwise classes of each kernel's compiled variants in a Triton (or TorchInductor) cache folder: variants in
     one class return identical bytes whichever of them runs, on every input (each launched as compiled; a
     TorchInductor kernel's variants each over the grid Inductor launches it on, cdiv(xnumel, XBLOCK)). Variants in
     other classes are not proven to. kernel: only that kernel name; jobs: forked processes classing (None: one a
     core); store: check.signature's; explain: where each class first parts from class 0; progress: called as
-    progress(done, total) after each variant."""
+    progress(done, total) after each variant. A kernel compiled once has nothing to compare: its PTX is read (an
+    unreadable one is reported) but not walked, and its class's signature is None, unless singles=True."""
     groups, skipped = read(root, kernel)
     order = sorted(groups)
     at_of = {g: frames(groups[g]) for g in order}
-    flat = [(v.asm, at, store) for g in order for v, (at, _, _) in zip(groups[g], at_of[g])]
+    flat = [(v.asm, at, store, singles or len(groups[g]) > 1)
+            for g in order for v, (at, _, _) in zip(groups[g], at_of[g])]
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(flat) or 1))
     answers: list = []
     with forked_map(jobs) as run:
@@ -223,10 +228,13 @@ def frames(variants) -> list:
 
 
 def _class_one(item):
-    """(signature, level, None) of one variant ((asm, check.signature's args, store)), or (None, None, why) where
-    its PTX is not read: a worker's task."""
-    asm, at, store = item
+    """(signature, level, None) of one variant ((asm, check.signature's args, store, whether to walk it)), or (None,
+    None, why) where its PTX is not read: a worker's task. Not walked: (None, ONE_VARIANT, None) once it parses."""
+    asm, at, store, walk = item
     try:
+        if not walk:
+            _entry(asm)   # read as a walk would read it: one .entry, or PTXError
+            return None, ONE_VARIANT, None
         return signature(asm, at, store=store), level(asm, at, store=store), None
     except PTXError as e:
         return None, None, str(e)
