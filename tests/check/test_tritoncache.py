@@ -221,3 +221,16 @@ def test_a_kernel_compiled_once_is_read_not_walked(tmp_path):
     assert k["classes"][0]["level"] == tritoncache.ONE_VARIANT
     (k,) = check.cache_classes(tmp_path / "triton", store=False, singles=True).kernels
     assert k["classes"][0]["signature"].startswith("v1:") and k["classes"][0]["level"].startswith("v1")
+
+
+def test_xblock_is_read_off_the_values_named_xoffset():
+    """XBLOCK as the TTGIR shows it: program_id(0) times a constant, widened to 64 bits first (Inductor's 64-bit
+    indexing) or not, 1 where nothing multiplies it; any other value named xoffset is not read (no grid)."""
+    pid = "    %xoffset = tt.get_program_id x : i32 loc(#loc1)\n"
+    assert tritoncache._xblock(pid + "    %xoffset_1 = arith.muli %xoffset, %c256_i32 : i32 loc(#loc2)\n") == 256
+    assert tritoncache._xblock(pid + "    %xoffset_0 = arith.extsi %xoffset : i32 to i64 loc(#loc2)\n"
+                                     "    %xoffset_1 = arith.muli %xoffset_0, %c64_i64 : i64 loc(#loc2)\n") == 64
+    assert tritoncache._xblock(pid + "    %tmp0 = arith.muli %xoffset, %c768_i32 : i32 loc(#loc2)\n") == 1
+    assert tritoncache._xblock(pid + "    %xoffset_1 = arith.addi %xoffset, %c1_i32 : i32 loc(#loc2)\n") is None
+    assert tritoncache._xblock(pid + "    %xoffset_1 = arith.muli %xoffset, %c8_i32 : i32 loc(#loc2)\n"
+                                     "    %xoffset_2 = arith.muli %xoffset_1, %c2_i32 : i32 loc(#loc2)\n") is None

@@ -31,9 +31,12 @@ _FUNC = re.compile(r"tt\.func public @([\w.$]+)\((.*?)\) attributes", re.S)
 _PARAM = re.compile(r"%([\w.$]+): (!tt\.ptr<[^>]*>|\w+)( \{[^}]*tt\.divisibility = 16[^}]*\})?")
 _DEF = re.compile(r'^#loc\d* = loc\("([^"]+)":(\d+):\d+\)', re.M)
 _RANGE = re.compile(r"tt\.make_range \{end = (\d+) : i32, start = 0 : i32\}")
-# Inductor's `xoffset = tl.program_id(0) * XBLOCK` as the TTGIR names it (no multiply where XBLOCK is 1)
+# Inductor's `xoffset = tl.program_id(0) * XBLOCK` as the TTGIR names its values: program_id(0), perhaps widened
+# to 64 bits, times the constant XBLOCK (no multiply where XBLOCK is 1)
 _PID_X = re.compile(r"^ *%xoffset = tt\.get_program_id x ", re.M)
-_XBLOCK = re.compile(r"^ *%xoffset_\d+ = arith\.muli %xoffset, %c(\d+)_i32 ", re.M)
+_XOFFSET = re.compile(r"^ *(%xoffset_\d+) = (.*)$", re.M)
+_WIDEN = re.compile(r"arith\.extsi (%xoffset(?:_\d+)?) : i32 to i64 ")
+_TIMES = re.compile(r"arith\.muli (%xoffset(?:_\d+)?), %c(\d+)_i(?:32|64)(?:_\d+)? ")
 _OTHER_PID = re.compile(r"tt\.get_program_id [yz]|tt\.get_num_programs")
 
 
@@ -105,11 +108,24 @@ def inductor_grid(ptx: str, ttgir: str, name: str) -> tuple | None:
     xnumel = _inductor_xnumel(m.group(1), name)
     if xnumel is None:
         return None
-    blocks = _XBLOCK.findall(ttgir)
-    if len(blocks) > 1:
-        return None
-    xblock = int(blocks[0]) if blocks else 1   # (program_id(0) * 1 folds away)
-    return (-(-xnumel // xblock), 1, 1)
+    xblock = _xblock(ttgir)
+    return None if xblock is None else (-(-xnumel // xblock), 1, 1)
+
+
+def _xblock(ttgir: str) -> int | None:
+    """The XBLOCK Inductor's `xoffset = tl.program_id(0) * XBLOCK` multiplies by, from the values the TTGIR names
+    xoffset: program_id(0), perhaps widened, times one constant (1 where nothing multiplies it); None for any other
+    xoffset value, which this does not read."""
+    derived, xblock = {"%xoffset"}, None
+    for name, op in _XOFFSET.findall(ttgir):
+        widen, times = _WIDEN.match(op), _TIMES.match(op)
+        if widen and widen.group(1) in derived:
+            derived.add(name)
+        elif times and times.group(1) in derived and xblock is None:
+            xblock = int(times.group(2))
+        else:
+            return None
+    return 1 if xblock is None else xblock
 
 
 def read(root, kernel: str | None = None) -> tuple[dict[str, list[Cached]], list[tuple[str, str]]]:
