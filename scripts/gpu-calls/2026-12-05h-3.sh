@@ -1,21 +1,13 @@
 #!/usr/bin/env bash
-# 2026-12-05h call 3 (issue 5), on the landing tree: first call 1's two Inductor cache checks again (bitorder check
-# DIR is now check.cache_classes underneath, and kernels compiled once are read, not walked), then the super-block
-# gate (checker_gate --sblock: configurations whose launch grids differ in x classed over super-blocks, as bitorder
-# check DIR classes Inductor's variants and prune(grid=...) classes) over EVERY configuration of half the corpus
-# (scripts/gpu-calls/2026-12-05h-kernels-a.txt, a half of 2026-12-05b's split), adversarial draws, seed 29 (other
-# draws than 2026-12-05g's samples), 10 workers (H100) or 15 (H200), budget 420 s: kernels not reached are listed in
-# checker.json's not_reached.
+# 2026-12-05h call 3 (issue 5), on the landing tree: calls 1 and 2 again, since bitorder check DIR changed after them
+# (check.cache_classes underneath, kernels compiled once read and not walked, XBLOCK read off every value named
+# xoffset): inductor-cache, inductor-cache-wide (each class's benched variants must return identical bytes, each
+# launched over its own grid) and mutant-inductor-cache-sblock (a super-block class hashed without its trees, copied
+# tree: must fail). Any sm_90 card; about 3 min.
 #   bash scripts/gpu-calls/2026-12-05h-3.sh      (carry [".whl"], benchmarks/results moved out)
 set -u
 R=$OUT/r; mkdir -p $R
 nvidia-smi --query-gpu=name --format=csv,noheader > $R/device.txt 2>&1
-timeout -k 5 120 scripts/gpu-run $R inductor-cache inductor-cache-wide > $R/inductor.log 2>&1
-echo "gpu-run exit $?" >> $R/inductor.log
-J=10; grep -q H200 $R/device.txt && J=15
-CHECKER_ARGS="--sblock --jobs $J --draws 5 --adversarial --seed 29 --budget 420 --kernels $(cat scripts/gpu-calls/2026-12-05h-kernels-a.txt)" \
-  timeout -k 5 465 scripts/gpu-run $R/half_a checker > $R/half_a.log 2>&1
-echo "half_a exit $?" >> $R/half_a.log
-rm -f $R/half_a/checker.png
-grep -E "^=== |wrong_merges" $R/inductor.log | cut -c1-400
-tail -c 700 $R/half_a.log
+timeout -k 5 400 scripts/gpu-run $R inductor-cache inductor-cache-wide mutant-inductor-cache-sblock > $R/gpu-run.log 2>&1
+echo "gpu-run exit $?" >> $R/gpu-run.log
+grep -E "^=== |wrong_merges|imports|exit code" $R/gpu-run.log | cut -c1-500
