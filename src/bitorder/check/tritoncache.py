@@ -70,10 +70,20 @@ def _definition(ttgir: str) -> str:
     return f"{m.group(1)}:{m.group(2)}" if m else "?"
 
 
-@functools.lru_cache(maxsize=1024)
 def _inductor_xnumel(path: str, name: str) -> int | None:
     """xnumel of the TorchInductor kernel `name` defined in the module at `path`, where its decorator declares the
     Grid1D launch (inductor_meta grid_type) and its body fixes xnumel to a constant; None for anything else."""
+    try:
+        st = Path(path).stat()
+    except OSError:
+        return None
+    return _xnumel_of(path, name, st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=1024)
+def _xnumel_of(path: str, name: str, mtime_ns: int, size: int) -> int | None:
+    """_inductor_xnumel of the module as it is now (its time and size in the key: a file moved or rewritten is read
+    again)."""
     try:
         tree = ast.parse(Path(path).read_text())
     except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
@@ -97,19 +107,32 @@ def _grid_1d(decorator) -> bool:
     return False
 
 
-def inductor_grid(ptx: str, ttgir: str, name: str) -> tuple | None:
+def inductor_grid(ptx: str, ttgir: str, name: str, root=None) -> tuple | None:
     """The (x, 1, 1) grid TorchInductor launches this compiled variant over: cdiv(xnumel, XBLOCK), with xnumel from
-    the kernel's module and XBLOCK from the variant's TTGIR. None where any of it is not read exactly so: a kernel
-    that is not Inductor's, a module no longer on disk, a launch other than Grid1D, a program reading another grid
-    axis or the grid's size (its code would depend on more than the elements a program covers)."""
+    the kernel's module and XBLOCK from the variant's TTGIR. The module is the file the TTGIR names, or where that
+    path is not on this machine (a cache copied from another), the one file of its name under `root`: Inductor names
+    a module by its source's hash. None where any of it is not read exactly so: a kernel that is not Inductor's, a
+    module not found, a launch other than Grid1D, a program reading another grid axis or the grid's size (its code
+    would depend on more than the elements a program covers)."""
     m = _DEF.search(ttgir)
     if m is None or not _PID_X.search(ttgir) or _OTHER_PID.search(ttgir) or "%nctaid" in ptx:
         return None
-    xnumel = _inductor_xnumel(m.group(1), name)
+    path = m.group(1)
+    if root is not None and not Path(path).is_file():
+        path = _module_under(str(root), Path(path).name) or path
+    xnumel = _inductor_xnumel(path, name)
     if xnumel is None:
         return None
     xblock = _xblock(ttgir)
     return None if xblock is None else (-(-xnumel // xblock), 1, 1)
+
+
+@functools.lru_cache(maxsize=1024)
+def _module_under(root: str, name: str) -> str | None:
+    """The one file named `name` under `root`, else None (none, or several: not known which). Kept per process (one
+    search of the folder per module, not per variant); a file gone since is then not found by _inductor_xnumel."""
+    found = [p for p in Path(root).rglob(name) if p.is_file()] if name.endswith(".py") else []
+    return str(found[0]) if len(found) == 1 else None
 
 
 def _xblock(ttgir: str) -> int | None:
@@ -167,7 +190,7 @@ def read(root, kernel: str | None = None) -> tuple[dict[str, list[Cached]], list
         if ranges:   # the block shapes (tl.arange extents): the constexprs the metadata does not keep
             options += f" ranges={','.join(map(str, ranges))}"
         asm = {"ptx": ptx.read_text(), "ttgir": gir} if gir else ptx.read_text()
-        grid = inductor_grid(asm["ptx"], gir, name) if gir else None
+        grid = inductor_grid(asm["ptx"], gir, name, root) if gir else None
         if grid is not None:
             options += f" grid={grid[0]}"
         groups.setdefault(group, []).append(Cached(group, f"{folder.name[:10]} {options}", asm, folder, grid))
