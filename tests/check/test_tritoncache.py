@@ -137,6 +137,50 @@ def triton_poi_fused_relu_0(in_ptr0, out_ptr0, xnumel, XBLOCK : tl.constexpr):
 '''
 
 
+_INDUCTOR_ROW_SUM = '''
+import triton
+import triton.language as tl
+
+
+def persistent_reduction(**kwargs):   # triton_heuristics.persistent_reduction, as far as its module reads
+    return lambda fn: fn
+
+
+@persistent_reduction(
+    size_hints={'x': 64, 'r0_': 256},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_per_fused_sum_0'},
+)
+@triton.jit
+def triton_per_fused_sum_0(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    # written under %s
+    xnumel = 64
+    r0_numel = 256
+    R0_BLOCK: tl.constexpr = 256
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    tmp0 = tl.load(in_ptr0 + (r0_index + 256 * xindex), xmask, other=0.0)
+    tmp1 = tl.sum(tmp0, 1)[:, None]
+    tl.store(out_ptr0 + (xindex), tmp1, xmask)
+'''
+
+
+def inductor_row_sums(root, variants):
+    """A cache folder of an Inductor persistent row sum (64 rows of 256) compiled at each (XBLOCK, num_warps)."""
+    import importlib.util
+    src = root / "crowsum.py"
+    src.write_text(_INDUCTOR_ROW_SUM % root)
+    spec = importlib.util.spec_from_file_location(f"crowsum_{abs(hash(str(root)))}", src)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    sig = {"in_ptr0": "*fp32", "out_ptr0": "*fp32", "xnumel": "i32", "r0_numel": "i32"}
+    for xblock, w in variants:
+        c = bitorder.compile(mod.triton_per_fused_sum_0, "sm90", signature=sig, constexprs={"XBLOCK": xblock},
+                             num_warps=w, cache=False)
+        _entry(root / "triton", f"X{xblock}w{w}", c, num_warps=w)
+
+
 def inductor_cache(root, grid_type="Grid1D", blocks=(128, 256, 512), warps=(1, 4)):
     """A cache folder holding the variants TorchInductor would compile of a pointwise kernel written as Inductor
     writes one (its module beside them, as in Inductor's cache); returns the module's path."""
@@ -240,3 +284,24 @@ def test_xblock_is_read_off_the_values_named_xoffset():
     assert tritoncache._xblock(pid + "    %xoffset_1 = arith.addi %xoffset, %c1_i32 : i32 loc(#loc2)\n") is None
     assert tritoncache._xblock(pid + "    %xoffset_1 = arith.muli %xoffset, %c8_i32 : i32 loc(#loc2)\n"
                                      "    %xoffset_2 = arith.muli %xoffset_1, %c2_i32 : i32 loc(#loc2)\n") is None
+
+
+def test_inductor_row_sums_meet_across_grids_only_with_one_tree(tmp_path):
+    """An Inductor persistent row sum (64 rows of 256) at several XBLOCK and num_warps: one warp a program sums each
+    row in one tree whatever XBLOCK, so XBLOCK 2 and 4 with one warp meet over their grids (32 and 16 programs);
+    every other variant sums in another order and stays apart (a known answer: mutant-inductor-cache-sblock's fault
+    merges them, as the GPU run of 2026-12-05h found)."""
+    inductor_row_sums(tmp_path, [(1, 1), (2, 2), (2, 1), (4, 4), (1, 4), (4, 1)])
+    (k,) = check.cache_classes(tmp_path / "triton", store=False).kernels
+    assert k["launch_grids"]
+    assert sorted(sorted(m.split()[0] for m in c["members"]) for c in k["classes"]) == \
+        [["X1w1"], ["X1w4"], ["X2w1", "X4w1"], ["X2w2"], ["X4w4"]]
+
+
+def test_inductor_grid_planted_fault_merges_other_trees(tmp_path):
+    """scripts/gpu-run mutant-inductor-cache-sblock's fault (a super-block class hashed without its trees), built from
+    a copied tree: the row sums' known answer above fails."""
+    from mutants import checker_test_fails_on_mutant
+    from test_sblock import SBLOCK_FAULT   # (test_sblock checks scripts/gpu-run plants this very text)
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/signature.py", *SBLOCK_FAULT,
+                                 "tests/check/test_tritoncache.py::test_inductor_row_sums_meet_across_grids_only_with_one_tree")
