@@ -17,7 +17,8 @@ merge (exit 1). Variants the autotuner did not bench (kernels with one configura
 --pointwise-configs sets Inductor's max_autotune_pointwise, so pointwise kernels are benched over several XBLOCK
 too. Since 2026-12-05h `bitorder check` classes an Inductor kernel's variants over the grids Inductor launches them
 on (cdiv(xnumel, XBLOCK)): a class may hold variants of other XBLOCK, launched over their own grids here as by the
-autotuner (classes_over_grids counts those classes, compared_over_grids their members with bytes)."""
+autotuner (classes_over_grids counts those classes, compared_over_grids their members with bytes). copied_cache:
+the same check on a copy of the cache with the original moved away, as on a machine the cache was copied to."""
 from __future__ import annotations
 
 import hashlib
@@ -57,6 +58,26 @@ def compare(kernels: list, record: dict) -> dict:
         out["kernels_over_grids"] += row["launch_grids"]
         out["classes_over_grids"] += row["classes_over_grids"]
     return out
+
+
+def copied(cache: str, out: str, record: dict) -> dict:
+    """`bitorder check` on a copy of the cache while the original is moved away (a cache copied from the GPU machine
+    to another, where the paths its TTGIR names do not exist): compare's counts for the copy, and how many of its
+    kernels were still classed over Inductor's grids (their modules found under the copy)."""
+    import shutil
+    copy, away = cache + "-copy", cache + "-away"
+    shutil.copytree(cache, copy)
+    os.rename(cache, away)
+    try:
+        listing = out + ".copied.classes.json"
+        p = subprocess.run([sys.executable, "-m", "bitorder", "check", copy, "--json", listing],
+                           capture_output=True, text=True)
+        kernels = json.load(open(listing))["kernels"] if os.path.exists(listing) else []
+    finally:
+        os.rename(away, cache)
+    got = compare(kernels, record)
+    return {"check_exit": p.returncode, **{k: got[k] for k in ("wrong_merges", "compared", "kernels_over_grids",
+                                                                "classes_over_grids", "compared_over_grids")}}
 
 
 def _digest(tensors) -> str:
@@ -131,10 +152,13 @@ def main(out: str, pointwise_configs: bool = False) -> int:
                **compare(kernels, RECORD)}
     summary["kernels_with_several_variants"] = sum(r["variants"] > 1 for r in summary["kernels"].values())
     summary["of_them_one_class"] = sum(r["variants"] > 1 and r["classes"] == 1 for r in summary["kernels"].values())
+    summary["copied_cache"] = copied(cache, out, RECORD)
+    summary["wrong_merges"] += summary["copied_cache"]["wrong_merges"]
     with open(out, "w") as f:
         json.dump({**summary, "record": RECORD}, f, indent=1)
     print(json.dumps({k: v for k, v in summary.items() if k != "kernels"}))
-    ok = p.returncode == 0 and summary["wrong_merges"] == 0 and summary["compared"] > 0
+    ok = p.returncode == 0 and summary["wrong_merges"] == 0 and summary["compared"] > 0 \
+        and summary["copied_cache"]["check_exit"] == 0
     return 0 if ok else 1
 
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # 2026-12-05h call 3 (issue 5), on the landing tree: calls 1 and 2 again, since bitorder check DIR changed after them
 # (check.cache_classes underneath, kernels compiled once read and not walked, XBLOCK read off every value named
-# xoffset): inductor-cache, inductor-cache-wide (each class's benched variants must return identical bytes, each
-# launched over its own grid) and mutant-inductor-cache-sblock (a super-block class hashed without its trees, copied
+# xoffset, a module found under a copied cache): inductor-cache, inductor-cache-wide (each class's benched variants must return identical bytes, each
+# launched over its own grid; each also checks a copy of the cache with the original moved away) and mutant-inductor-cache-sblock (a super-block class hashed without its trees, copied
 # tree: must fail). Any sm_90 card; about 3 min.
 #   bash scripts/gpu-calls/2026-12-05h-3.sh      (carry [".whl"], benchmarks/results moved out)
 set -u

@@ -305,3 +305,20 @@ def test_inductor_grid_planted_fault_merges_other_trees(tmp_path):
     from test_sblock import SBLOCK_FAULT   # (test_sblock checks scripts/gpu-run plants this very text)
     checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/signature.py", *SBLOCK_FAULT,
                                  "tests/check/test_tritoncache.py::test_inductor_row_sums_meet_across_grids_only_with_one_tree")
+
+
+def test_the_inductor_cache_check_classes_a_copied_cache(tmp_path):
+    """benchmarks/inductor_cache_check.py's copied(): `bitorder check` on a copy of the cache while the original is
+    moved away still reads Inductor's grids (the modules found under the copy), and puts the original back."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "inductor_cache_check.py"
+    spec = importlib.util.spec_from_file_location("inductor_cache_check", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    cache = tmp_path / "inductor"
+    cache.mkdir()
+    inductor_row_sums(cache, [(2, 1), (4, 1)])
+    got = mod.copied(str(cache), str(tmp_path / "out.json"), {})
+    assert got["check_exit"] == 0 and got["kernels_over_grids"] == 1 and got["classes_over_grids"] == 1
+    assert (cache / "crowsum.py").is_file() and not (tmp_path / "inductor-away").exists()
