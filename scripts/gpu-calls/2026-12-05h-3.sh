@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# NOT RUN in 2026-12-05h: twelve tries, no device machine could be started (benchmarks/results/2026-12-05h-gpu/README.md).
 # 2026-12-05h call 3 (issue 5), on the landing tree: calls 1 and 2 again, since bitorder check DIR changed after them
 # (check.cache_classes underneath, kernels compiled once read and not walked, XBLOCK read off every value named
 # xoffset, a module found under a copied cache): inductor-cache, inductor-cache-wide (each class's benched variants must return identical bytes, each

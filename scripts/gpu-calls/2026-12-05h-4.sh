@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# NOT RUN in 2026-12-05h: twelve tries, no device machine could be started (benchmarks/results/2026-12-05h-gpu/README.md).
 # 2026-12-05h call 4 (issue 5): the super-block gate (checker_gate --sblock: configurations whose launch grids
 # differ in x classed over super-blocks, as bitorder check DIR classes Inductor's variants and prune(grid=...)
 # classes) over EVERY configuration of half the corpus (scripts/gpu-calls/2026-12-05h-kernels-a.txt, a half of
