@@ -60,6 +60,14 @@ def compare(kernels: list, record: dict) -> dict:
     return out
 
 
+def check_cache(folder: str, listing: str):
+    """`python -m bitorder check FOLDER --json LISTING` as a user runs it: (the finished process, the kernels it
+    listed, [] where it wrote no listing)."""
+    p = subprocess.run([sys.executable, "-m", "bitorder", "check", folder, "--json", listing],
+                       capture_output=True, text=True)
+    return p, (json.load(open(listing))["kernels"] if os.path.exists(listing) else [])
+
+
 def copied(cache: str, out: str, record: dict) -> dict:
     """`bitorder check` on a copy of the cache while the original is moved away (a cache copied from the GPU machine
     to another, where the paths its TTGIR names do not exist): compare's counts for the copy, and how many of its
@@ -69,10 +77,7 @@ def copied(cache: str, out: str, record: dict) -> dict:
     shutil.copytree(cache, copy)
     os.rename(cache, away)
     try:
-        listing = out + ".copied.classes.json"
-        p = subprocess.run([sys.executable, "-m", "bitorder", "check", copy, "--json", listing],
-                           capture_output=True, text=True)
-        kernels = json.load(open(listing))["kernels"] if os.path.exists(listing) else []
+        p, kernels = check_cache(copy, out + ".copied.classes.json")
     finally:
         os.rename(away, cache)
     got = compare(kernels, record)
@@ -140,11 +145,8 @@ def main(out: str, pointwise_configs: bool = False) -> int:
             torch.cuda.synchronize()
             ran.append(f"{name}-t{t}")
             print(name, t, len(RECORD), "variants benched so far", flush=True)
-    listing = out + ".classes.json"
-    p = subprocess.run([sys.executable, "-m", "bitorder", "check", cache, "--json", listing],
-                       capture_output=True, text=True)
+    p, kernels = check_cache(cache, out + ".classes.json")
     print(p.stdout[-4000:], p.stderr[-2000:])
-    kernels = json.load(open(listing))["kernels"] if os.path.exists(listing) else []
     summary = {"device": torch.cuda.get_device_name(), "torch": torch.__version__, "models": ran,
                "max_autotune_pointwise": pointwise_configs,
                "check_exit": p.returncode, "benched_variants": len(RECORD),

@@ -123,15 +123,6 @@ def _pool(jobs, common):
         yield run
 
 
-def _classes(keys) -> list:
-    """Indices grouped by equal key (a signature, or a signature and the frame it holds in), in first-seen order:
-    check.partition's classes for answers computed here."""
-    by_key: dict = {}
-    for i, k in enumerate(keys):
-        by_key.setdefault(k, []).append(i)
-    return list(by_key.values())
-
-
 def _with_ttgir(path: Path):
     """The PTX file's text, with the TTGIR of the same name beside it where there is one (Triton's cache keeps
     NAME.ptx and NAME.ttgir together): the checker then knows the arguments the code assumed multiples of 16."""
@@ -228,7 +219,7 @@ def _check(args) -> int:
     from rich.table import Table
 
     from . import check
-    from .check.prune import parting
+    from .check.prune import classes_of, parting
     console = Console()
     if args.launch and not args.grid:
         raise SystemExit("--launch gives the values --grid reads: give --grid too")
@@ -268,7 +259,7 @@ def _check(args) -> int:
                 bar.advance(task)
     except check.PTXError as e:
         raise SystemExit(f"not PTX the checker reads: {e}") from None
-    classes = _classes(zip(sigs, (frame for _, frame, _ in frames)))   # each within its grid or super-block frame
+    classes = classes_of(zip(sigs, (frame for _, frame, _ in frames)))   # each within its grid or super-block frame
     rows = [{"signature": sigs[m[0]], "level": check.level(texts[m[0]], frames[m[0]][0], store=args.store),
              "members": [names[i] for i in m]} for m in classes]
     classed_s = time.process_time() - started

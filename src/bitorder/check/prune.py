@@ -205,6 +205,16 @@ def launch_frames(grids) -> list:
             for g in map(tuple, grids)]
 
 
+def classes_of(keys) -> list:
+    """Indices grouped by equal key, in first-seen order: the classes of answers computed already (a key is a
+    signature, or a signature and the frame launch_frames gives it: one class is an equal signature in an equal
+    frame)."""
+    by_key: dict = {}
+    for i, k in enumerate(keys):
+        by_key.setdefault(k, []).append(i)
+    return list(by_key.values())
+
+
 def parting(texts, frames, a, b) -> str:
     """Where configuration b's class parts from a's (frames: per configuration, (check.signature's args, frame,
     grid) as launch_frames gives them, with the grid): the first difference where both are classed alike, else the

@@ -23,7 +23,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .prune import launch_frames, parting
+from .prune import classes_of, launch_frames, parting
 from .ptx import PTXError
 from .signature import _entry, level, signature
 
@@ -241,10 +241,7 @@ def classes(root, kernel: str | None = None, jobs: int | None = 1, store: bool =
         if why is not None:   # one unreadable kernel does not stop the others
             unread.append((group, why))
             continue
-        by_key: dict = {}
-        for i, (sig, _, _) in enumerate(mine):   # one class: an equal signature in an equal frame
-            by_key.setdefault((sig, fr[i][1]), []).append(i)
-        members = list(by_key.values())
+        members = classes_of((sig, frame) for (sig, _, _), (_, frame, _) in zip(mine, fr))
         rows = [{"signature": mine[m[0]][0], "level": mine[m[0]][1], "members": [variants[i].member for i in m],
                  "folders": [str(variants[i].folder) for i in m]} for m in members]
         if explain:
