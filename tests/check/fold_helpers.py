@@ -48,3 +48,19 @@ def const_pick(x_ptr, t_ptr, y_ptr, C: tl.constexpr, BC: tl.constexpr, SCALE: tl
         x = tl.load(x_ptr + row * C + cols, mask=cols < C, other=0.0)
         acc += tl.where(cols == target, x * SCALE, 0.0)
     tl.store(y_ptr + row, tl.sum(acc, 0))
+
+
+@triton.jit
+def skipped_pick(x_ptr, t_ptr, y_ptr, n_rows, C: tl.constexpr, BC: tl.constexpr, SCALE: tl.constexpr = 1.0,
+                 GUARD: tl.constexpr = True):
+    """const_pick inside `if row < n_rows` (GUARD): a branch around the loop on a runtime bound (the walk's skip, as
+    in TorchInductor's cross-entropy backward, where LLVM skips the loop of an all-masked block)."""
+    row = tl.program_id(0)
+    acc = tl.zeros([BC], tl.float32)
+    if (row < n_rows) or not GUARD:
+        target = tl.load(t_ptr + row)
+        for c0 in range(0, C, BC):
+            cols = c0 + tl.arange(0, BC)
+            x = tl.load(x_ptr + row * C + cols, mask=cols < C, other=0.0)
+            acc += tl.where(cols == target, x * SCALE, 0.0)
+    tl.store(y_ptr + row, tl.sum(acc, 0))

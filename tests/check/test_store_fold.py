@@ -17,7 +17,7 @@ from bitorder import check
 from bitorder.check import dataflow, loops, storefold
 from bitorder.check.bits import range_decides
 
-from fold_helpers import ORDER, at, classes, const_pick, looped, side
+from fold_helpers import ORDER, at, classes, const_pick, looped, side, skipped_pick
 from mutants import checker_test_fails_on_mutant
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
@@ -201,6 +201,45 @@ def test_a_fold_leaves_self_a_leaf_for_the_rest_of_the_walk():
     for k in (_pick(8192, 256, 2), _pick(8192 - 64, 256, 2)):
         dataflow.walk(parse(k.ptx)[0])
         assert onehot.SUM and leaf_key("fold:self") not in onehot.SUM
+
+
+def _skipped(bc, w, scale=1.0, guard=True):
+    return bitorder.compile(skipped_pick, "sm90", signature={**_SIG, "t_ptr": "*i64", "n_rows": "i32"}, num_warps=w,
+                            constexprs={"C": 8192, "BC": bc, "SCALE": scale, "GUARD": guard})
+
+
+def test_a_one_hot_sum_inside_a_skipped_branch_folds_keyed_by_element():
+    # the pick under `if row < n_rows`: the loop sits in code a branch on a runtime bound skips (the walk's skip), as
+    # TorchInductor's cross-entropy backward's does. Folded there too (2026-12-05i; before, followed turn by turn):
+    # every chunk width and warp count one class, as followed; the branch stays in the key (rows past n_rows sum
+    # nothing: the unguarded pick differs), and so does the scale
+    ks = [_skipped(bc, w) for bc in (256, 512, 1024) for w in (1, 2, 4)]
+    assert looped(*ks)
+    seen = []
+    real = dataflow._Block.fold_onehot
+
+    def spy(self, *a, **kw):
+        seen.append(self.skip is not None)
+        return real(self, *a, **kw)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(dataflow._Block, "fold_onehot", spy)
+        folded, lv1 = classes(ks, storefold, "STORES", True)
+    assert seen == [True] * len(ks)       # each walk folded its sum inside the skip
+    followed, lv0 = classes(ks, storefold, "STORES", False)
+    assert set(lv0) == set(lv1) == {"v1"}, (lv0, lv1)
+    assert folded == followed == [list(range(9))]
+    assert not check.equivalent(ks[0], _skipped(256, 2, guard=False))
+    assert not check.equivalent(ks[0], _skipped(256, 2, scale=2.0))
+
+
+@pytest.mark.interpreted_only
+def test_planted_fault_a_skip_joined_without_its_branch_merges_the_guarded_pick(tmp_path):
+    # at the skip's join, every register the skipped code wrote taken as that code left it (the branch forgotten):
+    # the guarded pick merges with the unguarded one
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/loops.py",
+                                 "else select(g, o, v)", "else v",
+                                 "tests/check/test_store_fold.py::"
+                                 "test_a_one_hot_sum_inside_a_skipped_branch_folds_keyed_by_element")
 
 
 def _folded_signature(k):

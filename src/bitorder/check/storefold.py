@@ -308,7 +308,7 @@ class StoreFold:
         u, thread by thread, as fold_stores does; its one term there, over u, gives each element's entry (the
         equality in onehot.note_eq's form at that u, the term's template over u): the folded value
         is the one-hot sum of its start and those terms (onehot.folded), whatever R0_BLOCK or layout."""
-        if self.skip is not None or any(i.base in _CROSSING or ".shared" in i.opcode or global_store(i) for i in inss):
+        if any(i.base in _CROSSING or ".shared" in i.opcode or global_store(i) for i in inss):
             raise Unsupported("a one-hot loop that stores or moves data between threads")
         back, n = self.e.body[b], self.n
         trips, kept, prefixes = self._after_walk_1(back, counters, written, deps)
