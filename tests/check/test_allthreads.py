@@ -1,6 +1,7 @@
 """The all-thread handlers (check/allthreads.py) compute what the per-thread walk computes: the
 same roots and, in every thread, the same value in every register (node keys, polynomials,
-predicates), on random straight-line programs and on compiled kernels."""
+predicates), on random straight-line programs (packed halves, predicate logic and guarded
+instructions among them) and on compiled kernels; a planted fault in one handler fails the comparison."""
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -8,6 +9,8 @@ from hypothesis import strategies as st
 from bitorder.check import dataflow
 from bitorder.check.ptx import parse
 from bitorder.check.symbolic import Nodes, Unsupported
+
+from mutants import checker_test_fails_on_mutant
 
 
 def _per_thread(monkeypatch):
@@ -47,7 +50,7 @@ def _state(text, per_thread, monkeypatch):
 
 def _entry(body, threads):
     return (f".visible .entry k(\n.param .u64 k_param_0,\n.param .u64 k_param_1,\n.param .u32 k_param_2\n)\n"
-            f".reqntid {threads}\n{{\n.reg .b32 %r<99>;\n.reg .b64 %rd<20>;\n.reg .pred %p<30>;\n{body}\nret;\n}}\n")
+            f".reqntid {threads}\n{{\n.reg .b16 %rs<99>;\n.reg .b32 %r<99>;\n.reg .b64 %rd<20>;\n.reg .pred %p<30>;\n{body}\nret;\n}}\n")
 
 
 HEAD = """ld.param.u64 %rd1, [k_param_0];
@@ -72,10 +75,11 @@ PREDS = ["%p1"]
 
 @st.composite
 def _programs(draw):
-    floats, ints, preds = list(FLOATS), list(INTS), list(PREDS)
+    floats, ints, preds, halves = list(FLOATS), list(INTS), list(PREDS), []
     lines, nxt, npred = [], 20, 2
     for _ in range(draw(st.integers(1, 24))):
-        kind = draw(st.sampled_from(["f2", "f2", "f3", "f1", "fc", "i2", "i2", "ic", "selp", "guarded", "bits"]))
+        kind = draw(st.sampled_from(["f2", "f2", "f3", "f1", "fc", "i2", "i2", "ic", "selp", "guarded", "bits",
+                                     "x2", "unpack", "pack", "cvt2", "pred"]))
         fop = lambda: draw(st.sampled_from(floats + ["0f3F800000"]))      # noqa: E731
         iop = lambda: draw(st.sampled_from(ints + ["3", "16", "-1"]))     # noqa: E731
         d = f"%r{nxt}"
@@ -127,6 +131,32 @@ def _programs(draw):
             lines.append(f"selp.b32 {a}, 1, 0, {draw(st.sampled_from(preds))};")
             lines.append(f"shl.b32 {d}, {a}, {draw(st.sampled_from(['1', '2']))};")
             ints.append(d)
+        elif kind == "x2":     # two halves at once (memory.packed_float)
+            op = draw(st.sampled_from(["add.rn.f16x2", "mul.rn.bf16x2", "sub.f16x2", "max.bf16x2", "fma.rn.f16x2"]))
+            extra = f", {fop()}" if op.startswith("fma") else ""
+            lines.append(f"{op} {d}, {fop()}, {fop()}{extra};")
+            floats.append(d)
+        elif kind == "unpack":  # a register's halves (loads of 16 bits where it is a load), widened again
+            lo, hi = f"%rs{nxt}", f"%rs{nxt + 1}"
+            lines.append(f"mov.b32 {{{lo}, {hi}}}, {fop()};")
+            lines.append(f"cvt.f32.{draw(st.sampled_from(['f16', 'bf16']))} {d}, {draw(st.sampled_from([lo, hi]))};")
+            halves += [lo, hi]
+            floats.append(d)
+        elif kind == "pack" and halves:
+            lines.append(f"mov.b32 {d}, {{{draw(st.sampled_from(halves))}, {draw(st.sampled_from(halves))}}};")
+            floats.append(d)
+        elif kind == "cvt2":   # two conversions into one register
+            lines.append(f"cvt.rn.{draw(st.sampled_from(['f16x2', 'bf16x2']))}.f32 {d}, {fop()}, {fop()};")
+            floats.append(d)
+        elif kind == "pred":
+            p = f"%p{npred}"
+            npred += 1
+            op = draw(st.sampled_from(["and.pred", "or.pred", "xor.pred", "not.pred"]))
+            srcs = [draw(st.sampled_from(preds)) for _ in range(1 if op == "not.pred" else 2)]
+            lines.append(f"{op} {p}, {', '.join(srcs)};")
+            preds.append(p)
+        elif kind == "pack":
+            continue
         else:                  # a guarded float or integer instruction (the per-thread path)
             p = draw(st.sampled_from(preds))
             neg = draw(st.sampled_from(["", "!"]))
@@ -211,3 +241,14 @@ def test_compiled_kernels_walk_alike_both_ways(monkeypatch):
         text = k.asm["ptx"] if isinstance(k.asm, dict) else k.asm
         fast, slow = _state(text, False, monkeypatch), _state(text, True, monkeypatch)
         assert fast[0] != "refused" and fast == slow
+
+
+@pytest.mark.interpreted_only
+def test_planted_fault_an_unpack_in_every_thread_swapping_halves_fails_the_comparison(tmp_path):
+    # _packing_all's unpack taking each register's halves in the other order (copied tree): the random programs
+    # that unpack a load and widen a half read the other half's address, so the two walks' registers differ
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/allthreads.py",
+                                 "outs = [[subword(v, i, parts, bits) for i in range(parts)] for v in col]",
+                                 "outs = [[subword(v, parts - 1 - i, parts, bits) for i in range(parts)] for v in col]",
+                                 "tests/check/test_allthreads.py::"
+                                 "test_all_thread_handlers_give_the_per_thread_walk_s_values")

@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 
 from .ptx import opcode_base
-from .rules import _float_cmp
+from .rules import _float_cmp, _operand, _reg_list
 from .poly import _cap, padd, pkey, pmul, short, UNDEF_PRED
-from .symbolic import _COMMUTES, _JOINED, _KIND, _ONCE, _WIDEN, Unsupported, _kind
+from .symbolic import _BITS, _COMMUTES, _JOINED, _KIND, _ONCE, _WIDEN, Unsupported, _kind
 from .predicates import _FMIRROR, _FSYMMETRIC, _retype, select
 from . import onehot, payloads, symbolic
 from ._native import trait
@@ -108,6 +108,42 @@ class AllThreads:
                     raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
                 argss.append(args)
         self._float_results(_make_column(nodes, op, argss, kind), argss, base, dst, unrounded)
+
+    def _each_all(self, dst, decoded, value):
+        """run_all for an instruction whose result in a thread is value(its operands' values there): thread by
+        thread in order (the nodes made in execute's order), every thread's operands read before dst is written."""
+        spec = self._spec(decoded)
+        self.cols[dst] = [value([x[t] if k == 0 else x if k == 2 else t for k, x in spec]) for t in range(self.n)]
+
+    def _packing_all(self, op, ops):
+        """run_all for execute's unpack (mov.b32 {lo, hi}, r) and pack (mov.b32 r, {lo, hi}) of registers, or None
+        (a constant or thread index among the operands: execute, thread by thread). Thread by thread in order,
+        each thread's parts in order, as execute makes their nodes (subword's loads, pack's nodes)."""
+        bits = _BITS[op.split(".")[-1]]
+        srcs = (ops[1],) if "{" in ops[0] else _reg_list(ops[1])
+        try:
+            if any(_operand(x)[0] != "reg" for x in srcs):
+                return None
+        except Unsupported:    # (execute raises it, thread by thread, where it runs)
+            return None
+        if "{" in ops[0]:
+            dsts, (src,) = _reg_list(ops[0]), srcs
+            parts = len(dsts)
+
+            def unpack():
+                cols, subword = self.cols, self.subword
+                col = cols.get(src) or [self.undef] * self.n
+                outs = [[subword(v, i, parts, bits) for i in range(parts)] for v in col]
+                for i, d in enumerate(dsts):
+                    cols[d] = [o[i] for o in outs]
+            return unpack
+        dst, pw = ops[0], bits // len(srcs)
+
+        def pack():
+            cols, undef, pack = self.cols, [self.undef] * self.n, self.pack
+            columns = [cols.get(x) or undef for x in srcs]
+            cols[dst] = [pack(list(vs), pw) for vs in zip(*columns)]
+        return pack
 
     def _float_all_each(self, op, base, dst, decoded, contracts, unrounded):
         """_float_all for the forms its fast loop leaves out (a thread-index operand, shapes

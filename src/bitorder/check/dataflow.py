@@ -344,6 +344,8 @@ class _Block(Memory, TensorCore, AllThreads, Integers, Regions, Loops, StoreFold
     def _handler_pair(self, ins):
         """_handler's (run, run_all) for an instruction that is not a global or shared access."""
         op, base, ops = ins.opcode, ins.base, ins.operands
+        if base == "mov" and len(ops) == 2 and op.split(".")[-1] in _BITS and ("{" in ops[0]) != ("{" in ops[1]):
+            return self.execute, self._packing_all(op, ops)      # unpack mov.b32 {lo, hi}, r; pack mov.b32 r, {lo, hi}
         if len(ops) < 2 or any("{" in o for o in ops):
             return self.execute, None
         try:
@@ -353,7 +355,12 @@ class _Block(Memory, TensorCore, AllThreads, Integers, Regions, Loops, StoreFold
         if self.cta_sub is not None:
             decoded = tuple((k, self.given(x)) for k, x in decoded)
         if _is_float_op(op) and "x2" in op and base != "cvt":     # two scalar instructions, one per half
-            return (lambda t, ins, g: self.packed_float(t, op, base, ops, g)), None
+            return (lambda t, ins, g: self.packed_float(t, op, base, ops, g)), \
+                lambda: self._each_all(ops[0], decoded, lambda vals: self.packed_value(op, base, vals))
+        if _is_float_op(op) and base == "cvt" and _pair_cvt(op) and len(ops) == 3:
+            return self.execute, lambda: self._each_all(ops[0], decoded, lambda vals: self.pair_cvt(op, vals))
+        if base in ("and", "or", "xor", "not") and ".pred" in op:
+            return self.execute, lambda: self._each_all(ops[0], decoded, lambda vals: _pred(base, vals))
         if _is_float_op(op) and (base != "cvt" or not _pair_cvt(op)):
             return (lambda t, ins, g: self._float(t, op, base, ops, g, self.vals(t, decoded, ops)),
                     lambda: self._float_all(op, base, ops[0], decoded))
@@ -429,9 +436,7 @@ class _Block(Memory, TensorCore, AllThreads, Integers, Regions, Loops, StoreFold
                 v &= 0xFFFF
             return self.write(t, ops[0], v, g)
         if base == "cvt" and _pair_cvt(op):   # two independent conversions, the first operand into the upper half
-            one = op.replace("x2", "")
-            hi, lo = (self.nodes.make(one, (self.fnode(self.val(t, x)),)) for x in ops[1:3])
-            return self.write(t, ops[0], self.pack([("node", lo), ("node", hi)], 2), g)
+            return self.write(t, ops[0], self.pair_cvt(op, [self.val(t, x) for x in ops[1:3]]), g)
         if base == "setp":
             if len(ops) != 3 or "|" in ops[0]:     # a combining setp (.and/.or with a predicate, p|q)
                 raise Unsupported(f"setp form {ins.text()}")
@@ -474,6 +479,12 @@ class _Block(Memory, TensorCore, AllThreads, Integers, Regions, Loops, StoreFold
             self.column(ops[0])[t] = ("node", nid)   # write's unguarded case
             return
         return self.write(t, ops[0], ("node", nid), g)
+
+    def pair_cvt(self, op, vals):
+        """cvt.rn.f16x2.f32 d, a, b (and bf16x2): two independent conversions, a's into the upper half."""
+        one = op.replace("x2", "")
+        hi, lo = (self.nodes.make(one, (self.fnode(v),)) for v in vals)
+        return self.pack([("node", lo), ("node", hi)], 2)
 
     def float_node(self, op, base, vals) -> int:
         """The node of one floating-point operation on values; an unrounded multiply is noted (ptxas may

@@ -219,10 +219,13 @@ class Memory:
         """An f16x2 / bf16x2 instruction as what PTX defines it to be: the scalar instruction on each half
         alone. So a half LLVM packed with a never-written part (a vectorized sum's spare lane) stays apart
         from the half that is stored, and a half of a 32-bit load is the 16-bit load at its address."""
+        self.write(t, ops[0], self.packed_value(op, base, [self.val(t, o) for o in ops[1:]]), g)
+
+    def packed_value(self, op, base, vals):
+        """packed_float's result in one thread, from its operands' values."""
         one = op.replace("x2", "")
-        vals = [self.val(t, o) for o in ops[1:]]
         halves = [("node", self.float_node(one, base, [self.subword(v, i, 2, 4) for v in vals])) for i in range(2)]
-        self.write(t, ops[0], self.pack(halves, 2), g)
+        return self.pack(halves, 2)
 
     def permute(self, a, b, sel):
         """prmt.b32 d, a, b, sel: byte i of d is byte sel[i] of {b, a} (a's bytes 0-3; the fp8 B
