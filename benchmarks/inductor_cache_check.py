@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -72,7 +73,6 @@ def copied(cache: str, out: str, record: dict) -> dict:
     """`bitorder check` on a copy of the cache while the original is moved away (a cache copied from the GPU machine
     to another, where the paths its TTGIR names do not exist): compare's counts for the copy, and how many of its
     kernels were still classed over Inductor's grids (their modules found under the copy)."""
-    import shutil
     copy, away = cache + "-copy", cache + "-away"
     shutil.copytree(cache, copy)
     os.rename(cache, away)

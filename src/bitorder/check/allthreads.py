@@ -137,13 +137,8 @@ class AllThreads:
                 for i, d in enumerate(dsts):
                     cols[d] = [o[i] for o in outs]
             return unpack
-        dst, pw = ops[0], bits // len(srcs)
-
-        def pack():
-            cols, undef, pack = self.cols, [self.undef] * self.n, self.pack
-            columns = [cols.get(x) or undef for x in srcs]
-            cols[dst] = [pack(list(vs), pw) for vs in zip(*columns)]
-        return pack
+        pw = bits // len(srcs)
+        return lambda: self._each_all(ops[0], tuple(("reg", x) for x in srcs), lambda vals: self.pack(vals, pw))
 
     def _float_all_each(self, op, base, dst, decoded, contracts, unrounded):
         """_float_all for the forms its fast loop leaves out (a thread-index operand, shapes
@@ -208,14 +203,10 @@ class AllThreads:
         """compare() in every thread, unguarded and outside a skipped region. A float comparison's
         form (float_form: mirrored, or its operands sorted) is decided once for the opcode; the
         rest (integer comparisons) call compare itself."""
-        n = self.n
-        spec = self._spec(decoded)
-        if len(spec) != 2:
-            compare = self.compare
+        if len(decoded) != 2:
             # (compare raises its own TypeError, as the per-thread walk does)
-            self.cols[dst] = [compare(op, *[x[t] if k == 0 else x if k == 2 else t for k, x in spec])
-                              for t in range(n)]
-            return
+            return self._each_all(dst, decoded, lambda vals: self.compare(op, *vals))
+        spec = self._spec(decoded)
         if not _float_cmp(op):
             pairs = self._pairs(spec)
             cmp = op.split(".")[1]     # (as compare reads it, once per instruction)
@@ -267,12 +258,8 @@ class AllThreads:
                 return selp_atom(c, a, b)
             return select(c, a, b)
 
-        def run_all():
-            spec = self._spec(decoded)
-            self.cols[dst] = [value(*[x[t] if k == 0 else x if k == 2 else t for k, x in spec])
-                              for t in range(self.n)]
-
-        return (lambda t, ins, g: self.write(t, dst, value(*self.vals(t, decoded, ops)), g)), run_all
+        return (lambda t, ins, g: self.write(t, dst, value(*self.vals(t, decoded, ops)), g)), \
+            lambda: self._each_all(dst, decoded, lambda vals: value(*vals))
 
     def _integer_all(self, op, dst, decoded):
         """integer() in every thread, unguarded and outside a skipped region; integer()'s ring
@@ -283,9 +270,7 @@ class AllThreads:
         integer, n = self.integer, self.n
         base = opcode_base(op)
         if base in ("add", "sub", "mul", "mad", "shl") and op.endswith("16"):   # (_integer's 16-bit constants)
-            spec = self._spec(decoded)
-            self.cols[dst] = [integer(op, [x[t] if k == 0 else x if k == 2 else t for k, x in spec]) for t in range(n)]
-            return
+            return self._each_all(dst, decoded, lambda args: integer(op, args))
         plain = ".wide" not in op and ".hi" not in op
         ring = base in ("add", "sub", "mad") and plain and len(decoded) >= 2
         sign, mad = -1 if base == "sub" else 1, base == "mad"
