@@ -288,6 +288,48 @@ def test_planted_fault_masks_decided_over_other_elements_merge_two_maps(tmp_path
                                  "tests/check/test_store_fold.py::test_what_a_lane_stores_stays_in_the_key")
 
 
+def _walk_2_both_ways(ks):
+    """Each kernel's roots with walk 2 in all threads at once and thread by thread, and the spans _run_lanes ran."""
+    spans = []
+    real = dataflow._Block._run_lanes
+
+    def spy(self, runs, sl, counters, t0, t1, starts):
+        spans.append((t0, t1))
+        return real(self, runs, sl, counters, t0, t1, starts)
+    out = []
+    for k in ks:
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(dataflow._Block, "_run_lanes", spy)
+            at_once = _roots(k)
+            m.setattr(storefold, "AT_ONCE", False)
+            out.append((at_once, _roots(k)))
+    return out, spans
+
+
+def test_walk_2_in_all_threads_at_once_gives_the_per_thread_roots():
+    # the lanes of every thread walked an instruction at a time (2026-12-06), the comparisons each with its
+    # thread's own elements: every root and its tree as thread by thread, on stores and one-hot sums, with partial
+    # last turns (comparisons that split into segments, walked at once too) and TorchInductor's backward
+    ks = [_map(256, 2, c=8192 - 64), _map(1024, 4, shift=1), _center(8192, 512, 4), _pick(8192 - 64, 512, 2),
+          _skipped(1024, 1)]
+    ks += [open(os.path.join(DATA, "inductor_cross_entropy_t8_red0_bwd_r512w2.ptx")).read()]
+    assert looped(*ks[:-1])
+    roots, spans = _walk_2_both_ways(ks)
+    for at_once, by_thread in roots:
+        assert at_once == by_thread
+    assert any(t0 == 0 for t0, _ in spans) and any(t0 > 0 for t0, _ in spans)   # segments walked at once too
+
+
+@pytest.mark.interpreted_only
+def test_planted_fault_walk_2_comparisons_read_another_threads_lane(tmp_path):
+    # every instruction through the all-thread handlers: a comparison is decided over the elements of the last
+    # thread's lane, not its own
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/storefold.py",
+                                 'return ins.base == "setp" and not _float_cmp(ins.opcode) or',
+                                 'return False and',
+                                 "tests/check/test_store_fold.py::test_walk_2_in_all_threads_at_once_gives_the_per_thread_roots")
+
+
 def test_the_element_folds_are_on_by_default_and_the_switch_turns_them_off():
     # GPU-gated 2026-12-05d (benchmarks/results/2026-12-05d-gpu): on unless BITORDER_FOLD_STORES=0, and never
     # without the constant-trip fold they hand their loops from

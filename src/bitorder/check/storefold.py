@@ -24,7 +24,10 @@ named by its own index u instead:
   Comparisons of u alone are decided over the elements the lane writes (bits.range_decides); where one is
   not, the lane is walked again over each segment apart, so a mask that holds on all turns but a partial
   last one is True on one segment and False on the other, whatever R0_BLOCK cut last. An or of bits
-  disjoint on the lane's elements is an add.
+  disjoint on the lane's elements is an add. Each thread has its own lane, but the threads are walked at
+  once (AT_ONCE, since 2026-12-06): what reads the lane (integer comparisons, or, xor) thread by thread
+  with that thread's lane set, the rest through the all-thread handlers; the values are the per-thread
+  walk's.
 - A store lane's address must be sym + w u; it stores its template (sym, w, guard, value over u) at its
   elements. Each template is one root, keyed by sym + w u and the runs of elements it covers: two
   configurations storing the same function of u on the same elements have the same roots, whatever
@@ -50,12 +53,14 @@ from .bits import turn_bound
 from .memory import _pointer_bases
 from .poly import UNDEF, padd, pkey, pmul, short
 from .ptx import Instr
-from .rules import _REG, _last_part, _reg_list, _text_shape
+from .rules import _REG, _float_cmp, _last_part, _reg_list, _text_shape
 from .symbolic import _BITS, Unsupported
 from ._native import trait
 
 # folded when loops.CONST is on too; BITORDER_FOLD_STORES=0: followed turn by turn as before 2026-12-05d
 STORES: bool = loops.CONST and os.environ.get("BITORDER_FOLD_STORES", "1") != "0"
+# walk 2 in every thread at once (_run_lanes; 2026-12-06): the same values as thread by thread, which False restores
+AT_ONCE: bool = True
 _UPOLY = {_U: 1}
 _LANE_T = ("lane:t",)   # walk 2: the turn of one lane, t >= 0 (on_lane)
 _CROSSING = ("shfl", "ldmatrix", "stmatrix", "bar", "barrier")
@@ -71,6 +76,11 @@ def store_loops(body, labels) -> dict:
     jumps, branches = loops.back_branches(body, labels)
     return {b: h for b, h in branches if any(global_store(i) for i in body[h + 1:b])
             and all(global_store(i) or loops._straight(i, jumps) for i in body[h + 1:b])}
+
+
+def _reads_lane(ins) -> bool:
+    """Whether ins may read walk 2's lane (integers.py: compare_int's range, _integer's or and xor)."""
+    return ins.base == "setp" and not _float_cmp(ins.opcode) or ins.base in ("or", "xor") and ".pred" not in ins.opcode
 
 
 def _slice(inss, pos, need) -> list:
@@ -192,20 +202,21 @@ class StoreFold:
             self._restart(entry, written, unknown)
             width = _BITS[_last_part(ins.opcode)]
             self.lane_split = False
-            for t, (at, pw, _) in sorted(by_t.items()):
-                sym, step, first = self._element_of(at, pw)
-                for t0, t1 in self._spans(t, sl, counters, first, step, trips, segments):
-                    g_u = self.guard(t, ins)
-                    if g_u is False:
-                        continue
-                    at_u = padd(self.addr(t, ins.operands[0]), i * width + p * pw)
-                    if pkey(at_u) != pkey(padd(sym, pmul(pw, _UPOLY))):
-                        raise Unsupported("a storing loop's lane whose address at element u is not its own")
-                    v = self._part(t, regs[i], width, p, pw)
-                    self.storable(g_u, v)
-                    syms[pkey(sym)] = sym
-                    key = (pkey(sym), pw, "always" if g_u is True else short(str(g_u)), self.key(v))
-                    templates.setdefault(key, set()).update(range(first + step * t0, first + step * t1, step))
+            elements = {t: self._element_of(at, pw) for t, (at, pw, _) in sorted(by_t.items())}
+            for t, t0, t1 in self._lane_spans([(t, first, step) for t, (_, step, first) in elements.items()],
+                                              sl, counters, trips, segments):
+                pw, (sym, step, first) = by_t[t][1], elements[t]
+                g_u = self.guard(t, ins)
+                if g_u is False:
+                    continue
+                at_u = padd(self.addr(t, ins.operands[0]), i * width + p * pw)
+                if pkey(at_u) != pkey(padd(sym, pmul(pw, _UPOLY))):
+                    raise Unsupported("a storing loop's lane whose address at element u is not its own")
+                v = self._part(t, regs[i], width, p, pw)
+                self.storable(g_u, v)
+                syms[pkey(sym)] = sym
+                key = (pkey(sym), pw, "always" if g_u is True else short(str(g_u)), self.key(v))
+                templates.setdefault(key, set()).update(range(first + step * t0, first + step * t1, step))
             self.count_steps(len(sl) * (1 + len(segments) * self.lane_split))   # (the walk's limit: its runs in lockstep)
             self.turn_range = self.turn_lane = None
         by_sym, sym_of = {}, {}   # one pointer's templates: one symbolic part, one width, no element in two
@@ -273,6 +284,68 @@ class StoreFold:
             self.cols[r][t] = padd(before[t], pmul(d // step, padd(_UPOLY, -first)))
         self.turn_range, self.turn_lane = (first + step * t0, step * (t1 - t0 - 1) + 1), (first, step)
 
+    def _lane_spans(self, runs, sl, counters, trips, segments, starts=()):
+        """Walk 2 of one lane in each thread of runs ([(t, first, step)], threads in order): yields (t, t0, t1)
+        for each span thread t's run covers, its registers as that run left them (_spans, thread by thread).
+        Where runs holds every thread, the lane is walked in all threads at once (_run_lanes: the same values),
+        each thread's spans still in order: the threads whose comparisons did not split first, then the
+        segments, in all threads at once where every thread split."""
+        if not AT_ONCE or self.region is not None or [t for t, _, _ in runs] != list(range(self.n)):
+            for t, first, step in runs:
+                for t0, t1 in self._spans(t, sl, counters, first, step, trips, segments, starts):
+                    yield t, t0, t1
+            return
+        split = self._run_lanes(runs, sl, counters, 0, trips, starts)
+        if len(segments) == 1:
+            split = set()
+        for t, _, _ in runs:
+            if t not in split:
+                yield t, 0, trips
+        if not split:
+            return
+        self.lane_split = True
+        if len(split) == len(runs):
+            for t0, t1 in segments:
+                self._run_lanes(runs, sl, counters, t0, t1, starts)
+                for t, _, _ in runs:
+                    yield t, t0, t1
+            return
+        for t, first, step in runs:
+            if t in split:
+                for t0, t1 in segments:
+                    self._lane_run(t, sl, counters, first, step, t0, t1, starts)
+                    yield t, t0, t1
+
+    def _run_lanes(self, runs, sl, counters, t0, t1, starts):
+        """_lane_run(t, sl, counters, first, step, t0, t1, starts) in every thread, an instruction at a time:
+        what reads the lane (an integer comparison decided over its elements, an or or xor that is an add there:
+        integers.py) thread by thread with that thread's lane set, the rest through the all-thread handlers,
+        which give each thread what the per-thread ones give it (allthreads.py). The threads whose comparisons
+        split (_spans walks those again segment by segment)."""
+        lanes, cols = [], self.cols
+        for t, first, step in runs:
+            self._at_element(t, counters, first, step, t0, t1)
+            lanes.append((self.turn_range, self.turn_lane))
+            for r, v in starts:
+                cols[r][t] = v
+        split = set()
+        for s in sl:
+            shape = self._shape_of.get(id(s)) or self._shape(s)
+            if shape[4] is not None and s.guard is None and not _reads_lane(s):
+                shape[4]()
+                continue
+            run = shape[3]
+            for t, lane in enumerate(lanes):
+                self.turn_range, self.turn_lane = lane
+                self.turn_split = t in split
+                g = self.guard(t, s)
+                if g is not False:
+                    run(t, s, g)
+                if self.turn_split:
+                    split.add(t)
+        self.turn_split = False
+        return split
+
     def _spans(self, t, sl, counters, first, step, trips, segments, starts=()):
         """Walk 2 for thread t's lane (elements first + step T): the slice sl run over every turn, where each
         comparison of u alone is decided there (one span, 0 .. trips); else run again over each segment apart.
@@ -325,22 +398,22 @@ class StoreFold:
             self._restart(entry, written, unknown)
             terms = [([], {}, None) for _ in range(n)]    # each thread's (entries, zeros, equality part)
             self.lane_split = False
-            for t in range(n):
+            runs = [(t, lanes[(r, t)][1], lanes[(r, t)][0]) for t in range(n)]
+            for t, t0, t1 in self._lane_spans(runs, sl, counters, trips, segments, [(a, selfnode) for a in accs]):
                 step, first = lanes[(r, t)]
-                for t0, t1 in self._spans(t, sl, counters, first, step, trips, segments, [(a, selfnode) for a in accs]):
-                    us = range(first + step * t0, first + step * t1, step)
-                    entries, zeros, e = terms[t]
-                    hot = self._one_term(self.cols[r][t], zero=True)
-                    if hot[0] is None:     # a zero every element of the segment (its loads masked off), or nothing
-                        if hot[1] is not None:
-                            zeros[hot[1]] = zeros.get(hot[1], 0) + len(us)
-                        continue
-                    (modulus, parts), (c, guards, term) = hot
-                    e_u, at = _concrete_equality(modulus, parts, c)
-                    if e is not None and e != e_u:
-                        raise Unsupported("a folded one-hot loop whose terms' equalities differ")
-                    entries.extend((at(u), guards, term) for u in us)
-                    terms[t] = entries, zeros, e_u
+                us = range(first + step * t0, first + step * t1, step)
+                entries, zeros, e = terms[t]
+                hot = self._one_term(self.cols[r][t], zero=True)
+                if hot[0] is None:     # a zero every element of the segment (its loads masked off), or nothing
+                    if hot[1] is not None:
+                        zeros[hot[1]] = zeros.get(hot[1], 0) + len(us)
+                    continue
+                (modulus, parts), (c, guards, term) = hot
+                e_u, at = _concrete_equality(modulus, parts, c)
+                if e is not None and e != e_u:
+                    raise Unsupported("a folded one-hot loop whose terms' equalities differ")
+                entries.extend((at(u), guards, term) for u in us)
+                terms[t] = entries, zeros, e_u
             self.count_steps(len(sl) * (1 + len(segments) * self.lane_split))
             self.turn_range = self.turn_lane = None
             for t, (entries, zeros, e) in enumerate(terms):
