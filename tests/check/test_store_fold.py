@@ -289,21 +289,28 @@ def test_planted_fault_masks_decided_over_other_elements_merge_two_maps(tmp_path
 
 
 def _walk_2_both_ways(ks):
-    """Each kernel's roots with walk 2 in all threads at once and thread by thread, and the spans _run_lanes ran."""
-    spans = []
-    real = dataflow._Block._run_lanes
+    """Each kernel's roots with walk 2 in all threads at once and thread by thread; the spans _run_lanes ran and how
+    many threads were walked again alone (some threads split, not all) at once."""
+    spans, alone = [], []
+    real, real_alone = dataflow._Block._run_lanes, dataflow._Block._lane_run
 
     def spy(self, runs, sl, counters, t0, t1, starts):
         spans.append((t0, t1))
         return real(self, runs, sl, counters, t0, t1, starts)
+
+    def spy_alone(self, t, *a):
+        alone.append(t)
+        return real_alone(self, t, *a)
     out = []
     for k in ks:
         with pytest.MonkeyPatch.context() as m:
             m.setattr(dataflow._Block, "_run_lanes", spy)
+            m.setattr(dataflow._Block, "_lane_run", spy_alone)
             at_once = _roots(k)
+        with pytest.MonkeyPatch.context() as m:
             m.setattr(storefold, "AT_ONCE", False)
             out.append((at_once, _roots(k)))
-    return out, spans
+    return out, spans, alone
 
 
 def test_walk_2_in_all_threads_at_once_gives_the_per_thread_roots():
@@ -314,10 +321,11 @@ def test_walk_2_in_all_threads_at_once_gives_the_per_thread_roots():
           _skipped(1024, 1)]
     ks += [open(os.path.join(DATA, "inductor_cross_entropy_t8_red0_bwd_r512w2.ptx")).read()]
     assert looped(*ks[:-1])
-    roots, spans = _walk_2_both_ways(ks)
+    roots, spans, alone = _walk_2_both_ways(ks)
     for at_once, by_thread in roots:
         assert at_once == by_thread
     assert any(t0 == 0 for t0, _ in spans) and any(t0 > 0 for t0, _ in spans)   # segments walked at once too
+    assert alone    # and threads that split where others did not, walked again alone
 
 
 @pytest.mark.interpreted_only
