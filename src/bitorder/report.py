@@ -108,8 +108,8 @@ def _checker(console: Console, live: bool) -> None:
                   "its Inductor part again 2026-12-05, the kernels the element folds change 2026-12-05f). Across "
                   "launch grids (a BLOCK configuration and a 2 BLOCK one over the same elements: super-block classes, "
                   "check.signature's sblock, prune(grid=...), bitorder check --grid): 6,132 configurations sampled "
-                  "over the corpus and every configuration of half of it (10,636), each launched over its own grid, "
-                  "0 wrong merges (H100, 2026-12-05g and 2026-12-05i)[/]")
+                  "over the corpus and then every configuration of it (20,380), each launched over its own grid, "
+                  "0 wrong merges (H100, 2026-12-05g, 2026-12-05i and 2026-12-06)[/]")
 
 
 SECTIONS = [
