@@ -4,7 +4,7 @@
 # half a: checker_gate --sblock, adversarial draws, seed 29, 10 workers (H100) or 15 (H200), budget BUDGET seconds
 # (default 400); kernels not reached are listed in checker.json's not_reached (run again over those with KERNELS=list).
 # Everything packed into one archive (the tool returns a limited number of files).
-#   BUDGET=400 bash scripts/gpu-calls/planned-sblock-half-b.sh      (carry [".whl"], benchmarks/results moved out)
+#   BUDGET=420 bash scripts/gpu-calls/2026-12-06-1.sh      (carry [".whl"], benchmarks/results moved out)
 set -u
 R=$OUT/r; mkdir -p $R
 B=${BUDGET:-400}
