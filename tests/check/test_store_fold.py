@@ -313,19 +313,30 @@ def _walk_2_both_ways(ks):
     return out, spans, alone
 
 
+def _walk_2_kernels():
+    ks = [_map(256, 2, c=8192 - 64), _map(1024, 4, shift=1), _center(8192, 512, 4), _pick(8192 - 64, 512, 2),
+          _skipped(1024, 1)]
+    assert looped(*ks)
+    return ks + [open(os.path.join(DATA, "inductor_cross_entropy_t8_red0_bwd_r512w2.ptx")).read()]
+
+
 def test_walk_2_in_all_threads_at_once_gives_the_per_thread_roots():
     # the lanes of every thread walked an instruction at a time (2026-12-06), the comparisons each with its
     # thread's own elements: every root and its tree as thread by thread, on stores and one-hot sums, with partial
-    # last turns (comparisons that split into segments, walked at once too) and TorchInductor's backward
-    ks = [_map(256, 2, c=8192 - 64), _map(1024, 4, shift=1), _center(8192, 512, 4), _pick(8192 - 64, 512, 2),
-          _skipped(1024, 1)]
-    ks += [open(os.path.join(DATA, "inductor_cross_entropy_t8_red0_bwd_r512w2.ptx")).read()]
-    assert looped(*ks[:-1])
-    roots, spans, alone = _walk_2_both_ways(ks)
+    # last turns (comparisons that split into segments) and TorchInductor's backward
+    roots, _, _ = _walk_2_both_ways(_walk_2_kernels())
     for at_once, by_thread in roots:
         assert at_once == by_thread
-    assert any(t0 == 0 for t0, _ in spans) and any(t0 > 0 for t0, _ in spans)   # segments walked at once too
-    assert alone    # and threads that split where others did not, walked again alone
+
+
+@pytest.mark.interpreted_only
+def test_walk_2_at_once_walks_segments_at_once_and_lone_splits_alone():
+    # (spies: the compiled walk's calls do not go through the class's attributes) the kernels above reach every
+    # path of _lane_spans: whole spans and segments in all threads at once, and threads that split where others did
+    # not walked again alone
+    _, spans, alone = _walk_2_both_ways(_walk_2_kernels())
+    assert any(t0 == 0 for t0, _ in spans) and any(t0 > 0 for t0, _ in spans)
+    assert alone
 
 
 @pytest.mark.interpreted_only
