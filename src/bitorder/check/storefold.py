@@ -78,6 +78,15 @@ def store_loops(body, labels) -> dict:
             and all(global_store(i) or loops._straight(i, jumps) for i in body[h + 1:b])}
 
 
+class _NoLane:
+    """walk 2's lane while an instruction runs in every thread at once: reading it refuses."""
+    def __iter__(self):
+        raise Unsupported("walk 2 read a lane in every thread at once")
+
+
+_NO_LANE = _NoLane()
+
+
 def _reads_lane(ins) -> bool:
     """Whether ins may read walk 2's lane (integers.py: compare_int's range, _integer's or and xor)."""
     return ins.base == "setp" and not _float_cmp(ins.opcode) or ins.base in ("or", "xor") and ".pred" not in ins.opcode
@@ -312,8 +321,7 @@ class StoreFold:
             return
         for t, first, step in runs:
             if t in split:
-                for t0, t1 in segments:
-                    self._lane_run(t, sl, counters, first, step, t0, t1, starts)
+                for t0, t1 in self._segment_runs(t, sl, counters, first, step, segments, starts):
                     yield t, t0, t1
 
     def _run_lanes(self, runs, sl, counters, t0, t1, starts):
@@ -332,6 +340,9 @@ class StoreFold:
         for s in sl:
             shape = self._shape_of.get(id(s)) or self._shape(s)
             if shape[4] is not None and s.guard is None and not _reads_lane(s):
+                # no thread's lane is set: an instruction that read one after all (_reads_lane out of step with
+                # integers.py) refuses the fold, where it would read another thread's
+                self.turn_range = self.turn_lane = _NO_LANE
                 shape[4]()
                 continue
             run = shape[3]
@@ -354,6 +365,11 @@ class StoreFold:
         if not self.turn_split or len(segments) == 1:
             yield 0, trips
             return
+        yield from self._segment_runs(t, sl, counters, first, step, segments, starts)
+
+    def _segment_runs(self, t, sl, counters, first, step, segments, starts):
+        """Thread t's lane walked again over each segment apart (its comparisons split over the whole range):
+        yields each segment (t0, t1) with the registers as its run left them."""
         self.lane_split = True
         for t0, t1 in segments:
             self._lane_run(t, sl, counters, first, step, t0, t1, starts)
