@@ -100,6 +100,26 @@ def test_an_interruption_keeps_every_case_checked_so_far():
     assert s["median_time_ratio"] == 1.0 and s["all_invariant"]
 
 
+def test_a_sigterm_while_a_result_is_taken_waits_until_the_book_has_it():
+    """A SIGTERM that lands while the main loop takes a result from the pool (here: inside the
+    pool's next) is held until the result is booked, then raises: b is kept, not lost with c
+    drained after it (the 2026-12-06 flake of the end-to-end test below)."""
+    class Interrupting(Arrivals):
+        def next(self, timeout=None):
+            if self.i == 1:
+                ps.on_sigterm()
+            return super().next(timeout)
+    names = ["a", "b", "c", "d"]
+    arrivals, book = Interrupting([(n, checked(n, 2)) for n in names], ready=3), ps.new_book()
+    with pytest.raises(SystemExit):
+        ps.time_as_checked(arrivals, book, lambda name, ran: ([1.0], [1.0], [1.0], [1.0]))
+    ps.drain(arrivals, book)
+    s = ps.summarize(names, book, {"total": 1.0})
+    assert [r["name"] for r in s["results"]] == ["a", "b", "c"] and s["not_reached"] == ["d"]
+    assert s["not_timed"] == ["b", "c"] and s["results"][1]["not_timed"] == "interrupted before its timing"
+    assert not ps._Stop.held and not ps._Stop.pending
+
+
 def _run(tmp_path, args, env):
     return subprocess.Popen([sys.executable, os.path.join(HERE, "fake_suite_run.py"), "--out", str(tmp_path), *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
