@@ -57,3 +57,15 @@ def test_planted_fault_payloads_not_checked_merges_the_h200_pair(tmp_path):
                            "        if self.nodes.nanish and self.fnode(v) in self.nodes.nanish:",
                            "        if False:",
                            "tests/check/test_payloads.py::test_the_h200_pair_with_one_dependence_tree_and_two_nan_payloads_is_not_merged")
+
+
+def test_a_predicate_s_memoised_name_is_its_text_s_name():
+    """poly.pname (what predicates and payloads name a predicate by) is short(str(p)) for every form: a
+    comparison, an and/or over named parts, one long enough to be hashed, a bool, and a tuple holding a
+    polynomial (unhashable: named, not memoised); asked twice, the same text."""
+    from bitorder.check.poly import pname, short
+    long_key = "k" * 120
+    forms = [("fcmp", "setp.gt.f32", "a" * 24, "b" * 24), ("and", ("x", "y")), ("cmpm", 32, "eq", long_key),
+             ("cmp", "setp.lt.s32", long_key, long_key), True, False, ("cmp0", "eq", {("x",): 1})]
+    for p in forms:
+        assert pname(p) == short(str(p)) and pname(p) == short(str(p))

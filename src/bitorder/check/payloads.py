@@ -22,9 +22,9 @@ them is never a min or max of its arms; so is a float comparison of other values
 """
 from __future__ import annotations
 
-from .poly import short
+from .poly import pname
 
-# texts (short(str(p))) of and/or/xor/not predicates built from integer comparisons alone
+# texts (pname(p)) of and/or/xor/not predicates built from integer comparisons alone
 INT_TEXTS: set = set()
 # select payload names (predicates.select's) whose predicate is integer-only
 INT_NAMES: set = set()
@@ -48,7 +48,7 @@ def integer_pred(p) -> bool:
         if tag in _INT_TAGS:
             return True
         if tag in _COMPOSITE:
-            return short(str(p)) in INT_TEXTS
+            return pname(p) in INT_TEXTS
     return False
 
 
@@ -58,7 +58,7 @@ def note_composite(result, operands) -> None:
     if result.__class__ is not tuple:
         return
     if all(integer_pred(x) for x in operands):
-        INT_TEXTS.add(short(str(result)))
+        INT_TEXTS.add(pname(result))
         return
     compared: set = set()
     for x in operands:
@@ -66,11 +66,11 @@ def note_composite(result, operands) -> None:
             continue
         if x.__class__ is tuple and x and x[0] == "fcmp":
             compared.update(x[2:4])
-        elif x.__class__ is tuple and x and x[0] in _COMPOSITE and short(str(x)) in COMPOSED:
-            compared |= COMPOSED[short(str(x))]
+        elif x.__class__ is tuple and x and x[0] in _COMPOSITE and pname(x) in COMPOSED:
+            compared |= COMPOSED[pname(x)]
         else:
             return                 # a part it cannot read: the selects on it stay payload-free
-    COMPOSED[short(str(result))] = frozenset(compared)
+    COMPOSED[pname(result)] = frozenset(compared)
 
 
 def note_select(name: str, g) -> None:
@@ -79,8 +79,8 @@ def note_select(name: str, g) -> None:
         INT_NAMES.add(name)
     elif g.__class__ is tuple and g[0] == "fcmp":
         COMPARES[name] = (g[1].split(".")[1], g[2], g[3])
-    elif g.__class__ is tuple and g and g[0] in _COMPOSITE and short(str(g)) in COMPOSED:
-        COMPARES[name] = ("composite", *COMPOSED[short(str(g))])
+    elif g.__class__ is tuple and g and g[0] in _COMPOSITE and pname(g) in COMPOSED:
+        COMPARES[name] = ("composite", *COMPOSED[pname(g)])
 
 
 def payload_free(key: str, payload: str, ka: str, kb: str) -> bool:

@@ -101,6 +101,26 @@ def short(text: str) -> str:
     return (UNDEF if UNDEF in text else "#") + hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
 
+def pname(p) -> str:
+    """short(str(p)), memoised for a tuple (a predicate: texts and ints, equal ones with equal texts, as
+    predicates.select's cache has them): a predicate is named where it is built, combined, tested and selected on."""
+    if p.__class__ is not tuple:
+        return short(str(p))
+    try:
+        hit = _PNAME.get(p)
+    except TypeError:    # (a tuple holding a polynomial: named, not memoised)
+        return short(str(p))
+    if hit is None:
+        hit = short(str(p))
+        if len(_PNAME) > 200_000:
+            _PNAME.clear()
+        _PNAME[p] = hit
+    return hit
+
+
+_PNAME: dict = {}   # a predicate tuple -> pname's text
+
+
 def atom(text):
     return {(short(text),): 1}
 

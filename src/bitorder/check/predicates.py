@@ -5,7 +5,7 @@ by one of each mirrored pair (float_form), and select's value "g ? a : b" named 
 from __future__ import annotations
 
 from . import onehot, payloads
-from .poly import UNDEF_PRED, short
+from .poly import UNDEF_PRED, pname
 from .symbolic import Unsupported, _itype, _wrap
 
 
@@ -64,7 +64,7 @@ def _pred(base, args):
             return y
         if isinstance(y, bool):
             return x
-    out = (base, tuple(sorted((short(str(x)), short(str(y))))))
+    out = (base, tuple(sorted((pname(x), pname(y)))))
     payloads.note_composite(out, (x, y))
     return out
 
@@ -89,7 +89,7 @@ def negate(p):
     difference; a float order by its unordered complement; an unsigned order by the mirrored
     other order), so that a branch's negation and the opposite comparison meet; a negated
     predicate gives back the text it negated (which names that predicate wherever predicates
-    are named: short(str(x)) is the same text for both). Anything else stays ("not", its text)."""
+    are named: pname(x) is the same text for both). Anything else stays ("not", its text)."""
     if isinstance(p, bool):
         return not p
     if p == UNDEF_PRED:
@@ -108,7 +108,7 @@ def negate(p):
                 return float_form(_retype(p[1], _FCOMPLEMENT[cmp]), p[2], p[3])
         if tag == "cmp" and p[1].split(".")[1] in _UCOMPLEMENT and p[1].split(".")[-1][0] == "u":
             return ("cmp", _retype(p[1], _UCOMPLEMENT[p[1].split(".")[1]]), p[3], p[2])
-    out = ("not", short(str(p)))
+    out = ("not", pname(p))
     payloads.note_composite(out, (p,))
     return out
 
@@ -167,9 +167,9 @@ _SELECT = {}
 
 def _select_form(g, keep):
     if g.__class__ is tuple and _negative(g):
-        hit = (short(str(negate(g))), True)
+        hit = (pname(negate(g)), True)
     else:
-        hit = (short(str(g)), False)
+        hit = (pname(g), False)
     if not keep:
         return hit
     positive = negate(g) if hit[1] else g
