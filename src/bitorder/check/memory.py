@@ -68,6 +68,28 @@ def _elements(a, offset, offs, width):
 _ELEMENT = {}   # (address items, offset, element offsets, width) -> _elements' answer
 
 
+def _store_site(a, off):
+    """(pkey(at), _symbolic_part(at), at's constant, its first pointer argument or "?") for the global store at
+    at = padd(a, off): what store and claim_bytes read of its address. Memoised for a polynomial by (its items in
+    order, off), as _elements is (a function of them): one lookup per thread and element, not four."""
+    key = (tuple(a.items()), off) if a.__class__ is dict else None
+    if key is not None:
+        hit = _SITE.get(key)
+        if hit is not None:
+            return hit
+    at = padd(a, off) if off else a
+    hit = (pkey(at), _symbolic_part(at), at if isinstance(at, int) else at.get((), 0),
+           (_pointer_bases(at) or ["?"])[0])
+    if key is not None:
+        if len(_SITE) > 200_000:
+            _SITE.clear()
+        _SITE[key] = hit
+    return hit
+
+
+_SITE = {}   # (address items, offset) -> _store_site's answer
+
+
 @trait     # mixed into dataflow._Block (a mypyc trait when compiled: _native.trait)
 class Memory:
     """Memory accesses of a _Block (dataflow.py), which this is mixed into: it holds the
@@ -84,16 +106,16 @@ class Memory:
         shared = ".shared" in op
         gname = None   # the guard's name in the roots: one for every element this thread stores
         for i, r in enumerate(regs):
-            at = padd(a, i * width) if i else a
             if load or shared:
-                self._element(t, at, r, g, width, load, shared)
+                self._element(t, padd(a, i * width) if i else a, r, g, width, load, shared)
             else:
                 self.stored = True
                 if gname is None:
                     gname = "always" if g is True else short(str(g))
                 for j, (pv, pw) in enumerate(self.stored_parts(t, r, width)):   # a packed register: its parts
-                    self.claim_bytes(padd(at, j * pw), pw)
-                    self.store(pkey(padd(at, j * pw)), g, pv, f"b{8 * pw}", gname)
+                    k, sym, const, base = _store_site(a, i * width + j * pw)
+                    self.claim_bytes(sym, const, base, pw)
+                    self.store(k, g, pv, f"b{8 * pw}", gname)
 
     def _memory_handler(self, ins):
         """(run(t, ins, g), None): memory(t, ins, g) for one load (global or shared) or shared store,
@@ -435,14 +457,12 @@ class Memory:
         bases = _pointer_bases(at)
         return len(bases) == 1 and bases[0] not in self.bases  # type: ignore[attr-defined]
 
-    def claim_bytes(self, at, width):
+    def claim_bytes(self, sym, const, base, width):
         """Stores of one block may not overlap unless they are the same store: their order is
         not in the roots. Addresses on one pointer must differ by constants to be told apart
-        (distinct pointer arguments are assumed not to overlap)."""
-        const = at if isinstance(at, int) else at.get((), 0)
-        sym = _symbolic_part(at)
-        base = _pointer_bases(at) or ["?"]
-        if self.bases.setdefault(base[0], sym) != sym:
+        (distinct pointer arguments are assumed not to overlap). The address as _store_site gives it: its
+        symbolic part, its constant and its first pointer argument ("?": none)."""
+        if self.bases.setdefault(base, sym) != sym:
             raise Unsupported("two stores on one pointer whose addresses may alias (a symbolic difference)")
         key = (sym, const, width)
         for b in range(const, const + width):
