@@ -289,14 +289,15 @@ def test_planted_fault_masks_decided_over_other_elements_merge_two_maps(tmp_path
 
 
 def _walk_2_both_ways(ks):
-    """Each kernel's roots with walk 2 in all threads at once and thread by thread; the spans _run_lanes ran and how
-    many threads were walked again alone (some threads split, not all) at once."""
+    """Each kernel's roots with walk 2 in all threads at once and thread by thread; the spans _run_lanes ran (t0, t1,
+    how many threads split, how many ran) and the threads walked alone, at once."""
     spans, alone = [], []
     real, real_alone = dataflow._Block._run_lanes, dataflow._Block._lane_run
 
     def spy(self, runs, sl, counters, t0, t1, starts):
-        spans.append((t0, t1))
-        return real(self, runs, sl, counters, t0, t1, starts)
+        split = real(self, runs, sl, counters, t0, t1, starts)
+        spans.append((t0, t1, len(split), len(runs)))
+        return split
 
     def spy_alone(self, t, *a):
         alone.append(t)
@@ -330,13 +331,15 @@ def test_walk_2_in_all_threads_at_once_gives_the_per_thread_roots():
 
 
 @pytest.mark.interpreted_only
-def test_walk_2_at_once_walks_segments_at_once_and_lone_splits_alone():
+def test_walk_2_at_once_walks_segments_at_once_where_some_or_all_threads_split():
     # (spies: the compiled walk's calls do not go through the class's attributes) the kernels above reach every
-    # path of _lane_spans: whole spans and segments in all threads at once, and threads that split where others did
-    # not walked again alone
+    # path of _lane_spans: whole spans, and segments in all threads at once both where every thread split and
+    # (since 2026-12-06b) where only some did; no thread is walked alone
     _, spans, alone = _walk_2_both_ways(_walk_2_kernels())
-    assert any(t0 == 0 for t0, _ in spans) and any(t0 > 0 for t0, _ in spans)
-    assert alone
+    whole = [(k, n) for t0, t1, k, n in spans if t0 == 0]
+    assert any(t0 > 0 for t0, _, _, _ in spans)
+    assert any(k == n for k, n in whole) and any(0 < k < n for k, n in whole)
+    assert not alone
 
 
 @pytest.mark.interpreted_only

@@ -297,8 +297,8 @@ class StoreFold:
         """Walk 2 of one lane in each thread of runs ([(t, first, step)], threads in order): yields (t, t0, t1)
         for each span thread t's run covers, its registers as that run left them (_spans, thread by thread).
         Where runs holds every thread, the lane is walked in all threads at once (_run_lanes: the same values),
-        each thread's spans still in order: the threads whose comparisons did not split first, then the
-        segments, in all threads at once where every thread split."""
+        each thread's spans still in order: the threads whose comparisons did not split first, then each
+        segment, walked in all threads at once, for the threads that split."""
         if not AT_ONCE or self.region is not None or [t for t, _, _ in runs] != list(range(self.n)):
             for t, first, step in runs:
                 for t0, t1 in self._spans(t, sl, counters, first, step, trips, segments, starts):
@@ -313,15 +313,13 @@ class StoreFold:
         if not split:
             return
         self.lane_split = True
-        if len(split) == len(runs):
-            for t0, t1 in segments:
-                self._run_lanes(runs, sl, counters, t0, t1, starts)
-                for t, _, _ in runs:
-                    yield t, t0, t1
-            return
-        for t, first, step in runs:
-            if t in split:
-                for t0, t1 in self._segment_runs(t, sl, counters, first, step, segments, starts):
+        # each segment in every thread at once, the threads that split yielded: a thread that did not split
+        # decided its comparisons over all its elements, so over a segment's too, and its run there makes what its
+        # whole run made (its registers, already yielded, are not read again)
+        for t0, t1 in segments:
+            self._run_lanes(runs, sl, counters, t0, t1, starts)
+            for t, _, _ in runs:
+                if t in split:
                     yield t, t0, t1
 
     def _run_lanes(self, runs, sl, counters, t0, t1, starts):
