@@ -79,13 +79,16 @@ def _programs(draw):
     lines, nxt, npred = [], 20, 2
     for _ in range(draw(st.integers(1, 24))):
         kind = draw(st.sampled_from(["f2", "f2", "f3", "f1", "fc", "i2", "i2", "ic", "selp", "guarded", "bits",
-                                     "x2", "unpack", "pack", "cvt2", "pred"]))
+                                     "x2", "unpack", "pack", "cvt2", "pred", "fmov"]))
         fop = lambda: draw(st.sampled_from(floats + ["0f3F800000"]))      # noqa: E731
         iop = lambda: draw(st.sampled_from(ints + ["3", "16", "-1"]))     # noqa: E731
         d = f"%r{nxt}"
         if kind == "f2":
             op = draw(st.sampled_from(["add.f32", "add.rn.f32", "mul.rn.f32", "sub.rn.f32", "max.f32", "min.f32"]))
             lines.append(f"{op} {d}, {fop()}, {fop()};")
+            floats.append(d)
+        elif kind == "fmov":   # a float constant moved into a register: one integer in every thread
+            lines.append(f"mov.b32 {d}, {draw(st.sampled_from(['0f3F800000', '0fBF000000', '0f00000000']))};")
             floats.append(d)
         elif kind == "f3":
             lines.append(f"fma.rn.f32 {d}, {fop()}, {fop()}, {fop()};")

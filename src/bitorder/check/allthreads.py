@@ -61,15 +61,23 @@ class AllThreads:
         # first thread's failure is the one reported); fnode adds no multiply to muls meanwhile
         check = contracts and bool(muls)
         columns = self._operand_columns(decoded)
-        if None not in columns:
-            # every operand a register holding a tree ("node", id) in every thread (no select's node
-            # to make, so reading them has no effect): their ids column by column, checked as one
-            ids = [[v[1] if v.__class__ is tuple and v[0] == "node" else None for v in col] for col in columns]
-            if not any(None in c for c in ids):
-                if check and not all(muls.isdisjoint(c) for c in ids):
-                    raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
-                argss = list(zip(*ids))
-                return self._float_results(_make_column(nodes, op, argss, kind), argss, base, dst, unrounded)
+        # every operand a constant, a register holding one integer in every thread (a float constant moved into
+        # it: its token, a function of the integer alone), or a register holding a tree ("node", id) in every
+        # thread (no select's node to make, so reading them has no effect): their ids or tokens column by
+        # column, checked as one
+        ids = []
+        for col, c in zip(columns, consts):
+            if col is None:
+                ids.append([c] * n)
+            elif col[0].__class__ is int and col.count(col[0]) == n:
+                ids.append([fnode(col[0])] * n)
+            else:
+                ids.append([v[1] if v.__class__ is tuple and v[0] == "node" else None for v in col])
+        if not any(None in c for c in ids):
+            if check and not all(muls.isdisjoint(c) for c in ids):
+                raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
+            argss = list(zip(*ids))
+            return self._float_results(_make_column(nodes, op, argss, kind), argss, base, dst, unrounded)
         if len(decoded) == 2 and consts[0] is None and consts[1] is None:    # the common case
             argss = []
             selects = self._selects.get
