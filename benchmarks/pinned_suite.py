@@ -286,6 +286,7 @@ def on_sigterm(*_):
 
 @contextlib.contextmanager
 def held():
+    """A block on_sigterm does not interrupt: a SIGTERM inside it raises SystemExit(143) as it ends."""
     _Stop.held += 1
     try:
         yield
@@ -296,21 +297,24 @@ def held():
             sys.exit(143)
 
 
+def _book(book, name, r):
+    """Book phase-1 result r as checked, not yet timed; its launches ("ran"), taken out of it."""
+    ran = r.pop("ran", [])
+    r.setdefault("not_timed", "interrupted before its timing")
+    book["checked"][name] = r
+    return ran
+
+
 def arrived(arrivals, book, poll=0.2):
     """(name, result, its launches) for each phase-1 result, booked as checked (not yet timed)
     before it is yielded; a result of None (the worker found the deadline passed) is skipped.
     From a pool (arrivals with next(timeout)), the wait polls so that each take-and-book runs
     whole under held(); a plain iterator (--jobs 1) runs the check here, interruptible."""
-    def book_it(name, r):
-        ran = r.pop("ran", [])
-        r["not_timed"] = "interrupted before its timing"
-        book["checked"][name] = r
-        return name, r, ran
     if not hasattr(arrivals, "next"):
         for name, r in arrivals:
             if r is not None:
                 with held():
-                    got = book_it(name, r)
+                    got = name, r, _book(book, name, r)
                 yield got
         return
     while True:
@@ -321,7 +325,7 @@ def arrived(arrivals, book, poll=0.2):
                 continue
             except StopIteration:
                 return
-            got = None if r is None else book_it(name, r)
+            got = None if r is None else (name, r, _book(book, name, r))
         if got is not None:
             yield got
 
@@ -362,9 +366,7 @@ def drain(arrivals, book):
                 return
             name, r = last   # (r is None if none of its parts had started)
         if r is not None:
-            r.pop("ran", None)
-            r.setdefault("not_timed", "interrupted before its timing")
-            book["checked"][name] = r
+            _book(book, name, r)
 
 
 def ledger(names, book):

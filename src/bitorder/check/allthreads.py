@@ -73,7 +73,9 @@ class AllThreads:
                 ids.append([fnode(col[0])] * n)
             else:
                 ids.append([v[1] if v.__class__ is tuple and v[0] == "node" else None for v in col])
-        if not any(None in c for c in ids):
+                if None in ids[-1]:    # a select or another value: the loop below, thread by thread
+                    break
+        else:
             if check and not all(muls.isdisjoint(c) for c in ids):
                 raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
             argss = list(zip(*ids))

@@ -66,10 +66,11 @@ def note_composite(result, operands) -> None:
             continue
         if x.__class__ is tuple and x and x[0] == "fcmp":
             compared.update(x[2:4])
-        elif x.__class__ is tuple and x and x[0] in _COMPOSITE and pname(x) in COMPOSED:
-            compared |= COMPOSED[pname(x)]
         else:
-            return                 # a part it cannot read: the selects on it stay payload-free
+            known = COMPOSED.get(pname(x)) if x.__class__ is tuple and x and x[0] in _COMPOSITE else None
+            if known is None:
+                return             # a part it cannot read: the selects on it stay payload-free
+            compared |= known
     COMPOSED[pname(result)] = frozenset(compared)
 
 
@@ -79,8 +80,10 @@ def note_select(name: str, g) -> None:
         INT_NAMES.add(name)
     elif g.__class__ is tuple and g[0] == "fcmp":
         COMPARES[name] = (g[1].split(".")[1], g[2], g[3])
-    elif g.__class__ is tuple and g and g[0] in _COMPOSITE and pname(g) in COMPOSED:
-        COMPARES[name] = ("composite", *COMPOSED[pname(g)])
+    elif g.__class__ is tuple and g and g[0] in _COMPOSITE:
+        known = COMPOSED.get(pname(g))
+        if known is not None:
+            COMPARES[name] = ("composite", *known)
 
 
 def payload_free(key: str, payload: str, ka: str, kb: str) -> bool:

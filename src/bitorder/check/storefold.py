@@ -363,11 +363,6 @@ class StoreFold:
         if not self.turn_split or len(segments) == 1:
             yield 0, trips
             return
-        yield from self._segment_runs(t, sl, counters, first, step, segments, starts)
-
-    def _segment_runs(self, t, sl, counters, first, step, segments, starts):
-        """Thread t's lane walked again over each segment apart (its comparisons split over the whole range):
-        yields each segment (t0, t1) with the registers as its run left them."""
         self.lane_split = True
         for t0, t1 in segments:
             self._lane_run(t, sl, counters, first, step, t0, t1, starts)
