@@ -109,6 +109,10 @@ def test_the_inductor_cache_check_counts_by_folder():
                                                   {"folders": ["/c/C"], "members": ["C w=2 grid=8"]}])
     got = mod.compare(kernels, record)
     assert (got["kernels_over_grids"], got["classes_over_grids"], got["compared_over_grids"]) == (1, 1, 2)
+    # --dynamic: the members' digests at every later call are compared too
+    record["A"]["sizes"], record["B"]["sizes"] = {"t37#1": "p", "t77#1": "q"}, {"t37#1": "p", "t77#1": "r"}
+    got = mod.compare(kernels, record)
+    assert got["wrong_merges"] == 1 and got["compared_calls"] == 4
 
 
 _INDUCTOR_MODULE = '''

@@ -333,6 +333,35 @@ def _shifted(p, lo):
     return padd(p, p[LOOP_T] * lo)
 
 
+def nonneg_decides(op, cmp, a, b, syms) -> bool | None:
+    """The signed integer order `a cmp b` (op's setp: lt, le, gt or ge) where a - b is a constant k plus
+    multiples of symbols each known to be at least 0 (syms: their monomials), all of one sign: d = a - b is then
+    at least k (every multiple non-negative) or at most k (every one non-positive), which decides the order where
+    k is on the right side of 0; else None. Exact over the integers (indices do not wrap, as _linear_cmp has it).
+    The walk of a program past a launch's end (signature.stores_past_end) gives it its one such symbol."""
+    signed, _ = _itype(op)
+    order = _ORDERS.get(cmp)
+    if not signed or order is None or cmp not in ("lt", "le", "gt", "ge"):
+        return None
+    d = padd(a, b, -1)
+    if d.__class__ is int:
+        return None
+    k = d.get((), 0)
+    coefs = [c for m, c in d.items() if m]
+    if any(m and m not in syms for m in d):
+        return None
+    strict, less = order
+    if all(c >= 0 for c in coefs):      # d >= k
+        if less:                        # d < 0 / d <= 0: false where k is at least 0 (above 0)
+            return False if (k >= 0 if strict else k > 0) else None
+        return True if (k > 0 if strict else k >= 0) else None
+    if all(c <= 0 for c in coefs):      # d <= k
+        if less:
+            return True if (k < 0 if strict else k <= 0) else None
+        return False if (k <= 0 if strict else k < 0) else None
+    return None
+
+
 def linear_decides(op, cmp, a, b, x, n: int):
     """The integer comparison `a cmp b` (op's setp) where a and b are linear in the one symbol x (a
     monomial) alone and 0 <= x < n: True or False where every x agrees, else the same comparison of x

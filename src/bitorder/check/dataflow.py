@@ -53,7 +53,7 @@ __all__ = ["Unsupported", "first_difference", "roots", "signature", "signature_o
 
 class _Block(Memory, TensorCore, AllThreads, Integers, Regions, Loops, StoreFold):
     def __init__(self, entry: Entry, nodes: Nodes, divisible=frozenset(), bound=(), cta=None, grid_x=None,
-                 max_steps: int = 0, sblock=None):
+                 max_steps: int = 0, sblock=None, nonneg=frozenset()):
         if not entry.reqntid:
             raise Unsupported("no .reqntid launch bound")
         self.n = entry.reqntid[0]
@@ -118,6 +118,9 @@ class _Block(Memory, TensorCore, AllThreads, Integers, Regions, Loops, StoreFold
             r, i = sblock
             self.cta_sub = dict(self.cta_sub or {}, **{pkey(atom("ctaid_x")): padd(pmul(atom("ctaid_x"), r), i),
                                                        pkey(atom("nctaid_x")): pmul(atom("nctaid_x"), r)})
+        # monomials of symbols known to be at least 0, which decide the orders they alone leave open
+        # (integers.compare_int; only signature.stores_past_end's walk names one)
+        self.nonneg = frozenset(nonneg)
         self._tc_init(entry)
 
     # operands -------------------------------------------------------------------------------
@@ -528,7 +531,7 @@ def _reset_tables():
 
 
 def walk(entry: Entry, shapes: bool = False, divisible=frozenset(), bound=(), cta=None, grid_x=None, limits=(0, 0),
-         sblock=None):
+         sblock=None, nonneg=frozenset()):
     """(roots, the Nodes that name their trees, with their shapes if asked); raises Unsupported.
     divisible: indices of the parameters the code was compiled assuming multiples of 16.
     bound: ((parameter index, value), ...) (check.signature's args): those parameters take their
@@ -537,7 +540,8 @@ def walk(entry: Entry, shapes: bool = False, divisible=frozenset(), bound=(), ct
     grid_x: the launch grid's x extent n, or None: %nctaid.x is n and program_id(0) ranges over
     0 .. n - 1, so comparisons it decides over that range are constants. limits: (instructions
     executed, tree nodes) before the walk gives up, 0 for the defaults (_MAX_STEPS, _MAX_NODES).
-    sblock: (r, i): walk program r c + i of super-block c (the symbol ctaid_x then names c), or None."""
+    sblock: (r, i): walk program r c + i of super-block c (the symbol ctaid_x then names c), or None.
+    nonneg: monomials of symbols the walk may take to be at least 0 (a bound parameter's value may read them)."""
     block = None
     # the walk frees what it allocates by reference count: the cyclic collector, triggered by its
     # millions of allocations, would only re-scan every object of the process time and again
@@ -546,7 +550,7 @@ def walk(entry: Entry, shapes: bool = False, divisible=frozenset(), bound=(), ct
     try:
         _reset_tables()
         nodes = Nodes(shapes, limits[1])
-        block = _Block(entry, nodes, frozenset(divisible), bound, cta, grid_x, limits[0], sblock)
+        block = _Block(entry, nodes, frozenset(divisible), bound, cta, grid_x, limits[0], sblock, nonneg)
         return block.run(), nodes
     except Unsupported:
         raise

@@ -5,7 +5,7 @@ decide them, float comparisons named by their trees' keys."""
 from __future__ import annotations
 
 from .allthreads import _CONCRETE
-from .bits import LOOP_T, grid_decides, int_form, range_decides, turn_decides
+from .bits import LOOP_T, grid_decides, int_form, nonneg_decides, range_decides, turn_decides
 from .poly import atom, _cap, _is_int, padd, pkey, pmul, UNDEF, UNDEF_PRED
 from .predicates import _concrete, _disjoint, float_form
 from .ptx import opcode_base
@@ -60,6 +60,10 @@ class Integers:
                 self.turn_eq = True   # the turn against data: a one-hot candidate (loops.fold_constant)
         if self.grid_x is not None:   # a comparison of %ctaid.x the launch grid decides
             known = grid_decides(op, cmp, a, b, self.grid_x)
+            if known is not None:
+                return known
+        if self.nonneg:               # symbols known to be at least 0 (signature.stores_past_end's walk)
+            known = nonneg_decides(op, cmp, a, b, self.nonneg)
             if known is not None:
                 return known
         if cmp in ("eq", "ne") and self.bits.table:   # registers known bit by bit: "a bit differs"

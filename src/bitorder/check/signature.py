@@ -325,6 +325,41 @@ def level(ptx, args=None, store=False) -> str:
     return "v1: dependence trees" if sig.startswith("v1:") else f"v0: program text ({why})"
 
 
+_PAST_S = ("past:s",)   # stores_past_end's symbol s >= 0: the launch's xnumel is p XBLOCK - s
+_PAST: dict = {}   # (hash of the PTX text, divisible parameters, parameter, xblock, switches) -> stores_past_end
+
+
+def stores_past_end(ptx, param: int, xblock: int) -> bool:
+    """Whether a program p of this kernel may store anything where parameter `param` (TorchInductor's xnumel, a
+    runtime size) is at most p xblock, that is where p is past cdiv(xnumel, xblock), the programs a Grid1D launch
+    runs: False only where a walk of program p (p a symbol) with xnumel = p xblock - s, s >= 0 any integer, finds
+    every store's guard false (the masks `x < xnumel` of x >= p xblock); True where a store may remain or the walk
+    does not decide. A kernel for which this is False stores, over any super-block of programs, only what the
+    programs a launch runs store: so its super-block classes (signature's "sblock") hold for launches over
+    cdiv(xnumel, xblock) programs whatever xnumel is (tritoncache.frames)."""
+    from .poly import atom, padd, pmul
+    entry = _entry(ptx)
+    if not 0 <= param < len(entry.params) or not isinstance(xblock, int) or xblock < 1:
+        raise ValueError(f"no parameter {param!r} or xblock {xblock!r} for a kernel of {len(entry.params)} parameters")
+    divisible = divisible_params(ptx) - {param}
+    text = getattr(ptx, "asm", ptx)
+    text = text.get("ptx") if isinstance(text, dict) else text
+    key = (hashlib.sha256(text.encode()).digest() if isinstance(text, str) else id(entry), divisible, param, xblock,
+           _switches())
+    hit = _PAST.get(key)
+    if hit is None:
+        end = padd(pmul(atom("ctaid_x"), xblock), {_PAST_S: 1}, -1)   # xnumel = p xblock - s
+        try:
+            roots, _ = dataflow.walk(entry, divisible=divisible, bound=((param, end),), nonneg={_PAST_S})
+            hit = bool(roots)
+        except dataflow.Unsupported:
+            hit = True
+        if len(_PAST) > 10_000:
+            _PAST.clear()
+        _PAST[key] = hit
+    return hit
+
+
 @dataclass(frozen=True)
 class Verdict:
     equivalent: bool

@@ -10,22 +10,25 @@ metadata; they are in the code, which is what the checker reads.
 A TorchInductor kernel says how it is launched: its module (the definition file, still in Inductor's cache)
 declares a Grid1D launch, cdiv(xnumel, XBLOCK) programs, and fixes xnumel in the kernel's body; its TTGIR shows
 the XBLOCK each variant multiplies program_id(0) by. Such variants carry their grid, so the caller can class
-variants of other XBLOCK over super-blocks (check.prune.launch_frames): every one of them covers [0, xnumel)."""
+variants of other XBLOCK over super-blocks (check.prune.launch_frames): every one of them covers [0, xnumel).
+Compiled for dynamic shapes, xnumel is a parameter instead (DynamicGrid): variants of other XBLOCK then meet over
+super-blocks where each is shown to store nothing past the programs a launch runs (signature.stores_past_end)."""
 from __future__ import annotations
 
 import ast
 import contextlib
 import functools
 import json
+import math
 import os
 import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .prune import classes_of, launch_frames, parting
+from .prune import SBLOCK_MAX, classes_of, launch_frames, parting
 from .ptx import PTXError
-from .signature import _entry, level, signature
+from .signature import _entry, level, signature, stores_past_end
 
 _FUNC = re.compile(r"tt\.func public @([\w.$]+)\((.*?)\) attributes", re.S)
 _PARAM = re.compile(r"%([\w.$]+): (!tt\.ptr<[^>]*>|\w+)( \{[^}]*tt\.divisibility = 16[^}]*\})?")
@@ -49,7 +52,23 @@ class Cached:
     member: str
     asm: dict | str
     folder: Path
-    grid: tuple | None = None   # (x, y, z) as Inductor launches it (inductor_grid), else None: not known
+    grid: tuple | DynamicGrid | None = None   # (x, y, z) as Inductor launches it (inductor_grid), else None: not known
+
+
+@dataclass(frozen=True)
+class DynamicGrid:
+    """The grid of a TorchInductor kernel compiled for dynamic shapes: cdiv(xnumel, xblock) programs along x, xnumel
+    the launch's value of PTX parameter `param`."""
+    param: int
+    xblock: int
+
+    def __str__(self) -> str:
+        return f"cdiv(xnumel,{self.xblock})"
+
+
+def _grid_text(grid) -> str:
+    """How a member names its launch grid: its x extent, or cdiv(xnumel,XBLOCK) for a dynamic one."""
+    return str(grid) if isinstance(grid, DynamicGrid) else str(grid[0])
 
 
 def _signature_of(ttgir: str, name: str) -> str:
@@ -70,9 +89,10 @@ def _definition(ttgir: str) -> str:
     return f"{m.group(1)}:{m.group(2)}" if m else "?"
 
 
-def _inductor_xnumel(path: str, name: str) -> int | None:
+def _inductor_xnumel(path: str, name: str) -> int | str | None:
     """xnumel of the TorchInductor kernel `name` defined in the module at `path`, where its decorator declares the
-    Grid1D launch (inductor_meta grid_type) and its body fixes xnumel to a constant; None for anything else."""
+    Grid1D launch (inductor_meta grid_type) and its body fixes xnumel to a constant; "param" where xnumel is one of
+    its parameters that its body does not set (dynamic shapes); None for anything else."""
     try:
         st = Path(path).stat()
     except OSError:
@@ -81,7 +101,7 @@ def _inductor_xnumel(path: str, name: str) -> int | None:
 
 
 @functools.lru_cache(maxsize=1024)
-def _xnumel_of(path: str, name: str, mtime_ns: int, size: int) -> int | None:
+def _xnumel_of(path: str, name: str, mtime_ns: int, size: int) -> int | str | None:
     """_inductor_xnumel of the module as it is now (its time and size in the key: a file moved or rewritten is read
     again)."""
     try:
@@ -95,6 +115,11 @@ def _xnumel_of(path: str, name: str, mtime_ns: int, size: int) -> int | None:
         if isinstance(st, ast.Assign) and len(st.targets) == 1 and getattr(st.targets[0], "id", None) == "xnumel":
             v = st.value
             return v.value if isinstance(v, ast.Constant) and type(v.value) is int and v.value > 0 else None
+    if any(a.arg == "xnumel" for a in fn.args.args) and not any(
+            isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and "xnumel" in
+            {getattr(t, "id", None) for t in (n.targets if isinstance(n, ast.Assign) else [n.target])}
+            for n in ast.walk(fn)):
+        return "param"   # dynamic shapes: xnumel is the launch's argument
     return None
 
 
@@ -107,13 +132,14 @@ def _grid_1d(decorator) -> bool:
     return False
 
 
-def inductor_grid(ptx: str, ttgir: str, name: str, root=None) -> tuple | None:
+def inductor_grid(ptx: str, ttgir: str, name: str, root=None) -> tuple | DynamicGrid | None:
     """The (x, 1, 1) grid TorchInductor launches this compiled variant over: cdiv(xnumel, XBLOCK), with xnumel from
     the kernel's module and XBLOCK from the variant's TTGIR. The module is the file the TTGIR names, or where that
     path is not on this machine (a cache copied from another), the one file of its name under `root`: Inductor names
     a module by its source's hash. None where any of it is not read exactly so: a kernel that is not Inductor's, a
     module not found, a launch other than Grid1D, a program reading another grid axis or the grid's size (its code
-    would depend on more than the elements a program covers)."""
+    would depend on more than the elements a program covers). Where xnumel is a parameter (dynamic shapes), a
+    DynamicGrid naming it (None where Triton specialised it away, as it does a 1)."""
     m = _DEF.search(ttgir)
     if m is None or not _PID_X.search(ttgir) or _OTHER_PID.search(ttgir) or "%nctaid" in ptx:
         return None
@@ -124,7 +150,13 @@ def inductor_grid(ptx: str, ttgir: str, name: str, root=None) -> tuple | None:
     if xnumel is None:
         return None
     xblock = _xblock(ttgir)
-    return None if xblock is None else (-(-xnumel // xblock), 1, 1)
+    if xblock is None:
+        return None
+    if xnumel == "param":
+        m = _FUNC.search(ttgir)
+        names = [p for p, _, _ in _PARAM.findall(m.group(2))] if m is not None and m.group(1) == name else []
+        return DynamicGrid(names.index("xnumel"), xblock) if "xnumel" in names else None
+    return (-(-xnumel // xblock), 1, 1)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -192,7 +224,7 @@ def read(root, kernel: str | None = None) -> tuple[dict[str, list[Cached]], list
         asm = {"ptx": ptx.read_text(), "ttgir": gir} if gir else ptx.read_text()
         grid = inductor_grid(asm["ptx"], gir, name, root) if gir else None
         if grid is not None:
-            options += f" grid={grid[0]}"
+            options += f" grid={_grid_text(grid)}"
         groups.setdefault(group, []).append(Cached(group, f"{folder.name[:10]} {options}", asm, folder, grid))
     return groups, skipped
 
@@ -235,13 +267,14 @@ def classes(root, kernel: str | None = None, jobs: int | None = 1, store: bool =
                 progress(len(answers), len(flat))
     kernels, unread, at = [], [], 0
     for group in order:
-        variants, fr = groups[group], at_of[group]
+        variants = groups[group]
         mine, at = answers[at:at + len(variants)], at + len(variants)
-        why = next((w for _, _, w in mine if w is not None), None)
+        why = next((w for _, _, w, _ in mine if w is not None), None)
         if why is not None:   # one unreadable kernel does not stop the others
             unread.append((group, why))
             continue
-        members = classes_of((sig, frame) for (sig, _, _), (_, frame, _) in zip(mine, fr))
+        fr = [_settled(f, past) for f, (_, _, _, past) in zip(at_of[group], mine)]
+        members = classes_of((sig, frame) for (sig, _, _, _), (_, frame, _) in zip(mine, fr))
         rows = [{"signature": mine[m[0]][0], "level": mine[m[0]][1], "members": [variants[i].member for i in m],
                  "folders": [str(variants[i].folder) for i in m]} for m in members]
         if explain:
@@ -256,24 +289,60 @@ def classes(root, kernel: str | None = None, jobs: int | None = 1, store: bool =
 def frames(variants) -> list:
     """Per cached variant, (check.signature's args, the frame its class holds in, its grid): over super-blocks
     (prune.launch_frames) where every variant of the kernel carries the grid Inductor launches it on and those grids
-    differ; else all in one frame, the variants compared as launched alike."""
+    differ; else all in one frame, the variants compared as launched alike. Dynamic grids (xnumel a parameter):
+    dynamic_frames."""
     grids = [v.grid for v in variants]
     if None in grids or len(set(grids)) < 2:
         return [(None, None, None)] * len(variants)
+    if any(isinstance(g, DynamicGrid) for g in grids):
+        return dynamic_frames(grids)
     return [(at, frame, g) for (at, frame), g in zip(launch_frames(grids), grids)]
 
 
+def dynamic_frames(grids) -> list:
+    """frames for variants launched over cdiv(xnumel, XBLOCK) programs, xnumel a runtime parameter (DynamicGrid):
+    with L the least common multiple of their XBLOCKs, each is classed over super-blocks of L / XBLOCK programs
+    (L elements, xnumel left a symbol) in one frame, provided it stores nothing past the programs a launch runs
+    (signature.stores_past_end, asked by the worker that classes it: the args' "past_end"; _settled puts a variant
+    that may back in its own grid's frame). A launch runs the super-blocks below cdiv(xnumel, L) less the programs
+    past cdiv(xnumel, XBLOCK), which store nothing: so two variants of one class store the same for every xnumel.
+    Variants of one XBLOCK alone, other parameters, mixed grids or super-blocks of over SBLOCK_MAX programs: each
+    grid in its own frame (plain signatures)."""
+    if not all(isinstance(g, DynamicGrid) for g in grids) or len({g.param for g in grids}) != 1:
+        return [(None, ("grid", str(g)), g) for g in grids]
+    span = math.lcm(*{g.xblock for g in grids})
+    if span // min(g.xblock for g in grids) > SBLOCK_MAX:
+        return [(None, ("grid", str(g)), g) for g in grids]
+    return [({"sblock": span // g.xblock, "past_end": (g.param, g.xblock)}, ("dynamic super-blocks", span, g.param), g)
+            for g in grids]
+
+
+def _settled(frame, past) -> tuple:
+    """A variant's (args, frame, grid) once its worker has answered: where it may store past the programs a launch
+    runs (past True), its own grid's frame and plain signature; else the args without "past_end"."""
+    at, fr, grid = frame
+    if past:
+        return None, ("grid", str(grid)), grid
+    return ({k: v for k, v in at.items() if k != "past_end"} if at else at), fr, grid
+
+
 def _class_one(item):
-    """(signature, level, None) of one variant ((asm, check.signature's args, store, whether to walk it)), or (None,
-    None, why) where its PTX is not read: a worker's task. Not walked: (None, ONE_VARIANT, None) once it parses."""
+    """(signature, level, None, past) of one variant ((asm, check.signature's args, store, whether to walk it)), or
+    (None, None, why, False) where its PTX is not read: a worker's task. Not walked: (None, ONE_VARIANT, None, False)
+    once it parses. Args holding "past_end" (dynamic_frames): past is stores_past_end's answer, and where it is True
+    the variant is classed without super-blocks (its plain signature)."""
     asm, at, store, walk = item
     try:
         if not walk:
             _entry(asm)   # read as a walk would read it: one .entry, or PTXError
-            return None, ONE_VARIANT, None
-        return signature(asm, at, store=store), level(asm, at, store=store), None
+            return None, ONE_VARIANT, None, False
+        past = False
+        if at is not None and "past_end" in at:
+            past = stores_past_end(asm, *at["past_end"])
+            at = None if past else {k: v for k, v in at.items() if k != "past_end"}
+        return signature(asm, at, store=store), level(asm, at, store=store), None, past
     except PTXError as e:
-        return None, None, str(e)
+        return None, None, str(e), False
 
 
 @contextlib.contextmanager

@@ -1,0 +1,156 @@
+"""TorchInductor kernels compiled for dynamic shapes (xnumel a parameter): their XBLOCK variants meet over super-blocks
+only where each stores nothing past the programs a launch runs (signature.stores_past_end, tritoncache.dynamic_frames)."""
+import importlib.util
+import os
+import sys
+
+import pytest
+
+import bitorder
+from bitorder import check
+from bitorder.check import tritoncache
+from bitorder.check.bits import nonneg_decides
+from bitorder.check.signature import stores_past_end
+
+# the GPU check's kernels (benchmarks/dynamic_grid_check.py): Inductor's dynamic-shape pointwise kernel as its module
+# writes one (xnumel is the launch's argument), a twin that drops the mask (it stores every element of every program
+# it runs), one whose mask lets one element past xnumel through, and a persistent row sum over 256 columns
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks"))
+from dynamic_grid_check import KERNELS, MODULE, compare  # noqa: E402
+
+
+def dynamic_module(root):
+    """The module above written under `root` (as in Inductor's cache, beside the compiles) and imported."""
+    src = root / "cdynamic.py"
+    # (the folder in a comment of each body: Triton keys its compile cache by the function's text)
+    src.write_text(MODULE % ((root,) * len(KERNELS)))
+    spec = importlib.util.spec_from_file_location(f"cdynamic_{abs(hash(str(root)))}", src)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def dynamic_cache(root, kernel, variants):
+    """A cache folder holding `kernel` of the module above compiled at each (XBLOCK, num_warps) for sm_90."""
+    from test_tritoncache import _entry
+    mod = dynamic_module(root)
+    sig = {"in_ptr0": "*fp32", "out_ptr0": "*fp32", "xnumel": "i32"}
+    if kernel == "triton_per_sum_0":
+        sig["r0_numel"] = "i32"
+    for xblock, w in variants:
+        c = bitorder.compile(getattr(mod, kernel), "sm90", signature=sig, constexprs={"XBLOCK": xblock},
+                             num_warps=w, cache=False)
+        _entry(root / "triton", f"X{xblock}w{w}", c, num_warps=w)
+    return mod
+
+
+def test_nonneg_decides_orders_of_a_constant_plus_nonneg_multiples():
+    """a - b = k + (non-negative multiples of symbols known >= 0) decides a signed order where k is on the right side
+    of 0; mixed signs, other symbols, unsigned orders and equalities are left open."""
+    s, t, other = ("past:s",), ("past:t",), ("param:arg0",)
+    syms = {s, t}
+    x = {("ctaid_x",): 128, (): 5}                   # p XBLOCK + 5
+    end = {("ctaid_x",): 128, s: -1}                 # p XBLOCK - s
+    assert nonneg_decides("setp.lt.s32", "lt", x, end, syms) is False      # 5 + s < 0: never
+    assert nonneg_decides("setp.ge.s32", "ge", x, end, syms) is True
+    assert nonneg_decides("setp.gt.s32", "gt", end, x, syms) is False
+    assert nonneg_decides("setp.le.s32", "le", end, x, syms) is True
+    at = {("ctaid_x",): 128}                         # p XBLOCK itself: 0 + s < 0 never, s <= 0 open
+    assert nonneg_decides("setp.lt.s32", "lt", at, end, syms) is False
+    assert nonneg_decides("setp.le.s32", "le", at, end, syms) is None
+    below = {("ctaid_x",): 128, (): -1}              # -1 + s < 0: open (s = 0)
+    assert nonneg_decides("setp.lt.s32", "lt", below, end, syms) is None
+    assert nonneg_decides("setp.lt.s32", "lt", x, {("ctaid_x",): 128, s: -1, t: 2}, syms) is None   # mixed signs
+    assert nonneg_decides("setp.lt.s32", "lt", x, {("ctaid_x",): 128, other: -1}, syms) is None     # not known >= 0
+    assert nonneg_decides("setp.lt.u32", "lt", x, end, syms) is None
+    assert nonneg_decides("setp.eq.s32", "eq", x, end, syms) is None
+
+
+def test_stores_past_end_finds_masked_programs_past_the_launch_empty(tmp_path):
+    """stores_past_end: a program past cdiv(xnumel, XBLOCK) stores nothing where every store is masked by
+    x < xnumel (pointwise, persistent row sum); it may where the mask is dropped or lets x = xnumel through."""
+    mod = dynamic_module(tmp_path)
+    sig = {"in_ptr0": "*fp32", "out_ptr0": "*fp32", "xnumel": "i32"}
+    want = {"triton_poi_fused_relu_0": False, "triton_poi_unmasked_0": True, "triton_poi_slack_0": True,
+            "triton_per_sum_0": False}
+    for name, past in want.items():
+        s = dict(sig, r0_numel="i32") if name == "triton_per_sum_0" else sig
+        for xblock, w in ((1, 1), (4, 2)) if name == "triton_per_sum_0" else ((128, 1), (512, 4)):
+            c = bitorder.compile(getattr(mod, name), "sm90", signature=s, constexprs={"XBLOCK": xblock}, num_warps=w,
+                                 cache=False)
+            assert stores_past_end(c, 2, xblock) is past, (name, xblock, w)
+    with pytest.raises(ValueError):
+        stores_past_end(c, 9, 4)
+
+
+def test_a_dynamic_inductor_kernel_carries_its_dynamic_grid(tmp_path):
+    """A Grid1D kernel whose xnumel is a parameter its body does not set: each variant carries cdiv(xnumel, XBLOCK)
+    with xnumel's PTX parameter index, and its member says so."""
+    dynamic_cache(tmp_path, "triton_poi_fused_relu_0", [(128, 1), (512, 4)])
+    (variants,) = tritoncache.read(tmp_path / "triton")[0].values()
+    assert sorted((v.grid.param, v.grid.xblock) for v in variants) == [(2, 128), (2, 512)]
+    assert sorted(v.member.split()[-1] for v in variants) == ["grid=cdiv(xnumel,128)", "grid=cdiv(xnumel,512)"]
+
+
+def _classes(root):
+    (k,) = check.cache_classes(root / "triton", store=False).kernels
+    assert k["launch_grids"]
+    return sorted(sorted(m.split()[0] for m in c["members"]) for c in k["classes"])
+
+
+def test_dynamic_variants_meet_over_super_blocks_only_where_nothing_is_stored_past_the_launch(tmp_path):
+    """Masked by x < xnumel, XBLOCK 128, 256 and 512 store the same elementwise trees over super-blocks of 512
+    elements whatever xnumel is: one class. Unmasked, their super-block signatures agree too, but a launch of 128
+    elements a program stores up to the next multiple of 128 past xnumel and one of 512 up to the next of 512: they
+    return other bytes (a known answer), and stay one class a grid."""
+    variants = [(128, 1), (256, 4), (512, 4), (512, 8)]
+    masked, unmasked = tmp_path / "masked", tmp_path / "unmasked"
+    masked.mkdir()
+    unmasked.mkdir()
+    dynamic_cache(masked, "triton_poi_fused_relu_0", variants)
+    assert _classes(masked) == [["X128w1", "X256w4", "X512w4", "X512w8"]]
+    dynamic_cache(unmasked, "triton_poi_unmasked_0", variants)
+    assert _classes(unmasked) == [["X128w1"], ["X256w4"], ["X512w4", "X512w8"]]
+
+
+def test_dynamic_row_sums_meet_across_xblock_with_one_tree(tmp_path):
+    """A persistent row sum with xnumel rows a parameter: one warp sums each row in one tree whatever XBLOCK, so
+    XBLOCK 1, 2 and 4 with one warp are one class over super-blocks of 4 rows; two warps sum in another order."""
+    dynamic_cache(tmp_path, "triton_per_sum_0", [(1, 1), (2, 1), (4, 1), (2, 2)])
+    assert _classes(tmp_path) == [["X1w1", "X2w1", "X4w1"], ["X2w2"]]
+
+
+DYNAMIC_FAULT = ("            hit = bool(roots)\n", "            hit = False\n")   # "nothing past the launch", always
+
+
+def test_dynamic_grid_planted_fault_merges_launches_that_differ(tmp_path):
+    """A stores_past_end that answers "nothing past the launch" whatever the walk found, built from a copied tree:
+    the unmasked variants' known answer above fails (scripts/gpu-run mutant-dynamic-grid plants this very text)."""
+    from mutants import checker_test_fails_on_mutant
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/signature.py", *DYNAMIC_FAULT,
+                                 "tests/check/test_dynamic_grid.py::"
+                                 "test_dynamic_variants_meet_over_super_blocks_only_where_nothing_is_stored_past_the_launch")
+
+
+def test_gpu_run_plants_the_tested_fault():
+    """scripts/gpu-run's mutant-dynamic-grid replaces the very line the CPU fault test replaces."""
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[2] / "scripts" / "gpu-run").read_text()
+    assert "DYNAMIC_FAULT=('" + DYNAMIC_FAULT[0].rstrip("\n") in text
+    assert "'" + DYNAMIC_FAULT[1].rstrip("\n") + "')" in text
+
+
+def test_the_gpu_check_counts_a_class_whose_launches_differ():
+    """dynamic_grid_check.compare: a class whose members' digests differ at one size and draw is one wrong merge;
+    true classes group variants by every digest; a class whose members name other grids is counted as over grids."""
+    kernels = [{"kernel": "k", "variants": 3, "classes": [
+        {"members": ["a grid=cdiv(xnumel,128)", "b grid=cdiv(xnumel,512)"], "folders": ["/c/A", "/c/B"]},
+        {"members": ["c grid=cdiv(xnumel,512)"], "folders": ["/c/C"]}]}]
+    record = {"A": {"variant": "X128", "digests": {"100/0": "x", "100/1": "y"}},
+              "B": {"variant": "X512", "digests": {"100/0": "x", "100/1": "z"}},
+              "C": {"variant": "X512w8", "digests": {"100/0": "x", "100/1": "y"}}}
+    got = compare(kernels, record)
+    assert got["wrong_merges"] == 1 and got["classes_over_grids"] == 1 and got["compared_launches"] == 6
+    assert got["kernels"]["k"]["true_classes"] == 2 and got["kernels"]["k"]["members"] == [["X128", "X512"], ["X512w8"]]
+    record["B"]["digests"]["100/1"] = "y"
+    assert compare(kernels, record)["wrong_merges"] == 0
