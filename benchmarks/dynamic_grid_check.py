@@ -142,6 +142,22 @@ def launch_all(torch, mod) -> dict:
     return record
 
 
+def by_folder(cache: str, record: dict) -> dict:
+    """launch_all's record keyed by the cache folder each compile went to (its metadata's "hash" is the launch's
+    CompiledKernel.hash; the folder's name is not)."""
+    out = {}
+    for root, _, files in os.walk(cache):
+        for f in files:
+            if f.endswith(".json") and not f.startswith("__grp__"):
+                try:
+                    h = json.load(open(os.path.join(root, f))).get("hash")
+                except (OSError, ValueError, AttributeError):
+                    continue
+                if h in record:
+                    out[os.path.basename(root)] = record[h]
+    return out
+
+
 def compare(kernels: list, record: dict) -> dict:
     """Per kernel group of `bitorder check --json`: variants, checker classes, true classes (variants grouped by
     their digests at every size and draw), classes over other grids, and wrong merges (a class whose members'
@@ -176,7 +192,7 @@ def main(out: str) -> int:
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
     from bitorder.check import tritoncache
     from bitorder.check.signature import stores_past_end
-    record = launch_all(torch, write_module(root))
+    record = by_folder(cache, launch_all(torch, write_module(root)))
     listing = out + ".classes.json"
     p = subprocess.run([sys.executable, "-m", "bitorder", "check", cache, "--json", listing, "--explain"],
                        capture_output=True, text=True)

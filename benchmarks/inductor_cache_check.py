@@ -20,7 +20,7 @@ on (cdiv(xnumel, XBLOCK)): a class may hold variants of other XBLOCK, launched o
 autotuner (classes_over_grids counts those classes, compared_over_grids their members with bytes). copied_cache:
 the same check on a copy of the cache with the original moved away, as on a machine the cache was copied to.
 --dynamic (2026-12-06c) compiles each model once with torch.compile(dynamic=True), so Inductor's kernels take xnumel
-as a parameter, and runs it at every token count of DYN_TOKENS: the first call autotunes (its digests as above), and
+as a parameter, and runs it at every token count of DYN_TOKENS (the two MLPs' backward too): the first call autotunes (its digests as above), and
 at every later call each kernel's benched variants are launched again on clones of that call's arguments, each over
 the grid its launcher computes from them, their digests kept by call ("sizes"): a class whose members differ at any
 call is a wrong merge too (`bitorder check` classes such variants over super-blocks only where each stores nothing
@@ -194,6 +194,8 @@ def main(out: str, pointwise_configs: bool = False, dynamic: bool = False) -> in
             y = compiled(*xs)
             if name == "cross_entropy":
                 y.backward()
+            elif dynamic and name in ("llama_mlp", "gpt2_mlp"):   # their backward kernels autotuned and compared too
+                y.sum().backward()
             torch.cuda.synchronize()
             CALL["tag"] = None
             ran.append(f"{name}-t{t}")

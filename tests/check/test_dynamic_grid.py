@@ -16,7 +16,7 @@ from bitorder.check.signature import stores_past_end
 # writes one (xnumel is the launch's argument), a twin that drops the mask (it stores every element of every program
 # it runs), one whose mask lets one element past xnumel through, and a persistent row sum over 256 columns
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks"))
-from dynamic_grid_check import KERNELS, MODULE, compare  # noqa: E402
+from dynamic_grid_check import KERNELS, MODULE, by_folder, compare  # noqa: E402
 
 
 def dynamic_module(root):
@@ -154,3 +154,14 @@ def test_the_gpu_check_counts_a_class_whose_launches_differ():
     assert got["kernels"]["k"]["true_classes"] == 2 and got["kernels"]["k"]["members"] == [["X128", "X512"], ["X512w8"]]
     record["B"]["digests"]["100/1"] = "y"
     assert compare(kernels, record)["wrong_merges"] == 0
+
+
+def test_the_gpu_check_finds_each_launch_s_cache_folder_by_its_metadata(tmp_path):
+    """dynamic_grid_check.by_folder: a launch's CompiledKernel.hash is the "hash" of the metadata in the folder Triton
+    compiled it into (not the folder's name); group files and other JSON are passed over."""
+    for folder, h in (("F1", "aa"), ("F2", "bb")):
+        (tmp_path / "c" / folder).mkdir(parents=True)
+        (tmp_path / "c" / folder / "k.json").write_text('{"hash": "%s", "name": "k"}' % h)
+        (tmp_path / "c" / folder / "__grp__k.json").write_text('{"child_paths": {}}')
+    (tmp_path / "c" / "F2" / "other.json").write_text("[1]")
+    assert by_folder(str(tmp_path / "c"), {"aa": 1, "bb": 2, "cc": 3}) == {"F1": 1, "F2": 2}
