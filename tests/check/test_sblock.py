@@ -1,6 +1,8 @@
 """Super-block classes (check.signature's sblock, check.prune's grid): configurations of other block sizes, launched
 over the same elements, meet in one class when their programs together store the same."""
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 import torch
 import triton
 import triton.language as tl
@@ -61,13 +63,45 @@ def test_super_block_arguments_are_checked():
 
 
 def test_super_blocks_of_launch_grids():
-    """Grids that differ in x alone: r over their gcd; other y or z extents, a lone grid, and an r past the
-    walk's limit are compared within their own grid."""
-    assert super_blocks([(704, 1, 1), (2816, 1, 1), (5, 1, 1), (6, 3, 1), (200, 3, 1)]) == {}   # r 2816, 100
+    """Grids that differ in x alone: r over the common divisor that the most of them reach within the walk's limit;
+    other y or z extents, a lone grid, and a grid no other meets within the limit are compared within their own
+    grid, and the grids one divisor leaves out are grouped again among themselves."""
+    assert super_blocks([(5, 1, 1), (6, 3, 1), (200, 3, 1)]) == {}   # r 100 past the limit over 2
+    assert super_blocks([(704, 1, 1), (2816, 1, 1), (5, 1, 1)]) == {(704, 1, 1): (1, 704), (2816, 1, 1): (4, 704)}
+    # Inductor's column sums over 6, 24, 96 and 768 programs (2026-12-06c): 768 = 128 x 6 is past the limit
+    assert super_blocks([(6, 1, 1), (24, 1, 1), (96, 1, 1), (768, 1, 1)]) == \
+        {(6, 1, 1): (1, 6), (24, 1, 1): (4, 6), (96, 1, 1): (16, 6)}
+    # two families no one divisor reaches within the limit: 640 and 1280 over 640, then 99 and 297 over 99
+    assert super_blocks([(640, 1, 1), (1280, 1, 1), (99, 1, 1), (297, 1, 1)]) == \
+        {(640, 1, 1): (1, 640), (1280, 1, 1): (2, 640), (99, 1, 1): (1, 99), (297, 1, 1): (3, 99)}
+    assert super_blocks([(3, 1, 1), (8, 1, 1), (9, 1, 1)]) == {(3, 1, 1): (3, 1), (8, 1, 1): (8, 1), (9, 1, 1): (9, 1)}
+    # the gcd of all, which no two share alone: every grid over it
+    assert super_blocks([(6, 1, 1), (10, 1, 1), (15, 1, 1)]) == {(6, 1, 1): (6, 1), (10, 1, 1): (10, 1), (15, 1, 1): (15, 1)}
     got = super_blocks([(704, 1, 1), (1408, 1, 1), (2816, 1, 1), (704, 2, 1), (6, 3, 1), (12, 3, 1)])
     assert got == {(704, 1, 1): (1, 704), (1408, 1, 1): (2, 704), (2816, 1, 1): (4, 704),
                    (6, 3, 1): (1, 6), (12, 3, 1): (2, 6)}
     assert super_blocks([(1, 1, 1), (64, 1, 1)]) == {} and super_blocks([(8, 1, 1), (8, 1, 1)]) == {}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([1, 2, 3, 5, 6, 8, 12, 16, 24, 48, 96, 128, 768, 1000]),
+                          st.sampled_from([1, 7]), st.sampled_from([1, 2])), min_size=1, max_size=7))
+def test_super_blocks_cover_each_launch_and_keep_the_whole_gcd_where_it_reaches(parts):
+    """Every grid given a super-block launches r x C programs along x, r within the walk's limit; where the gcd of
+    a (y, z)'s x extents reaches all of them within the limit, all are classed over it (the rule before 2026-12-06c,
+    so its classes stand); a grid no other meets is left out."""
+    import math
+    grids = [(a * b, y, 1) for a, b, y in parts]
+    got = super_blocks(grids)
+    for g, (r, c) in got.items():
+        assert r * c == g[0] and 1 <= r <= 32
+    for yz in {g[1:] for g in grids}:
+        xs = sorted({g[0] for g in grids if g[1:] == yz})
+        gcd = math.gcd(*xs)
+        if len(xs) > 1 and max(xs) // gcd <= 32:
+            assert all(got[(x, *yz)] == (x // gcd, gcd) for x in xs)
+        if len(xs) == 1:
+            assert (xs[0], *yz) not in got
 
 
 CONFIGS = [triton.Config({"BLOCK": b}, num_warps=4) for b in (128, 256, 512)]

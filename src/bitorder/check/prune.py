@@ -179,20 +179,28 @@ SBLOCK_MAX = 32   # programs of a super-block walked per configuration (super_bl
 
 def super_blocks(grids, max_programs: int = SBLOCK_MAX) -> dict:
     """{grid: (r, C)} for the launch grids (x, y, z) that differ from another only in x: they launch r x C programs
-    along x, C the gcd of those x extents, so each configuration is classed with check.signature's sblock = r and
-    configurations over the same elements in blocks of other sizes can meet. A group whose largest r exceeds
-    max_programs (each program of a super-block is a walk) is left out, as is a grid no other differs from in x
-    alone: those are compared within their own grid."""
+    along x, so each configuration is classed with check.signature's sblock = r and configurations over the same
+    elements in blocks of other sizes can meet. Among the grids of one (y, z), C is the common divisor of two or
+    more x extents that the most of them reach in at most max_programs programs (each program of a super-block is
+    a walk), the one needing the fewest walks on a tie; the grids it leaves out are grouped again among themselves. A grid that meets no
+    other is left out: it is compared within its own grid. Any C that divides x is sound (a configuration's class
+    then holds for its launch of r x C programs); C decides only which configurations can meet."""
     by_yz: dict = {}
     for g in {tuple(g) for g in grids}:
         by_yz.setdefault(g[1:], []).append(g)
     out = {}
     for gs in by_yz.values():
-        if len(gs) < 2:
-            continue
-        c = math.gcd(*(g[0] for g in gs))
-        if max(g[0] // c for g in gs) <= max_programs:
-            out.update({g: (g[0] // c, c) for g in gs})
+        left = sorted(gs)
+        while len(left) >= 2:
+            xs = [g[0] for g in left]
+            common = {math.gcd(*xs)} | {math.gcd(a, b) for i, a in enumerate(xs) for b in xs[i + 1:]}
+            reach = {d: [x // d for x in xs if x % d == 0 and x // d <= max_programs] for d in common}
+            c = max(common, key=lambda d: (len(reach[d]), -sum(reach[d]), d))   # the most grids, then the fewest walks
+            kept = [g for g in left if g[0] % c == 0 and g[0] // c <= max_programs]
+            if len(kept) < 2:
+                break
+            out.update({g: (g[0] // c, c) for g in kept})
+            left = [g for g in left if g not in kept]
     return out
 
 
