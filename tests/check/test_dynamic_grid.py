@@ -111,6 +111,10 @@ def test_dynamic_variants_meet_over_super_blocks_only_where_nothing_is_stored_pa
     assert _classes(masked) == [["X128w1", "X256w4", "X512w4", "X512w8"]]
     dynamic_cache(unmasked, "triton_poi_unmasked_0", variants)
     assert _classes(unmasked) == [["X128w1"], ["X256w4"], ["X512w4", "X512w8"]]
+    (k,) = check.cache_classes(unmasked / "triton", store=False).kernels   # each class's level says why
+    assert all(c["level"].startswith("v1") and c["level"].endswith(tritoncache.PAST_END) for c in k["classes"])
+    (k,) = check.cache_classes(masked / "triton", store=False).kernels
+    assert not k["classes"][0]["level"].endswith(tritoncache.PAST_END)
 
 
 def test_dynamic_row_sums_meet_across_xblock_with_one_tree(tmp_path):

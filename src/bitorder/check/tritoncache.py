@@ -242,6 +242,8 @@ class CacheClasses:
 
 
 ONE_VARIANT = "one variant: nothing to compare"   # the level of a kernel compiled once (its PTX read, not walked)
+# what a dynamic-grid variant's level adds where it may store past the programs a launch runs (dynamic_frames)
+PAST_END = "; may store past its launch's programs (xnumel a parameter): compared within its own grid"
 
 
 def classes(root, kernel: str | None = None, jobs: int | None = 1, store: bool = True, explain: bool = False,
@@ -340,7 +342,8 @@ def _class_one(item):
         if at is not None and "past_end" in at:
             past = stores_past_end(asm, *at["past_end"])
             at = None if past else {k: v for k, v in at.items() if k != "past_end"}
-        return signature(asm, at, store=store), level(asm, at, store=store), None, past
+        said = level(asm, at, store=store) + (PAST_END if past else "")
+        return signature(asm, at, store=store), said, None, past
     except PTXError as e:
         return None, None, str(e), False
 
