@@ -83,7 +83,7 @@ def triton_per_sum_0(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr)
     tl.store(out_ptr0 + (xindex), tmp1, xmask)
 '''
 KERNELS = ("triton_poi_fused_relu_0", "triton_poi_unmasked_0", "triton_poi_slack_0", "triton_per_sum_0")
-POINTWISE = [(128, 1), (128, 4), (256, 4), (512, 4), (512, 8), (1024, 8)]
+POINTWISE = [(16, 1), (32, 1), (128, 1), (128, 4), (256, 4), (512, 4), (512, 8), (1024, 8)]   # 16: past 32 programs of 1024
 VARIANTS = {"triton_poi_fused_relu_0": POINTWISE, "triton_poi_unmasked_0": POINTWISE, "triton_poi_slack_0": POINTWISE,
             "triton_per_sum_0": [(1, 1), (2, 1), (4, 1), (8, 1), (2, 2), (4, 4), (8, 8)]}
 SIZES = (1, 2, 7, 100, 127, 128, 129, 255, 256, 257, 500, 511, 512, 513, 1000, 1023, 1024, 1025, 1537, 2048, 4095,

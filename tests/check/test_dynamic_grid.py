@@ -92,6 +92,24 @@ def test_a_dynamic_inductor_kernel_carries_its_dynamic_grid(tmp_path):
     assert sorted(v.member.split()[-1] for v in variants) == ["grid=cdiv(xnumel,128)", "grid=cdiv(xnumel,512)"]
 
 
+def test_dynamic_frames_group_xblocks_within_the_walk_s_limit():
+    """dynamic_frames: XBLOCKs whose least common multiple needs at most 32 programs of each meet in one frame of that
+    many elements; XBLOCK 1 and 1024 would need 1024 walks, so each stays in its own grid's frame; 1, 2, 512 and 1024
+    make two frames (super-blocks of 2 and of 1024 elements)."""
+    dyn = tritoncache.DynamicGrid
+    got = tritoncache.dynamic_frames([dyn(2, b) for b in (128, 256, 512, 1024)])
+    assert [a["sblock"] for a, _, _ in got] == [8, 4, 2, 1] and {f for _, f, _ in got} == {("dynamic super-blocks", 1024, 2)}
+    assert all(a["past_end"] == (2, g.xblock) for a, _, g in got)
+    assert [(a, f) for a, f, _ in tritoncache.dynamic_frames([dyn(2, 1), dyn(2, 1024)])] == \
+        [(None, ("grid", "cdiv(xnumel,1)")), (None, ("grid", "cdiv(xnumel,1024)"))]
+    got = tritoncache.dynamic_frames([dyn(2, b) for b in (1, 2, 512, 1024)])
+    assert [(a["sblock"], f[1]) for a, f, _ in got] == [(2, 2), (1, 2), (2, 1024), (1, 1024)]
+    # another parameter, or a static grid among them: each grid apart
+    assert {f for _, f, _ in tritoncache.dynamic_frames([dyn(2, 128), dyn(3, 256)])} == \
+        {("grid", "cdiv(xnumel,128)"), ("grid", "cdiv(xnumel,256)")}
+    assert [a for a, _, _ in tritoncache.dynamic_frames([dyn(2, 128), (8, 1, 1)])] == [None, None]
+
+
 def _classes(root):
     (k,) = check.cache_classes(root / "triton", store=False).kernels
     assert k["launch_grids"]

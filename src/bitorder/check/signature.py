@@ -344,9 +344,10 @@ def stores_past_end(ptx, param: int, xblock: int) -> bool:
     divisible = divisible_params(ptx) - {param}
     text = getattr(ptx, "asm", ptx)
     text = text.get("ptx") if isinstance(text, dict) else text
-    key = (hashlib.sha256(text.encode()).digest() if isinstance(text, str) else id(entry), divisible, param, xblock,
-           _switches())
-    hit = _PAST.get(key)
+    # (an Entry given: no memo, its text not at hand)
+    key = (hashlib.sha256(text.encode()).digest(), divisible, param, xblock, _switches()) \
+        if isinstance(text, str) else None
+    hit = _PAST.get(key) if key is not None else None
     if hit is None:
         end = padd(pmul(atom("ctaid_x"), xblock), {_PAST_S: 1}, -1)   # xnumel = p xblock - s
         try:
@@ -354,9 +355,10 @@ def stores_past_end(ptx, param: int, xblock: int) -> bool:
             hit = bool(roots)
         except dataflow.Unsupported:
             hit = True
-        if len(_PAST) > 10_000:
-            _PAST.clear()
-        _PAST[key] = hit
+        if key is not None:
+            if len(_PAST) > 10_000:
+                _PAST.clear()
+            _PAST[key] = hit
     return hit
 
 

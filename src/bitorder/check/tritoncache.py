@@ -26,7 +26,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .prune import SBLOCK_MAX, classes_of, launch_frames, parting
+from .prune import classes_of, launch_frames, parting, super_blocks
 from .ptx import PTXError
 from .signature import _entry, level, signature, stores_past_end
 
@@ -116,9 +116,7 @@ def _xnumel_of(path: str, name: str, mtime_ns: int, size: int) -> int | str | No
             v = st.value
             return v.value if isinstance(v, ast.Constant) and type(v.value) is int and v.value > 0 else None
     if any(a.arg == "xnumel" for a in fn.args.args) and not any(
-            isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and "xnumel" in
-            {getattr(t, "id", None) for t in (n.targets if isinstance(n, ast.Assign) else [n.target])}
-            for n in ast.walk(fn)):
+            isinstance(n, ast.Name) and n.id == "xnumel" and isinstance(n.ctx, ast.Store) for n in ast.walk(fn)):
         return "param"   # dynamic shapes: xnumel is the launch's argument
     return None
 
@@ -303,20 +301,27 @@ def frames(variants) -> list:
 
 def dynamic_frames(grids) -> list:
     """frames for variants launched over cdiv(xnumel, XBLOCK) programs, xnumel a runtime parameter (DynamicGrid):
-    with L the least common multiple of their XBLOCKs, each is classed over super-blocks of L / XBLOCK programs
-    (L elements, xnumel left a symbol) in one frame, provided it stores nothing past the programs a launch runs
-    (signature.stores_past_end, asked by the worker that classes it: the args' "past_end"; _settled puts a variant
-    that may back in its own grid's frame). A launch runs the super-blocks below cdiv(xnumel, L) less the programs
-    past cdiv(xnumel, XBLOCK), which store nothing: so two variants of one class store the same for every xnumel.
-    Variants of one XBLOCK alone, other parameters, mixed grids or super-blocks of over SBLOCK_MAX programs: each
-    grid in its own frame (plain signatures)."""
+    variants are classed over super-blocks of L elements, L / XBLOCK programs each (xnumel left a symbol), L a common
+    multiple of their XBLOCKs that super_blocks chooses (as it chooses C for the programs covering the least common
+    multiple M of them all: L = M / C, so that at most SBLOCK_MAX programs make a super-block), in one frame per L,
+    provided each stores nothing past the programs a launch runs (signature.stores_past_end, asked by the worker that
+    classes it: the args' "past_end"; _settled puts a variant that may back in its own grid's frame). A launch runs
+    the super-blocks below cdiv(xnumel, L) less the programs past cdiv(xnumel, XBLOCK), which store nothing: so two
+    variants of one class store the same for every xnumel. Variants of other parameters, mixed with static grids,
+    or no super-block of whose XBLOCK meets another: each grid in its own frame (plain signatures)."""
     if not all(isinstance(g, DynamicGrid) for g in grids) or len({g.param for g in grids}) != 1:
         return [(None, ("grid", str(g)), g) for g in grids]
-    span = math.lcm(*{g.xblock for g in grids})
-    if span // min(g.xblock for g in grids) > SBLOCK_MAX:
-        return [(None, ("grid", str(g)), g) for g in grids]
-    return [({"sblock": span // g.xblock, "past_end": (g.param, g.xblock)}, ("dynamic super-blocks", span, g.param), g)
-            for g in grids]
+    most = math.lcm(*{g.xblock for g in grids})
+    blocks = super_blocks([(most // g.xblock, 1, 1) for g in grids])   # programs covering `most` elements
+    out = []
+    for g in grids:
+        r_c = blocks.get((most // g.xblock, 1, 1))
+        if r_c is None:
+            out.append((None, ("grid", str(g)), g))
+        else:
+            out.append(({"sblock": r_c[0], "past_end": (g.param, g.xblock)},
+                        ("dynamic super-blocks", most // r_c[1], g.param), g))
+    return out
 
 
 def _settled(frame, past) -> tuple:
