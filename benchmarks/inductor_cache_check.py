@@ -2,7 +2,8 @@
 which generated kernels' autotune configurations the checker proves bitwise-equal, and, for every variant the
 autotuner ran, whether its class mates returned identical bytes.
 
-    PYTHONPATH=src python benchmarks/inductor_cache_check.py [--pointwise-configs] [--dynamic] OUT.json  (a CUDA GPU)
+    PYTHONPATH=src python benchmarks/inductor_cache_check.py [--pointwise-configs] [--dynamic | --dynamic-batch] OUT.json
+                                                                                                          (a CUDA GPU)
 
 The models are capture_inductor.py's (a Llama RMSNorm + SwiGLU block, a GPT-2 LayerNorm + GELU block, masked
 attention probabilities, cross-entropy forward and backward), compiled with Inductor's default autotuning (a
@@ -24,7 +25,9 @@ as a parameter, and runs it at every token count of DYN_TOKENS (the two MLPs' ba
 at every later call each kernel's benched variants are launched again on clones of that call's arguments, each over
 the grid its launcher computes from them, their digests kept by call ("sizes"): a class whose members differ at any
 call is a wrong merge too (`bitorder check` classes such variants over super-blocks only where each stores nothing
-past the programs a launch runs: check.tritoncache.dynamic_frames)."""
+past the programs a launch runs: check.tritoncache.dynamic_frames). --dynamic-batch is the same with only the
+token dimensions dynamic (torch._dynamo.mark_dynamic on them, the rest of each shape static, as a server marks its
+batch): the hidden and vocabulary sizes stay baked in, so reductions keep their constant-trip loops."""
 from __future__ import annotations
 
 import hashlib
@@ -164,7 +167,7 @@ def _wrap_run(torch):
     CachingAutotuner.run = run
 
 
-def main(out: str, pointwise_configs: bool = False, dynamic: bool = False) -> int:
+def main(out: str, pointwise_configs: bool = False, dynamic: bool = False, batch_only: bool = False) -> int:
     cache = tempfile.mkdtemp()
     os.environ["TORCHINDUCTOR_CACHE_DIR"] = cache
     os.environ["TORCHINDUCTOR_COMPILE_THREADS"] = "1"
@@ -185,9 +188,13 @@ def main(out: str, pointwise_configs: bool = False, dynamic: bool = False) -> in
                 torch._dynamo.reset()
                 torch.manual_seed(0)
                 m = cls().cuda()
-                compiled = torch.compile(m, dynamic=dynamic)
+                compiled = torch.compile(m, dynamic=None if batch_only else dynamic)
             xs = [x * torch.exp2(torch.randint(-4, 5, x.shape, device="cuda")).to(x.dtype)
                   if x.is_floating_point() else x for x in inputs(t)]
+            if batch_only:   # the token dimensions alone (attention probabilities: its two t x t dimensions)
+                for x in xs:
+                    for d in ((1, 2) if name == "attn_probs" else (0,)):
+                        torch._dynamo.mark_dynamic(x, d)
             xs = [x.detach().requires_grad_(True) if x.is_floating_point() and name == "cross_entropy" else x
                   for x in xs]
             CALL["tag"] = f"{name}-t{t}"
@@ -203,7 +210,7 @@ def main(out: str, pointwise_configs: bool = False, dynamic: bool = False) -> in
     p, kernels = check_cache(cache, out + ".classes.json")
     print(p.stdout[-4000:], p.stderr[-2000:])
     summary = {"device": torch.cuda.get_device_name(), "torch": torch.__version__, "models": ran,
-               "max_autotune_pointwise": pointwise_configs, "dynamic": dynamic,
+               "max_autotune_pointwise": pointwise_configs, "dynamic": "batch" if batch_only else dynamic,
                "check_exit": p.returncode, "benched_variants": len(RECORD),
                "nondeterministic_or_unrepeated": sum(r["digest"] is None for r in RECORD.values()),
                **compare(kernels, RECORD)}
@@ -220,4 +227,6 @@ def main(out: str, pointwise_configs: bool = False, dynamic: bool = False) -> in
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[-1], "--pointwise-configs" in sys.argv[1:-1], "--dynamic" in sys.argv[1:-1]))
+    flags = sys.argv[1:-1]
+    sys.exit(main(sys.argv[-1], "--pointwise-configs" in flags, "--dynamic" in flags or "--dynamic-batch" in flags,
+                  "--dynamic-batch" in flags))
