@@ -26,7 +26,7 @@ at every later call each kernel's benched variants are launched again on clones 
 the grid its launcher computes from them, their digests kept by call ("sizes"): a class whose members differ at any
 call is a wrong merge too (`bitorder check` classes such variants over super-blocks only where each stores nothing
 past the programs a launch runs: check.tritoncache.dynamic_frames). --dynamic-batch is the same with only the
-token dimensions dynamic (torch._dynamo.mark_dynamic on them, the rest of each shape static, as a server marks its
+token dimensions dynamic (torch._dynamo.maybe_mark_dynamic on them, the rest of each shape static, as a server marks its
 batch): the hidden and vocabulary sizes stay baked in, so reductions keep their constant-trip loops."""
 from __future__ import annotations
 
@@ -194,7 +194,7 @@ def main(out: str, pointwise_configs: bool = False, dynamic: bool = False, batch
             if batch_only:   # the token dimensions alone (attention probabilities: its two t x t dimensions)
                 for x in xs:
                     for d in ((1, 2) if name == "attn_probs" else (0,)):
-                        torch._dynamo.mark_dynamic(x, d)
+                        torch._dynamo.maybe_mark_dynamic(x, d)   # (a loss may specialise its batch)
             xs = [x.detach().requires_grad_(True) if x.is_floating_point() and name == "cross_entropy" else x
                   for x in xs]
             CALL["tag"] = f"{name}-t{t}"
