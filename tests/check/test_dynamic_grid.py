@@ -83,6 +83,40 @@ def test_stores_past_end_finds_masked_programs_past_the_launch_empty(tmp_path):
         stores_past_end(c, 9, 4)
 
 
+_MASKS = """
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def masked(in_ptr0, out_ptr0, xnumel, XBLOCK : tl.constexpr, WHICH : tl.constexpr):
+    xindex = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)
+    if WHICH == 0:
+        xmask = xindex < xnumel - 3          # fewer than xnumel: nothing past the launch
+    elif WHICH == 1:
+        xmask = xindex <= xnumel             # x = xnumel gets through
+    elif WHICH == 2:
+        xmask = xindex < 2 * xnumel          # past xnumel: p XBLOCK may be below 2 xnumel
+    else:
+        xmask = (xindex < xnumel) & (xindex % 3 != 1)   # a mask narrower than x < xnumel: nothing past
+    tl.store(out_ptr0 + xindex, tl.load(in_ptr0 + xindex, xmask), xmask)
+"""
+
+
+@pytest.mark.parametrize("which,past", [(0, False), (1, True), (2, True), (3, False)])
+def test_stores_past_end_reads_other_masks_exactly(tmp_path, which, past):
+    """stores_past_end on masks other than Inductor's: a bound below xnumel, or x < xnumel and more, leaves nothing
+    past the launch; x <= xnumel and x < 2 xnumel may store there (the walk finds a store it cannot rule out)."""
+    src = tmp_path / "masks.py"
+    src.write_text(_MASKS)
+    spec = importlib.util.spec_from_file_location(f"masks_{which}_{abs(hash(str(tmp_path)))}", src)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    c = bitorder.compile(mod.masked, "sm90", signature={"in_ptr0": "*fp32", "out_ptr0": "*fp32", "xnumel": "i32"},
+                         constexprs={"XBLOCK": 256, "WHICH": which}, num_warps=4, cache=False)
+    assert stores_past_end(c, 2, 256) is past
+
+
 def test_a_dynamic_inductor_kernel_carries_its_dynamic_grid(tmp_path):
     """A Grid1D kernel whose xnumel is a parameter its body does not set: each variant carries cdiv(xnumel, XBLOCK)
     with xnumel's PTX parameter index, and its member says so."""
