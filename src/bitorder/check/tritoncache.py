@@ -307,8 +307,9 @@ def dynamic_frames(grids) -> list:
     provided each stores nothing past the programs a launch runs (signature.stores_past_end, asked by the worker that
     classes it: the args' "past_end"; _settled puts a variant that may back in its own grid's frame). A launch runs
     the super-blocks below cdiv(xnumel, L) less the programs past cdiv(xnumel, XBLOCK), which store nothing: so two
-    variants of one class store the same for every xnumel. Variants of other parameters, mixed with static grids,
-    or no super-block of whose XBLOCK meets another: each grid in its own frame (plain signatures)."""
+    variants of one class store the same for every xnumel. Variants of other parameters, variants mixed with static
+    grids, and an XBLOCK that no other meets within SBLOCK_MAX programs: each grid in its own frame (plain
+    signatures)."""
     if not all(isinstance(g, DynamicGrid) for g in grids) or len({g.param for g in grids}) != 1:
         return [(None, ("grid", str(g)), g) for g in grids]
     most = math.lcm(*{g.xblock for g in grids})
