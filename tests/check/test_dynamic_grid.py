@@ -5,6 +5,8 @@ import os
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bitorder
 from bitorder import check
@@ -64,6 +66,32 @@ def test_nonneg_decides_orders_of_a_constant_plus_nonneg_multiples():
     assert nonneg_decides("setp.lt.s32", "lt", x, {("ctaid_x",): 128, other: -1}, syms) is None     # not known >= 0
     assert nonneg_decides("setp.lt.u32", "lt", x, end, syms) is None
     assert nonneg_decides("setp.eq.s32", "eq", x, end, syms) is None
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(["lt", "le", "gt", "ge"]), st.integers(-6, 6), st.integers(-3, 3), st.integers(-3, 3),
+       st.integers(-5, 5), st.integers(-3, 3))
+def test_nonneg_decides_agrees_with_every_value_it_decides_for(cmp, ka, sa, ta, kb, sb):
+    """Whatever nonneg_decides answers holds at every s, t >= 0 (checked over 0..15 each, past where any of these
+    orders changes); where it answers None, some values disagree, the signs are mixed, or the symbols
+    cancel (a constant difference, which _linear_cmp decides)."""
+    s_, t_ = ("past:s",), ("past:t",)
+
+    def poly(k, cs, ct):   # as poly.py normalises one: a constant alone is an int
+        p = {m: c for m, c in ((s_, cs), (t_, ct)) if c}
+        if p and k:
+            p[()] = k
+        return p or k
+    a, b = poly(ka, sa, ta), poly(kb, sb, 0)
+    if a.__class__ is int and b.__class__ is int:
+        return
+    got = nonneg_decides(f"setp.{cmp}.s32", cmp, a, b, {s_, t_})
+    op = {"lt": lambda x, y: x < y, "le": lambda x, y: x <= y, "gt": lambda x, y: x > y, "ge": lambda x, y: x >= y}[cmp]
+    truths = {op(ka + sa * s + ta * t, kb + sb * s) for s in range(16) for t in range(16)}
+    if got is not None:
+        assert truths == {got}
+    elif (sa - sb, ta) != (0, 0) and (sa - sb >= 0 and ta >= 0 or sa - sb <= 0 and ta <= 0):
+        assert len(truths) == 2   # one sign: left open only where it truly varies (a constant difference: _linear_cmp's)
 
 
 def test_stores_past_end_finds_masked_programs_past_the_launch_empty(tmp_path):
