@@ -18,18 +18,13 @@ from bitorder.check.signature import stores_past_end
 # writes one (xnumel is the launch's argument), a twin that drops the mask (it stores every element of every program
 # it runs), one whose mask lets one element past xnumel through, and a persistent row sum over 256 columns
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks"))
-from dynamic_grid_check import KERNELS, MODULE, by_folder, compare  # noqa: E402
+from dynamic_grid_check import by_folder, compare, write_module  # noqa: E402
 
 
 def dynamic_module(root):
-    """The module above written under `root` (as in Inductor's cache, beside the compiles) and imported."""
-    src = root / "cdynamic.py"
-    # (the folder in a comment of each body: Triton keys its compile cache by the function's text)
-    src.write_text(MODULE % ((root,) * len(KERNELS)))
-    spec = importlib.util.spec_from_file_location(f"cdynamic_{abs(hash(str(root)))}", src)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    """The module above written under `root` (as in Inductor's cache, beside the compiles) and imported, as the GPU
+    check writes it."""
+    return write_module(str(root))
 
 
 def dynamic_cache(root, kernel, variants):

@@ -68,11 +68,12 @@ def _elements(a, offset, offs, width):
 _ELEMENT = {}   # (address items, offset, element offsets, width) -> _elements' answer
 
 
-def _store_site(a, off):
+def _store_site(a, items, off):
     """(pkey(at), _symbolic_part(at), at's constant, its first pointer argument or "?") for the global store at
     at = padd(a, off): what store and claim_bytes read of its address. Memoised for a polynomial by (its items in
-    order, off), as _elements is (a function of them): one lookup per thread and element, not four."""
-    key = (tuple(a.items()), off) if a.__class__ is dict else None
+    order, off), as _elements is (a function of them): one lookup per thread and element, not four. items:
+    tuple(a.items()) for a polynomial (made once per thread by the caller), None for an int."""
+    key = (items, off) if items is not None else None
     if key is not None:
         hit = _SITE.get(key)
         if hit is not None:
@@ -105,6 +106,7 @@ class Memory:
         regs = _reg_list(ops[0] if load else ops[1])
         shared = ".shared" in op
         gname = None   # the guard's name in the roots: one for every element this thread stores
+        items = None   # the address's items (_store_site's key), made with gname at the first element stored
         for i, r in enumerate(regs):
             if load or shared:
                 self._element(t, padd(a, i * width) if i else a, r, g, width, load, shared)
@@ -112,8 +114,9 @@ class Memory:
                 self.stored = True
                 if gname is None:
                     gname = "always" if g is True else short(str(g))
+                    items = tuple(a.items()) if a.__class__ is dict else None
                 for j, (pv, pw) in enumerate(self.stored_parts(t, r, width)):   # a packed register: its parts
-                    k, sym, const, base = _store_site(a, i * width + j * pw)
+                    k, sym, const, base = _store_site(a, items, i * width + j * pw)
                     self.claim_bytes(sym, const, base, pw)
                     self.store(k, g, pv, f"b{8 * pw}", gname)
 

@@ -268,14 +268,19 @@ def _classify_ptx(ptx, args=None, store=False):
             gc.enable()
 
 
+def _ptx_text(ptx):
+    """The PTX text of what signature takes (text, a bitorder.Compiled, a Triton CompiledKernel or its asm dict), or
+    what is there instead (an Entry: not text)."""
+    text = getattr(ptx, "asm", ptx)
+    return text.get("ptx") if isinstance(text, dict) else text
+
+
 def _classify_ptx_text(ptx, args, store=False):
     """_classify_ptx's answer (the collector as the caller left it); store: read and keep it on disk too."""
     divisible = divisible_params(ptx)
     if isinstance(ptx, Entry):
         return _classify(ptx, divisible, args)
-    text = getattr(ptx, "asm", ptx)
-    if isinstance(text, dict):
-        text = text.get("ptx")
+    text = _ptx_text(ptx)
     if not isinstance(text, str):
         return _classify(_entry(ptx), divisible, args)
     # the values' types too: True and 2.0 equal 1 and 2, but _bind refuses them (a hit must not skip that)
@@ -338,17 +343,17 @@ def stores_past_end(ptx, param: int, xblock: int) -> bool:
     programs a launch runs store: so its super-block classes (signature's "sblock") hold for launches over
     cdiv(xnumel, xblock) programs whatever xnumel is (tritoncache.frames)."""
     from .poly import atom, padd, pmul
-    entry = _entry(ptx)
-    if not 0 <= param < len(entry.params) or not isinstance(xblock, int) or xblock < 1:
-        raise ValueError(f"no parameter {param!r} or xblock {xblock!r} for a kernel of {len(entry.params)} parameters")
     divisible = divisible_params(ptx) - {param}
-    text = getattr(ptx, "asm", ptx)
-    text = text.get("ptx") if isinstance(text, dict) else text
-    # (an Entry given: no memo, its text not at hand)
+    text = _ptx_text(ptx)
+    # (an Entry given: no memo, its text not at hand; a hit was a call that checked param and xblock)
     key = (hashlib.sha256(text.encode()).digest(), divisible, param, xblock, _switches()) \
         if isinstance(text, str) else None
     hit = _PAST.get(key) if key is not None else None
     if hit is None:
+        entry = _entry(ptx)
+        if not 0 <= param < len(entry.params) or not isinstance(xblock, int) or xblock < 1:
+            raise ValueError(f"no parameter {param!r} or xblock {xblock!r} for a kernel of {len(entry.params)} "
+                             "parameters")
         end = padd(pmul(atom("ctaid_x"), xblock), {_PAST_S: 1}, -1)   # xnumel = p xblock - s
         try:
             roots, _ = dataflow.walk(entry, divisible=divisible, bound=((param, end),), nonneg={_PAST_S})

@@ -71,13 +71,20 @@ def _grid_text(grid) -> str:
     return str(grid) if isinstance(grid, DynamicGrid) else str(grid[0])
 
 
+def _params_of(ttgir: str, name: str) -> list | None:
+    """[(name, type, divisibility text or "")] of the kernel's parameters in order (the PTX's, constexprs gone) as
+    its TTGIR's function declares them, or None where the TTGIR does not define `name`."""
+    m = _FUNC.search(ttgir)
+    return None if m is None or m.group(1) != name else _PARAM.findall(m.group(2))
+
+
 def _signature_of(ttgir: str, name: str) -> str:
     """The kernel's parameters as its code was specialised: `x_ptr *f32/16` (a pointer assumed 16-byte aligned)."""
-    m = _FUNC.search(ttgir)
-    if m is None or m.group(1) != name:
+    found = _params_of(ttgir, name)
+    if found is None:
         return "?"
     params = []
-    for p, ty, div in _PARAM.findall(m.group(2)):
+    for p, ty, div in found:
         ty = "*" + ty[len("!tt.ptr<"):-1] if ty.startswith("!tt.ptr<") else ty
         params.append(f"{p} {ty}{'/16' if div else ''}")
     return ", ".join(params)
@@ -151,8 +158,7 @@ def inductor_grid(ptx: str, ttgir: str, name: str, root=None) -> tuple | Dynamic
     if xblock is None:
         return None
     if xnumel == "param":
-        m = _FUNC.search(ttgir)
-        names = [p for p, _, _ in _PARAM.findall(m.group(2))] if m is not None and m.group(1) == name else []
+        names = [p for p, _, _ in _params_of(ttgir, name) or ()]
         return DynamicGrid(names.index("xnumel"), xblock) if "xnumel" in names else None
     return (-(-xnumel // xblock), 1, 1)
 
@@ -331,7 +337,12 @@ def _settled(frame, past) -> tuple:
     at, fr, grid = frame
     if past:
         return None, ("grid", str(grid)), grid
-    return ({k: v for k, v in at.items() if k != "past_end"} if at else at), fr, grid
+    return _plain_args(at), fr, grid
+
+
+def _plain_args(at):
+    """check.signature's args of a frame: at without dynamic_frames' "past_end" (None stays None)."""
+    return {k: v for k, v in at.items() if k != "past_end"} if at else at
 
 
 def _class_one(item):
@@ -347,7 +358,7 @@ def _class_one(item):
         past = False
         if at is not None and "past_end" in at:
             past = stores_past_end(asm, *at["past_end"])
-            at = None if past else {k: v for k, v in at.items() if k != "past_end"}
+            at = None if past else _plain_args(at)
         said = level(asm, at, store=store) + (PAST_END if past else "")
         return signature(asm, at, store=store), said, None, past
     except PTXError as e:
