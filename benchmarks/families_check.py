@@ -1,0 +1,163 @@
+"""Step 1 of docs/check-families.md checked on the corpus: every integer instruction the concrete walk executes is
+also computed once over the symbolic thread (check/families/integers.py), and the family put at each thread must be
+the concrete walk's value there.
+
+    python benchmarks/families_check.py [--ptx /tmp/ckd/all] [--per-kernel 3] [--json OUT]
+
+The stored corpus (2026-12-04e's dump_all.py) is read; `--per-kernel` configurations of each kernel are walked (the
+first, the last and evenly between). An instruction is mirrored where the walk runs it unguarded in every thread,
+outside a skipped region or a loop fold's turn; its operands' families are the mirrored ones (a register the mirror
+does not know makes the result unknown). Per executed integer result, over every thread:
+- exact: the family put at thread t equals the walk's value (their canonical texts), at every t;
+- mismatch: it does not at some t (a wrong rule: must be 0; the first ones are listed);
+- opaque: the family is an opaque atom (nothing claimed);
+- walk opaque: the family is exact where the walk's value is an opaque atom (what the bit rules add).
+Exits 1 on any mismatch.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import glob
+import json
+import os
+import pickle
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
+
+from bitorder import check  # noqa: E402
+from bitorder.check import dataflow  # noqa: E402
+from bitorder.check.families import integers as fi  # noqa: E402
+from bitorder.check.poly import pkey  # noqa: E402
+from bitorder.check.rules import _operand, _text_shape  # noqa: E402
+from bitorder.check.symbolic import Unsupported, _is_float_op  # noqa: E402
+
+_KNOWN_ATOMS = ("ctaid_", "nctaid_", "param:", "smem", fi.TBIT)
+_INT = {"add", "sub", "mul", "mad", "shl", "shr", "and", "or", "xor", "cvt", "neg", "not", "min", "max", "bfe",
+        "popc", "mov", "cvta"}
+
+
+class _Compiled:
+    def __init__(self, asm):
+        self.asm = asm
+
+
+def _opaque(v) -> bool:
+    return v.__class__ is dict and any(a and not a[0].startswith(_KNOWN_ATOMS) for m in v for a in [m] if m)
+
+
+class Mirror:
+    """The families of a walk's registers, kept beside it (installed as a wrapper of _Block.step)."""
+
+    def __init__(self):
+        self.counts = collections.Counter()
+        self.mismatches = []
+        self.opaque_ops = collections.Counter()   # opcode -> results the family left opaque
+        self.fam = {}
+        self.block = None
+        self.kernel = ""
+
+    def family(self, blk, ins):
+        """The family ins writes (None: unknown), from its operands' families; raises nothing."""
+        if ins.guard is not None or blk.region is not None or blk.skip is not None or blk.turns or \
+                blk.tc is not None or ".pred" in ins.opcode or _is_float_op(ins.opcode):
+            return None
+        base, ops = ins.base, ins.operands
+        if base == "ld" and ".param" in ins.opcode:
+            return blk.addr(0, ops[1])
+        if base not in _INT or len(ops) < 2 or any("{" in o for o in ops):
+            return None
+        args = []
+        for o in ops[1:]:
+            kind, x = _operand(o)
+            if kind == "reg":
+                x = self.fam.get(x)
+                if x is None:
+                    return None
+            elif kind == "tid":
+                x = fi.thread_index(blk.n)
+            elif kind == "ntid":
+                x = blk.n
+            args.append(x)
+        if base in ("mov", "cvta"):
+            return args[0] if len(args) == 1 and (args[0].__class__ is int or args[0].__class__ is dict) else None
+        if any(a.__class__ not in (int, dict) for a in args):
+            return None
+        return fi.integer(ins.opcode, args)
+
+    def step(self, original):
+        mirror = self
+
+        def step(blk, ins):
+            if blk is not mirror.block:
+                mirror.block, mirror.fam = blk, {}
+            try:
+                f = mirror.family(blk, ins)
+            except Unsupported:
+                f = None
+            original(blk, ins)
+            dsts = _text_shape(ins)[0]
+            for d in dsts:
+                mirror.fam.pop(d, None)
+            if f is None or len(dsts) != 1:
+                return
+            mirror.fam[dsts[0]] = f
+            if ins.base not in _INT:
+                return
+            col = blk.cols.get(dsts[0])
+            if col is None:
+                return
+            if _opaque(f):
+                mirror.counts["opaque"] += 1
+                mirror.opaque_ops[ins.opcode] += 1
+                return
+            walk_opaque = False
+            for t, v in enumerate(col):
+                if v.__class__ not in (int, dict):
+                    mirror.counts["walk value not an integer"] += 1
+                    return
+                walk_opaque = walk_opaque or _opaque(v)
+                if not _opaque(v) and pkey(fi.at_thread(f, t)) != pkey(v):
+                    mirror.counts["mismatch"] += 1
+                    if len(mirror.mismatches) < 20:
+                        mirror.mismatches.append({"kernel": mirror.kernel, "instruction": ins.text(), "thread": t,
+                                                  "family": pkey(f), "at_thread": pkey(fi.at_thread(f, t)),
+                                                  "walk": pkey(v)})
+                    return
+            mirror.counts["walk opaque" if walk_opaque else "exact"] += 1
+        return step
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ptx", default="/tmp/ckd/all")
+    ap.add_argument("--per-kernel", type=int, default=3)
+    ap.add_argument("--json")
+    a = ap.parse_args()
+    mirror = Mirror()
+    dataflow._Block.step = mirror.step(dataflow._Block.step)
+    kernels = sorted(glob.glob(os.path.join(a.ptx, "*.pkl")))
+    per_kernel = {}
+    for path in kernels:
+        name = os.path.basename(path)[:-4]
+        recs = [r for r in pickle.load(open(path, "rb")) if r[4] is not None]
+        k = max(1, min(a.per_kernel, len(recs)))
+        picks = sorted({round(i * (len(recs) - 1) / max(1, k - 1)) for i in range(k)})
+        before = collections.Counter(mirror.counts)
+        for i in picks:
+            mirror.kernel = f"{name}|{recs[i][2]}"
+            check.signature(_Compiled(recs[i][4]), store=False)
+        per_kernel[name] = dict(mirror.counts - before)
+    out = {"kernels": len(kernels), "configurations_per_kernel": a.per_kernel, "counts": dict(mirror.counts),
+           "opaque_by_opcode": dict(mirror.opaque_ops.most_common()), "mismatches": mirror.mismatches,
+           "per_kernel": per_kernel}
+    print(json.dumps({k: v for k, v in out.items() if k != "per_kernel"}, indent=1))
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(out, f, indent=1)
+    return 1 if mirror.counts["mismatch"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
