@@ -12,7 +12,9 @@ does not know makes the result unknown). Per executed integer result, over every
 - mismatch: it does not at some t (a wrong rule: must be 0; the first ones are listed);
 - opaque: the family is an opaque atom (nothing claimed);
 - walk opaque: the family is exact where the walk's value is an opaque atom (what the bit rules add).
-Exits 1 on any mismatch.
+Predicates (setp of integers, and / or / xor / not, check/families/predicates.py) likewise: a mask of the thread
+index, an exact form, or decided by the walk alone (its predicate bits or the grid decide more); a predicate mismatch
+is a wrong rule. Exits 1 on any mismatch.
 """
 from __future__ import annotations
 
@@ -29,6 +31,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from bitorder import check  # noqa: E402
 from bitorder.check import dataflow  # noqa: E402
 from bitorder.check.families import integers as fi  # noqa: E402
+from bitorder.check.families import predicates as fp  # noqa: E402
 from bitorder.check.poly import pkey  # noqa: E402
 from bitorder.check.rules import _operand, _text_shape  # noqa: E402
 from bitorder.check.symbolic import Unsupported, _is_float_op  # noqa: E402
@@ -61,9 +64,11 @@ class Mirror:
     def family(self, blk, ins):
         """The family ins writes (None: unknown), from its operands' families; raises nothing."""
         if ins.guard is not None or blk.region is not None or blk.skip is not None or blk.turns or \
-                blk.tc is not None or ".pred" in ins.opcode or _is_float_op(ins.opcode):
+                blk.tc is not None or _is_float_op(ins.opcode):
             return None
         base, ops = ins.base, ins.operands
+        if base == "setp" or ".pred" in ins.opcode:
+            return self.predicate(blk, ins)
         if base == "ld" and ".param" in ins.opcode:
             return blk.addr(0, ops[1])
         if base not in _INT or len(ops) < 2 or any("{" in o for o in ops):
@@ -86,6 +91,47 @@ class Mirror:
             return None
         return fi.integer(ins.opcode, args)
 
+    def predicate(self, blk, ins):
+        """The family a setp of integers, or an and / or / xor / not of predicates, writes (None: unknown)."""
+        ops = ins.operands
+        if "|" in ops[0] or any("{" in o for o in ops):
+            return None
+        args = []
+        for o in ops[1:]:
+            kind, x = _operand(o)
+            if kind == "reg":
+                x = self.fam.get(x)
+                if x is None:
+                    return None
+            elif kind == "tid":
+                x = fi.thread_index(blk.n)
+            elif kind == "ntid":
+                x = blk.n
+            args.append(x)
+        if ins.base == "setp" and len(args) == 2 and all(a.__class__ in (int, dict) for a in args):
+            return fp.compare(ins.opcode, args[0], args[1], blk.n)
+        if ins.base in ("and", "or", "xor", "not") and all(a.__class__ in (bool, fp.Mask, fp.Each) for a in args):
+            return fp.combine(ins.base, args, blk.n)
+        return None
+
+    def check_predicate(self, ins, f, col):
+        """Count a predicate family against the walk's value at every thread."""
+        decided = False
+        for t, v in enumerate(col):
+            mine = fp.at_thread(f, t)
+            if mine == v:
+                continue
+            if v.__class__ is bool and mine.__class__ is not bool:
+                decided = True       # the walk knew more (predicate bits, the grid): not a wrong rule
+                continue
+            self.counts["predicate mismatch"] += 1
+            if len(self.mismatches) < 20:
+                self.mismatches.append({"kernel": self.kernel, "instruction": ins.text(), "thread": t,
+                                        "family": repr(f)[:300], "at_thread": repr(mine)[:300], "walk": repr(v)[:300]})
+            return
+        self.counts["predicate decided by the walk alone" if decided else
+                    "predicate mask" if f.__class__ in (bool, fp.Mask) else "predicate exact"] += 1
+
     def step(self, original):
         mirror = self
 
@@ -103,10 +149,12 @@ class Mirror:
             if f is None or len(dsts) != 1:
                 return
             mirror.fam[dsts[0]] = f
-            if ins.base not in _INT:
-                return
             col = blk.cols.get(dsts[0])
             if col is None:
+                return
+            if f.__class__ in (bool, fp.Mask, fp.Each):
+                return mirror.check_predicate(ins, f, col)
+            if ins.base not in _INT:
                 return
             if _opaque(f):
                 mirror.counts["opaque"] += 1
@@ -156,7 +204,7 @@ def main() -> int:
     if a.json:
         with open(a.json, "w") as f:
             json.dump(out, f, indent=1)
-    return 1 if mirror.counts["mismatch"] else 0
+    return 1 if mirror.counts["mismatch"] or mirror.counts["predicate mismatch"] else 0
 
 
 if __name__ == "__main__":

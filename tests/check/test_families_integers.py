@@ -161,3 +161,4 @@ def test_planted_fault_a_wrap_that_forgets_the_range_is_caught(tmp_path):
 def test_planted_fault_an_or_without_its_disjointness_test_is_caught(tmp_path):
     checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/integers.py", "    if ha & hb or (fa",
                                  "    if (fa", "tests/check/test_families_integers.py::test_or_and_xor_are_exact_where_they_claim")
+
