@@ -109,6 +109,9 @@ class Mirror:
                 x = blk.n
             args.append(x)
         if ins.base == "setp" and len(args) == 2 and all(a.__class__ in (int, dict) for a in args):
+            if any(_opaque(a) for a in args):   # an opaque family names every thread's value at once: not comparable
+                self.counts["predicate of an opaque integer"] += 1
+                return None
             return fp.compare(ins.opcode, args[0], args[1], blk.n)
         if ins.base in ("and", "or", "xor", "not") and all(a.__class__ in (bool, fp.Mask, fp.Each) for a in args):
             return fp.combine(ins.base, args, blk.n)
