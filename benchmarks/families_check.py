@@ -36,7 +36,7 @@ from bitorder.check.poly import pkey  # noqa: E402
 from bitorder.check.rules import _operand, _text_shape  # noqa: E402
 from bitorder.check.symbolic import Unsupported, _is_float_op  # noqa: E402
 
-_KNOWN_ATOMS = ("ctaid_", "nctaid_", "param:", "smem", fi.TBIT)
+_KNOWN_ATOMS = ("ctaid_", "nctaid_", "param:", "smem", fi.TID)
 _INT = {"add", "sub", "mul", "mad", "shl", "shr", "and", "or", "xor", "cvt", "neg", "not", "min", "max", "bfe",
         "popc", "mov", "cvta"}
 

@@ -35,7 +35,7 @@ symbols = st.fixed_dictionaries({"ctaid_x": st.integers(0, 5000)})
 
 def opaque(v) -> bool:
     """Whether v is (or holds) an opaque atom: neither a thread bit nor a program index."""
-    return v.__class__ is dict and any(m and not m[0].startswith((fi.TBIT, "ctaid_")) for m in v)
+    return v.__class__ is dict and any(m and not m[0].startswith((fi.TID, "ctaid_")) for m in v)
 
 
 def agree(op, args, concrete, syms):
@@ -130,8 +130,13 @@ def test_the_rules_read_the_patterns_triton_emits():
     lane = fi.integer("and.b32", [t, 31])
     assert [fi.at_thread(lane, x) for x in (0, 31, 32, 63)] == [0, 31, 0, 31]
     # what is not exact is an atom: a shift past a program index's floor, or bits that may carry
-    assert opaque(fi.integer("shr.u32", [index, 9])) and opaque(fi.integer("or.b32", [t, t]))
+    assert opaque(fi.integer("shr.u32", [index, 9]))
     assert opaque(fi.integer("and.b32", [index, 511])) and not opaque(fi.integer("and.b32", [index, 255]))
+    assert opaque(fi.integer("or.b32", [{("ctaid_x",): 256}, {("ctaid_x",): 512}]))     # symbols on both sides
+    # overlapping bits are read position by position: a swizzle's xor, an or of two lane fields
+    swz = fi.integer("xor.b32", [fi.integer("and.b32", [four_t, 48]), fi.integer("shl.b32", [warp, 2])])
+    assert not opaque(swz) and [fi.at_thread(swz, x) for x in (0, 4, 32, 36)] == [0, 16, 16, 0]
+    assert fi.integer("or.b32", [t, t]) == t
 
 
 def test_planted_fault_a_shift_past_the_floor_is_caught(tmp_path):
@@ -139,9 +144,9 @@ def test_planted_fault_a_shift_past_the_floor_is_caught(tmp_path):
                                  "if lay is None:", "tests/check/test_families_integers.py::test_shr_is_exact_where_it_claims")
 
 
-def test_planted_fault_a_flipped_bit_left_unflipped_is_caught(tmp_path):
-    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/integers.py", "out[lay.bits[q]] = -(1 << q)",
-                                 "out[lay.bits[q]] = 1 << q",
+def test_planted_fault_an_xor_table_made_an_or_is_caught(tmp_path):
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/integers.py", '"xor": int.__xor__}',
+                                 '"xor": int.__or__}',
                                  "tests/check/test_families_integers.py::test_xor_with_a_constant_is_exact_where_it_claims")
 
 
@@ -158,7 +163,14 @@ def test_planted_fault_a_wrap_that_forgets_the_range_is_caught(tmp_path):
                                  "test_a_family_of_constants_wraps_as_the_walks_constants_do")
 
 
-def test_planted_fault_an_or_without_its_disjointness_test_is_caught(tmp_path):
-    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/integers.py", "    if ha & hb or (fa",
-                                 "    if (fa", "tests/check/test_families_integers.py::test_or_and_xor_are_exact_where_they_claim")
+def test_planted_fault_a_layout_of_terms_that_carry_is_caught(tmp_path):
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/integers.py", "if c <= 0 or held & c:",
+                                 "if c <= 0:", "tests/check/test_families_integers.py::test_shr_is_exact_where_it_claims")
+
+
+def test_planted_fault_symbols_met_by_bits_above_their_floor_are_caught(tmp_path):
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/integers.py",
+                                 "    if la.floor != _NO_FLOOR and (sum(lb.terms.values()) | lb.const) >> int(la.floor):\n"
+                                 "        return None\n", "",
+                                 "tests/check/test_families_integers.py::test_or_and_xor_are_exact_where_they_claim")
 

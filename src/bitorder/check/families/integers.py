@@ -5,16 +5,23 @@ A register then holds one polynomial (poly.py's form) for its value in every thr
 the concrete walk's are (check/integers.py, index arithmetic assumed not to wrap). The bitwise rules are new: the
 concrete walk never needs them, since it knows every thread's index. They read a value's *layout*, the bits each
 term may set:
-- a thread bit times 2^q sets bit q alone;
+- a *boolean atom* (a thread bit, or a 0/1 function of thread bits named by its support and truth table) times c
+  sets the bits of c;
 - a non-negative constant sets its own bits;
 - a symbol known to be non-negative (a block index or the grid's extent) times 2^q * odd may set any bit from q up
   (its *floor*).
 
-A value is laid out when its thread bits and its constant share no bit and all lie below every symbol's floor. Its
-terms then add without carries, so its bits are the union of theirs. Then:
+A value is laid out when its boolean terms and its constant share no bit and all lie below every symbol's floor.
+Its terms then add without carries, so each bit position holds 0, 1 or one boolean atom. Then:
 - `shr` by k (k at most the floor) drops what lies below bit k and renumbers the rest;
-- `and` with a constant mask below the floor keeps the thread bits it selects and masks the constant;
-- `or` and `xor` of two values whose bits cannot overlap is their sum.
+- `and`, `or` and `xor` of two laid-out values are taken position by position, each position's boolean atoms
+  combined into a new one (a swizzle's xor of two lane fields stays exact), where only one of them has symbol terms
+  and the other sets no bit from their floor up;
+- an operation on values that read no symbol and at most three thread bits is tabulated: the unique polynomial in
+  those bits that takes its values.
+
+A value that reads no symbol is a constant in every thread, which the concrete walk wraps (cvt, the operands of .wide
+and 16-bit ops). So does its family, where every thread wraps alike.
 
 Anything else is an opaque atom named by the operation and its operands: it equals only itself, a split, never a
 merge. `at_thread(v, t)` puts a concrete thread's bits in, which must give the concrete walk's value in thread t
@@ -31,7 +38,9 @@ from ..predicates import _concrete, _disjoint
 from ..rules import _cvt_types
 from ..symbolic import Unsupported, _RING, _itype, _wrap
 
-TBIT = "tid.x:b"                  # the atom of thread-index bit j is TBIT + str(j)
+TID = "tid.x:"                    # the atoms over the thread index: its bits, and boolean functions of them
+TBIT = TID + "b"                  # thread-index bit j: TBIT + str(j)
+BOOL = TID + "f"                  # a boolean function of thread bits: BOOL + "j1.j2..:" + its truth table in hex
 _NONNEG = ("ctaid_", "nctaid_")   # atoms known to be at least 0: program indices and grid extents
 _NO_FLOOR = math.inf
 
@@ -43,47 +52,99 @@ def thread_index(n: int):
     return _norm({(f"{TBIT}{j}",): 1 << j for j in range(n.bit_length() - 1)})
 
 
-def _bit(monomial) -> int | None:
-    """j where the monomial is the thread bit t_j alone, else None."""
-    if len(monomial) == 1 and monomial[0].startswith(TBIT):
-        return int(monomial[0][len(TBIT):])
-    return None
+# -- boolean atoms: a 0/1 function of some thread bits, named canonically by its support and truth table ----------
 
+def _table(a: str) -> tuple:
+    """(support: thread-bit indices, ascending; truth table: bit i is the value where support bit k is bit k of i)."""
+    if a.startswith(TBIT):
+        return (int(a[len(TBIT):]),), 0b10
+    support, table = a[len(BOOL):].split(":")
+    return tuple(int(j) for j in support.split(".")), int(table, 16)
+
+
+def _boolean(support: tuple, table: int):
+    """The canonical name of a boolean function (support, table): its support reduced to the bits it reads, a
+    thread bit's own atom, or the constant 0 or 1."""
+    k = 0
+    while k < len(support):     # drop a support bit the table does not read
+        low = [table >> i & 1 for i in range(1 << len(support)) if not i >> k & 1]
+        high = [table >> (i | 1 << k) & 1 for i in range(1 << len(support)) if not i >> k & 1]
+        if low != high:
+            k += 1
+            continue
+        table = sum(bit << n for n, bit in enumerate(low))
+        support = support[:k] + support[k + 1:]
+    if not support:
+        return table & 1
+    if len(support) == 1 and table == 0b10:
+        return f"{TBIT}{support[0]}"
+    return f"{BOOL}{'.'.join(map(str, support))}:{table:x}"
+
+
+def _bool_at(a: str, t: int) -> int:
+    """A boolean atom's value in thread t."""
+    support, table = _table(a)
+    return table >> sum(((t >> j) & 1) << k for k, j in enumerate(support)) & 1
+
+
+_BOOL_OP = {"and": int.__and__, "or": int.__or__, "xor": int.__xor__}
+
+
+def _bool_op(op: str, x, y):
+    """op of two bits, each 0, 1 or a boolean atom: 0, 1 or a boolean atom."""
+    f = _BOOL_OP[op]
+    if x.__class__ is int and y.__class__ is int:
+        return f(x, y)
+    support = tuple(sorted({j for v in (x, y) if v.__class__ is str for j in _table(v)[0]}))
+    table = 0
+    for i in range(1 << len(support)):
+        t = sum(((i >> k) & 1) << j for k, j in enumerate(support))
+        table |= f(*(v if v.__class__ is int else _bool_at(v, t) for v in (x, y))) << i
+    return _boolean(support, table)
+
+
+# -- layouts: where a value's terms cannot carry into each other --------------------------------------------------
 
 @dataclass(frozen=True)
 class Layout:
-    """The bits a laid-out value may set: `bits` {bit position: the thread bit's monomial set there}, the constant
-    `const` (its own bits), and `floor`, the lowest bit a symbol term may set (infinite where there is none)."""
-    bits: dict
+    """The bits a laid-out value may set: `terms` {boolean atom: its coefficient, whose set bits are the positions
+    the atom is at}, the constant `const` (its own bits), and `floor`, the lowest bit a symbol term may set (infinite
+    where there is none). Terms, constant and floor hold disjoint bits."""
+    terms: dict
     const: int
     floor: float
+
+
+def _thread_atom(m) -> str | None:
+    """The atom where the monomial is one boolean atom alone, else None."""
+    return m[0] if len(m) == 1 and m[0].startswith(TID) else None
 
 
 def layout(v) -> Layout | None:
     """v's Layout where its terms cannot carry into each other (see the module's docstring), else None."""
     if v.__class__ is int:
         return Layout({}, v, _NO_FLOOR) if v >= 0 else None
-    bits, const, floor = {}, 0, _NO_FLOOR
+    terms, const, floor, held = {}, 0, _NO_FLOOR, 0
     for m, c in v.items():
         if not m:
             const = c
-        elif _bit(m) is not None:
-            if c <= 0 or c & (c - 1) or c.bit_length() - 1 in bits:
+        elif _thread_atom(m) is not None:
+            if c <= 0 or held & c:
                 return None
-            bits[c.bit_length() - 1] = m
+            terms[m[0]] = c
+            held |= c
         elif c > 0 and all(a.startswith(_NONNEG) for a in m):
             floor = min(floor, (c & -c).bit_length() - 1)
         else:
             return None
-    held = sum(1 << q for q in bits)
     if const < 0 or const & held or (floor != _NO_FLOOR and (held | const) >> int(floor)):
         return None
-    return Layout(bits, const, floor)
+    return Layout(terms, const, floor)
 
 
 def _symbols(v) -> dict:
-    """v's symbol terms (neither thread bit nor constant)."""
-    return {} if v.__class__ is int else {m: c for m, c in v.items() if m and _bit(m) is None}
+    """v's symbol terms (neither a thread atom nor the constant)."""
+    return {} if v.__class__ is int else {m: c for m, c in v.items() if m and _thread_atom(m) is None}
 
 
 def shr(v, k: int):
@@ -92,35 +153,40 @@ def shr(v, k: int):
     if lay is None or k > lay.floor:
         return None
     out = {m: c >> k for m, c in _symbols(v).items()}
-    out.update({m: 1 << (q - k) for q, m in lay.bits.items() if q >= k})
+    out.update({(a,): c >> k for a, c in lay.terms.items() if c >> k})
     out[()] = out.get((), 0) + (lay.const >> k)
     return _norm(out)
 
 
-def mask(v, m: int):
-    """v & m for a constant m >= 0 where v is laid out and m lies below its floor, else None."""
-    lay = layout(v)
-    if lay is None or m < 0 or (lay.floor != _NO_FLOOR and m >> int(lay.floor)):
-        return None
-    out = {b: 1 << q for q, b in lay.bits.items() if m >> q & 1}
-    out[()] = lay.const & m
-    return _norm(out)
+def _bits(lay: Layout) -> dict:
+    """{position: 0/1 or the boolean atom there} for the positions below the floor a layout sets."""
+    out = {q: 1 for q in range(lay.const.bit_length()) if lay.const >> q & 1}
+    for a, c in lay.terms.items():
+        out.update({q: a for q in range(c.bit_length()) if c >> q & 1})
+    return out
 
 
-def _held(lay: Layout) -> tuple:
-    """(the set bits below the floor, the floor) of a layout."""
-    return sum(1 << q for q in lay.bits) | lay.const, lay.floor
-
-
-def disjoint(a, b) -> bool:
-    """Whether a and b are laid out and cannot set a common bit (so a | b = a ^ b = a + b)."""
+def bitwise(op: str, a, b):
+    """a op b (and, or, xor) bit position by position, where both are laid out and their symbol terms do not meet:
+    at most one has any, and the other sets no bit from its floor up (or, xor: those terms pass; and: they meet only
+    zeros and vanish). None else."""
     la, lb = layout(a), layout(b)
     if la is None or lb is None:
-        return False
-    (ha, fa), (hb, fb) = _held(la), _held(lb)
-    if ha & hb or (fa != _NO_FLOOR and fb != _NO_FLOOR):
-        return False
-    return (fa == _NO_FLOOR or not hb >> int(fa)) and (fb == _NO_FLOOR or not ha >> int(fb))
+        return None
+    if la.floor != _NO_FLOOR and lb.floor != _NO_FLOOR:
+        return None
+    if lb.floor != _NO_FLOOR:
+        a, b, la, lb = b, a, lb, la
+    if la.floor != _NO_FLOOR and (sum(lb.terms.values()) | lb.const) >> int(la.floor):
+        return None
+    ba, bb = _bits(la), _bits(lb)
+    out = {} if op == "and" else _symbols(a)
+    for q in set(ba) | set(bb):
+        z = _bool_op(op, ba.get(q, 0), bb.get(q, 0))
+        key = () if z.__class__ is int else (z,)
+        if z:
+            out[key] = out.get(key, 0) + (1 << q)
+    return _norm(out)
 
 
 def integer(op: str, args: list):
@@ -146,18 +212,14 @@ def integer(op: str, args: list):
         return _few_bits(op, args) or atom(f"{op}({','.join(pkey(a) for a in args)})")
     if base == "shr" and args[1].__class__ is int:
         out = shr(args[0], args[1])
-    elif base == "and" and len(args) == 2:
-        a, b = args if args[1].__class__ is int else args[::-1]
-        if b.__class__ is int:
-            out = mask(a, _wrap(b, False, _itype(op)[1]))
-    elif base in ("or", "xor") and (disjoint(args[0], args[1]) or
-                                    (not _reads_bits(args) and _disjoint(args[0], args[1], op))):
-        out = padd(args[0], args[1])
-    elif base == "xor" and len(args) == 2 and (args[0].__class__ is int or args[1].__class__ is int):
-        out = flip(*(args if args[1].__class__ is int else args[::-1]))
+    elif base in ("and", "or", "xor") and len(args) == 2:
+        width = _itype(op)[1]
+        out = bitwise(base, *(_wrap(x, False, width) if x.__class__ is int else x for x in args))
+        if out is None and base != "and" and not _reads_bits(args) and _disjoint(args[0], args[1], op):
+            out = padd(args[0], args[1])    # (the concrete walk's own rule for symbols: disjoint bits add)
     elif op == "bfe.u32" and args[1].__class__ is int and args[2].__class__ is int and 0 < args[2] & 0xFF < 32:
         low = shr(args[0], args[1] & 0xFF)
-        out = None if low is None else mask(low, (1 << (args[2] & 0xFF)) - 1)
+        out = None if low is None else bitwise("and", low, (1 << (args[2] & 0xFF)) - 1)
     if out is None:
         out = _few_bits(op, args)
     return out if out is not None else atom(f"{op}({','.join(pkey(a) for a in args)})")
@@ -167,31 +229,14 @@ def _fits(v, width: int) -> bool:
     """Whether a laid-out v's thread bits and constant lie below bit width - 1 (its symbols, as every index, do not
     wrap); True for a v that is not laid out (no bit rule takes it)."""
     lay = layout(v)
-    return lay is None or (max(lay.bits, default=0) < width - 1 and lay.const < 1 << (width - 1))
+    return lay is None or (max((c.bit_length() for c in lay.terms.values()), default=0) < width
+                           and lay.const < 1 << (width - 1))
 
 
 def _reads_bits(args) -> bool:
     """Whether any operand reads a thread bit (the concrete walk's per-thread value is then a constant, computed
     with PTX's wrapping, which check/integers.py's rule for symbols does not model)."""
-    return any(a.__class__ is dict and any(x.startswith(TBIT) for m in a for x in m) for a in args)
-
-
-def flip(v, k: int):
-    """v ^ k for a constant k >= 0 where v is laid out and k lies below its floor: each bit of k flips a thread bit
-    (2^q t becomes 2^q (1 - t)), clears a bit of the constant or sets a free bit; else None."""
-    lay = layout(v)
-    if lay is None or k < 0 or (lay.floor != _NO_FLOOR and k >> int(lay.floor)):
-        return None
-    out = dict(v) if v.__class__ is dict else {(): v}
-    for q in range(k.bit_length()):
-        if not k >> q & 1:
-            continue
-        if q in lay.bits:
-            out[lay.bits[q]] = -(1 << q)
-            out[()] = out.get((), 0) + (1 << q)
-        else:
-            out[()] = out.get((), 0) + (-(1 << q) if lay.const >> q & 1 else 1 << q)
-    return _norm(out)
+    return any(a.__class__ is dict and any(x.startswith(TID) for m in a for x in m) for a in args)
 
 
 _FEW = 3   # thread bits a symbol-free result may be tabulated over (2^_FEW evaluations)
@@ -206,15 +251,16 @@ def _few_bits(op: str, args: list):
         if a.__class__ is dict:
             for m in a:
                 for x in m:
-                    if not x.startswith(TBIT):
+                    if not x.startswith(TID):
                         return None
-                    read.add(x)
+                    read.update(_table(x)[0])
     if not read or len(read) > _FEW:
         return None
-    names = sorted(read)
+    bits = sorted(read)
+    names = [f"{TBIT}{j}" for j in bits]
     table = {}
-    for assign in range(1 << len(names)):
-        t = sum(1 << int(x[len(TBIT):]) for i, x in enumerate(names) if assign >> i & 1)
+    for assign in range(1 << len(bits)):
+        t = sum(1 << j for i, j in enumerate(bits) if assign >> i & 1)
         vals = [at_thread(a, t) for a in args]
         if any(v.__class__ is not int for v in vals):
             return None
@@ -273,7 +319,7 @@ def _cvt(op, x):
 
 def _free_of_symbols(v) -> bool:
     """Whether v reads nothing but thread bits (every thread's value a constant)."""
-    return v.__class__ is int or all(x.startswith(TBIT) for m in v for x in m)
+    return v.__class__ is int or all(x.startswith(TID) for m in v for x in m)
 
 
 def wrap(v, signed: bool, width: int):
@@ -297,15 +343,15 @@ def wrap(v, signed: bool, width: int):
 
 
 def at_thread(v, t: int):
-    """v in thread t: each thread bit t_j replaced by bit j of t."""
+    """v in thread t: each thread bit t_j replaced by bit j of t, each boolean atom by its value there."""
     if v.__class__ is int:
         return v
     out: dict = {}
     for m, c in v.items():
         keep = []
         for a in m:
-            if a.startswith(TBIT):
-                if not (t >> int(a[len(TBIT):])) & 1:
+            if a.startswith(TID):
+                if not _bool_at(a, t):
                     break
             else:
                 keep.append(a)
