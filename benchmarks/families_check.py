@@ -73,29 +73,17 @@ class Mirror:
             return blk.addr(0, ops[1])
         if base not in _INT or len(ops) < 2 or any("{" in o for o in ops):
             return None
-        args = []
-        for o in ops[1:]:
-            kind, x = _operand(o)
-            if kind == "reg":
-                x = self.fam.get(x)
-                if x is None:
-                    return None
-            elif kind == "tid":
-                x = fi.thread_index(blk.n)
-            elif kind == "ntid":
-                x = blk.n
-            args.append(x)
+        args = self.operands(blk, ops)
+        if args is None:
+            return None
         if base in ("mov", "cvta"):
             return args[0] if len(args) == 1 and (args[0].__class__ is int or args[0].__class__ is dict) else None
         if any(a.__class__ not in (int, dict) for a in args):
             return None
         return fi.integer(ins.opcode, args)
 
-    def predicate(self, blk, ins):
-        """The family a setp of integers, or an and / or / xor / not of predicates, writes (None: unknown)."""
-        ops = ins.operands
-        if "|" in ops[0] or any("{" in o for o in ops):
-            return None
+    def operands(self, blk, ops) -> list | None:
+        """The families of an instruction's source operands (None where a register's is not known)."""
         args = []
         for o in ops[1:]:
             kind, x = _operand(o)
@@ -108,6 +96,16 @@ class Mirror:
             elif kind == "ntid":
                 x = blk.n
             args.append(x)
+        return args
+
+    def predicate(self, blk, ins):
+        """The family a setp of integers, or an and / or / xor / not of predicates, writes (None: unknown)."""
+        ops = ins.operands
+        if "|" in ops[0] or any("{" in o for o in ops):
+            return None
+        args = self.operands(blk, ops)
+        if args is None:
+            return None
         if ins.base == "setp" and len(args) == 2 and all(a.__class__ in (int, dict) for a in args):
             if any(_opaque(a) for a in args):   # an opaque family names every thread's value at once: not comparable
                 self.counts["predicate of an opaque integer"] += 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .allthreads import _CONCRETE
 from .bits import LOOP_T, grid_decides, int_form, nonneg_decides, range_decides, turn_decides
-from .poly import atom, _cap, _is_int, padd, pkey, pmul, UNDEF, UNDEF_PRED
+from .poly import atom, _cap, _is_int, padd, pkey, pmul, ring, UNDEF, UNDEF_PRED
 from .predicates import _concrete, _disjoint, float_form
 from .ptx import opcode_base
 from .rules import _cvt_types, _float_cmp
@@ -121,17 +121,7 @@ class Integers:
             signed, bits = _itype(op)
             args = [_extend(args[0], signed, bits), _extend(args[1], signed, bits)] + args[2:]
         if base in _RING and (base != "shl" or isinstance(args[1], int)) and (base not in ("mul", "mad") or ".hi" not in op):
-            if base == "add":
-                r = padd(args[0], args[1])
-            elif base == "sub":
-                r = padd(args[0], args[1], -1)
-            elif base == "mul":
-                r = pmul(args[0], args[1])
-            elif base == "mad":
-                r = padd(pmul(args[0], args[1]), args[2])
-            else:
-                r = pmul(args[0], 1 << args[1])
-            return _cap(r)
+            return _cap(ring(base, args))
         if base == "neg":
             return pmul(args[0], -1)
         if base in ("or", "xor") and (_disjoint(args[0], args[1], op) or

@@ -54,6 +54,20 @@ def pmul(a, b):
     return _norm(out)
 
 
+def ring(base: str, args):
+    """add, sub, mul, mad or shl (by a constant) of integers and polynomials: exact ring arithmetic, unwrapped (the
+    walk's index arithmetic, check/integers.py, and the symbolic thread's, check/families/integers.py)."""
+    if base == "add":
+        return padd(args[0], args[1])
+    if base == "sub":
+        return padd(args[0], args[1], -1)
+    if base == "mul":
+        return pmul(args[0], args[1])
+    if base == "mad":
+        return padd(pmul(args[0], args[1]), args[2])
+    return pmul(args[0], 1 << args[1])
+
+
 def pkey(p) -> str:
     if isinstance(p, int):
         return str(p)

@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..poly import _norm, atom, padd, pkey, pmul
+from ..poly import _norm, atom, padd, pkey, pmul, ring
 from ..predicates import _concrete, _disjoint
 from ..rules import _cvt_types
 from ..symbolic import Unsupported, _RING, _itype, _wrap
@@ -289,17 +289,7 @@ def _ring(op, base, args):
         args = [wrap(a, signed, bits) for a in args[:2]] + args[2:]
     if any(a is None for a in args):
         return None
-    if base == "add":
-        r = padd(args[0], args[1])
-    elif base == "sub":
-        r = padd(args[0], args[1], -1)
-    elif base == "mul":
-        r = pmul(args[0], args[1])
-    elif base == "mad":
-        r = padd(pmul(args[0], args[1]), args[2])
-    else:
-        r = pmul(args[0], 1 << args[1])
-    return r     # (unwrapped, as the concrete walk's: index arithmetic does not wrap)
+    return ring(base, args)     # (unwrapped, as the concrete walk's: index arithmetic does not wrap)
 
 
 def _cvt(op, x):
