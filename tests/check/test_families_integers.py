@@ -1,10 +1,12 @@
 """Integers over one symbolic thread (check/families/integers.py, docs/check-families.md step 1): every rule checked
 against integer arithmetic at every thread of the block and several program indices, with planted faults from a
 copied tree (a shift past the floor, an or without its disjointness test)."""
+import pytest
 from hypothesis import example, given, settings, strategies as st
 
 from bitorder.check.families import integers as fi
 from bitorder.check.poly import _norm
+from bitorder.check.symbolic import Unsupported
 
 from mutants import checker_test_fails_on_mutant
 
@@ -137,6 +139,8 @@ def test_the_rules_read_the_patterns_triton_emits():
     swz = fi.integer("xor.b32", [fi.integer("and.b32", [four_t, 48]), fi.integer("shl.b32", [warp, 2])])
     assert not opaque(swz) and [fi.at_thread(swz, x) for x in (0, 4, 32, 36)] == [0, 16, 16, 0]
     assert fi.integer("or.b32", [t, t]) == t
+    with pytest.raises(Unsupported):            # a high half of constants: refused, as check/integers.py refuses it
+        fi.integer("mul.hi.s32", [5, 7])
 
 
 def test_planted_fault_a_shift_past_the_floor_is_caught(tmp_path):

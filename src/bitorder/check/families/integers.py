@@ -196,7 +196,7 @@ def integer(op: str, args: list):
     if base == "neg":
         return pmul(args[0], -1)
     if all(a.__class__ is int for a in args):
-        if base in _RING:
+        if base in _RING and ".hi" not in op:     # (a high half of constants: _concrete refuses it, as the walk)
             return _ring(op, base, args)
         if base == "cvt":
             return _cvt(op, args[0])
