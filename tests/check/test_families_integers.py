@@ -139,6 +139,11 @@ def test_the_rules_read_the_patterns_triton_emits():
     swz = fi.integer("xor.b32", [fi.integer("and.b32", [four_t, 48]), fi.integer("shl.b32", [warp, 2])])
     assert not opaque(swz) and [fi.at_thread(swz, x) for x in (0, 4, 32, 36)] == [0, 16, 16, 0]
     assert fi.integer("or.b32", [t, t]) == t
+    # boolean atoms are named by the function alone: a bit xored twice is gone, one xored back is the bit itself
+    lanes01 = fi.integer("and.b32", [t, 3])
+    assert fi.integer("xor.b32", [fi.integer("xor.b32", [lanes01, 1]), 1]) == lanes01
+    assert fi.integer("xor.b32", [fi.integer("xor.b32", [lanes01, fi.integer("shr.u32", [lanes01, 1])]),
+                                  fi.integer("shr.u32", [lanes01, 1])]) == lanes01
     with pytest.raises(Unsupported):            # a high half of constants: refused, as check/integers.py refuses it
         fi.integer("mul.hi.s32", [5, 7])
 
