@@ -52,6 +52,8 @@ def agree(op, args, concrete, syms):
 @settings(max_examples=400, deadline=None)
 @given(forms, st.integers(0, 12), symbols)
 @example({(f"{fi.TBIT}5",): 32, ("ctaid_x",): 64}, 3, {"ctaid_x": 3})
+@example({("ctaid_x",): 1}, 1, {"ctaid_x": 3})                                # a shift past the floor (planted)
+@example({(f"{fi.TBIT}0",): 4, (f"{fi.TBIT}1",): 4}, 3, {"ctaid_x": 0})         # terms that carry (planted)
 def test_shr_is_exact_where_it_claims(v, k, syms):
     agree("shr.u32", [v, k], lambda a: a[0] >> a[1], syms)
 
@@ -65,6 +67,7 @@ def test_and_is_exact_where_it_claims(v, m, syms):
 @settings(max_examples=400, deadline=None)
 @given(forms, forms, symbols)
 @example({(f"{fi.TBIT}0",): 1}, {(f"{fi.TBIT}1",): 1}, {"ctaid_x": 0})     # both at bit 0 over t_0 and t_1: a carry
+@example({("ctaid_x",): 64}, {(f"{fi.TBIT}0",): 128}, {"ctaid_x": 2})         # a bit above the symbol's floor (planted)
 def test_or_and_xor_are_exact_where_they_claim(a, b, syms):
     agree("or.b32", [a, b], lambda x: x[0] | x[1], syms)
     agree("xor.b32", [a, b], lambda x: x[0] ^ x[1], syms)
