@@ -14,7 +14,9 @@ does not know makes the result unknown). Per executed integer result, over every
 - walk opaque: the family is exact where the walk's value is an opaque atom (what the bit rules add).
 Predicates (setp of integers, and / or / xor / not, check/families/predicates.py) likewise: a mask of the thread
 index, an exact form, or decided by the walk alone (its predicate bits or the grid decide more); a predicate mismatch
-is a wrong rule. Exits 1 on any mismatch.
+is a wrong rule. Float families (check/families/floats.py: 32-bit global loads, guarded or not, and the float
+instructions whose key is a plain hash): each family's key put at each thread must be the key of the node the walk
+holds there (float exact; float mismatch is a wrong rule). Exits 1 on any mismatch.
 """
 from __future__ import annotations
 
@@ -31,9 +33,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from bitorder import check  # noqa: E402
 from bitorder.check import dataflow  # noqa: E402
 from bitorder.check.families import integers as fi  # noqa: E402
+from bitorder.check.families import floats as ff  # noqa: E402
 from bitorder.check.families import predicates as fp  # noqa: E402
 from bitorder.check.poly import pkey  # noqa: E402
-from bitorder.check.rules import _operand, _text_shape  # noqa: E402
+from bitorder.check.rules import _address, _operand, _reg_list, _text_shape  # noqa: E402
 from bitorder.check.symbolic import Unsupported, _is_float_op  # noqa: E402
 
 _KNOWN_ATOMS = ("ctaid_", "nctaid_", "param:", "smem", fi.TID)
@@ -62,10 +65,15 @@ class Mirror:
         self.kernel = ""
 
     def family(self, blk, ins):
-        """The family ins writes (None: unknown), from its operands' families; raises nothing."""
-        if ins.guard is not None or blk.region is not None or blk.skip is not None or blk.turns or \
-                blk.tc is not None or _is_float_op(ins.opcode):
+        """The family ins writes (None: unknown; [(register, family)] for a load), from its operands' families."""
+        if blk.region is not None or blk.skip is not None or blk.turns or blk.tc is not None:
             return None
+        if ins.base == "ld" and ".global" in ins.opcode:
+            return self.load(ins)
+        if ins.guard is not None:
+            return None
+        if _is_float_op(ins.opcode):
+            return self.floating(blk, ins)
         base, ops = ins.base, ins.operands
         if base == "setp" or ".pred" in ins.opcode:
             return self.predicate(blk, ins)
@@ -97,6 +105,61 @@ class Mirror:
                 x = blk.n
             args.append(x)
         return args
+
+    def load(self, ins):
+        """[(register, family)] of a 32-bit global load (vector or not, guarded or not): each element a Leaf at the
+        address plus 4 i, where a guard holds, else what the register held (a Select)."""
+        ops = ins.operands
+        if not ins.opcode.endswith((".b32", ".f32", ".u32")):
+            return None
+        dsts = _reg_list(ops[0]) if "{" in ops[0] else [ops[0]]
+        base, offset = _address(ops[1])
+        a = self.fam.get(base)
+        if a is None or a.__class__ not in (int, dict) or _opaque(a):
+            return None
+        pred = True
+        if ins.guard is not None:
+            pred = self.fam.get(ins.guard[1])
+            if pred is None or pred.__class__ not in (bool, fp.Mask, fp.Each):
+                return None
+            if ins.guard[0]:
+                pred = fp.combine("not", [pred], self.block.n)
+        out = []
+        for i, d in enumerate(dsts):
+            leaf = ff.Leaf(fi.integer("add.s64", [a, offset + 4 * i]), 4)
+            old = self.fam.get(d)
+            out.append((d, leaf if pred is True else old if pred is False else
+                        None if old is None else ff.Select(pred, leaf, old)))
+        return out
+
+    def floating(self, blk, ins):
+        """The family of a float instruction whose key is the plain hash of its operands' (floats.node)."""
+        ops = ins.operands
+        if "x2" in ins.opcode or len(ops) < 2 or any("{" in o for o in ops):
+            return None
+        args = self.operands(blk, ops)
+        if args is None or any(a.__class__ is dict for a in args):
+            return None
+        return ff.node(ins.opcode, tuple(args))
+
+    def check_float(self, ins, f, col, nodes):
+        """Count a float family against the walk's node key at every thread."""
+        memo: dict = {}
+        for t, v in enumerate(col):
+            if v.__class__ is not tuple or v[0] != "node":
+                self.counts["float: the walk holds no node"] += 1
+                return
+            mine = ff.key_at(f, t, memo)
+            if mine is None:
+                self.counts["float: not named here"] += 1
+                return
+            if mine != nodes.key_of[v[1]]:
+                self.counts["float mismatch"] += 1
+                if len(self.mismatches) < 20:
+                    self.mismatches.append({"kernel": self.kernel, "instruction": ins.text(), "thread": t,
+                                            "family": repr(f)[:200], "at_thread": mine, "walk": nodes.key_of[v[1]]})
+                return
+        self.counts["float exact"] += 1
 
     def predicate(self, blk, ins):
         """The family a setp of integers, or an and / or / xor / not of predicates, writes (None: unknown)."""
@@ -147,12 +210,17 @@ class Mirror:
             dsts = _text_shape(ins)[0]
             for d in dsts:
                 mirror.fam.pop(d, None)
+            if f.__class__ is list:              # a load's elements: [(register, family)]
+                mirror.fam.update({d: v for d, v in f if v is not None})
+                return
             if f is None or len(dsts) != 1:
                 return
             mirror.fam[dsts[0]] = f
             col = blk.cols.get(dsts[0])
             if col is None:
                 return
+            if f.__class__ is ff.Node:
+                return mirror.check_float(ins, f, col, blk.nodes)
             if f.__class__ in (bool, fp.Mask, fp.Each):
                 return mirror.check_predicate(ins, f, col)
             if ins.base not in _INT:
@@ -205,7 +273,8 @@ def main() -> int:
     if a.json:
         with open(a.json, "w") as f:
             json.dump(out, f, indent=1)
-    return 1 if mirror.counts["mismatch"] or mirror.counts["predicate mismatch"] else 0
+    return 1 if mirror.counts["mismatch"] or mirror.counts["predicate mismatch"] or mirror.counts["float mismatch"] \
+        else 0
 
 
 if __name__ == "__main__":

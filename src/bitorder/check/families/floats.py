@@ -1,0 +1,95 @@
+"""Float values over one symbolic thread (docs/check-families.md, step 2, its first part): one expression for a float
+register's value in every thread, and that value's key in a given thread as the concrete walk names it.
+
+A family is a global load's leaf (its address an integer family, its width), a select of two families on a predicate
+family (a masked load's value), or a node: an opcode over family operands. A float constant is its integer family,
+the bits. `key_at(f, t)` rebuilds, from the family alone, the canonical key the concrete walk gives the value in
+thread t: the leaf's key of the address put at t, the select's of the predicate put at t, a node's `symbolic._hash`
+of its children's keys in the order its kind sorts them. Only the kinds whose key is that hash are families here
+(plain, commuting, fma); joins, one-hot sums, widenings and selects that name a one-hot term are left to the walk, as
+benchmarks/families_check.py leaves them (it compares every family's key at every thread with the walk's own)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import onehot
+from ..poly import pkey
+from ..predicates import select
+from ..symbolic import _COMMUTES, _FMA, _KIND, _PLAIN, _hash, _kind, _once_key, leaf_key
+from . import integers as fi
+from . import predicates as fp
+
+_M64 = (1 << 64) - 1
+
+
+@dataclass(frozen=True, eq=False)
+class Leaf:
+    """A global load of `width` bytes at the integer family `address`."""
+    address: object
+    width: int
+
+
+@dataclass(frozen=True, eq=False)
+class Select:
+    """pred ? a : b, pred a predicate family (a guarded write: the value a load gives where its guard holds)."""
+    pred: object
+    a: object
+    b: object
+
+
+@dataclass(frozen=True, eq=False)
+class Node:
+    """The float instruction `op` over operand families `kids`."""
+    op: str
+    kids: tuple
+
+
+def node(op: str, kids: tuple) -> Node | None:
+    """The family of float instruction op over kids, or None where its key is not the plain hash (a join, a widening,
+    a one-hot sum's term or sum while the walk tracks them)."""
+    kind = _KIND.get(op)
+    if kind is None:
+        kind = _kind(op)
+    if kind not in (_PLAIN, _COMMUTES, _FMA) or (op in onehot.HOT and (onehot.TERM or onehot.SUM)):
+        return None
+    return Node(op, kids)
+
+
+def key_at(f, t: int, memo: dict) -> str | None:
+    """The concrete walk's key of family f in thread t (memo: {(id(f), t): key}), None where it cannot be named
+    here (an undefined predicate, a select the one-hot rules would rename)."""
+    hit = memo.get((id(f), t), memo)
+    if hit is not memo:
+        return hit
+    out: str | None
+    if f.__class__ is Leaf:
+        at = fi.at_thread(f.address, t)
+        out = leaf_key(f"[{pkey(at)}]b{8 * f.width}")
+    elif f.__class__ is Select:
+        g = fp.at_thread(f.pred, t)
+        if g is True or g is False:
+            out = key_at(f.a if g else f.b, t, memo)
+        else:
+            form = select(g, "a", "b")           # (the walk's own naming of the predicate, and which arm is first)
+            ka, kb = key_at(f.a, t, memo), key_at(f.b, t, memo)
+            if form[2] == "b":
+                ka, kb = kb, ka
+            # symbolic._select_key's key where no one-hot sum is tracked (a one-hot sum may rename it), without
+            # its note of a one-hot term (which would change the walk's tables)
+            out = None if ka is None or kb is None or onehot.SUM else _once_key("select", (ka, kb), form[1])
+    elif f.__class__ is Node:
+        kids = [key_at(k, t, memo) for k in f.kids]
+        if any(k is None for k in kids):
+            out = None
+        else:
+            kind = _KIND[f.op]
+            if kind == _COMMUTES:
+                kids.sort()
+            elif kind == _FMA:
+                kids = sorted(kids[:2]) + kids[2:]
+            out = _hash(f.op, kids, "")
+    else:                                          # an integer family read as a float: its bits
+        v = fi.at_thread(f, t)
+        out = f"bits:{v & _M64}" if v.__class__ is int else None
+    memo[(id(f), t)] = out
+    return out
