@@ -78,8 +78,9 @@ def key_at(f, t: int, memo: dict) -> str | None:
             # its note of a one-hot term (which would change the walk's tables)
             out = None if ka is None or kb is None or onehot.SUM else _once_key("select", (ka, kb), form[1])
     elif f.__class__ is Node:
-        kids = [key_at(k, t, memo) for k in f.kids]
-        if any(k is None for k in kids):
+        named = [key_at(k, t, memo) for k in f.kids]
+        kids = [k for k in named if k is not None]
+        if len(kids) < len(named):
             out = None
         else:
             kind = _KIND[f.op]
