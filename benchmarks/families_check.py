@@ -69,7 +69,7 @@ class Mirror:
         if blk.region is not None or blk.skip is not None or blk.turns or blk.tc is not None:
             return None
         if ins.base == "ld" and ".global" in ins.opcode:
-            return self.load(ins)
+            return self.load(blk, ins)
         if ins.guard is not None:
             return None
         if _is_float_op(ins.opcode):
@@ -106,7 +106,7 @@ class Mirror:
             args.append(x)
         return args
 
-    def load(self, ins):
+    def load(self, blk, ins):
         """[(register, family)] of a 32-bit global load (vector or not, guarded or not): each element a Leaf at the
         address plus 4 i, where a guard holds, else what the register held (a Select)."""
         ops = ins.operands
@@ -123,7 +123,7 @@ class Mirror:
             if pred is None or pred.__class__ not in (bool, fp.Mask, fp.Each):
                 return None
             if ins.guard[0]:
-                pred = fp.combine("not", [pred], self.block.n)
+                pred = fp.combine("not", [pred], blk.n)
         out = []
         for i, d in enumerate(dsts):
             leaf = ff.Leaf(fi.integer("add.s64", [a, offset + 4 * i]), 4)
@@ -142,6 +142,13 @@ class Mirror:
             return None
         return ff.node(ins.opcode, tuple(args))
 
+    def mismatch(self, kind: str, ins, t: int, family: str, mine: str, walk: str) -> None:
+        """Count a wrong rule of `kind` and keep the first 20 (texts cut at 300 characters)."""
+        self.counts[kind] += 1
+        if len(self.mismatches) < 20:
+            self.mismatches.append({"kernel": self.kernel, "instruction": ins.text(), "thread": t,
+                                    "family": family[:300], "at_thread": mine[:300], "walk": walk[:300]})
+
     def check_float(self, ins, f, col, nodes):
         """Count a float family against the walk's node key at every thread."""
         memo: dict = {}
@@ -154,11 +161,7 @@ class Mirror:
                 self.counts["float: not named here"] += 1
                 return
             if mine != nodes.key_of[v[1]]:
-                self.counts["float mismatch"] += 1
-                if len(self.mismatches) < 20:
-                    self.mismatches.append({"kernel": self.kernel, "instruction": ins.text(), "thread": t,
-                                            "family": repr(f)[:200], "at_thread": mine, "walk": nodes.key_of[v[1]]})
-                return
+                return self.mismatch("float mismatch", ins, t, repr(f), mine, nodes.key_of[v[1]])
         self.counts["float exact"] += 1
 
     def predicate(self, blk, ins):
@@ -188,11 +191,7 @@ class Mirror:
             if v.__class__ is bool and mine.__class__ is not bool:
                 decided = True       # the walk knew more (predicate bits, the grid): not a wrong rule
                 continue
-            self.counts["predicate mismatch"] += 1
-            if len(self.mismatches) < 20:
-                self.mismatches.append({"kernel": self.kernel, "instruction": ins.text(), "thread": t,
-                                        "family": repr(f)[:300], "at_thread": repr(mine)[:300], "walk": repr(v)[:300]})
-            return
+            return self.mismatch("predicate mismatch", ins, t, repr(f), repr(mine), repr(v))
         self.counts["predicate decided by the walk alone" if decided else
                     "predicate mask" if f.__class__ in (bool, fp.Mask) else "predicate exact"] += 1
 
@@ -236,12 +235,7 @@ class Mirror:
                     return
                 walk_opaque = walk_opaque or _opaque(v)
                 if not _opaque(v) and pkey(fi.at_thread(f, t)) != pkey(v):
-                    mirror.counts["mismatch"] += 1
-                    if len(mirror.mismatches) < 20:
-                        mirror.mismatches.append({"kernel": mirror.kernel, "instruction": ins.text(), "thread": t,
-                                                  "family": pkey(f), "at_thread": pkey(fi.at_thread(f, t)),
-                                                  "walk": pkey(v)})
-                    return
+                    return mirror.mismatch("mismatch", ins, t, pkey(f), pkey(fi.at_thread(f, t)), pkey(v))
             mirror.counts["walk opaque" if walk_opaque else "exact"] += 1
         return step
 

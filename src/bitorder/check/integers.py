@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .allthreads import _CONCRETE
 from .bits import LOOP_T, grid_decides, int_form, nonneg_decides, range_decides, turn_decides
-from .poly import atom, _cap, _is_int, padd, pkey, pmul, ring, UNDEF, UNDEF_PRED
+from .poly import atom, _cap, _is_int, op_atom, padd, pkey, pmul, ring, UNDEF, UNDEF_PRED
 from .predicates import _concrete, _disjoint, float_form
 from .ptx import opcode_base
 from .rules import _cvt_types, _float_cmp
@@ -144,7 +144,7 @@ class Integers:
             r = magic.product(op, args[0], args[1]) if base == "mul" else magic.shifted(op, args[0], args[1])
             if r is not None:
                 return r
-        return atom(f"{op}({','.join(pkey(a) for a in args)})")
+        return op_atom(op, args)
 
     def tree_bits(self, v):
         """A float tree's bits used as an integer (the bit tricks of log and exp): an atom."""

@@ -139,6 +139,12 @@ def atom(text):
     return {(short(text),): 1}
 
 
+def op_atom(op: str, args) -> dict:
+    """The opaque atom of an integer operation the rules do not read: named by its opcode and its operands' texts,
+    so it equals only the same operation on the same operands (check/integers.py, check/families/integers.py)."""
+    return atom(f"{op}({','.join(pkey(a) for a in args)})")
+
+
 def _cap(p):
     """A polynomial with very many terms becomes an atom named by its canonical text (exact:
     the same value; it only stops further cancellation)."""

@@ -30,10 +30,11 @@ checks them on the corpus.
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
-from ..poly import _norm, atom, padd, pkey, pmul, ring
+from ..poly import _norm, atom, op_atom, padd, pkey, pmul, ring
 from ..predicates import _concrete, _disjoint
 from ..rules import _cvt_types
 from ..symbolic import Unsupported, _RING, _itype, _wrap
@@ -54,6 +55,7 @@ def thread_index(n: int):
 
 # -- boolean atoms: a 0/1 function of some thread bits, named canonically by its support and truth table ----------
 
+@functools.lru_cache(maxsize=4096)   # (at_thread reads each atom's name at every thread)
 def _table(a: str) -> tuple:
     """(support: thread-bit indices, ascending; truth table: bit i is the value where support bit k is bit k of i)."""
     if a.startswith(TBIT):
@@ -207,9 +209,9 @@ def integer(op: str, args: list):
     elif base == "cvt":
         out = _cvt(op, args[0])
     if out is not None or base in _RING or base == "cvt":
-        return out if out is not None else _few_bits(op, args) or atom(f"{op}({','.join(pkey(a) for a in args)})")
+        return out if out is not None else _few_bits(op, args) or op_atom(op, args)
     if not all(_fits(a, _itype(op)[1]) for a in args if a.__class__ is dict):   # PTX would wrap them
-        return _few_bits(op, args) or atom(f"{op}({','.join(pkey(a) for a in args)})")
+        return _few_bits(op, args) or op_atom(op, args)
     if base == "shr" and args[1].__class__ is int:
         out = shr(args[0], args[1])
     elif base in ("and", "or", "xor") and len(args) == 2:
@@ -222,7 +224,7 @@ def integer(op: str, args: list):
         out = None if low is None else bitwise("and", low, (1 << (args[2] & 0xFF)) - 1)
     if out is None:
         out = _few_bits(op, args)
-    return out if out is not None else atom(f"{op}({','.join(pkey(a) for a in args)})")
+    return out if out is not None else op_atom(op, args)
 
 
 def _fits(v, width: int) -> bool:
