@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from .. import onehot
 from ..poly import pkey
 from ..predicates import select
-from ..symbolic import _COMMUTES, _FMA, _KIND, _PLAIN, _hash, _kind, _once_key, leaf_key
+from ..symbolic import _COMMUTES, _FMA, _KIND, _PLAIN, _WIDEN, _hash, _kind, _once_key, leaf_key
 from . import integers as fi
 from . import predicates as fp
 
@@ -44,15 +44,69 @@ class Node:
     kids: tuple
 
 
+@dataclass(frozen=True, eq=False)
+class Pack:
+    """A register made of `parts` (lowest first), each `pw` bytes (memory.pack)."""
+    parts: tuple
+    pw: int
+
+
+@dataclass(frozen=True, eq=False)
+class Part:
+    """Part i of n (lowest first) of the `width`-byte family `of`, where no rule names it otherwise (a node)."""
+    of: object
+    i: int
+    n: int
+    width: int
+
+
 def node(op: str, kids: tuple) -> Node | None:
-    """The family of float instruction op over kids, or None where its key is not the plain hash (a join, a widening,
-    a one-hot sum's term or sum while the walk tracks them)."""
+    """The family of float instruction op over kids, or None where its key is not the plain hash (a join, a
+    widening of anything but a load, a one-hot sum's term or sum while the walk tracks them)."""
     kind = _KIND.get(op)
     if kind is None:
         kind = _kind(op)
+    if kind == _WIDEN:   # (Nodes._widen renames only a widened join or sign-cleared half: neither is a family yet)
+        kind = _PLAIN
     if kind not in (_PLAIN, _COMMUTES, _FMA) or (op in onehot.HOT and (onehot.TERM or onehot.SUM)):
         return None
     return Node(op, kids)
+
+
+def packed(op: str, args: tuple):
+    """An instruction whose opcode holds "x2", as the concrete walk takes it (dataflow.execute, memory.packed_value):
+    the instruction without "x2" on each 16-bit half of the operands, packed. (ex2.approx.f32 is so named too: an
+    injective naming of a function of its operand, so sound, if odd; docs/check-families.md.)"""
+    one = op.replace("x2", "")
+    halves = [node(one, tuple(part(a, i, 2, 4) for a in args)) for i in range(2)]
+    return None if None in halves else pack(halves, 2)
+
+
+def part(v, i: int, n: int, width: int):
+    """Part i of n of a `width`-byte family, as memory.subword names it: a constant's bits, the narrower load of a
+    load, a pack's own part, a select's arms' parts, else a Part node (an integer family that reads a symbol:
+    None)."""
+    pw = width // n
+    if v.__class__ is int:
+        return (v >> (8 * pw * i)) & ((1 << (8 * pw)) - 1)
+    if v.__class__ is Leaf and v.width == width:
+        return Leaf(fi.integer("add.s64", [v.address, i * pw]), pw)
+    if v.__class__ is Pack and len(v.parts) == n:
+        return v.parts[i]
+    if v.__class__ is Select:
+        return Select(v.pred, part(v.a, i, n, width), part(v.b, i, n, width))
+    if v.__class__ in (Node, Leaf):
+        return Part(v, i, n, width)
+    return None
+
+
+def pack(values: list, pw: int):
+    """A register made of `values` (lowest first), each pw bytes: the constant where all are, else a Pack."""
+    if all(x.__class__ is int for x in values):
+        return sum((x & ((1 << (8 * pw)) - 1)) << (8 * pw * i) for i, x in enumerate(values))
+    if any(x.__class__ is dict or x is None for x in values):
+        return None
+    return Pack(tuple(values), pw)
 
 
 def key_at(f, t: int, memo: dict) -> str | None:
@@ -89,6 +143,12 @@ def key_at(f, t: int, memo: dict) -> str | None:
             elif kind == _FMA:
                 kids = sorted(kids[:2]) + kids[2:]
             out = _hash(f.op, kids, "")
+    elif f.__class__ is Pack:
+        named = [key_at(k, t, memo) for k in f.parts]
+        out = None if None in named else _hash(f"pack.b{8 * f.pw * len(f.parts)}", named, "")
+    elif f.__class__ is Part:
+        k = key_at(f.of, t, memo)
+        out = None if k is None else _hash(f"part{f.i}/{f.n}.b{8 * f.width}", [k], "")
     else:                                          # an integer family read as a float: its bits
         v = fi.at_thread(f, t)
         out = f"bits:{v & _M64}" if v.__class__ is int else None

@@ -1,0 +1,349 @@
+"""Canonical names for stored families (docs/check-families.md, "Canonical names"): the "v2" signature of a
+block's stores, a function of what is stored at each output element alone, however threads and register slots
+split the elements.
+
+A store element's address is a symbolic part P (pointers, program indices), a constant K and a thread part
+sum c_j t_j. Where every c_j is a distinct power of two 2^b_j, thread bit j *is* bit b_j of the element's offset
+o = K + sum c_j t_j. The store elements of one P and type are the slots of a thread (a vector's elements, a pack's
+parts, several store instructions); their constants K_s must differ in a set D of bits apart from the thread bits,
+taking every pattern once (a cube). The stored elements are then exactly the offsets K0 + sum over b in E of 2^b x_b,
+E = the thread bits' positions and D, each x_b free. Each family is named over those element bits x_b:
+- *renamed*: thread bit j becomes x_{b_j} (a 0/1 function of thread bits, a multilinear polynomial in them);
+- *re-rolled*: the slots' families, one expression up to the integers and predicates they hold, become one family
+  over D too: at each integer position the unique multilinear interpolation over D of the slots' values there, at
+  each predicate its truth table over E.
+Everything else must match node by node (op, kind, arity), or the walk falls back (Unsupported).
+
+So the v2 text names, for every stored element offset, its guard and its value's tree: equal texts are equal
+stores at every element (the same argument as v1's roots, evaluated symbolically). It does not depend on which
+thread or slot held an element, so num_warps and vector widths that store the same trees meet, as under v1."""
+from __future__ import annotations
+
+import hashlib
+
+from ..poly import pkey
+from ..symbolic import _COMMUTES, _FMA, _KIND, Unsupported, _kind
+from . import floats as ff
+from . import integers as fi
+from . import predicates as fp
+
+_BIT = "x:"   # an element-offset bit: _BIT + str(position)
+
+
+def _h(text: str) -> str:
+    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+
+
+class _Group:
+    """The store elements of one symbolic address part and type: their element bits and the slot patterns."""
+
+    def __init__(self, tbits: dict, slots: list, n: int):
+        self.tbits = tbits            # thread bit j -> element bit b_j
+        # threads that differ only in the bits the address does not read store one element: what they store
+        # must not read those bits either (boolean, table), so they store the same (the concrete walk's rule)
+        self.dup = (n - 1) & ~sum(1 << j for j in tbits)
+        consts = [k for k, _ in slots]
+        d = 0
+        for k in consts:
+            d |= k ^ consts[0]
+        self.k0 = consts[0] & ~d
+        self.dbits = [b for b in range(d.bit_length()) if d >> b & 1]
+        held = sum(1 << b for b in tbits.values())
+        if any(k < 0 or k & held for k in consts) or d & held:
+            raise Unsupported("store slots that overlap thread bits")
+        patterns = sorted(k & d for k in consts)
+        if len(set(patterns)) != len(patterns) or len(patterns) != 1 << len(self.dbits):
+            raise Unsupported("store slots that are not a cube of element bits")
+        self.patterns = [k & d for k in consts]   # slot s's D bits
+        # slot s's place in the transform: its D bits, numbered in the order of dbits
+        self.index = [sum(1 << i for i, b in enumerate(self.dbits) if p >> b & 1) for p in self.patterns]
+        self.memo: dict = {}
+
+    # integers --------------------------------------------------------------------------------------------------
+    def integer(self, vals: tuple) -> str:
+        """The canonical text of the slots' integer families, renamed and interpolated over D."""
+        out = self.polynomial(vals)
+        return pkey(_clean(out)) if out else "0"
+
+    def polynomial(self, vals: tuple) -> dict:
+        """The slots' integer families renamed and interpolated over D: one multilinear polynomial (the Moebius
+        transform over the slots' patterns: the coefficient of each product of D bits)."""
+        coef = [None] * len(vals)
+        for s, v in enumerate(vals):
+            coef[self.index[s]] = self.renamed(v)
+        for k in range(len(self.dbits)):
+            for i in range(len(coef)):
+                if i >> k & 1 and coef[i ^ (1 << k)]:
+                    coef[i] = _add(coef[i], {m: -c for m, c in coef[i ^ (1 << k)].items()})
+        out: dict = {}
+        for i, c in enumerate(coef):
+            c = {m: x for m, x in c.items() if x}
+            if c:
+                bits = tuple(f"{_BIT}{b}" for k, b in enumerate(self.dbits) if i >> k & 1)
+                out = _add(out, _mul(c, {bits: 1}) if bits else c)
+        return out
+
+    def renamed(self, v) -> dict:
+        """v with its thread bits (and 0/1 functions of them) as multilinear polynomials in element bits."""
+        if v.__class__ is int:
+            return {(): v} if v else {}
+        out: dict = {}
+        for m, c in v.items():
+            term = {(): c}
+            for a in m:
+                term = _mul(term, self.boolean(a) if a.startswith(fi.TID) else {(a,): 1})
+            out = _add(out, term)
+        return out
+
+    def boolean(self, a: str) -> dict:
+        """A thread atom as the multilinear polynomial of its truth table over the element bits its support is."""
+        support, table = fi._table(a)
+        if any(j not in self.tbits for j in support):
+            raise Unsupported("a value reads a thread bit the store's address does not")
+        names = [f"{_BIT}{self.tbits[j]}" for j in support]
+        coef = {i: table >> i & 1 for i in range(1 << len(support))}
+        for k in range(len(support)):          # the Moebius transform, as integers._few_bits
+            for i in range(1 << len(support)):
+                if i >> k & 1:
+                    coef[i] -= coef[i ^ (1 << k)]
+        return {tuple(sorted(x for k, x in enumerate(names) if i >> k & 1)): c for i, c in coef.items() if c}
+
+    # predicates ------------------------------------------------------------------------------------------------
+    def predicate(self, ps: tuple, n: int) -> str:
+        """The canonical text of the slots' predicate families: a truth table over the element bits where every
+        slot's is a constant or a mask, else the comparison or combination with its operands re-rolled."""
+        key = ("p", *(id(p) for p in ps))
+        hit = self.memo.get(key)
+        if hit is None:
+            hit = self.memo[key] = self._predicate(ps, n)
+        return hit
+
+    def _predicate(self, ps: tuple, n: int) -> str:
+        if all(p.__class__ in (bool, fp.Mask) for p in ps):
+            return self.table(ps, n)
+        first = ps[0]
+        if any(p.__class__ is not fp.Each or p.how != first.how or p.op != first.op or len(p.args) != len(first.args)
+               for p in ps):
+            raise Unsupported("slots' predicates of different forms")
+        if first.how == "cmp" and first.op.split(".")[1] in ("lt", "ge"):
+            diff = _add(self.polynomial(tuple(p.args[0] for p in ps)),
+                        {m: -c for m, c in self.polynomial(tuple(p.args[1] for p in ps)).items()})
+            diff = _clean(diff)
+            return f"cmp.{first.op}:{pkey(_clean(_below(diff))) if diff.__class__ is dict else diff}<0"
+        if first.how == "cmp":
+            args = [self.integer(tuple(p.args[i] for p in ps)) for i in range(2)]
+        else:
+            args = [self.predicate(tuple(p.args[i] for p in ps), n) for i in range(len(first.args))]
+        return f"{first.how}.{first.op}({','.join(args)})"
+
+    def guard(self, ps: tuple, n: int) -> str:
+        """The canonical text of the slots' guards, over the element: where threads store one element (self.dup),
+        the guard of each such copy, of which at most one may differ from false (or all be one and the same)."""
+        if not self.dup:
+            return self.predicate(ps, n)
+        copies = set()
+        d = self.dup
+        for v in range(n):
+            if v & ~d:
+                continue
+            copies.add(self.predicate(tuple(_restrict(p, d, v, n) for p in ps), n))
+        copies.discard("F")
+        if len(copies) > 1:
+            raise Unsupported("threads storing one element under different guards")
+        return copies.pop() if copies else "F"
+
+    def table(self, ps: tuple, n: int) -> str:
+        """The truth table of constants and masks over the element bits, named by the bits it reads."""
+        ebits = sorted([*self.tbits.values(), *self.dbits])
+        at = {b: i for i, b in enumerate(ebits)}
+        bits = 0
+        for s, p in enumerate(ps):
+            base = sum(1 << at[b] for b in self.dbits if self.patterns[s] >> b & 1)
+            for t in range(n):
+                if t & self.dup:
+                    if p.__class__ is fp.Mask and (p.bits >> t & 1) != (p.bits >> (t & ~self.dup) & 1):
+                        raise Unsupported("threads storing one element under different guards")
+                    continue
+                if p is True or p.__class__ is fp.Mask and p.bits >> t & 1:
+                    bits |= 1 << (base + sum(1 << at[b] for j, b in self.tbits.items() if t >> j & 1))
+        full = (1 << (1 << len(ebits))) - 1
+        if bits in (0, full):
+            return "T" if bits else "F"
+        support = [b for k, b in enumerate(ebits) if _reads(bits, k, len(ebits))]
+        keep = [at[b] for b in support]
+        small = 0
+        for i in range(1 << len(keep)):
+            idx = sum(1 << keep[k] for k in range(len(keep)) if i >> k & 1)
+            small |= (bits >> idx & 1) << i
+        return f"M{'.'.join(map(str, support))}:{small:x}"
+
+    # floats ----------------------------------------------------------------------------------------------------
+    def value(self, fs: tuple, n: int) -> str:
+        """The key of the slots' value families, re-rolled: node by node, integers and predicates interpolated."""
+        key = tuple(id(f) for f in fs)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        f = fs[0]
+        cls = f.__class__
+        if any(g.__class__ is not cls for g in fs):
+            if all(g.__class__ in (int, dict) for g in fs):
+                cls = int
+            else:
+                raise Unsupported("slots' values of different forms")
+        if cls in (int, dict):
+            out = "bits:" + self.integer(fs)
+        elif cls is ff.Leaf:
+            if any(g.width != f.width for g in fs):
+                raise Unsupported("slots' loads of different widths")
+            out = f"load{f.width}[{self.integer(tuple(g.address for g in fs))}]"
+        elif cls is ff.Select:
+            p = self.predicate(tuple(g.pred for g in fs), n)
+            a, b = self.value(tuple(g.a for g in fs), n), self.value(tuple(g.b for g in fs), n)
+            out = a if p == "T" or a == b else b if p == "F" else _h(f"select({p},{a},{b})")
+        elif cls is ff.Node:
+            if any(g.op != f.op or len(g.kids) != len(f.kids) for g in fs):
+                raise Unsupported("slots' nodes of different operations")
+            kids = [self.value(tuple(g.kids[i] for g in fs), n) for i in range(len(f.kids))]
+            kind = _KIND.get(f.op)
+            if kind is None:
+                kind = _kind(f.op)
+            if kind == _COMMUTES:
+                kids.sort()
+            elif kind == _FMA:
+                kids = sorted(kids[:2]) + kids[2:]
+            out = _h(f"{f.op}({','.join(kids)})")
+        elif cls is ff.Pack:
+            if any(g.pw != f.pw or len(g.parts) != len(f.parts) for g in fs):
+                raise Unsupported("slots' packs of different shapes")
+            kids = [self.value(tuple(g.parts[i] for g in fs), n) for i in range(len(f.parts))]
+            out = _h(f"pack{f.pw}({','.join(kids)})")
+        elif cls is ff.Part:
+            if any((g.i, g.n, g.width) != (f.i, f.n, f.width) for g in fs):
+                raise Unsupported("slots' parts of different places")
+            out = _h(f"part{f.i}/{f.n}.{f.width}({self.value(tuple(g.of for g in fs), n)})")
+        else:
+            raise Unsupported(f"a value the names do not take: {cls.__name__}")
+        self.memo[key] = out
+        return out
+
+
+def _below(diff: dict) -> dict:
+    """a - b for `a < b` (or `a >= b`) without the terms too small to decide it: where the symbol terms' coefficients
+    share the factor g = 2^q, the element-bit terms and constant that are not multiples of g range over [0, g), so
+    S + r < 0 exactly where S < 0 (S a multiple of g). (Triton masks a vector by its first element's index, and
+    a size assumed a multiple of 16 makes that every element's own test: num_warps and vector widths meet.)"""
+    sym = [c for m, c in diff.items() if m and any(not a.startswith(_BIT) for a in m)]
+    if not sym:
+        return diff
+    g = min(c & -c for c in map(abs, sym))
+    low = {m: c for m, c in diff.items() if all(a.startswith(_BIT) for a in m) and c % g}
+    lo = sum(min(c, 0) for m, c in low.items() if m) + low.get((), 0)
+    hi = sum(max(c, 0) for m, c in low.items() if m) + low.get((), 0)
+    if not low or lo < 0 or hi >= g:
+        return diff
+    return {m: c for m, c in diff.items() if m not in low}
+
+
+def _restrict(p, dup: int, v: int, n: int):
+    """Predicate family p with the thread bits `dup` set to v's (a copy of every element), simplified."""
+    if p.__class__ is bool:
+        return p
+    if p.__class__ is fp.Mask:
+        bits = sum((p.bits >> ((t & ~dup) | v) & 1) << t for t in range(n))
+        return fp._mask(bits, n)
+    if p.how == "cmp":
+        if any(x.__class__ is dict and any(a.startswith(fi.TID) and any(dup >> j & 1 for j in fi._table(a)[0])
+                                           for m in x for a in m) for x in p.args):
+            raise Unsupported("a copy's guard compares bits of the thread index the address does not read")
+        return p
+    args = [_restrict(x, dup, v, n) for x in p.args]
+    if p.op == "not":
+        return (not args[0]) if args[0].__class__ is bool else fp.Each("pred", "not", tuple(args))
+    if p.op in ("and", "or"):
+        absorb = p.op == "or"               # or: a true arm decides; and: a false one
+        if any(a is absorb for a in args):
+            return absorb
+        rest = [a for a in args if a.__class__ is not bool]
+        if len(rest) < len(args):
+            return rest[0] if rest else not absorb
+    return fp.combine(p.op, args, n) if all(a.__class__ in (bool, fp.Mask) for a in args) else \
+        fp.Each("pred", p.op, tuple(args))
+
+
+def _reads(bits: int, k: int, width: int) -> bool:
+    """Whether the truth table `bits` over `width` inputs depends on input k."""
+    for i in range(1 << width):
+        if not i >> k & 1 and (bits >> i & 1) != (bits >> (i | 1 << k) & 1):
+            return True
+    return False
+
+
+def _add(a: dict, b: dict) -> dict:
+    out = dict(a)
+    for m, c in b.items():
+        out[m] = out.get(m, 0) + c
+    return out
+
+
+def _mul(a: dict, b: dict) -> dict:
+    """The product of two polynomials, element bits idempotent (x x = x), other atoms not."""
+    out: dict = {}
+    for m1, c1 in a.items():
+        for m2, c2 in b.items():
+            xs = {x for x in m1 + m2 if x.startswith(_BIT)}
+            m = tuple(sorted([x for x in m1 + m2 if not x.startswith(_BIT)] + list(xs)))
+            out[m] = out.get(m, 0) + c1 * c2
+    return out
+
+
+def _clean(p: dict):
+    p = {m: c for m, c in p.items() if c}
+    return p.get((), 0) if set(p) <= {()} else p
+
+
+def _split(address) -> tuple:
+    """(symbolic part's text, constant, {thread bit j: element bit b_j}) of a store address, or Unsupported where
+    its thread part is not a sum of distinct powers of two times single thread bits."""
+    if address.__class__ is int:
+        return "0", address, {}
+    sym, const, tbits, held = {}, 0, {}, 0
+    for m, c in address.items():
+        if not m:
+            const = c
+        elif any(a.startswith(fi.TID) for a in m):
+            if len(m) != 1 or not m[0].startswith(fi.TBIT) or c <= 0 or c & (c - 1) or held & c:
+                raise Unsupported("a store address whose thread part is not a bit layout")
+            tbits[int(m[0][len(fi.TBIT):])] = c.bit_length() - 1
+            held |= c
+        else:
+            sym[m] = c
+    return pkey(sym) if sym else "0", const, tbits
+
+
+def signature(stores: list, n: int, divisible=frozenset()) -> str:
+    """The v2 signature of a block's stores (families/walk.py): 'v2:' + a hash of, per symbolic address part and
+    type, the element bits stored and the guard and value families named over them. Equal for blocks that store the
+    same trees under the same guards at the same element offsets; raises Unsupported where the stores are not a
+    cube of element bits, the slots' families do not re-roll, or threads that store one element may store it
+    differently."""
+    groups: dict = {}
+    for s in stores:
+        sym, const, tbits = _split(s.address)
+        groups.setdefault((sym, s.width), []).append((const, tbits, s))
+    lines = []
+    for (sym, width), items in sorted(groups.items()):
+        tbits = items[0][1]
+        if any(x[1] != tbits for x in items):
+            raise Unsupported("store slots of different thread layouts")
+        g = _Group(tbits, [(k, s) for k, _, s in items], n)
+        guard = g.guard(tuple(s.guard for _, _, s in items), n)
+        if guard == "F":
+            continue
+        value = g.value(tuple(s.value for _, _, s in items), n)
+        ebits = sorted([*tbits.values(), *g.dbits])
+        lines.append(f"{sym}+{g.k0}+{ebits} {width} <- {guard} ? {value}")
+    text = "\n".join(lines)
+    if divisible:
+        text += f"\nassumed multiples of 16: parameters {sorted(divisible)}"
+    return "v2:" + hashlib.sha256(text.encode()).hexdigest()[:32]

@@ -1,0 +1,261 @@
+"""The walk over one symbolic thread (docs/check-families.md, step 2): a straight-line kernel's stores as families,
+one per store element, where the concrete walk (dataflow.py) makes one tree per thread.
+
+It takes what step 2 covers and refuses the rest (`Unsupported`, and the caller falls back to the concrete walk):
+no branch, shuffle, shared memory, barrier, tensor-core or async instruction; integer and predicate instructions as
+families/integers.py and predicates.py compute them; global loads of 16 or 32 bits (guarded ones as selects on
+their guard); the float instructions whose key is a plain hash (floats.node), f16x2 / bf16x2 conversions into
+packs, and the parts of packs and of loads; global stores of floats, packs and constants, unguarded or under a
+predicate family. Where the concrete walk refuses a construct for a reason it reads from the trees (a multiply that
+ptxas may contract into an add that reads it, a register never written reaching a store), this walk refuses it too,
+by a rule at least as strict.
+
+`walk(entry, divisible)` returns the `Store`s: each a family of its address, guard and value, and its type's text.
+`roots_at(stores, n)` puts them at every thread: the concrete walk's roots exactly (tests and
+benchmarks/families_walk.py compare the two), so the families are faithful where they agree."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import onehot
+from ..poly import UNDEF, atom, pkey, short
+from ..ptx import Entry, Instr, Label
+from ..rules import _address, _float_cmp, _operand, _reg_list
+from ..symbolic import _BITS, _is_float_op, _pair_cvt, Unsupported
+from . import floats as ff
+from . import integers as fi
+from . import predicates as fp
+
+_INT = {"add", "sub", "mul", "mad", "shl", "shr", "and", "or", "xor", "cvt", "neg", "not", "min", "max", "bfe",
+        "popc"}
+_REFUSED = {"bra", "shfl", "bar", "barrier", "ldmatrix", "stmatrix", "cp", "wgmma", "mma", "prmt", "atom", "red"}
+
+
+@dataclass(frozen=True, eq=False)
+class Store:
+    """One stored element: `value` (a float family, or an integer one for constant bits) at the integer family
+    `address` where the predicate family `guard` holds, `width` the type's text ("b32", "b16")."""
+    address: object
+    guard: object
+    value: object
+    width: str
+
+
+class _Undef:
+    """A register never written (the concrete walk's undefined node)."""
+
+
+UNDEF_REG = _Undef()
+
+
+class _Walk:
+    def __init__(self, entry: Entry, divisible=frozenset()):
+        if not entry.reqntid:
+            raise Unsupported("no .reqntid launch bound")
+        self.n = entry.reqntid[0]
+        self.tid = fi.thread_index(self.n)
+        self.regs: dict = {}
+        self.stores: list = []
+        self.muls: set = set()      # ids of families a multiply ptxas may contract makes (dataflow.float_node)
+        self.params = {p: ({(f"param:arg{i}/16",): 16} if i in divisible else atom(f"param:arg{i}"))
+                       for i, p in enumerate(entry.params)}
+
+    def operand(self, text: str):
+        kind, x = _operand(text)
+        if kind == "reg":
+            return self.regs.get(x, UNDEF_REG)
+        return self.tid if kind == "tid" else self.n if kind == "ntid" else x
+
+    def run(self, body) -> list:
+        for item in body:
+            if isinstance(item, Label):
+                continue
+            if item.opcode == "ret":
+                if item.guard is not None:
+                    raise Unsupported("a guarded return")
+                break
+            self.step(item)
+        return self.stores
+
+    def step(self, ins: Instr) -> None:
+        op, base, ops = ins.opcode, ins.base, ins.operands
+        if base in _REFUSED or ".shared" in op or base == "ld" and ".global" not in op and ".param" not in op:
+            raise Unsupported(f"not a family instruction: {op}")
+        if base == "st":
+            return self.store(ins)
+        if base == "ld" and ".global" in op:
+            return self.load(ins)
+        if ins.guard is not None:
+            raise Unsupported(f"a guarded {op}")
+        if base == "ld":
+            return self.write(ops[0], self.params[_address(ops[1])[0]])
+        if base == "mov" and "{" in ops[0]:                # unpack: mov.b32 {lo, hi}, r
+            dsts = _reg_list(ops[0])
+            v = self.operand(ops[1])
+            for i, d in enumerate(dsts):
+                self.write(d, ff.part(v, i, len(dsts), _BITS[op.split(".")[-1]]))
+            return
+        if base == "mov" and "{" in ops[1]:                # pack: mov.b32 r, {lo, hi}
+            srcs = [self.operand(x) for x in _reg_list(ops[1])]
+            return self.write(ops[0], ff.pack(srcs, _BITS[op.split(".")[-1]] // len(srcs)))
+        if base == "mov" or base == "cvta" and ".to.global" in op:
+            if op.endswith(".pred"):
+                raise Unsupported("mov.pred")
+            v = self.operand(ops[1])
+            if op.endswith("16") and v.__class__ is int and _operand(ops[1])[0] == "value":
+                v &= 0xFFFF
+            return self.write(ops[0], v)
+        args = [self.operand(o) for o in ops[1:]]
+        if any(a is UNDEF_REG for a in args):
+            raise Unsupported("an instruction reads a register never written")
+        if base == "cvt" and _pair_cvt(op):
+            one = op.replace("x2", "")
+            return self.write(ops[0], ff.pack([self.float(one, [args[1]]), self.float(one, [args[0]])], 2))
+        if base == "setp":
+            if len(ops) != 3 or "|" in ops[0] or _float_cmp(op) or any(a.__class__ not in (int, dict) for a in args):
+                raise Unsupported(f"setp form {op}, or of a float family")
+            return self.write(ops[0], self.predicate(fp.compare(op, args[0], args[1], self.n)))
+        if ".pred" in op and base in ("and", "or", "xor", "not"):
+            if not all(a.__class__ in (bool, fp.Mask, fp.Each) for a in args):
+                raise Unsupported("a predicate of something else")
+            return self.write(ops[0], fp.combine(base, args, self.n))
+        if _is_float_op(op):
+            if "x2" in op:
+                if any(a.__class__ is dict for a in args):
+                    raise Unsupported(f"{op} of an integer family that reads a symbol")
+                return self.write(ops[0], ff.packed(op, tuple(args)))
+            return self.write(ops[0], self.float(op, args))
+        if base in _INT and all(a.__class__ in (int, dict) for a in args):
+            v = fi.integer(op, args)
+            if v.__class__ is dict and fi._reads_bits(args) and _new_atoms(v, args):
+                # (an opaque atom over thread bits names every thread's value at once: no thread's own)
+                raise Unsupported(f"{op} over the thread index left opaque by the bit rules")
+            return self.write(ops[0], v)
+        raise Unsupported(f"not a family instruction: {op}")
+
+    def predicate(self, p):
+        if p is None:
+            raise Unsupported("a comparison of something else")
+        return p
+
+    def float(self, op: str, args: list):
+        """The family of a float instruction; refused where its key is not a plain hash, and where an unrounded
+        multiply feeds an add (the concrete walk's refusal, decided here on the operands' families)."""
+        if any(a.__class__ is dict for a in args):
+            raise Unsupported(f"{op} of an integer family that reads a symbol")
+        base = op.split(".")[0]
+        if base in ("add", "sub") and ".rn" not in op and any(self.may_be_mul(a) for a in args):
+            raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
+        f = ff.node(op, tuple(args))
+        if f is None:
+            raise Unsupported(f"{op}: not a plain float node")
+        if base == "mul" and ".rn" not in op or base == "neg" and self.may_be_mul(args[0]):
+            self.muls.add(id(f))
+        return f
+
+    def may_be_mul(self, f) -> bool:
+        """Whether f may be, in some thread, a node the concrete walk notes as an unrounded multiply."""
+        if f.__class__ is ff.Select:
+            return self.may_be_mul(f.a) or self.may_be_mul(f.b)
+        return id(f) in self.muls
+
+    def write(self, reg: str, v) -> None:
+        if v is None:
+            raise Unsupported("no family for a value")
+        self.regs[reg] = v
+
+    def load(self, ins: Instr) -> None:
+        """A global load of 16- or 32-bit elements (a vector or not), guarded or not: a Leaf per element, and a
+        Select of it and the register's old value where a guard reads something."""
+        ops = ins.operands
+        width = _BITS.get(ins.opcode.split(".")[-1])
+        if width not in (2, 4):
+            raise Unsupported(f"a global load of {ins.opcode}")
+        if self.stores:
+            raise Unsupported("a global load after a global store (they may alias)")
+        base, offset = _address(ops[1])
+        a = self.params[base] if base in self.params else self.operand(base)
+        if a.__class__ not in (int, dict):
+            raise Unsupported("an address that is not an integer family")
+        pred = self.guard(ins)
+        for i, d in enumerate(_reg_list(ops[0])):
+            leaf = ff.Leaf(fi.integer("add.s64", [a, offset + width * i]), width)
+            if pred is True:
+                self.write(d, leaf)
+            elif pred is not False:
+                old = self.regs.get(d, UNDEF_REG)
+                if old is UNDEF_REG:
+                    raise Unsupported("a guarded load into a register never written")
+                self.write(d, ff.Select(pred, leaf, old))
+
+    def guard(self, ins: Instr):
+        if ins.guard is None:
+            return True
+        p = self.regs.get(ins.guard[1], UNDEF_REG)
+        if p.__class__ not in (bool, fp.Mask, fp.Each):
+            raise Unsupported("a guard that is not a predicate family")
+        return fp.combine("not", [p], self.n) if ins.guard[0] else p
+
+    def store(self, ins: Instr) -> None:
+        """A global store: one Store per element (a vector's elements, a pack's parts)."""
+        ops = ins.operands
+        width = _BITS.get(ins.opcode.split(".")[-1])
+        if ".global" not in ins.opcode or width is None:
+            raise Unsupported(f"a store {ins.opcode}")
+        base, offset = _address(ops[0])
+        a = self.params[base] if base in self.params else self.operand(base)
+        if a.__class__ not in (int, dict):
+            raise Unsupported("an address that is not an integer family")
+        g = self.guard(ins)
+        if g is False:
+            return
+        for i, r in enumerate(_reg_list(ops[1])):
+            v = self.operand(r)
+            if v is UNDEF_REG or v.__class__ is dict:
+                raise Unsupported("a store of a register never written, or of an index")
+            parts = v.parts if v.__class__ is ff.Pack and v.pw * len(v.parts) == width else [v]
+            pw = width // len(parts)
+            for j, p in enumerate(parts):
+                self.stores.append(Store(fi.integer("add.s64", [a, offset + i * width + j * pw]), g, p,
+                                         f"b{8 * pw}"))
+
+
+def _new_atoms(v: dict, args: list) -> bool:
+    """Whether v reads an atom none of args reads (an opaque atom the instruction made)."""
+    known = {a for x in args if x.__class__ is dict for m in x for a in m}
+    return any(a not in known for m in v for a in m if not a.startswith(fi.TID))
+
+
+def walk(entry: Entry, divisible=frozenset()) -> tuple:
+    """(the Stores of one block, its thread count) for a straight-line kernel step 2 covers; raises Unsupported for
+    anything else (the caller falls back to the concrete walk). Onehot's tables are emptied first, as the concrete
+    walk empties them (floats.node reads them)."""
+    onehot.reset()
+    w = _Walk(entry, frozenset(divisible))
+    return w.run(entry.body), w.n
+
+
+def roots_at(stores: list, n: int) -> dict:
+    """The concrete walk's roots ({address key: (guard name, value key, width)}) of a block of n threads, rebuilt
+    from the families at every thread: what dataflow.walk returns for the same kernel, where the families are
+    faithful. Refuses (Unsupported) where the concrete walk would: two stores of different values to one address, a
+    value or guard that cannot be named at a thread."""
+    roots: dict = {}
+    memo: dict = {}
+    for s in stores:
+        for t in range(n):
+            g = fp.at_thread(s.guard, t)
+            if g is False:
+                continue
+            k = pkey(fi.at_thread(s.address, t))
+            v = ff.key_at(s.value, t, memo)
+            if v is None or UNDEF in k:
+                raise Unsupported("a store the families cannot name at a thread")
+            entry = ("always" if g is True else short(str(g)), v, s.width)
+            prev = roots.get(k)
+            if prev is not None and prev[1:] != entry[1:]:
+                raise Unsupported("two stores of different values to one address")
+            if prev is not None and prev[0] != entry[0]:
+                raise Unsupported("one value stored under two guards (not modelled here)")
+            roots[k] = entry
+    return roots

@@ -1,0 +1,119 @@
+"""The walk over one symbolic thread (check/families/walk.py) and its canonical names (families/names.py), on
+elementwise kernels compiled here for sm_90:
+- put at every thread, the family walk's stores are the concrete walk's roots exactly;
+- the v2 signature partitions the configurations as the v1 signature does (num_warps and vector widths meet);
+- it tells apart kernels that store other values, at other elements or under other guards.
+Planted faults from a copied tree make these fail: a guarded load's guard ignored, the slots' re-rolling that
+forgets all but the first slot, and the guard's low terms dropped without their range checked."""
+import pytest
+
+from bitorder import check
+from bitorder.check import dataflow
+from bitorder.check.families import names as fn
+from bitorder.check.families import walk as fw
+from bitorder.check.signature import _entry, divisible_params
+from bitorder.check.symbolic import Unsupported
+
+from mutants import checker_test_fails_on_mutant
+
+triton = pytest.importorskip("triton")
+tl = triton.language
+
+
+@triton.jit
+def _gelu_like(x_ptr, z_ptr, y_ptr, N, BLOCK: tl.constexpr):
+    """Masked f32 elementwise code with exp (ex2) and a division."""
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + o, mask=o < N, other=0.0)
+    z = tl.load(z_ptr + o, mask=o < N, other=0.0)
+    tl.store(y_ptr + o, x / (1.0 + tl.exp(-x)) * z, mask=o < N)
+
+
+@triton.jit
+def _copy(x_ptr, y_ptr, N, BLOCK: tl.constexpr, HOW: tl.constexpr):
+    """y[o] = x[o] (HOW 0), x[o with bit 0 cleared] (1), x[o] + 1 (2); HOW 3: masked by o < N + 1."""
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    if HOW == 1:
+        x = tl.load(x_ptr + (o & ~1), mask=o < N, other=0.0)
+    else:
+        x = tl.load(x_ptr + o, mask=o < N, other=0.0)
+    if HOW == 2:
+        x = x + 1.0
+    if HOW == 3:
+        tl.store(y_ptr + o, x, mask=o < N + 1)
+    else:
+        tl.store(y_ptr + o, x, mask=o < N)
+
+
+def _ptx(fn, block, warps, **constexprs):
+    import torch
+    from bitorder.check.prune import compile_config
+    args = {"x_ptr": torch.empty(8), "y_ptr": torch.empty(8), "N": 1024}
+    if "z_ptr" in fn.arg_names:
+        args["z_ptr"] = torch.empty(8)
+    return compile_config(fn, triton.Config({"BLOCK": block, **constexprs}, num_warps=warps), args, {}, "sm90")
+
+
+def _v2(compiled) -> str:
+    divisible = divisible_params(compiled)
+    stores, n = fw.walk(_entry(compiled.asm), divisible)
+    return fn.signature(stores, n, divisible)
+
+
+_LAYOUTS = [(128, 1), (128, 4), (256, 1), (256, 2), (256, 8), (1024, 4)]
+
+
+@pytest.mark.parametrize("block,warps", _LAYOUTS)
+def test_family_stores_put_at_every_thread_are_the_concrete_roots(block, warps):
+    compiled = _ptx(_gelu_like, block, warps)
+    entry, divisible = _entry(compiled.asm), divisible_params(compiled)
+    stores, n = fw.walk(entry, divisible)
+    assert fw.roots_at(stores, n) == dataflow.walk(entry, divisible=divisible)[0]
+
+
+def test_v2_partitions_the_layouts_as_v1_does():
+    asms = [_ptx(_gelu_like, b, w) for b, w in _LAYOUTS]
+    v1 = [check.signature(a) for a in asms]
+    v2 = [_v2(a) for a in asms]
+    assert all(s.startswith("v2:") for s in v2)
+    same1 = {(i, j) for i in range(len(asms)) for j in range(len(asms)) if v1[i] == v1[j]}
+    same2 = {(i, j) for i in range(len(asms)) for j in range(len(asms)) if v2[i] == v2[j]}
+    assert same1 == same2 and len(set(v2)) < len(v2)    # (some layouts meet: a partition with a merge)
+
+
+@pytest.mark.parametrize("how", [1, 2, 3])
+def test_v2_tells_apart_other_values_elements_and_guards(how):
+    for block, warps in [(256, 1), (256, 2)]:       # 8 and 4 elements a thread: bit 0 a slot bit
+        assert _v2(_ptx(_copy, block, warps, HOW=0)) != _v2(_ptx(_copy, block, warps, HOW=how))
+    assert _v2(_ptx(_copy, 256, 1, HOW=0)) == _v2(_ptx(_copy, 256, 2, HOW=0))
+
+
+def test_a_shuffle_falls_back():
+    @triton.jit
+    def row_sum(x_ptr, y_ptr, N, BLOCK: tl.constexpr):
+        o = tl.arange(0, BLOCK)
+        tl.store(y_ptr + tl.program_id(0), tl.sum(tl.load(x_ptr + o), 0))
+    with pytest.raises(Unsupported):
+        _v2(_ptx(row_sum, 256, 2))
+
+
+def test_planted_fault_a_guarded_loads_guard_ignored_is_caught(tmp_path):
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/walk.py",
+                                 "                self.write(d, ff.Select(pred, leaf, old))\n",
+                                 "                self.write(d, leaf)\n",
+                                 "tests/check/test_families_walk.py::"
+                                 "test_family_stores_put_at_every_thread_are_the_concrete_roots[256-2]")
+
+
+def test_planted_fault_the_slots_rerolled_as_the_first_is_caught(tmp_path):
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/names.py",
+                                 "                out = _add(out, _mul(c, {bits: 1}) if bits else c)\n",
+                                 "                out = out if bits else _add(out, c)\n",
+                                 "tests/check/test_families_walk.py::test_v2_tells_apart_other_values_elements_and_guards[1]")
+
+
+def test_planted_fault_a_guards_low_terms_dropped_unchecked_is_caught(tmp_path):
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/names.py",
+                                 "    if not low or lo < 0 or hi >= g:\n",
+                                 "    if not low:\n",
+                                 "tests/check/test_families_walk.py::test_v2_tells_apart_other_values_elements_and_guards[3]")
