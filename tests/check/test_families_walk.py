@@ -2,9 +2,11 @@
 elementwise kernels compiled here for sm_90:
 - put at every thread, the family walk's stores are the concrete walk's roots exactly;
 - the v2 signature partitions the configurations as the v1 signature does (num_warps and vector widths meet);
-- it tells apart kernels that store other values, at other elements or under other guards.
+- it tells apart kernels that store other values, at other elements or under other guards;
+- butterfly shuffles and shared-memory exchanges (a block's sum) put at every thread are the concrete roots too.
 Planted faults from a copied tree make these fail: a guarded load's guard ignored, the slots' re-rolling that
-forgets all but the first slot, and the guard's low terms dropped without their range checked."""
+forgets all but the first slot, the guard's low terms dropped without their range checked, a butterfly that reads
+one half twice, and a shared read whose writer's bits are taken from the reader's in reverse."""
 import pytest
 
 from bitorder import check
@@ -88,13 +90,51 @@ def test_v2_tells_apart_other_values_elements_and_guards(how):
     assert _v2(_ptx(_copy, 256, 1, HOW=0)) == _v2(_ptx(_copy, 256, 2, HOW=0))
 
 
-def test_a_shuffle_falls_back():
-    @triton.jit
-    def row_sum(x_ptr, y_ptr, N, BLOCK: tl.constexpr):
-        o = tl.arange(0, BLOCK)
-        tl.store(y_ptr + tl.program_id(0), tl.sum(tl.load(x_ptr + o), 0))
+@triton.jit
+def _row_sums(x_ptr, y_ptr, N, BLOCK: tl.constexpr, HOW: tl.constexpr):
+    """Each program sums BLOCK masked elements (HOW 0) or takes their maximum (HOW 1: a join, not a family yet)."""
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + o, mask=o < N, other=0.0)
+    tl.store(y_ptr + tl.program_id(0), tl.sum(x, 0) if HOW == 0 else tl.max(x, 0))
+
+
+_REDUCTIONS = [(256, 1), (256, 2), (256, 8), (1024, 4), (1024, 16)]
+
+
+@pytest.mark.parametrize("block,warps", _REDUCTIONS)
+def test_butterflies_and_shared_exchanges_put_at_every_thread_are_the_concrete_roots(block, warps):
+    compiled = _ptx(_row_sums, block, warps, HOW=0)
+    entry, divisible = _entry(compiled.asm), divisible_params(compiled)
+    stores, n = fw.walk(entry, divisible)
+    assert fw.roots_at(stores, n) == dataflow.walk(entry, divisible=divisible)[0]
+
+
+def test_v2_partitions_reductions_as_v1_does():
+    asms = [_ptx(_row_sums, b, w, HOW=0) for b, w in _REDUCTIONS]
+    v1, v2 = [check.signature(a) for a in asms], [_v2(a) for a in asms]
+    assert {(i, j) for i in range(len(asms)) for j in range(len(asms)) if v1[i] == v1[j]} == \
+        {(i, j) for i in range(len(asms)) for j in range(len(asms)) if v2[i] == v2[j]}
+
+
+def test_a_join_falls_back():
     with pytest.raises(Unsupported):
-        _v2(_ptx(row_sum, 256, 2))
+        _v2(_ptx(_row_sums, 256, 2, HOW=1))
+
+
+def test_planted_fault_a_butterfly_that_reads_one_half_twice_is_caught(tmp_path):
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/walk.py",
+                                 "            args = [self.bit(other, sh.bit, -1), self.bit(other, sh.bit, -2)]\n",
+                                 "            args = [self.bit(other, sh.bit, -1), self.bit(other, sh.bit, -1)]\n",
+                                 "tests/check/test_families_walk.py::"
+                                 "test_butterflies_and_shared_exchanges_put_at_every_thread_are_the_concrete_roots[256-2]")
+
+
+def test_planted_fault_a_shared_reads_writer_bits_reversed_is_caught(tmp_path):
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/shared.py",
+                                 "                out.append(q)\n",
+                                 "                out.append(k - 1 - q)\n",
+                                 "tests/check/test_families_walk.py::"
+                                 "test_butterflies_and_shared_exchanges_put_at_every_thread_are_the_concrete_roots[1024-16]")
 
 
 def test_planted_fault_a_guarded_loads_guard_ignored_is_caught(tmp_path):

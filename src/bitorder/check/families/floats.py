@@ -44,6 +44,25 @@ class Node:
     kids: tuple
 
 
+class _Undefined:
+    """A register never written (the concrete walk's "undefined" node)."""
+
+    def __repr__(self):
+        return "UNDEF"
+
+
+UNDEF = _Undefined()
+_UNDEF_KEY = _hash("undefined", [], "")
+
+
+@dataclass(frozen=True, eq=False)
+class Shfl:
+    """A butterfly shuffle's value: `of` in the thread whose index differs in bit `bit` (families/walk.py takes it
+    only as the partner of `of` in a commuting instruction, a reduction step)."""
+    of: object
+    bit: int
+
+
 @dataclass(frozen=True, eq=False)
 class Pack:
     """A register made of `parts` (lowest first), each `pw` bytes (memory.pack)."""
@@ -143,6 +162,8 @@ def key_at(f, t: int, memo: dict) -> str | None:
             elif kind == _FMA:
                 kids = sorted(kids[:2]) + kids[2:]
             out = _hash(f.op, kids, "")
+    elif f is UNDEF:
+        out = _UNDEF_KEY
     elif f.__class__ is Pack:
         named = [key_at(k, t, memo) for k in f.parts]
         out = None if None in named else _hash(f"pack.b{8 * f.pw * len(f.parts)}", named, "")

@@ -180,11 +180,11 @@ class _Group:
     # floats ----------------------------------------------------------------------------------------------------
     def value(self, fs: tuple, n: int) -> str:
         """The key of the slots' value families, re-rolled: node by node, integers and predicates interpolated."""
-        key = tuple(id(f) for f in fs)
+        f = fs[0]
+        key = (id(f),) if all(g is f for g in fs) else tuple(id(g) for g in fs)   # (one object in every slot)
         hit = self.memo.get(key)
         if hit is not None:
             return hit
-        f = fs[0]
         cls = f.__class__
         if any(g.__class__ is not cls for g in fs):
             if all(g.__class__ in (int, dict) for g in fs):

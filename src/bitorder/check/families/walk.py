@@ -21,14 +21,16 @@ from .. import onehot
 from ..poly import UNDEF, atom, pkey, short
 from ..ptx import Entry, Instr, Label
 from ..rules import _address, _float_cmp, _operand, _reg_list
-from ..symbolic import _BITS, _is_float_op, _pair_cvt, Unsupported
+from ..symbolic import _BITS, _COMMUTES, _KIND, _is_float_op, _kind, _pair_cvt, Unsupported
 from . import floats as ff
 from . import integers as fi
 from . import predicates as fp
+from . import subst as fsub
+from .shared import Shared
 
 _INT = {"add", "sub", "mul", "mad", "shl", "shr", "and", "or", "xor", "cvt", "neg", "not", "min", "max", "bfe",
         "popc"}
-_REFUSED = {"bra", "shfl", "bar", "barrier", "ldmatrix", "stmatrix", "cp", "wgmma", "mma", "prmt", "atom", "red"}
+_REFUSED = {"bra", "barrier", "ldmatrix", "stmatrix", "cp", "wgmma", "mma", "prmt", "atom", "red"}
 
 
 @dataclass(frozen=True, eq=False)
@@ -41,29 +43,24 @@ class Store:
     width: str
 
 
-class _Undef:
-    """A register never written (the concrete walk's undefined node)."""
-
-
-UNDEF_REG = _Undef()
-
-
 class _Walk:
     def __init__(self, entry: Entry, divisible=frozenset()):
         if not entry.reqntid:
             raise Unsupported("no .reqntid launch bound")
         self.n = entry.reqntid[0]
         self.tid = fi.thread_index(self.n)
+        self.k = self.n.bit_length() - 1     # thread bits
+        self.memo: dict = {}                 # substitutions made (subst.family's memo)
+        self.shared = Shared()
         self.regs: dict = {}
         self.stores: list = []
-        self.muls: set = set()      # ids of families a multiply ptxas may contract makes (dataflow.float_node)
         self.params = {p: ({(f"param:arg{i}/16",): 16} if i in divisible else atom(f"param:arg{i}"))
                        for i, p in enumerate(entry.params)}
 
     def operand(self, text: str):
         kind, x = _operand(text)
         if kind == "reg":
-            return self.regs.get(x, UNDEF_REG)
+            return self.regs.get(x, ff.UNDEF)
         return self.tid if kind == "tid" else self.n if kind == "ntid" else x
 
     def run(self, body) -> list:
@@ -79,12 +76,20 @@ class _Walk:
 
     def step(self, ins: Instr) -> None:
         op, base, ops = ins.opcode, ins.base, ins.operands
-        if base in _REFUSED or ".shared" in op or base == "ld" and ".global" not in op and ".param" not in op:
+        if base in _REFUSED or base in ("ld", "st") and not (".global" in op or ".shared" in op or ".param" in op):
             raise Unsupported(f"not a family instruction: {op}")
+        if ".shared" in op:
+            return self.shared.load(self, ins) if base == "ld" else self.shared.store(self, ins)
         if base == "st":
             return self.store(ins)
         if base == "ld" and ".global" in op:
             return self.load(ins)
+        if base == "bar":
+            if op not in ("bar.sync", "bar.sync.aligned") or ins.guard is not None or ops != ("0",):
+                raise Unsupported(f"a partial barrier {ins.text()}")
+            return self.shared.barrier()
+        if base == "shfl":
+            return self.shuffle(ins)
         if ins.guard is not None:
             raise Unsupported(f"a guarded {op}")
         if base == "ld":
@@ -106,8 +111,8 @@ class _Walk:
                 v &= 0xFFFF
             return self.write(ops[0], v)
         args = [self.operand(o) for o in ops[1:]]
-        if any(a is UNDEF_REG for a in args):
-            raise Unsupported("an instruction reads a register never written")
+        if any(a is ff.UNDEF for a in args) and not _is_float_op(op):
+            raise Unsupported("an integer or predicate instruction reads a register never written")
         if base == "cvt" and _pair_cvt(op):
             one = op.replace("x2", "")
             return self.write(ops[0], ff.pack([self.float(one, [args[1]]), self.float(one, [args[0]])], 2))
@@ -121,9 +126,13 @@ class _Walk:
             return self.write(ops[0], fp.combine(base, args, self.n))
         if _is_float_op(op):
             if "x2" in op:
-                if any(a.__class__ is dict for a in args):
-                    raise Unsupported(f"{op} of an integer family that reads a symbol")
-                return self.write(ops[0], ff.packed(op, tuple(args)))
+                if any(a.__class__ in (dict, ff.Shfl) for a in args):
+                    raise Unsupported(f"{op} of an integer family that reads a symbol, or of a shuffle")
+                v = ff.packed(op, tuple(args))
+                if v.__class__ is ff.Pack and op.split(".")[0] in ("add", "sub") and ".rn" not in op and \
+                        any(self.may_be_mul(k) for h in v.parts for k in h.kids):
+                    raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
+                return self.write(ops[0], v)
             return self.write(ops[0], self.float(op, args))
         if base in _INT and all(a.__class__ in (int, dict) for a in args):
             v = fi.integer(op, args)
@@ -138,26 +147,55 @@ class _Walk:
             raise Unsupported("a comparison of something else")
         return p
 
+    def shuffle(self, ins: Instr) -> None:
+        """shfl.sync.bfly over a full warp by one lane bit: a Shfl of its operand (taken only by float)."""
+        ops = ins.operands
+        if ins.guard is not None or len(ops) != 5 or "|" in ops[0] or not ins.opcode.startswith("shfl.sync.bfly"):
+            raise Unsupported(f"shuffle {ins.text()}")
+        b, clamp, mask = (self.operand(o) for o in ops[2:])
+        if mask not in (-1, 0xFFFFFFFF) or clamp != 31 or b.__class__ is not int or b <= 0 or b & (b - 1) or b > 16:
+            raise Unsupported(f"shuffle {ins.text()}")
+        src = self.operand(ops[1])
+        if src.__class__ in (int, dict, bool, fp.Mask, fp.Each, ff.Shfl) or src is ff.UNDEF:
+            raise Unsupported("a shuffle of an integer, a predicate or an undefined register")
+        self.write(ops[0], ff.Shfl(src, b.bit_length() - 1))
+
     def float(self, op: str, args: list):
         """The family of a float instruction; refused where its key is not a plain hash, and where an unrounded
-        multiply feeds an add (the concrete walk's refusal, decided here on the operands' families)."""
+        multiply feeds an add (the concrete walk's refusal, decided here on the operands' families). A commuting
+        instruction of a value and its butterfly partner over bit j is op{F[t_j := 0], F[t_j := 1]}: its key at
+        every thread is the concrete walk's (the children sorted), and it reads t_j no more."""
         if any(a.__class__ is dict for a in args):
             raise Unsupported(f"{op} of an integer family that reads a symbol")
+        shuffled = [a for a in args if a.__class__ is ff.Shfl]
+        if shuffled:
+            if len(args) != 2 or len(shuffled) != 1 or _KIND.get(op, _kind(op)) != _COMMUTES:
+                raise Unsupported("a shuffle's value used but as a reduction step's partner")
+            other, sh = (args[1], args[0]) if args[0] is shuffled[0] else (args[0], args[1])
+            if sh.of is not other:
+                raise Unsupported("a shuffle's value combined with another value")
+            args = [self.bit(other, sh.bit, -1), self.bit(other, sh.bit, -2)]
         base = op.split(".")[0]
         if base in ("add", "sub") and ".rn" not in op and any(self.may_be_mul(a) for a in args):
             raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
         f = ff.node(op, tuple(args))
         if f is None:
             raise Unsupported(f"{op}: not a plain float node")
-        if base == "mul" and ".rn" not in op or base == "neg" and self.may_be_mul(args[0]):
-            self.muls.add(id(f))
         return f
 
+    def bit(self, f, j: int, c: int):
+        """f with thread bit j put to the constant c (-1: 0, -2: 1)."""
+        return fsub.family(f, tuple(c if q == j else q for q in range(self.k)), self.n, self.memo)
+
     def may_be_mul(self, f) -> bool:
-        """Whether f may be, in some thread, a node the concrete walk notes as an unrounded multiply."""
+        """Whether f may be, in some thread, a node the concrete walk notes as an unrounded multiply (made by a mul
+        without .rn, or a neg of one: dataflow.float_node), by its structure (a substituted copy is one too)."""
         if f.__class__ is ff.Select:
             return self.may_be_mul(f.a) or self.may_be_mul(f.b)
-        return id(f) in self.muls
+        if f.__class__ is not ff.Node:
+            return False
+        base = f.op.split(".")[0]
+        return base == "mul" and ".rn" not in f.op or base == "neg" and self.may_be_mul(f.kids[0])
 
     def write(self, reg: str, v) -> None:
         if v is None:
@@ -183,15 +221,15 @@ class _Walk:
             if pred is True:
                 self.write(d, leaf)
             elif pred is not False:
-                old = self.regs.get(d, UNDEF_REG)
-                if old is UNDEF_REG:
+                old = self.regs.get(d, ff.UNDEF)
+                if old is ff.UNDEF:
                     raise Unsupported("a guarded load into a register never written")
                 self.write(d, ff.Select(pred, leaf, old))
 
     def guard(self, ins: Instr):
         if ins.guard is None:
             return True
-        p = self.regs.get(ins.guard[1], UNDEF_REG)
+        p = self.regs.get(ins.guard[1], ff.UNDEF)
         if p.__class__ not in (bool, fp.Mask, fp.Each):
             raise Unsupported("a guard that is not a predicate family")
         return fp.combine("not", [p], self.n) if ins.guard[0] else p
@@ -211,13 +249,29 @@ class _Walk:
             return
         for i, r in enumerate(_reg_list(ops[1])):
             v = self.operand(r)
-            if v is UNDEF_REG or v.__class__ is dict:
-                raise Unsupported("a store of a register never written, or of an index")
+            if v is ff.UNDEF or v.__class__ in (dict, ff.Shfl, bool, fp.Mask, fp.Each):
+                raise Unsupported("a store of a register never written, an index, a shuffle or a predicate")
             parts = v.parts if v.__class__ is ff.Pack and v.pw * len(v.parts) == width else [v]
             pw = width // len(parts)
             for j, p in enumerate(parts):
                 self.stores.append(Store(fi.integer("add.s64", [a, offset + i * width + j * pw]), g, p,
                                          f"b{8 * pw}"))
+
+
+def _undefined_at(f, t: int, memo: dict) -> bool:
+    """Whether family f's tree in thread t reads a register never written (the concrete walk refuses its store)."""
+    if f is ff.UNDEF:
+        return True
+    hit = memo.get((id(f), t))
+    if hit is None:
+        cls = f.__class__
+        if cls is ff.Select:
+            g = fp.at_thread(f.pred, t)
+            arms = [f.a if g else f.b] if g.__class__ is bool else [f.a, f.b]
+        else:
+            arms = f.kids if cls is ff.Node else f.parts if cls is ff.Pack else [f.of] if cls is ff.Part else []
+        hit = memo[(id(f), t)] = any(_undefined_at(a, t, memo) for a in arms)
+    return hit
 
 
 def _new_atoms(v: dict, args: list) -> bool:
@@ -242,6 +296,7 @@ def roots_at(stores: list, n: int) -> dict:
     value or guard that cannot be named at a thread."""
     roots: dict = {}
     memo: dict = {}
+    undef: dict = {}
     for s in stores:
         for t in range(n):
             g = fp.at_thread(s.guard, t)
@@ -251,6 +306,8 @@ def roots_at(stores: list, n: int) -> dict:
             v = ff.key_at(s.value, t, memo)
             if v is None or UNDEF in k:
                 raise Unsupported("a store the families cannot name at a thread")
+            if _undefined_at(s.value, t, undef):
+                raise Unsupported("an output may depend on a register or shared word never written")
             entry = ("always" if g is True else short(str(g)), v, s.width)
             prev = roots.get(k)
             if prev is not None and prev[1:] != entry[1:]:

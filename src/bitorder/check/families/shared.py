@@ -1,0 +1,119 @@
+"""Shared memory over one symbolic thread (docs/check-families.md, step 4): a store records, per element, which
+thread wrote each word; a load after a barrier reads, in thread t, the family the writer w(t) stored, V[w(t)], where
+each bit of w(t) over the reading threads is a constant or one bit of t (else it falls back: Unsupported).
+
+The concrete walk's rules, decided here on whole instructions: a word is read at the width it was written; a read
+of a word another thread wrote, or a write of a word another thread read, in the same barrier interval is a race
+(refused); a read of a word never written, or written by two threads in one store, is refused too. Guards of shared
+accesses must be masks of the thread index (a guard that reads a symbol falls back)."""
+from __future__ import annotations
+
+from ..rules import _address, _reg_list
+from ..symbolic import _BITS, Unsupported
+from . import floats as ff
+from . import integers as fi
+from . import predicates as fp
+from . import subst as fsub
+
+
+class _Word:
+    """One element of a shared store: its value family, width, barrier interval, and {offset: writer thread}."""
+
+    def __init__(self, value, width: int, epoch: int, writers: dict):
+        self.value, self.width, self.epoch, self.writers = value, width, epoch, writers
+
+
+class Shared:
+    def __init__(self):
+        self.epoch = 0
+        self.words: dict = {}   # offset -> the latest _Word that wrote it
+        self.read: dict = {}    # offset -> {threads that read it in this barrier interval}
+
+    def barrier(self) -> None:
+        self.epoch += 1
+        self.read = {}
+
+    def _offsets(self, w, ins, at: int):
+        """([(thread, offset)] of the threads the guard admits, its width, the registers) of a shared access."""
+        width = _BITS.get(ins.opcode.split(".")[-1])
+        if width not in (2, 4):
+            raise Unsupported(f"a shared access {ins.opcode}")
+        base, offset = _address(ins.operands[at])
+        a = w.operand(base)
+        if a.__class__ is dict:
+            a = {m: c for m, c in a.items() if m != ("smem",) or c != 1} if a.get(("smem",)) == 1 else None
+        if a is None or a.__class__ not in (int, dict) or not fi._free_of_symbols(a if a else 0):
+            raise Unsupported("a shared address that is not smem plus a function of the thread index")
+        g = w.guard(ins)
+        if g.__class__ not in (bool, fp.Mask):
+            raise Unsupported("a shared access under a guard that reads a symbol")
+        threads = [t for t in range(w.n) if g is True or g.__class__ is fp.Mask and g.bits >> t & 1]
+        base_at = [(t, fi.at_thread(a, t) + offset if a else offset) for t in threads]
+        if any(o.__class__ is not int for _, o in base_at):
+            raise Unsupported("a shared address the bit rules leave opaque")
+        return base_at, width, g
+
+    def store(self, w, ins) -> None:
+        at, width, _ = self._offsets(w, ins, 0)
+        for i, r in enumerate(_reg_list(ins.operands[1])):
+            v = w.operand(r)
+            if v.__class__ in (dict, bool, fp.Mask, fp.Each, ff.Shfl):
+                raise Unsupported("a shared store of an index, a predicate or a shuffle")
+            writers: dict = {}
+            for t, o in at:
+                o += i * width
+                if o in writers:
+                    raise Unsupported("two threads store one shared word in one instruction")
+                readers = self.read.get(o)
+                if readers and readers != {t}:
+                    raise Unsupported("a shared word written where another thread read it, with no barrier between")
+                prev = self.words.get(o)
+                if prev is not None and prev.epoch == self.epoch and prev.writers.get(o) != t:
+                    raise Unsupported("two threads store one shared word with no barrier between")
+                writers[o] = t
+            word = _Word(v, width, self.epoch, writers)
+            for o in writers:
+                self.words[o] = word
+
+    def load(self, w, ins) -> None:
+        at, width, g = self._offsets(w, ins, 1)
+        for i, d in enumerate(_reg_list(ins.operands[0])):
+            word, pairs = None, []
+            for t, o in at:
+                o += i * width
+                x = self.words.get(o)
+                if x is None or x.width != width:
+                    raise Unsupported("a shared read of a word never written, or written at another width")
+                if word is None:
+                    word = x
+                elif x is not word:
+                    raise Unsupported("a shared read of words several stores wrote")
+                writer = x.writers[o]
+                if x.epoch == self.epoch and writer != t:
+                    raise Unsupported("a shared word read where another thread wrote it, with no barrier between")
+                self.read.setdefault(o, set()).add(t)
+                pairs.append((t, writer))
+            if word is None:      # (no thread reads: the guard is false everywhere)
+                continue
+            v = fsub.family(word.value, _sigma(pairs, w.k), w.n, w.memo)
+            if g is not True:
+                v = ff.Select(g, v, w.regs.get(d, ff.UNDEF))
+            w.write(d, v)
+
+
+def _sigma(pairs: list, k: int) -> tuple:
+    """The substitution that gives each reader t its writer w(t) ([(t, w(t))]): each writer bit a constant or one of
+    t's bits over the readers, else Unsupported."""
+    out = []
+    for j in range(k):
+        bits = [w >> j & 1 for _, w in pairs]
+        if all(b == bits[0] for b in bits):
+            out.append(-2 if bits[0] else -1)
+            continue
+        for q in range(k):
+            if all((t >> q & 1) == b for (t, _), b in zip(pairs, bits)):
+                out.append(q)
+                break
+        else:
+            raise Unsupported("a shared read whose writer is not a bit map of the reader")
+    return tuple(out)

@@ -1,0 +1,164 @@
+"""Thread-bit substitution in families (docs/check-families.md, steps 3 and 4): a family F with each thread bit t_j
+replaced by a constant or by another thread bit, what a lane exchange reads. A butterfly over bit j combines
+F[t_j := 0] and F[t_j := 1]; a shared-memory read of the word thread w(t) wrote reads V[w(t)], where each bit of w(t)
+is a constant or a bit of t.
+
+A substitution `sigma` is a tuple over the thread bits: sigma[j] >= 0 puts t_{sigma[j]} for t_j, -1 puts 0, -2 puts 1.
+Selects whose predicate becomes a constant collapse into their arm (the value a thread holds there)."""
+from __future__ import annotations
+
+import functools
+
+from ..poly import _norm
+from ..symbolic import Unsupported
+from . import floats as ff
+from . import integers as fi
+from . import predicates as fp
+
+
+def _image(sigma: tuple, t: int) -> int:
+    """The thread whose bits sigma reads in thread t (sigma(t))."""
+    w = 0
+    for j, s in enumerate(sigma):
+        if s == -2 or s >= 0 and t >> s & 1:
+            w |= 1 << j
+    return w
+
+
+@functools.lru_cache(maxsize=65536)
+def _atom(a: str, sigma: tuple):
+    """A boolean thread atom under sigma: 0, 1 or a boolean atom (its table over the bits it now reads)."""
+    if a.startswith(fi.TBIT):     # (the common case: one thread bit)
+        s = sigma[int(a[len(fi.TBIT):])]
+        return 0 if s == -1 else 1 if s == -2 else f"{fi.TBIT}{s}"
+    support, table = fi._table(a)
+    new = tuple(sorted({sigma[j] for j in support if sigma[j] >= 0}))
+    out = 0
+    for i in range(1 << len(new)):
+        t = sum(1 << q for k, q in enumerate(new) if i >> k & 1)
+        old = sum(1 << k for k, j in enumerate(support) if sigma[j] == -2 or sigma[j] >= 0 and t >> sigma[j] & 1)
+        out |= (table >> old & 1) << i
+    return fi._boolean(new, out)
+
+
+@functools.lru_cache(maxsize=65536)
+def _mask_bits(bits: int, sigma: tuple, n: int) -> int:
+    """A mask's bits under sigma: bit t is bit sigma(t) of `bits`. One bit put to a constant (a butterfly's halves)
+    is two shifts of the big integer; anything else a loop over the threads."""
+    moved = [j for j, s in enumerate(sigma) if s != j]
+    if len(moved) == 1:
+        j, s = moved[0], sigma[moved[0]]
+        if s < 0:
+            keep = _half(n, j, s == -2)         # the threads whose bit j is the constant
+            kept = bits & keep
+            return kept | (kept >> (1 << j)) if s == -2 else kept | (kept << (1 << j))
+    return sum((bits >> _image(sigma, t) & 1) << t for t in range(n))
+
+
+@functools.lru_cache(maxsize=1024)
+def _half(n: int, j: int, one: bool) -> int:
+    """The bits t < n whose thread bit j is one (or zero)."""
+    return sum(1 << t for t in range(n) if (t >> j & 1) == one)
+
+
+def integer(v, sigma: tuple):
+    """An integer family under sigma (a product of boolean atoms becomes one atom, their and)."""
+    if v.__class__ is int:
+        return v
+    out: dict = {}
+    for m, c in v.items():
+        rest, bit = [], 1
+        for a in m:
+            if a.startswith(fi.TID):
+                x = _atom(a, sigma)
+                bit = fi._bool_op("and", bit, x) if bit != 1 else x
+            else:
+                rest.append(a)
+        if bit == 0:
+            continue
+        key = tuple(sorted(rest + ([] if bit == 1 else [bit])))
+        out[key] = out.get(key, 0) + c
+    return _norm(out)
+
+
+def predicate(p, sigma: tuple, n: int):
+    """A predicate family under sigma."""
+    if p.__class__ is bool:
+        return p
+    if p.__class__ is fp.Mask:
+        return fp._mask(_mask_bits(p.bits, sigma, n), n)
+    if p.how == "cmp":
+        a, b = (integer(x, sigma) for x in p.args)
+        return fp.compare(p.op, a, b, n)
+    return fp.combine(p.op, [predicate(x, sigma, n) for x in p.args], n)
+
+
+def reads(f, n: int, memo: dict) -> int:
+    """The thread bits family f reads, as a bit mask (memo: as family's)."""
+    cls = f.__class__
+    if cls is bool or f is ff.UNDEF:
+        return 0
+    if cls is int or cls is dict:
+        return 0 if cls is int else _int_reads(f)
+    key = ("reads", id(f))
+    hit = memo.get(key)
+    if hit is not None and hit[0] is f:
+        return hit[1]
+    if cls is fp.Mask:
+        out = sum(1 << j for j in range(n.bit_length() - 1)
+                  if _mask_bits(f.bits, tuple(-1 if q == j else q for q in range(n.bit_length() - 1)), n) != f.bits)
+    else:
+        kids = (f.args if cls is fp.Each else (f.address,) if cls is ff.Leaf else f.kids if cls is ff.Node else
+                (f.pred, f.a, f.b) if cls is ff.Select else f.parts if cls is ff.Pack else (f.of,))
+        out = 0
+        for k in kids:
+            out |= reads(k, n, memo)
+    memo[key] = (f, out)
+    return out
+
+
+def _int_reads(v: dict) -> int:
+    out = 0
+    for m in v:
+        for a in m:
+            if a.startswith(fi.TID):
+                for j in fi._table(a)[0]:
+                    out |= 1 << j
+    return out
+
+
+def family(f, sigma: tuple, n: int, memo: dict):
+    """Any family under sigma (memo: {(id(f), sigma): (f, result)}, for one walk). A family that reads no bit
+    sigma moves is itself."""
+    key = (id(f), sigma)
+    hit = memo.get(key)
+    if hit is not None and hit[0] is f:     # (an id is f's only while f lives: the memo keeps f alive)
+        return hit[1]
+    cls = f.__class__
+    if cls is not int and cls is not bool and f is not ff.UNDEF:
+        r = reads(f, n, memo)
+        if not any(r >> j & 1 for j, s in enumerate(sigma) if s != j):
+            memo[key] = (f, f)
+            return f
+    if cls is int or cls is dict:
+        out = integer(f, sigma)
+    elif cls in (bool, fp.Mask, fp.Each):
+        out = predicate(f, sigma, n)
+    elif cls is ff.Leaf:
+        out = ff.Leaf(integer(f.address, sigma), f.width)
+    elif cls is ff.Node:
+        out = ff.Node(f.op, tuple(family(k, sigma, n, memo) for k in f.kids))
+    elif cls is ff.Select:
+        p = predicate(f.pred, sigma, n)
+        out = family(f.a if p else f.b, sigma, n, memo) if p.__class__ is bool else \
+            ff.Select(p, family(f.a, sigma, n, memo), family(f.b, sigma, n, memo))
+    elif cls is ff.Pack:
+        out = ff.Pack(tuple(family(k, sigma, n, memo) for k in f.parts), f.pw)
+    elif cls is ff.Part:
+        out = ff.Part(family(f.of, sigma, n, memo), f.i, f.n, f.width)
+    elif f is ff.UNDEF:
+        out = f
+    else:
+        raise Unsupported(f"no substitution in a {cls.__name__}")
+    memo[key] = (f, out)
+    return out
