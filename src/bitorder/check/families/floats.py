@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import onehot
-from ..poly import pkey
+from ..poly import _norm, pkey
 from ..predicates import select
 from ..symbolic import _COMMUTES, _FMA, _KIND, _PLAIN, _WIDEN, _hash, _kind, _once_key, leaf_key
 from . import integers as fi
@@ -61,6 +61,16 @@ class Shfl:
     only as the partner of `of` in a commuting instruction, a reduction step)."""
     of: object
     bit: int
+
+
+@dataclass(frozen=True, eq=False)
+class Red:
+    """op{F[v := 0], F[v := 1]}: a commuting instruction of a value and its butterfly partner, with the lane bit it
+    reduced over renamed to the bound variable `var` (an atom "bv:N" in the integer families of `of`). It stands for
+    the reduced tree without building it: its size is the size of `of`, not of the elements reduced."""
+    op: str
+    of: object
+    var: str
 
 
 @dataclass(frozen=True, eq=False)
@@ -114,7 +124,7 @@ def part(v, i: int, n: int, width: int):
         return v.parts[i]
     if v.__class__ is Select:
         return Select(v.pred, part(v.a, i, n, width), part(v.b, i, n, width))
-    if v.__class__ in (Node, Leaf):
+    if v.__class__ in (Node, Leaf, Red):
         return Part(v, i, n, width)
     return None
 
@@ -128,30 +138,62 @@ def pack(values: list, pw: int):
     return Pack(tuple(values), pw)
 
 
-def key_at(f, t: int, memo: dict) -> str | None:
-    """The concrete walk's key of family f in thread t (memo: {(id(f), t): key}), None where it cannot be named
-    here (an undefined predicate, a select the one-hot rules would rename)."""
-    hit = memo.get((id(f), t), memo)
+def bind(v, env: tuple):
+    """An integer family with its bound variables (atoms "bv:N") put to their values in env ((name, 0/1), ...)."""
+    if not env or v.__class__ is int:
+        return v
+    values = dict(env)
+    out: dict = {}
+    for m, c in v.items():
+        keep = []
+        for a in m:
+            if a in values:
+                if not values[a]:
+                    break
+            else:
+                keep.append(a)
+        else:
+            out[tuple(keep)] = out.get(tuple(keep), 0) + c
+    return _norm(out)
+
+
+def _bind_pred(p, env: tuple):
+    """A predicate family with its bound variables put to their values in env."""
+    if not env or p.__class__ in (bool, fp.Mask):
+        return p
+    if p.how == "cmp":
+        return fp.Each("cmp", p.op, tuple(bind(x, env) for x in p.args))
+    return fp.Each("pred", p.op, tuple(_bind_pred(x, env) for x in p.args))
+
+
+def key_at(f, t: int, memo: dict, env: tuple = ()) -> str | None:
+    """The concrete walk's key of family f in thread t (memo: {(id(f), t, env): key}; env: the values of the bound
+    variables of the Reds above), None where it cannot be named here (an undefined predicate, a select the one-hot
+    rules would rename)."""
+    hit = memo.get((id(f), t, env), memo)
     if hit is not memo:
         return hit
     out: str | None
     if f.__class__ is Leaf:
-        at = fi.at_thread(f.address, t)
+        at = bind(fi.at_thread(f.address, t), env)
         out = leaf_key(f"[{pkey(at)}]b{8 * f.width}")
+    elif f.__class__ is Red:
+        kids = sorted(key_at(f.of, t, memo, env + ((f.var, b),)) or "" for b in (0, 1))
+        out = None if "" in kids else _hash(f.op, kids, "")
     elif f.__class__ is Select:
-        g = fp.at_thread(f.pred, t)
+        g = fp.at_thread(_bind_pred(f.pred, env), t)
         if g is True or g is False:
-            out = key_at(f.a if g else f.b, t, memo)
+            out = key_at(f.a if g else f.b, t, memo, env)
         else:
             form = select(g, "a", "b")           # (the walk's own naming of the predicate, and which arm is first)
-            ka, kb = key_at(f.a, t, memo), key_at(f.b, t, memo)
+            ka, kb = key_at(f.a, t, memo, env), key_at(f.b, t, memo, env)
             if form[2] == "b":
                 ka, kb = kb, ka
             # symbolic._select_key's key where no one-hot sum is tracked (a one-hot sum may rename it), without
             # its note of a one-hot term (which would change the walk's tables)
             out = None if ka is None or kb is None or onehot.SUM else _once_key("select", (ka, kb), form[1])
     elif f.__class__ is Node:
-        named = [key_at(k, t, memo) for k in f.kids]
+        named = [key_at(k, t, memo, env) for k in f.kids]
         kids = [k for k in named if k is not None]
         if len(kids) < len(named):
             out = None
@@ -165,13 +207,13 @@ def key_at(f, t: int, memo: dict) -> str | None:
     elif f is UNDEF:
         out = _UNDEF_KEY
     elif f.__class__ is Pack:
-        named = [key_at(k, t, memo) for k in f.parts]
+        named = [key_at(k, t, memo, env) for k in f.parts]
         out = None if None in named else _hash(f"pack.b{8 * f.pw * len(f.parts)}", named, "")
     elif f.__class__ is Part:
-        k = key_at(f.of, t, memo)
+        k = key_at(f.of, t, memo, env)
         out = None if k is None else _hash(f"part{f.i}/{f.n}.b{8 * f.width}", [k], "")
     else:                                          # an integer family read as a float: its bits
-        v = fi.at_thread(f, t)
+        v = bind(fi.at_thread(f, t), env)
         out = f"bits:{v & _M64}" if v.__class__ is int else None
-    memo[(id(f), t)] = out
+    memo[(id(f), t, env)] = out
     return out

@@ -334,6 +334,21 @@ def wrap(v, signed: bool, width: int):
     return padd(v, -k * span) if k else v
 
 
+def values(v, n: int) -> list:
+    """[at_thread(v, t) for t < n] of a v that reads no symbol: by doubling where its thread terms are single bits
+    (one addition a thread), else thread by thread."""
+    if v.__class__ is int:
+        return [v] * n
+    if all(len(m) == 1 and m[0].startswith(TBIT) for m in v if m):
+        out = [v.get((), 0)]
+        coef = {int(m[0][len(TBIT):]): c for m, c in v.items() if m}
+        for j in range(n.bit_length() - 1):
+            c = coef.get(j, 0)
+            out += [x + c for x in out]
+        return out
+    return [at_thread(v, t) for t in range(n)]
+
+
 def at_thread(v, t: int):
     """v in thread t: each thread bit t_j replaced by bit j of t, each boolean atom by its value there."""
     if v.__class__ is int:

@@ -26,6 +26,7 @@ from ..symbolic import _COMMUTES, _FMA, _KIND, Unsupported, _kind
 from . import floats as ff
 from . import integers as fi
 from . import predicates as fp
+from . import subst as fsub
 
 _BIT = "x:"   # an element-offset bit: _BIT + str(position)
 
@@ -58,6 +59,9 @@ class _Group:
         # slot s's place in the transform: its D bits, numbered in the order of dbits
         self.index = [sum(1 << i for i, b in enumerate(self.dbits) if p >> b & 1) for p in self.patterns]
         self.memo: dict = {}
+        # the bound variables of the Reds being named, per slot: {"bv:N": its canonical name, by depth}
+        self.env: tuple = tuple({} for _ in slots)
+        self.envkey: tuple = ()
 
     # integers --------------------------------------------------------------------------------------------------
     def integer(self, vals: tuple) -> str:
@@ -70,7 +74,7 @@ class _Group:
         transform over the slots' patterns: the coefficient of each product of D bits)."""
         coef = [None] * len(vals)
         for s, v in enumerate(vals):
-            coef[self.index[s]] = self.renamed(v)
+            coef[self.index[s]] = self.renamed(v, s)
         for k in range(len(self.dbits)):
             for i in range(len(coef)):
                 if i >> k & 1 and coef[i ^ (1 << k)]:
@@ -83,14 +87,20 @@ class _Group:
                 out = _add(out, _mul(c, {bits: 1}) if bits else c)
         return out
 
-    def renamed(self, v) -> dict:
-        """v with its thread bits (and 0/1 functions of them) as multilinear polynomials in element bits."""
+    def renamed(self, v, s: int) -> dict:
+        """v (of slot s) with its thread bits (and 0/1 functions of them) as multilinear polynomials in element bits,
+        and its bound variables by their canonical names."""
         if v.__class__ is int:
             return {(): v} if v else {}
         out: dict = {}
+        env = self.env[s]
         for m, c in v.items():
             term = {(): c}
             for a in m:
+                if a.startswith("bv:"):
+                    if a not in env:
+                        raise Unsupported("a bound variable outside its reduction")
+                    a = env[a]
                 term = _mul(term, self.boolean(a) if a.startswith(fi.TID) else {(a,): 1})
             out = _add(out, term)
         return out
@@ -112,7 +122,7 @@ class _Group:
     def predicate(self, ps: tuple, n: int) -> str:
         """The canonical text of the slots' predicate families: a truth table over the element bits where every
         slot's is a constant or a mask, else the comparison or combination with its operands re-rolled."""
-        key = ("p", *(id(p) for p in ps))
+        key = ("p", self.envkey, *(id(p) for p in ps))
         hit = self.memo.get(key)
         if hit is None:
             hit = self.memo[key] = self._predicate(ps, n)
@@ -181,7 +191,7 @@ class _Group:
     def value(self, fs: tuple, n: int) -> str:
         """The key of the slots' value families, re-rolled: node by node, integers and predicates interpolated."""
         f = fs[0]
-        key = (id(f),) if all(g is f for g in fs) else tuple(id(g) for g in fs)   # (one object in every slot)
+        key = (self.envkey, id(f)) if all(g is f for g in fs) else (self.envkey, *(id(g) for g in fs))
         hit = self.memo.get(key)
         if hit is not None:
             return hit
@@ -218,6 +228,17 @@ class _Group:
                 raise Unsupported("slots' packs of different shapes")
             kids = [self.value(tuple(g.parts[i] for g in fs), n) for i in range(len(f.parts))]
             out = _h(f"pack{f.pw}({','.join(kids)})")
+        elif cls is ff.Red:
+            if any(g.op != f.op for g in fs):
+                raise Unsupported("slots' reductions of different operations")
+            outer, outer_key = self.env, self.envkey
+            name = f"rv{len(outer[0])}"      # (by depth: the same in every configuration that nests alike)
+            self.env = tuple({**e, g.var: name} for e, g in zip(outer, fs))
+            self.envkey = outer_key + (tuple(g.var for g in fs),)
+            try:
+                out = _h(f"red.{f.op}({self.value(tuple(g.of for g in fs), n)})")
+            finally:
+                self.env, self.envkey = outer, outer_key
         elif cls is ff.Part:
             if any((g.i, g.n, g.width) != (f.i, f.n, f.width) for g in fs):
                 raise Unsupported("slots' parts of different places")
@@ -250,8 +271,9 @@ def _restrict(p, dup: int, v: int, n: int):
     if p.__class__ is bool:
         return p
     if p.__class__ is fp.Mask:
-        bits = sum((p.bits >> ((t & ~dup) | v) & 1) << t for t in range(n))
-        return fp._mask(bits, n)
+        k = n.bit_length() - 1
+        return fp._mask(fsub._mask_bits(p.bits, tuple((-2 if v >> j & 1 else -1) if dup >> j & 1 else j
+                                                      for j in range(k)), n), n)
     if p.how == "cmp":
         if any(x.__class__ is dict and any(a.startswith(fi.TID) and any(dup >> j & 1 for j in fi._table(a)[0])
                                            for m in x for a in m) for x in p.args):

@@ -52,8 +52,8 @@ def compare(op: str, a, b, n: int):
         signed, width = _itype(op)
         test = _ORDER[cmp]
         bits = 0
-        for t in range(n):
-            if test(_wrap(fi.at_thread(a, t), signed, width), _wrap(fi.at_thread(b, t), signed, width)):
+        for t, (x, y) in enumerate(zip(fi.values(a, n), fi.values(b, n))):
+            if test(_wrap(x, signed, width), _wrap(y, signed, width)):
                 bits |= 1 << t
         return _mask(bits, n)
     return Each("cmp", op, (a, b))

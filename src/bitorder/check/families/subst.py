@@ -3,7 +3,9 @@ replaced by a constant or by another thread bit, what a lane exchange reads. A b
 F[t_j := 0] and F[t_j := 1]; a shared-memory read of the word thread w(t) wrote reads V[w(t)], where each bit of w(t)
 is a constant or a bit of t.
 
-A substitution `sigma` is a tuple over the thread bits: sigma[j] >= 0 puts t_{sigma[j]} for t_j, -1 puts 0, -2 puts 1.
+A substitution `sigma` is a tuple over the thread bits: sigma[j] >= 0 puts t_{sigma[j]} for t_j, -1 puts 0, -2 puts 1,
+and a string puts that bound variable (a Red's: only into integer families and comparisons; a mask or a boolean
+function that reads t_j then falls back).
 Selects whose predicate becomes a constant collapse into their arm (the value a thread holds there)."""
 from __future__ import annotations
 
@@ -30,8 +32,10 @@ def _atom(a: str, sigma: tuple):
     """A boolean thread atom under sigma: 0, 1 or a boolean atom (its table over the bits it now reads)."""
     if a.startswith(fi.TBIT):     # (the common case: one thread bit)
         s = sigma[int(a[len(fi.TBIT):])]
-        return 0 if s == -1 else 1 if s == -2 else f"{fi.TBIT}{s}"
+        return s if s.__class__ is str else 0 if s == -1 else 1 if s == -2 else f"{fi.TBIT}{s}"
     support, table = fi._table(a)
+    if any(sigma[j].__class__ is str for j in support):
+        raise Unsupported("a boolean function of a lane bit a reduction binds")
     new = tuple(sorted({sigma[j] for j in support if sigma[j] >= 0}))
     out = 0
     for i in range(1 << len(new)):
@@ -43,15 +47,21 @@ def _atom(a: str, sigma: tuple):
 
 @functools.lru_cache(maxsize=65536)
 def _mask_bits(bits: int, sigma: tuple, n: int) -> int:
-    """A mask's bits under sigma: bit t is bit sigma(t) of `bits`. One bit put to a constant (a butterfly's halves)
-    is two shifts of the big integer; anything else a loop over the threads."""
+    """A mask's bits under sigma: bit t is bit sigma(t) of `bits`. A bit put to a constant (a butterfly's halves,
+    a copy of every element) is two shifts of the big integer; anything else a loop over the threads."""
     moved = [j for j, s in enumerate(sigma) if s != j]
-    if len(moved) == 1:
-        j, s = moved[0], sigma[moved[0]]
-        if s < 0:
-            keep = _half(n, j, s == -2)         # the threads whose bit j is the constant
-            kept = bits & keep
-            return kept | (kept >> (1 << j)) if s == -2 else kept | (kept << (1 << j))
+    if any(sigma[j].__class__ is str for j in moved):
+        if any(_mask_bits(bits, tuple(-1 if q == j else q for q in range(len(sigma))), n) != bits
+               for j in moved if sigma[j].__class__ is str):
+            raise Unsupported("a mask of a lane bit a reduction binds")
+        sigma = tuple(j if s.__class__ is str else s for j, s in enumerate(sigma))
+        moved = [j for j, s in enumerate(sigma) if s != j]
+    if moved and all(sigma[j] < 0 for j in moved):   # bits put to constants: two shifts each
+        for j in moved:
+            one = sigma[j] == -2
+            kept = bits & _half(n, j, one)        # the threads whose bit j is the constant
+            bits = kept | (kept >> (1 << j)) if one else kept | (kept << (1 << j))
+        return bits
     return sum((bits >> _image(sigma, t) & 1) << t for t in range(n))
 
 
@@ -71,7 +81,10 @@ def integer(v, sigma: tuple):
         for a in m:
             if a.startswith(fi.TID):
                 x = _atom(a, sigma)
-                bit = fi._bool_op("and", bit, x) if bit != 1 else x
+                if x.__class__ is str and not x.startswith(fi.TID):
+                    rest.append(x)             # (a bound variable)
+                else:
+                    bit = fi._bool_op("and", bit, x) if bit != 1 else x
             else:
                 rest.append(a)
         if bit == 0:
@@ -109,7 +122,7 @@ def reads(f, n: int, memo: dict) -> int:
                   if _mask_bits(f.bits, tuple(-1 if q == j else q for q in range(n.bit_length() - 1)), n) != f.bits)
     else:
         kids = (f.args if cls is fp.Each else (f.address,) if cls is ff.Leaf else f.kids if cls is ff.Node else
-                (f.pred, f.a, f.b) if cls is ff.Select else f.parts if cls is ff.Pack else (f.of,))
+                (f.pred, f.a, f.b) if cls is ff.Select else f.parts if cls is ff.Pack else (f.of,))   # (Part, Red)
         out = 0
         for k in kids:
             out |= reads(k, n, memo)
@@ -156,6 +169,8 @@ def family(f, sigma: tuple, n: int, memo: dict):
         out = ff.Pack(tuple(family(k, sigma, n, memo) for k in f.parts), f.pw)
     elif cls is ff.Part:
         out = ff.Part(family(f.of, sigma, n, memo), f.i, f.n, f.width)
+    elif cls is ff.Red:
+        out = ff.Red(f.op, family(f.of, sigma, n, memo), f.var)
     elif f is ff.UNDEF:
         out = f
     else:

@@ -30,6 +30,7 @@ from .shared import Shared
 
 _INT = {"add", "sub", "mul", "mad", "shl", "shr", "and", "or", "xor", "cvt", "neg", "not", "min", "max", "bfe",
         "popc"}
+LAZY = True   # a butterfly step as a Red (its bit bound), not as its two halves built (docs/check-families.md)
 _REFUSED = {"bra", "barrier", "ldmatrix", "stmatrix", "cp", "wgmma", "mma", "prmt", "atom", "red"}
 
 
@@ -51,6 +52,7 @@ class _Walk:
         self.tid = fi.thread_index(self.n)
         self.k = self.n.bit_length() - 1     # thread bits
         self.memo: dict = {}                 # substitutions made (subst.family's memo)
+        self.bound = 0                       # bound variables made (Reds)
         self.shared = Shared()
         self.regs: dict = {}
         self.stores: list = []
@@ -174,6 +176,13 @@ class _Walk:
             other, sh = (args[1], args[0]) if args[0] is shuffled[0] else (args[0], args[1])
             if sh.of is not other:
                 raise Unsupported("a shuffle's value combined with another value")
+            if LAZY:
+                if ".rn" not in op and op.split(".")[0] == "add" and self.may_be_mul(other):
+                    raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
+                self.bound += 1
+                var = f"bv:{self.bound}"
+                return ff.Red(op, fsub.family(other, tuple(var if q == sh.bit else q for q in range(self.k)),
+                                              self.n, self.memo), var)
             args = [self.bit(other, sh.bit, -1), self.bit(other, sh.bit, -2)]
         base = op.split(".")[0]
         if base in ("add", "sub") and ".rn" not in op and any(self.may_be_mul(a) for a in args):
@@ -192,6 +201,8 @@ class _Walk:
         without .rn, or a neg of one: dataflow.float_node), by its structure (a substituted copy is one too)."""
         if f.__class__ is ff.Select:
             return self.may_be_mul(f.a) or self.may_be_mul(f.b)
+        if f.__class__ is ff.Red:
+            return f.op.split(".")[0] == "mul" and ".rn" not in f.op
         if f.__class__ is not ff.Node:
             return False
         base = f.op.split(".")[0]
@@ -269,7 +280,8 @@ def _undefined_at(f, t: int, memo: dict) -> bool:
             g = fp.at_thread(f.pred, t)
             arms = [f.a if g else f.b] if g.__class__ is bool else [f.a, f.b]
         else:
-            arms = f.kids if cls is ff.Node else f.parts if cls is ff.Pack else [f.of] if cls is ff.Part else []
+            arms = f.kids if cls is ff.Node else f.parts if cls is ff.Pack else [f.of] if cls in (ff.Part, ff.Red) \
+                else []
         hit = memo[(id(f), t)] = any(_undefined_at(a, t, memo) for a in arms)
     return hit
 
