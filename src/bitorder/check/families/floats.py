@@ -166,10 +166,12 @@ def _bind_pred(p, env: tuple):
     return fp.Each("pred", p.op, tuple(_bind_pred(x, env) for x in p.args))
 
 
-def key_at(f, t: int, memo: dict, env: tuple = ()) -> str | None:
+def key_at(f, t: int, memo: dict, env: tuple = (), reads=None) -> str | None:
     """The concrete walk's key of family f in thread t (memo: {(id(f), t, env): key}; env: the values of the bound
-    variables of the Reds above), None where it cannot be named here (an undefined predicate, a select the one-hot
-    rules would rename)."""
+    variables of the Reds above; reads: subst.reads for the family, bound to a memo, where the caller has it), None
+    where it cannot be named here (an undefined predicate, a select the one-hot rules would rename)."""
+    if reads is not None:     # (a family's key depends only on the thread bits it reads: one per their values)
+        t &= reads(f)
     hit = memo.get((id(f), t, env), memo)
     if hit is not memo:
         return hit
@@ -178,22 +180,22 @@ def key_at(f, t: int, memo: dict, env: tuple = ()) -> str | None:
         at = bind(fi.at_thread(f.address, t), env)
         out = leaf_key(f"[{pkey(at)}]b{8 * f.width}")
     elif f.__class__ is Red:
-        kids = sorted(key_at(f.of, t, memo, env + ((f.var, b),)) or "" for b in (0, 1))
+        kids = sorted(key_at(f.of, t, memo, env + ((f.var, b),), reads) or "" for b in (0, 1))
         out = None if "" in kids else _hash(f.op, kids, "")
     elif f.__class__ is Select:
         g = fp.at_thread(_bind_pred(f.pred, env), t)
         if g is True or g is False:
-            out = key_at(f.a if g else f.b, t, memo, env)
+            out = key_at(f.a if g else f.b, t, memo, env, reads)
         else:
             form = select(g, "a", "b")           # (the walk's own naming of the predicate, and which arm is first)
-            ka, kb = key_at(f.a, t, memo, env), key_at(f.b, t, memo, env)
+            ka, kb = key_at(f.a, t, memo, env, reads), key_at(f.b, t, memo, env, reads)
             if form[2] == "b":
                 ka, kb = kb, ka
             # symbolic._select_key's key where no one-hot sum is tracked (a one-hot sum may rename it), without
             # its note of a one-hot term (which would change the walk's tables)
             out = None if ka is None or kb is None or onehot.SUM else _once_key("select", (ka, kb), form[1])
     elif f.__class__ is Node:
-        named = [key_at(k, t, memo, env) for k in f.kids]
+        named = [key_at(k, t, memo, env, reads) for k in f.kids]
         kids = [k for k in named if k is not None]
         if len(kids) < len(named):
             out = None
@@ -207,10 +209,10 @@ def key_at(f, t: int, memo: dict, env: tuple = ()) -> str | None:
     elif f is UNDEF:
         out = _UNDEF_KEY
     elif f.__class__ is Pack:
-        named = [key_at(k, t, memo, env) for k in f.parts]
+        named = [key_at(k, t, memo, env, reads) for k in f.parts]
         out = None if None in named else _hash(f"pack.b{8 * f.pw * len(f.parts)}", named, "")
     elif f.__class__ is Part:
-        k = key_at(f.of, t, memo, env)
+        k = key_at(f.of, t, memo, env, reads)
         out = None if k is None else _hash(f"part{f.i}/{f.n}.b{8 * f.width}", [k], "")
     else:                                          # an integer family read as a float: its bits
         v = bind(fi.at_thread(f, t), env)

@@ -309,13 +309,17 @@ def roots_at(stores: list, n: int) -> dict:
     roots: dict = {}
     memo: dict = {}
     undef: dict = {}
+    seen: dict = {}
+
+    def reads(f) -> int:
+        return fsub.reads(f, n, seen) if f.__class__ not in (int, bool) and f is not ff.UNDEF else 0
     for s in stores:
         for t in range(n):
             g = fp.at_thread(s.guard, t)
             if g is False:
                 continue
             k = pkey(fi.at_thread(s.address, t))
-            v = ff.key_at(s.value, t, memo)
+            v = ff.key_at(s.value, t, memo, (), reads)
             if v is None or UNDEF in k:
                 raise Unsupported("a store the families cannot name at a thread")
             if _undefined_at(s.value, t, undef):
