@@ -58,6 +58,9 @@ class _Group:
         self.patterns = [k & d for k in consts]   # slot s's D bits
         # slot s's place in the transform: its D bits, numbered in the order of dbits
         self.index = [sum(1 << i for i, b in enumerate(self.dbits) if p >> b & 1) for p in self.patterns]
+        # the interpolation's axes: the slots' element bits, then the bound variables of the commuting nodes named as
+        # reductions (value): their names, and each slot's index grows by one bit per axis
+        self.axes = [f"{_BIT}{b}" for b in self.dbits]
         self.memo: dict = {}
         # the bound variables of the Reds being named, per slot: {"bv:N": its canonical name, by depth}
         self.env: tuple = tuple({} for _ in slots)
@@ -75,7 +78,7 @@ class _Group:
         coef = [None] * len(vals)
         for s, v in enumerate(vals):
             coef[self.index[s]] = self.renamed(v, s)
-        for k in range(len(self.dbits)):
+        for k in range(len(self.axes)):
             for i in range(len(coef)):
                 if i >> k & 1 and coef[i ^ (1 << k)]:
                     coef[i] = _add(coef[i], {m: -c for m, c in coef[i ^ (1 << k)].items()})
@@ -83,7 +86,7 @@ class _Group:
         for i, c in enumerate(coef):
             c = {m: x for m, x in c.items() if x}
             if c:
-                bits = tuple(f"{_BIT}{b}" for k, b in enumerate(self.dbits) if i >> k & 1)
+                bits = tuple(sorted(a for k, a in enumerate(self.axes) if i >> k & 1))
                 out = _add(out, _mul(c, {bits: 1}) if bits else c)
         return out
 
@@ -163,7 +166,13 @@ class _Group:
         return copies.pop() if copies else "F"
 
     def table(self, ps: tuple, n: int) -> str:
-        """The truth table of constants and masks over the element bits, named by the bits it reads."""
+        """The truth table of constants and masks over the element bits, named by the bits it reads (a mask that
+        differs across a reduction's axis falls back)."""
+        first = len(self.patterns)
+        if len(ps) > first:
+            if any(p != ps[i % first] for i, p in enumerate(ps)):
+                raise Unsupported("a mask that differs across a reduction's operands")
+            ps = ps[:first]
         ebits = sorted([*self.tbits.values(), *self.dbits])
         at = {b: i for i, b in enumerate(ebits)}
         bits = 0
@@ -186,6 +195,25 @@ class _Group:
             idx = sum(1 << keep[k] for k in range(len(keep)) if i >> k & 1)
             small |= (bits >> idx & 1) << i
         return f"M{'.'.join(map(str, support))}:{small:x}"
+
+    def as_reduction(self, op: str, fs: tuple, n: int) -> str:
+        """A commuting node of two operands that are one family up to the integers and predicates they hold, named
+        as a Red over a new bound variable (op{G[v:=0], G[v:=1]}, G their interpolation): so a level of a tree summed
+        within a thread and the same level summed across lanes (a butterfly's Red) get one name. The operand whose
+        first differing leaf address is lower is v = 0 (a butterfly's lane with bit j clear reads the lower one)."""
+        a, b = tuple(g.kids[0] for g in fs), tuple(g.kids[1] for g in fs)
+        if _first_difference(fs[0].kids[0], fs[0].kids[1], {}) < 0:
+            a, b = b, a
+        outer = (self.env, self.envkey, self.axes, self.index)
+        name = f"rv{len(self.env[0])}"
+        self.axes = self.axes + [name]
+        self.index = self.index + [i | 1 << (len(self.axes) - 1) for i in self.index]
+        self.env = tuple({**e, f"#{name}": name} for e in self.env + self.env)
+        self.envkey = self.envkey + ((name,),)
+        try:
+            return _h(f"red.{op}({self.value(a + b, n)})")
+        finally:
+            self.env, self.envkey, self.axes, self.index = outer
 
     # floats ----------------------------------------------------------------------------------------------------
     def value(self, fs: tuple, n: int) -> str:
@@ -211,6 +239,10 @@ class _Group:
             p = self.predicate(tuple(g.pred for g in fs), n)
             a, b = self.value(tuple(g.a for g in fs), n), self.value(tuple(g.b for g in fs), n)
             out = a if p == "T" or a == b else b if p == "F" else _h(f"select({p},{a},{b})")
+        elif cls is ff.Node and len(f.kids) == 2 and _KIND.get(f.op, _kind(f.op)) == _COMMUTES and \
+                all(g.__class__ is ff.Node and g.op == f.op and len(g.kids) == 2 for g in fs) and \
+                _same_shape(f.kids[0], f.kids[1], {}):
+            out = self.as_reduction(f.op, fs, n)
         elif cls is ff.Node:
             if any(g.op != f.op or len(g.kids) != len(f.kids) for g in fs):
                 raise Unsupported("slots' nodes of different operations")
@@ -291,6 +323,64 @@ def _restrict(p, dup: int, v: int, n: int):
             return rest[0] if rest else not absorb
     return fp.combine(p.op, args, n) if all(a.__class__ in (bool, fp.Mask) for a in args) else \
         fp.Each("pred", p.op, tuple(args))
+
+
+def _same_shape(a, b, memo: dict) -> bool:
+    """Whether families a and b are one expression up to the integers and predicates they hold."""
+    if a is b:
+        return True
+    key = (id(a), id(b))
+    hit = memo.get(key)
+    if hit is None:
+        ca = a.__class__
+        if ca is not b.__class__:
+            hit = ca in (int, dict) and b.__class__ in (int, dict)
+        elif ca in (int, dict, bool, fp.Mask, fp.Each):
+            hit = True
+        elif ca is ff.Leaf:
+            hit = a.width == b.width
+        elif ca is ff.Node:
+            hit = a.op == b.op and len(a.kids) == len(b.kids) and \
+                all(_same_shape(x, y, memo) for x, y in zip(a.kids, b.kids))
+        elif ca is ff.Select:
+            hit = _same_shape(a.a, b.a, memo) and _same_shape(a.b, b.b, memo)
+        elif ca is ff.Red:
+            hit = a.op == b.op and _same_shape(a.of, b.of, memo)
+        elif ca is ff.Pack:
+            hit = a.pw == b.pw and len(a.parts) == len(b.parts) and \
+                all(_same_shape(x, y, memo) for x, y in zip(a.parts, b.parts))
+        elif ca is ff.Part:
+            hit = (a.i, a.n, a.width) == (b.i, b.n, b.width) and _same_shape(a.of, b.of, memo)
+        else:
+            hit = False
+        memo[key] = hit
+    return hit
+
+
+def _first_difference(a, b, memo: dict) -> int:
+    """The sign of the first leaf address where b differs from a (b - a: its constant, else its first monomial's
+    coefficient), in the operands' own order; 0 where none does."""
+    if a is b or id(a) in memo:
+        return 0
+    memo[id(a)] = True
+    ca = a.__class__
+    if ca is ff.Leaf and b.__class__ is ff.Leaf:
+        d = _clean(_add(_poly(b.address), {m: -c for m, c in _poly(a.address).items()}))
+        if d.__class__ is int:
+            return (d > 0) - (d < 0)
+        c = d[min(d)]
+        return (c > 0) - (c < 0)
+    kids = (list(zip(a.kids, b.kids)) if ca is ff.Node else [(a.a, b.a), (a.b, b.b)] if ca is ff.Select else
+            [(a.of, b.of)] if ca in (ff.Red, ff.Part) else list(zip(a.parts, b.parts)) if ca is ff.Pack else [])
+    for x, y in kids:
+        sign = _first_difference(x, y, memo)
+        if sign:
+            return sign
+    return 0
+
+
+def _poly(v) -> dict:
+    return v if v.__class__ is dict else {(): v} if v else {}
 
 
 def _reads(bits: int, k: int, width: int) -> bool:
