@@ -30,6 +30,9 @@ from bitorder.check.signature import _entry, divisible_params  # noqa: E402
 from bitorder.check.symbolic import Unsupported  # noqa: E402
 
 
+_TIMES = ("family walk", "family names", "concrete walk", "concrete signature")
+
+
 class _Asm:
     def __init__(self, asm):
         self.asm = asm
@@ -90,6 +93,7 @@ def main() -> int:
         paths = [p for p in paths if os.path.basename(p)[:-4] in want]
     counts, secs, differ, per_kernel = collections.Counter(), collections.Counter(), [], {}
     partitions = collections.Counter()
+    outcomes = {}    # "kernel|index|config" -> [outcome, CPU seconds of each of _TIMES]
     for path in paths:
         name = os.path.basename(path)[:-4]
         mine = collections.Counter()
@@ -99,6 +103,7 @@ def main() -> int:
                 continue
             outcome, detail, s = compare(rec[4])
             mine[outcome] += 1
+            outcomes[f"{name}|{rec[1]}|{rec[2]}"] = [outcome, *(round(s.get(k, 0), 5) for k in _TIMES)]
             if "v2" in s:
                 v2.setdefault(s.pop("v2"), set()).add(rec[2])
             if "v1" in s:
@@ -113,8 +118,10 @@ def main() -> int:
         counts.update(mine)
         per_kernel[name] = dict(mine)
     out = {"kernels": len(paths), "counts": dict(counts.most_common()), "partitions": dict(partitions),
-           "cpu_seconds": {k: round(v, 2) for k, v in secs.items()}, "differ": differ, "per_kernel": per_kernel}
-    print(json.dumps({k: v for k, v in out.items() if k != "per_kernel"}, indent=1, default=str))
+           "cpu_seconds": {k: round(v, 2) for k, v in secs.items()}, "differ": differ, "per_kernel": per_kernel,
+           "times": _TIMES, "configurations": outcomes}
+    print(json.dumps({k: v for k, v in out.items() if k not in ("per_kernel", "configurations")}, indent=1,
+                     default=str))
     if a.json:
         with open(a.json, "w") as f:
             json.dump(out, f, indent=1, default=str)

@@ -75,7 +75,7 @@ class _Group:
     def polynomial(self, vals: tuple) -> dict:
         """The slots' integer families renamed and interpolated over D: one multilinear polynomial (the Moebius
         transform over the slots' patterns: the coefficient of each product of D bits)."""
-        coef = [None] * len(vals)
+        coef: list = [{}] * len(vals)
         for s, v in enumerate(vals):
             coef[self.index[s]] = self.renamed(v, s)
         for k in range(len(self.axes)):
@@ -125,7 +125,7 @@ class _Group:
     def predicate(self, ps: tuple, n: int) -> str:
         """The canonical text of the slots' predicate families: a truth table over the element bits where every
         slot's is a constant or a mask, else the comparison or combination with its operands re-rolled."""
-        key = ("p", self.envkey, *(id(p) for p in ps))
+        key = ("p", self.envkey, tuple(self.axes), tuple(self.index), *map(id, ps))
         hit = self.memo.get(key)
         if hit is None:
             hit = self.memo[key] = self._predicate(ps, n)
@@ -166,25 +166,31 @@ class _Group:
         return copies.pop() if copies else "F"
 
     def table(self, ps: tuple, n: int) -> str:
-        """The truth table of constants and masks over the element bits, named by the bits it reads (a mask that
-        differs across a reduction's axis falls back)."""
-        first = len(self.patterns)
-        if len(ps) > first:
-            if any(p != ps[i % first] for i, p in enumerate(ps)):
+        """The truth table of constants and masks over the element bits, named by the bits it reads. A slot's D bits
+        are those its axes fix; the D bits no axis names (dropped where nothing depends on them) take every value. A
+        mask that differs across a reduction's operands falls back."""
+        dnames = {f"{_BIT}{b}": b for b in self.dbits}
+        groups: dict = {}
+        for s, p in enumerate(ps):
+            fixed = tuple((dnames[a], self.index[s] >> k & 1) for k, a in enumerate(self.axes) if a in dnames)
+            if groups.setdefault(fixed, p) != p:
                 raise Unsupported("a mask that differs across a reduction's operands")
-            ps = ps[:first]
+        present = {b for fixed in groups for b, _ in fixed}
+        free = [b for b in self.dbits if b not in present]
         ebits = sorted([*self.tbits.values(), *self.dbits])
         at = {b: i for i, b in enumerate(ebits)}
         bits = 0
-        for s, p in enumerate(ps):
-            base = sum(1 << at[b] for b in self.dbits if self.patterns[s] >> b & 1)
-            for t in range(n):
-                if t & self.dup:
-                    if p.__class__ is fp.Mask and (p.bits >> t & 1) != (p.bits >> (t & ~self.dup) & 1):
-                        raise Unsupported("threads storing one element under different guards")
-                    continue
-                if p is True or p.__class__ is fp.Mask and p.bits >> t & 1:
-                    bits |= 1 << (base + sum(1 << at[b] for j, b in self.tbits.items() if t >> j & 1))
+        for fixed, p in groups.items():
+            for assign in range(1 << len(free)):
+                base = sum(1 << at[b] for b, v in fixed if v) + \
+                    sum(1 << at[b] for i, b in enumerate(free) if assign >> i & 1)
+                for t in range(n):
+                    if t & self.dup:
+                        if p.__class__ is fp.Mask and (p.bits >> t & 1) != (p.bits >> (t & ~self.dup) & 1):
+                            raise Unsupported("threads storing one element under different guards")
+                        continue
+                    if p is True or p.__class__ is fp.Mask and p.bits >> t & 1:
+                        bits |= 1 << (base + sum(1 << at[b] for j, b in self.tbits.items() if t >> j & 1))
         full = (1 << (1 << len(ebits))) - 1
         if bits in (0, full):
             return "T" if bits else "F"
@@ -195,6 +201,21 @@ class _Group:
             idx = sum(1 << keep[k] for k in range(len(keep)) if i >> k & 1)
             small |= (bits >> idx & 1) << i
         return f"M{'.'.join(map(str, support))}:{small:x}"
+
+    def _compress(self, fs: tuple):
+        """(env, axes, index, slots) without the axes along which every slot holds the same object (its
+        interpolation does not read them), or None where fs varies along every axis."""
+        m = len(self.axes)
+        at: list = [None] * (1 << m)
+        for s, g in enumerate(fs):
+            at[self.index[s]] = s
+        keep = [k for k in range(m) if any(fs[at[i]] is not fs[at[i | 1 << k]] for i in range(1 << m) if not i >> k & 1)]
+        if len(keep) == m:
+            return None
+        dropped = sum(1 << k for k in range(m) if k not in keep)
+        reps = [i for i in range(1 << m) if not i & dropped]
+        return (tuple(self.env[at[i]] for i in reps), [self.axes[k] for k in keep],
+                [sum(1 << j for j, k in enumerate(keep) if i >> k & 1) for i in reps], tuple(fs[at[i]] for i in reps))
 
     def as_reduction(self, op: str, fs: tuple, n: int) -> str:
         """A commuting node of two operands that are one family up to the integers and predicates they hold, named
@@ -219,10 +240,22 @@ class _Group:
     def value(self, fs: tuple, n: int) -> str:
         """The key of the slots' value families, re-rolled: node by node, integers and predicates interpolated."""
         f = fs[0]
-        key = (self.envkey, id(f)) if all(g is f for g in fs) else (self.envkey, *(id(g) for g in fs))
+        same = all(g is f for g in fs)
+        key = (self.envkey, id(f)) if same else (self.envkey, tuple(self.axes), tuple(self.index), *map(id, fs))
         hit = self.memo.get(key)
         if hit is not None:
             return hit
+        if len(fs) > 1:      # the axes nothing here depends on dropped: one slot for each value of the rest
+            fewer = self._compress(fs)
+            if fewer is not None:
+                outer = (self.env, self.axes, self.index)
+                self.env, self.axes, self.index, fs = fewer
+                try:
+                    out = self.value(fs, n)
+                finally:
+                    self.env, self.axes, self.index = outer
+                self.memo[key] = out
+                return out
         cls = f.__class__
         if any(g.__class__ is not cls for g in fs):
             if all(g.__class__ in (int, dict) for g in fs):

@@ -19,12 +19,12 @@ from . import subst as fsub
 class _Word:
     """One element of a shared store: its value family, width, barrier interval, and {offset: writer thread}."""
 
-    def __init__(self, value, width: int, epoch: int, writers: dict):
+    def __init__(self, value, width: int, epoch: int, writers: dict) -> None:
         self.value, self.width, self.epoch, self.writers = value, width, epoch, writers
 
 
 class Shared:
-    def __init__(self):
+    def __init__(self) -> None:
         self.epoch = 0
         self.words: dict = {}   # offset -> the latest _Word that wrote it
         self.read: dict = {}    # offset -> {threads that read it in this barrier interval}
