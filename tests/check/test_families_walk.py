@@ -6,7 +6,8 @@ elementwise kernels compiled here for sm_90:
 - butterfly shuffles and shared-memory exchanges (a block's sum) put at every thread are the concrete roots too.
 Planted faults from a copied tree make these fail: a guarded load's guard ignored, the slots' re-rolling that
 forgets all but the first slot, the guard's low terms dropped without their range checked, a butterfly that reads
-one half twice, and a shared read whose writer's bits are taken from the reader's in reverse."""
+one half twice, a shared read whose writer's bits are taken from the reader's in reverse, and a commuting node named as a
+reduction of its first operand twice."""
 import pytest
 
 from bitorder import check
@@ -116,6 +117,33 @@ def test_v2_partitions_reductions_as_v1_does():
         {(i, j) for i in range(len(asms)) for j in range(len(asms)) if v2[i] == v2[j]}
 
 
+@triton.jit
+def _pinned_rows(x_ptr, y_ptr, N, BLOCK: tl.constexpr, HOW: tl.constexpr):
+    """A pinned sum of a row of BLOCK: one tree whatever the layout."""
+    x = tl.load(x_ptr + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK))
+    tl.store(y_ptr + tl.program_id(0), tl.sum(x, axis=0, pinned=True))
+
+
+@triton.jit
+def _pairs(x_ptr, y_ptr, N, BLOCK: tl.constexpr, HOW: tl.constexpr):
+    """y[i] = x[2i] + x[2i + HOW]: a sum within a thread of two loads (HOW 1) or of one load twice (HOW 0)."""
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + i, tl.load(x_ptr + 2 * i) + tl.load(x_ptr + 2 * i + HOW))
+
+
+def test_v2_partitions_pinned_sums_as_v1_does():
+    """Layouts that sum a level of the pinned tree within a thread or across lanes meet (names.as_reduction)."""
+    import bitorder  # noqa: F401  (installs pinned=)
+    asms = [_ptx(_pinned_rows, b, w, HOW=0) for b, w in ((1024, 1), (1024, 8), (1024, 16), (512, 1))]
+    v1, v2 = [check.signature(a) for a in asms], [_v2(a) for a in asms]
+    assert {(i, j) for i in range(4) for j in range(4) if v1[i] == v1[j]} == \
+        {(i, j) for i in range(4) for j in range(4) if v2[i] == v2[j]} and len(set(v2)) < 4
+
+
+def test_v2_tells_a_sum_of_two_loads_from_one_load_twice():
+    assert _v2(_ptx(_pairs, 128, 1, HOW=1)) != _v2(_ptx(_pairs, 128, 1, HOW=0))
+
+
 def test_a_join_falls_back():
     with pytest.raises(Unsupported):
         _v2(_ptx(_row_sums, 256, 2, HOW=1))
@@ -135,6 +163,13 @@ def test_planted_fault_a_shared_reads_writer_bits_reversed_is_caught(tmp_path):
                                  "                out.append(k - 1 - q)\n",
                                  "tests/check/test_families_walk.py::"
                                  "test_butterflies_and_shared_exchanges_put_at_every_thread_are_the_concrete_roots[1024-16]")
+
+
+def test_planted_fault_a_node_named_as_a_reduction_of_one_operand_is_caught(tmp_path):
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/names.py",
+                                 '            return _h(f"red.{op}({self.value(a + b, n)})")\n',
+                                 '            return _h(f"red.{op}({self.value(a + a, n)})")\n',
+                                 "tests/check/test_families_walk.py::test_v2_tells_a_sum_of_two_loads_from_one_load_twice")
 
 
 def test_planted_fault_a_guarded_loads_guard_ignored_is_caught(tmp_path):
