@@ -65,9 +65,10 @@ class Shfl:
 
 @dataclass(frozen=True, eq=False)
 class Red:
-    """op{F[v := 0], F[v := 1]}: a commuting instruction of a value and its butterfly partner, with the lane bit it
-    reduced over renamed to the bound variable `var` (an atom "bv:N" in the integer families of `of`). It stands for
-    the reduced tree without building it: its size is the size of `of`, not of the elements reduced."""
+    """op{F[v := 0], F[v := 1]}: a commuting instruction of a value and its butterfly partner over lane bit j, with
+    that bit bound: `var` is j itself (an int: F reads t_j, bound here), or a bound variable (an atom "bv:N" in the
+    integer families of `of`) where a substitution had to rename it. It stands for the reduced tree without building
+    it: its size is the size of `of`, not of the elements reduced."""
     op: str
     of: object
     var: str
@@ -180,7 +181,11 @@ def key_at(f, t: int, memo: dict, env: tuple = (), reads=None) -> str | None:
         at = bind(fi.at_thread(f.address, t), env)
         out = leaf_key(f"[{pkey(at)}]b{8 * f.width}")
     elif f.__class__ is Red:
-        kids = sorted(key_at(f.of, t, memo, env + ((f.var, b),), reads) or "" for b in (0, 1))
+        if f.var.__class__ is int:           # (a lane bit bound in place)
+            j = f.var
+            kids = sorted(key_at(f.of, t & ~(1 << j) | b << j, memo, env, reads) or "" for b in (0, 1))
+        else:
+            kids = sorted(key_at(f.of, t, memo, env + ((f.var, b),), reads) or "" for b in (0, 1))
         out = None if "" in kids else _hash(f.op, kids, "")
     elif f.__class__ is Select:
         g = fp.at_thread(_bind_pred(f.pred, env), t)

@@ -104,16 +104,20 @@ class _Group:
                     if a not in env:
                         raise Unsupported("a bound variable outside its reduction")
                     a = env[a]
-                term = _mul(term, self.boolean(a) if a.startswith(fi.TID) else {(a,): 1})
+                term = _mul(term, self.boolean(a, env) if a.startswith(fi.TID) else {(a,): 1})
             out = _add(out, term)
         return out
 
-    def boolean(self, a: str) -> dict:
-        """A thread atom as the multilinear polynomial of its truth table over the element bits its support is."""
+    def boolean(self, a: str, env: dict) -> dict:
+        """A thread atom as the multilinear polynomial of its truth table over what its support bits are: a
+        reduction's bound variable where a Red binds the bit (env), else the element bit the address makes it."""
         support, table = fi._table(a)
-        if any(j not in self.tbits for j in support):
-            raise Unsupported("a value reads a thread bit the store's address does not")
-        names = [f"{_BIT}{self.tbits[j]}" for j in support]
+        names = []
+        for j in support:
+            name = env.get(f"{fi.TBIT}{j}")
+            if name is None and j not in self.tbits:
+                raise Unsupported("a value reads a thread bit the store's address does not")
+            names.append(name or f"{_BIT}{self.tbits[j]}")
         coef = {i: table >> i & 1 for i in range(1 << len(support))}
         for k in range(len(support)):          # the Moebius transform, as integers._few_bits
             for i in range(1 << len(support)):
@@ -170,6 +174,12 @@ class _Group:
         are those its axes fix; the D bits no axis names (dropped where nothing depends on them) take every value. A
         mask that differs across a reduction's operands falls back."""
         dnames = {f"{_BIT}{b}": b for b in self.dbits}
+        bound = {int(a[len(fi.TBIT):]) for e in self.env for a in e if a.startswith(fi.TBIT)}
+        k = n.bit_length() - 1
+        for p in ps:
+            if p.__class__ is fp.Mask and any(
+                    fsub._mask_bits(p.bits, tuple(-1 if q == j else q for q in range(k)), n) != p.bits for j in bound):
+                raise Unsupported("a mask of a lane bit a reduction binds")
         groups: dict = {}
         for s, p in enumerate(ps):
             fixed = tuple((dnames[a], self.index[s] >> k & 1) for k, a in enumerate(self.axes) if a in dnames)
@@ -221,10 +231,10 @@ class _Group:
         """A commuting node of two operands that are one family up to the integers and predicates they hold, named
         as a Red over a new bound variable (op{G[v:=0], G[v:=1]}, G their interpolation): so a level of a tree summed
         within a thread and the same level summed across lanes (a butterfly's Red) get one name. The operand whose
-        first differing leaf address is lower is v = 0 (a butterfly's lane with bit j clear reads the lower one)."""
-        a, b = tuple(g.kids[0] for g in fs), tuple(g.kids[1] for g in fs)
-        if _first_difference(fs[0].kids[0], fs[0].kids[1], {}) < 0:
-            a, b = b, a
+        first differing leaf address is lower is v = 0, in each slot (a butterfly's lane with bit j clear reads the lower
+        one)."""
+        pairs = [(g.kids[1], g.kids[0]) if _first_difference(g.kids[0], g.kids[1], {}) < 0 else g.kids for g in fs]
+        a, b = tuple(x for x, _ in pairs), tuple(y for _, y in pairs)   # (each slot oriented by its own leaves)
         outer = (self.env, self.envkey, self.axes, self.index)
         name = f"rv{len(self.env[0])}"
         self.axes = self.axes + [name]
@@ -298,7 +308,8 @@ class _Group:
                 raise Unsupported("slots' reductions of different operations")
             outer, outer_key = self.env, self.envkey
             name = f"rv{len(outer[0])}"      # (by depth: the same in every configuration that nests alike)
-            self.env = tuple({**e, g.var: name} for e, g in zip(outer, fs))
+            self.env = tuple({**e, (f"{fi.TBIT}{g.var}" if g.var.__class__ is int else g.var): name}
+                             for e, g in zip(outer, fs))
             self.envkey = outer_key + (tuple(g.var for g in fs),)
             try:
                 out = _h(f"red.{f.op}({self.value(tuple(g.of for g in fs), n)})")

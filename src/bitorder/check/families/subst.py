@@ -126,6 +126,8 @@ def reads(f, n: int, memo: dict) -> int:
         out = 0
         for k in kids:
             out |= reads(k, n, memo)
+        if cls is ff.Red and f.var.__class__ is int:
+            out &= ~(1 << f.var)             # (the bit it binds)
     memo[key] = (f, out)
     return out
 
@@ -169,6 +171,11 @@ def family(f, sigma: tuple, n: int, memo: dict):
         out = ff.Pack(tuple(family(k, sigma, n, memo) for k in f.parts), f.pw)
     elif cls is ff.Part:
         out = ff.Part(family(f.of, sigma, n, memo), f.i, f.n, f.width)
+    elif cls is ff.Red and f.var.__class__ is int:
+        # (its bound lane bit renamed to a bound variable first: sigma may put another bit where it was)
+        var = f"bv:r{id(f)}"
+        inner = tuple(var if q == f.var else s for q, s in enumerate(sigma))
+        out = ff.Red(f.op, family(f.of, inner, n, memo), var)
     elif cls is ff.Red:
         out = ff.Red(f.op, family(f.of, sigma, n, memo), f.var)
     elif f is ff.UNDEF:

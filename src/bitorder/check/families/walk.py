@@ -52,7 +52,6 @@ class _Walk:
         self.tid = fi.thread_index(self.n)
         self.k = self.n.bit_length() - 1     # thread bits
         self.memo: dict = {}                 # substitutions made (subst.family's memo)
-        self.bound = 0                       # bound variables made (Reds)
         self.shared = Shared()
         self.regs: dict = {}
         self.stores: list = []
@@ -179,10 +178,7 @@ class _Walk:
             if LAZY:
                 if ".rn" not in op and op.split(".")[0] == "add" and self.may_be_mul(other):
                     raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
-                self.bound += 1
-                var = f"bv:{self.bound}"
-                return ff.Red(op, fsub.family(other, tuple(var if q == sh.bit else q for q in range(self.k)),
-                                              self.n, self.memo), var)
+                return ff.Red(op, other, sh.bit)     # (the lane bit bound in place: nothing copied)
             args = [self.bit(other, sh.bit, -1), self.bit(other, sh.bit, -2)]
         base = op.split(".")[0]
         if base in ("add", "sub") and ".rn" not in op and any(self.may_be_mul(a) for a in args):
