@@ -5,8 +5,8 @@ elementwise kernels compiled here for sm_90:
 - it tells apart kernels that store other values, at other elements or under other guards;
 - butterfly shuffles and shared-memory exchanges (a block's sum) put at every thread are the concrete roots too.
 Planted faults from a copied tree make these fail: a guarded load's guard ignored, the slots' re-rolling that
-forgets all but the first slot, the guard's low terms dropped without their range checked, a butterfly that reads
-one half twice, a shared read whose writer's bits are taken from the reader's in reverse, and a commuting node named as a
+forgets all but the first slot, the guard's low terms dropped without their range checked, a butterfly that binds
+another lane bit, a shared read whose writer's bits are taken from the reader's in reverse, and a commuting node named as a
 reduction of its first operand twice."""
 import pytest
 
@@ -134,6 +134,7 @@ def _pairs(x_ptr, y_ptr, N, BLOCK: tl.constexpr, HOW: tl.constexpr):
 def test_v2_partitions_pinned_sums_as_v1_does():
     """Layouts that sum a level of the pinned tree within a thread or across lanes meet (names.as_reduction)."""
     import bitorder  # noqa: F401  (installs pinned=)
+    assert bitorder
     asms = [_ptx(_pinned_rows, b, w, HOW=0) for b, w in ((1024, 1), (1024, 8), (1024, 16), (512, 1))]
     v1, v2 = [check.signature(a) for a in asms], [_v2(a) for a in asms]
     assert {(i, j) for i in range(4) for j in range(4) if v1[i] == v1[j]} == \
@@ -149,12 +150,12 @@ def test_a_join_falls_back():
         _v2(_ptx(_row_sums, 256, 2, HOW=1))
 
 
-def test_planted_fault_a_butterfly_that_reads_one_half_twice_is_caught(tmp_path):
+def test_planted_fault_a_butterfly_that_binds_another_lane_bit_is_caught(tmp_path):
     checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/walk.py",
-                                 "            args = [self.bit(other, sh.bit, -1), self.bit(other, sh.bit, -2)]\n",
-                                 "            args = [self.bit(other, sh.bit, -1), self.bit(other, sh.bit, -1)]\n",
+                                 "            return ff.Red(op, other, sh.bit)\n",
+                                 "            return ff.Red(op, other, sh.bit ^ 1)\n",
                                  "tests/check/test_families_walk.py::"
-                                 "test_butterflies_and_shared_exchanges_put_at_every_thread_are_the_concrete_roots[256-2]")
+                                 "test_butterflies_and_shared_exchanges_put_at_every_thread_are_the_concrete_roots[256-1]")
 
 
 def test_planted_fault_a_shared_reads_writer_bits_reversed_is_caught(tmp_path):

@@ -30,7 +30,6 @@ from .shared import Shared
 
 _INT = {"add", "sub", "mul", "mad", "shl", "shr", "and", "or", "xor", "cvt", "neg", "not", "min", "max", "bfe",
         "popc"}
-LAZY = True   # a butterfly step as a Red (its bit bound), not as its two halves built (docs/check-families.md)
 _REFUSED = {"bra", "barrier", "ldmatrix", "stmatrix", "cp", "wgmma", "mma", "prmt", "atom", "red"}
 
 
@@ -164,8 +163,8 @@ class _Walk:
     def float(self, op: str, args: list):
         """The family of a float instruction; refused where its key is not a plain hash, and where an unrounded
         multiply feeds an add (the concrete walk's refusal, decided here on the operands' families). A commuting
-        instruction of a value and its butterfly partner over bit j is op{F[t_j := 0], F[t_j := 1]}: its key at
-        every thread is the concrete walk's (the children sorted), and it reads t_j no more."""
+        instruction of a value and its butterfly partner over bit j is op{F[t_j := 0], F[t_j := 1]}, a Red binding t_j:
+        its key at every thread is the concrete walk's (the children sorted), and it reads t_j no more."""
         if any(a.__class__ is dict for a in args):
             raise Unsupported(f"{op} of an integer family that reads a symbol")
         shuffled = [a for a in args if a.__class__ is ff.Shfl]
@@ -175,11 +174,11 @@ class _Walk:
             other, sh = (args[1], args[0]) if args[0] is shuffled[0] else (args[0], args[1])
             if sh.of is not other:
                 raise Unsupported("a shuffle's value combined with another value")
-            if LAZY:
-                if ".rn" not in op and op.split(".")[0] == "add" and self.may_be_mul(other):
-                    raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
-                return ff.Red(op, other, sh.bit)     # (the lane bit bound in place: nothing copied)
-            args = [self.bit(other, sh.bit, -1), self.bit(other, sh.bit, -2)]
+            if ".rn" not in op and op.split(".")[0] == "add" and self.may_be_mul(other):
+                raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
+            # the lane bit bound in place: nothing copied (building the two halves, F[t_j:=0] and F[t_j:=1], made
+            # the reduced tree itself and cost 6-15x the concrete walk: docs/check-families.md)
+            return ff.Red(op, other, sh.bit)
         base = op.split(".")[0]
         if base in ("add", "sub") and ".rn" not in op and any(self.may_be_mul(a) for a in args):
             raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
@@ -187,10 +186,6 @@ class _Walk:
         if f is None:
             raise Unsupported(f"{op}: not a plain float node")
         return f
-
-    def bit(self, f, j: int, c: int):
-        """f with thread bit j put to the constant c (-1: 0, -2: 1)."""
-        return fsub.family(f, tuple(c if q == j else q for q in range(self.k)), self.n, self.memo)
 
     def may_be_mul(self, f) -> bool:
         """Whether f may be, in some thread, a node the concrete walk notes as an unrounded multiply (made by a mul
