@@ -56,6 +56,13 @@ _UNDEF_KEY = _hash("undefined", [], "")
 
 
 @dataclass(frozen=True, eq=False)
+class Wide:
+    """A 16-bit float family's bits zero-extended to 32 (cvt.u32.u16), which a 16-bit shuffle moves and cvt.u16.u32
+    takes back (families/walk.py takes it nowhere else)."""
+    of: object
+
+
+@dataclass(frozen=True, eq=False)
 class Shfl:
     """A butterfly shuffle's value: `of` in the thread whose index differs in bit `bit` (families/walk.py takes it
     only as the partner of `of` in a commuting instruction, a reduction step)."""

@@ -4,8 +4,10 @@ each bit of w(t) over the reading threads is a constant or one bit of t (else it
 
 The concrete walk's rules, decided here on whole instructions: a word is read at the width it was written; a read
 of a word another thread wrote, or a write of a word another thread read, in the same barrier interval is a race
-(refused); a read of a word never written, or written by two threads in one store, is refused too. Guards of shared
-accesses must be masks of the thread index (a guard that reads a symbol falls back)."""
+(refused); a read of a word never written is refused too, and two threads storing one word in one store must store
+one value (their family reads no bit they differ in). A read of words several stores wrote is a case split on the
+reading threads. Guards of shared accesses must be masks of the thread index (a guard that reads a symbol falls
+back)."""
 from __future__ import annotations
 
 from ..rules import _address, _reg_list
@@ -57,13 +59,18 @@ class Shared:
         at, width, _ = self._offsets(w, ins, 0)
         for i, r in enumerate(_reg_list(ins.operands[1])):
             v = w.operand(r)
-            if v.__class__ in (dict, bool, fp.Mask, fp.Each, ff.Shfl):
+            if v.__class__ in (dict, bool, fp.Mask, fp.Each, ff.Shfl, ff.Wide):
                 raise Unsupported("a shared store of an index, a predicate or a shuffle")
             writers: dict = {}
+            varies = None
             for t, o in at:
                 o += i * width
                 if o in writers:
-                    raise Unsupported("two threads store one shared word in one instruction")
+                    # two threads store one word: the same value where it reads no bit they differ in
+                    varies = fsub.reads(v, w.n, w.memo) if varies is None else varies
+                    if varies & (t ^ writers[o]):
+                        raise Unsupported("two threads store one shared word in one instruction, maybe unalike")
+                    continue
                 readers = self.read.get(o)
                 if readers and readers != {t}:
                     raise Unsupported("a shared word written where another thread read it, with no barrier between")
@@ -78,24 +85,25 @@ class Shared:
     def load(self, w, ins) -> None:
         at, width, g = self._offsets(w, ins, 1)
         for i, d in enumerate(_reg_list(ins.operands[0])):
-            word, pairs = None, []
+            groups: dict = {}    # the store each reader reads -> [(reader, its writer)]
             for t, o in at:
                 o += i * width
                 x = self.words.get(o)
                 if x is None or x.width != width:
                     raise Unsupported("a shared read of a word never written, or written at another width")
-                if word is None:
-                    word = x
-                elif x is not word:
-                    raise Unsupported("a shared read of words several stores wrote")
                 writer = x.writers[o]
                 if x.epoch == self.epoch and writer != t:
                     raise Unsupported("a shared word read where another thread wrote it, with no barrier between")
                 self.read.setdefault(o, set()).add(t)
-                pairs.append((t, writer))
-            if word is None:      # (no thread reads: the guard is false everywhere)
+                groups.setdefault(x, []).append((t, writer))
+            if not groups:        # (no thread reads: the guard is false everywhere)
                 continue
-            v = fsub.family(word.value, _sigma(pairs, w.k), w.n, w.memo)
+            # each store's readers read its value under their own substitution; several stores: a case split on
+            # the readers (a mask of the thread index), the last store's value where no other's readers are
+            v = None
+            for word, pairs in reversed(list(groups.items())):
+                fam = fsub.family(word.value, _sigma(pairs, w.k), w.n, w.memo)
+                v = fam if v is None else ff.Select(fp._mask(sum(1 << t for t, _ in pairs), w.n), fam, v)
             if g is not True:
                 v = ff.Select(g, v, w.regs.get(d, ff.UNDEF))
             w.write(d, v)

@@ -113,6 +113,16 @@ class _Walk:
         args = [self.operand(o) for o in ops[1:]]
         if any(a is ff.UNDEF for a in args) and not _is_float_op(op):
             raise Unsupported("an integer or predicate instruction reads a register never written")
+        if op == "cvt.u32.u16" and _is_float_family(args[0]):
+            return self.write(ops[0], ff.Wide(args[0]))      # (a 16-bit float's bits, to be shuffled)
+        if op == "cvt.u16.u32" and args[0].__class__ in (ff.Wide, ff.Shfl):
+            a = args[0]
+            if a.__class__ is ff.Wide:
+                return self.write(ops[0], a.of)
+            if a.of.__class__ is ff.Wide:
+                return self.write(ops[0], ff.Shfl(a.of.of, a.bit))
+        if any(a.__class__ is ff.Wide for a in args):
+            raise Unsupported("a widened 16-bit float read but by a shuffle or its narrowing")
         if base == "cvt" and _pair_cvt(op):
             one = op.replace("x2", "")
             return self.write(ops[0], ff.pack([self.float(one, [args[1]]), self.float(one, [args[0]])], 2))
@@ -156,7 +166,8 @@ class _Walk:
         if mask not in (-1, 0xFFFFFFFF) or clamp != 31 or b.__class__ is not int or b <= 0 or b & (b - 1) or b > 16:
             raise Unsupported(f"shuffle {ins.text()}")
         src = self.operand(ops[1])
-        if src.__class__ in (int, dict, bool, fp.Mask, fp.Each, ff.Shfl) or src is ff.UNDEF:
+        if src.__class__ in (int, dict, bool, fp.Mask, fp.Each, ff.Shfl) or src is ff.UNDEF or \
+                src.__class__ is ff.Wide and not _is_float_family(src.of):
             raise Unsupported("a shuffle of an integer, a predicate or an undefined register")
         self.write(ops[0], ff.Shfl(src, b.bit_length() - 1))
 
@@ -251,13 +262,18 @@ class _Walk:
             return
         for i, r in enumerate(_reg_list(ops[1])):
             v = self.operand(r)
-            if v is ff.UNDEF or v.__class__ in (dict, ff.Shfl, bool, fp.Mask, fp.Each):
+            if v is ff.UNDEF or v.__class__ in (dict, ff.Shfl, ff.Wide, bool, fp.Mask, fp.Each):
                 raise Unsupported("a store of a register never written, an index, a shuffle or a predicate")
             parts = v.parts if v.__class__ is ff.Pack and v.pw * len(v.parts) == width else [v]
             pw = width // len(parts)
             for j, p in enumerate(parts):
                 self.stores.append(Store(fi.integer("add.s64", [a, offset + i * width + j * pw]), g, p,
                                          f"b{8 * pw}"))
+
+
+def _is_float_family(f) -> bool:
+    """Whether f is a float value's family (not an integer, predicate, shuffle or widening)."""
+    return f.__class__ in (ff.Leaf, ff.Node, ff.Select, ff.Red, ff.Pack, ff.Part)
 
 
 def _undefined_at(f, t: int, memo: dict) -> bool:
