@@ -118,12 +118,12 @@ def main() -> int:
             if "v1" in s:
                 v1.setdefault(s.pop("v1"), set()).add(rec[2])
             secs.update(s)
+            if outcome == "differ" and len(differ) < 20:
+                differ.append({"kernel": name, "config": rec[2], **detail})
         if v2:
             same = sorted(map(sorted, v1.values())) == sorted(map(sorted, v2.values()))
             mine["partition: " + ("equal" if same else f"differs ({len(v1)} v1 classes, {len(v2)} v2)")] += 1
             partitions["equal" if same else "differ"] += 1
-            if outcome == "differ" and len(differ) < 20:
-                differ.append({"kernel": name, "config": rec[2], **detail})
         counts.update(mine)
         per_kernel[name] = dict(mine)
     out = {"kernels": len(paths), "counts": dict(counts.most_common()), "partitions": dict(partitions),
