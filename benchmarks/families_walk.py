@@ -40,6 +40,13 @@ class _Asm:
         self.asm = asm
 
 
+def _v1(asm, secs: dict) -> None:
+    """The v1 signature of a configuration into secs["v1"], its CPU seconds into secs["concrete signature"]."""
+    t = time.process_time()
+    secs["v1"] = check.signature(_Asm(asm))
+    secs["concrete signature"] = time.process_time() - t
+
+
 def compare(asm, roots_max_threads: int = 256) -> tuple:
     """(outcome, detail, {part: CPU seconds}) of one configuration's asm dict (its roots compared where the block has
     at most roots_max_threads threads: putting a reduced value at every thread of 512 costs seconds)."""
@@ -64,9 +71,7 @@ def compare(asm, roots_max_threads: int = 256) -> tuple:
     secs["v2"] = v2
     t1 = time.process_time()
     if n > roots_max_threads:
-        t2 = time.process_time()
-        secs["v1"] = check.signature(_Asm(asm))
-        secs["concrete signature"] = time.process_time() - t2
+        _v1(asm, secs)
         return f"walked, roots not compared (more than {roots_max_threads} threads)", None, secs
     try:
         mine = fw.roots_at(stores, n)
@@ -79,9 +84,7 @@ def compare(asm, roots_max_threads: int = 256) -> tuple:
     except Unsupported as e:
         return "concrete refused", str(e)[:120], secs
     secs["concrete walk"] = time.process_time() - t2
-    t2 = time.process_time()
-    secs["v1"] = check.signature(_Asm(asm))
-    secs["concrete signature"] = time.process_time() - t2
+    _v1(asm, secs)
     if mine == theirs:
         return "equal", None, secs
     k = sorted(set(mine) ^ set(theirs))[:1] or [next(x for x in sorted(mine) if mine[x] != theirs[x])]

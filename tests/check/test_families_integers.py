@@ -164,7 +164,7 @@ def test_planted_fault_an_xor_table_made_an_or_is_caught(tmp_path):
 
 def test_planted_fault_a_table_read_back_wrong_is_caught(tmp_path):
     checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/integers.py",
-                                 "coef[assign] -= coef[assign ^ (1 << i)]", "coef[assign] -= 0",
+                                 "coef[a] -= coef[a ^ (1 << i)]", "coef[a] -= 0",
                                  "tests/check/test_families_integers.py::test_an_op_over_few_thread_bits_is_tabulated_exactly")
 
 

@@ -1,13 +1,14 @@
-"""Float values over one symbolic thread (docs/check-families.md, step 2, its first part): one expression for a float
-register's value in every thread, and that value's key in a given thread as the concrete walk names it.
+"""Float values over one symbolic thread (docs/check-families.md, steps 2-3): one expression for a float register's
+value in every thread, and that value's key in a given thread as the concrete walk names it.
 
 A family is a global load's leaf (its address an integer family, its width), a select of two families on a predicate
-family (a masked load's value), or a node: an opcode over family operands. A float constant is its integer family,
-the bits. `key_at(f, t)` rebuilds, from the family alone, the canonical key the concrete walk gives the value in
-thread t: the leaf's key of the address put at t, the select's of the predicate put at t, a node's `symbolic._hash`
-of its children's keys in the order its kind sorts them. Only the kinds whose key is that hash are families here
-(plain, commuting, fma); joins, one-hot sums, widenings and selects that name a one-hot term are left to the walk, as
-benchmarks/families_check.py leaves them (it compares every family's key at every thread with the walk's own)."""
+family (a masked load's value), a node (an opcode over family operands), a pack or a part of one, or a Red (a
+butterfly reduction step with its lane bit bound). A float constant is its integer family, the bits. `key_at(f, t)`
+rebuilds, from the family alone, the canonical key the concrete walk gives the value in thread t: the leaf's key of
+the address put at t, the select's of the predicate put at t, a node's `symbolic._hash` of its children's keys in the
+order its kind sorts them, a Red's of its two halves. Only the kinds whose key is that hash are families here (plain,
+commuting, fma, widenings of anything but a join); joins and one-hot sums are left to the concrete walk
+(families/walk.py refuses them; benchmarks/families_check.py and families_walk.py compare keys at every thread)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -78,7 +79,7 @@ class Red:
     it: its size is the size of `of`, not of the elements reduced."""
     op: str
     of: object
-    var: str
+    var: int | str
 
 
 @dataclass(frozen=True, eq=False)
@@ -97,15 +98,26 @@ class Part:
     width: int
 
 
+def kind(op: str) -> int:
+    """symbolic's kind of an opcode: how a node's key orders its children (memoised in symbolic._KIND)."""
+    k = _KIND.get(op)
+    return _kind(op) if k is None else k
+
+
+def ordered(op: str, keys: list) -> list:
+    """A node's children's keys in the order its key hashes them (symbolic.Nodes.make): sorted for a commuting
+    op, an fma's two factors sorted, as given else."""
+    k = kind(op)
+    return sorted(keys) if k == _COMMUTES else sorted(keys[:2]) + keys[2:] if k == _FMA else keys
+
+
 def node(op: str, kids: tuple) -> Node | None:
     """The family of float instruction op over kids, or None where its key is not the plain hash (a join, a
     widening of anything but a load, a one-hot sum's term or sum while the walk tracks them)."""
-    kind = _KIND.get(op)
-    if kind is None:
-        kind = _kind(op)
-    if kind == _WIDEN:   # (Nodes._widen renames only a widened join or sign-cleared half: neither is a family yet)
-        kind = _PLAIN
-    if kind not in (_PLAIN, _COMMUTES, _FMA) or (op in onehot.HOT and (onehot.TERM or onehot.SUM)):
+    kind_ = kind(op)
+    if kind_ == _WIDEN:   # (Nodes._widen renames only a widened join or sign-cleared half: neither is a family yet)
+        kind_ = _PLAIN
+    if kind_ not in (_PLAIN, _COMMUTES, _FMA) or (op in onehot.HOT and (onehot.TERM or onehot.SUM)):
         return None
     return Node(op, kids)
 
@@ -209,15 +221,7 @@ def key_at(f, t: int, memo: dict, env: tuple = (), reads=None) -> str | None:
     elif f.__class__ is Node:
         named = [key_at(k, t, memo, env, reads) for k in f.kids]
         kids = [k for k in named if k is not None]
-        if len(kids) < len(named):
-            out = None
-        else:
-            kind = _KIND[f.op]
-            if kind == _COMMUTES:
-                kids.sort()
-            elif kind == _FMA:
-                kids = sorted(kids[:2]) + kids[2:]
-            out = _hash(f.op, kids, "")
+        out = None if len(kids) < len(named) else _hash(f.op, ordered(f.op, kids), "")
     elif f is UNDEF:
         out = _UNDEF_KEY
     elif f.__class__ is Pack:

@@ -272,12 +272,18 @@ def _few_bits(op: str, args: list):
             return None
         if table[assign].__class__ is not int:
             return None
-    coef = dict(table)      # the Moebius transform: the coefficient of each product of bits
+    return _norm(multilinear([table[a] for a in range(1 << len(names))], names))
+
+
+def multilinear(values: list, names: list) -> dict:
+    """The unique polynomial in the 0/1 variables `names`, multilinear, that takes values[a] where variable i is bit i
+    of a: {monomial (its names in the order of `names`): coefficient}, by the Moebius transform."""
+    coef = list(values)
     for i in range(len(names)):
-        for assign in range(1 << len(names)):
-            if assign >> i & 1:
-                coef[assign] -= coef[assign ^ (1 << i)]
-    return _norm({tuple(x for i, x in enumerate(names) if assign >> i & 1): c for assign, c in coef.items() if c})
+        for a in range(len(coef)):
+            if a >> i & 1:
+                coef[a] -= coef[a ^ (1 << i)]
+    return {tuple(x for i, x in enumerate(names) if a >> i & 1): c for a, c in enumerate(coef) if c}
 
 
 def _ring(op, base, args):

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import hashlib
 
-from ..poly import pkey
-from ..symbolic import _COMMUTES, _FMA, _KIND, Unsupported, _kind
+from ..poly import _norm, _poly, pkey
+from ..symbolic import _COMMUTES, Unsupported
 from . import floats as ff
 from . import integers as fi
 from . import predicates as fp
@@ -63,14 +63,14 @@ class _Group:
         self.axes = [f"{_BIT}{b}" for b in self.dbits]
         self.memo: dict = {}
         # the bound variables of the Reds being named, per slot: {"bv:N": its canonical name, by depth}
-        self.env: tuple = tuple({} for _ in slots)
+        self.env: tuple[dict, ...] = tuple({} for _ in slots)
         self.envkey: tuple = ()
 
     # integers --------------------------------------------------------------------------------------------------
     def integer(self, vals: tuple) -> str:
         """The canonical text of the slots' integer families, renamed and interpolated over D."""
         out = self.polynomial(vals)
-        return pkey(_clean(out)) if out else "0"
+        return pkey(_norm(out)) if out else "0"
 
     def polynomial(self, vals: tuple) -> dict:
         """The slots' integer families renamed and interpolated over D: one multilinear polynomial (the Moebius
@@ -118,12 +118,8 @@ class _Group:
             if name is None and j not in self.tbits:
                 raise Unsupported("a value reads a thread bit the store's address does not")
             names.append(name or f"{_BIT}{self.tbits[j]}")
-        coef = {i: table >> i & 1 for i in range(1 << len(support))}
-        for k in range(len(support)):          # the Moebius transform, as integers._few_bits
-            for i in range(1 << len(support)):
-                if i >> k & 1:
-                    coef[i] -= coef[i ^ (1 << k)]
-        return {tuple(sorted(x for k, x in enumerate(names) if i >> k & 1)): c for i, c in coef.items() if c}
+        poly = fi.multilinear([table >> i & 1 for i in range(1 << len(support))], names)
+        return {tuple(sorted(m)): c for m, c in poly.items()}
 
     # predicates ------------------------------------------------------------------------------------------------
     def predicate(self, ps: tuple, n: int) -> str:
@@ -145,8 +141,8 @@ class _Group:
         if first.how == "cmp" and first.op.split(".")[1] in ("lt", "ge"):
             diff = _add(self.polynomial(tuple(p.args[0] for p in ps)),
                         {m: -c for m, c in self.polynomial(tuple(p.args[1] for p in ps)).items()})
-            diff = _clean(diff)
-            return f"cmp.{first.op}:{pkey(_clean(_below(diff))) if diff.__class__ is dict else diff}<0"
+            diff = _norm(diff)
+            return f"cmp.{first.op}:{pkey(_norm(_below(diff))) if diff.__class__ is dict else diff}<0"
         if first.how == "cmp":
             args = [self.integer(tuple(p.args[i] for p in ps)) for i in range(2)]
         else:
@@ -174,12 +170,9 @@ class _Group:
         are those its axes fix; the D bits no axis names (dropped where nothing depends on them) take every value. A
         mask that differs across a reduction's operands falls back."""
         dnames = {f"{_BIT}{b}": b for b in self.dbits}
-        bound = {int(a[len(fi.TBIT):]) for e in self.env for a in e if a.startswith(fi.TBIT)}
-        k = n.bit_length() - 1
-        for p in ps:
-            if p.__class__ is fp.Mask and any(
-                    fsub._mask_bits(p.bits, tuple(-1 if q == j else q for q in range(k)), n) != p.bits for j in bound):
-                raise Unsupported("a mask of a lane bit a reduction binds")
+        bound = sum({1 << int(a[len(fi.TBIT):]) for e in self.env for a in e if a.startswith(fi.TBIT)})
+        if any(p.__class__ is fp.Mask and fsub.mask_reads(p.bits, n) & bound for p in ps):
+            raise Unsupported("a mask of a lane bit a reduction binds")
         groups: dict = {}
         for s, p in enumerate(ps):
             fixed = tuple((dnames[a], self.index[s] >> k & 1) for k, a in enumerate(self.axes) if a in dnames)
@@ -282,21 +275,14 @@ class _Group:
             p = self.predicate(tuple(g.pred for g in fs), n)
             a, b = self.value(tuple(g.a for g in fs), n), self.value(tuple(g.b for g in fs), n)
             out = a if p == "T" or a == b else b if p == "F" else _h(f"select({p},{a},{b})")
-        elif cls is ff.Node and len(f.kids) == 2 and _KIND.get(f.op, _kind(f.op)) == _COMMUTES and \
+        elif cls is ff.Node and len(f.kids) == 2 and ff.kind(f.op) == _COMMUTES and \
                 all(g.__class__ is ff.Node and g.op == f.op and len(g.kids) == 2 for g in fs) and \
                 _same_shape(f.kids[0], f.kids[1], {}):
             out = self.as_reduction(f.op, fs, n)
         elif cls is ff.Node:
             if any(g.op != f.op or len(g.kids) != len(f.kids) for g in fs):
                 raise Unsupported("slots' nodes of different operations")
-            kids = [self.value(tuple(g.kids[i] for g in fs), n) for i in range(len(f.kids))]
-            kind = _KIND.get(f.op)
-            if kind is None:
-                kind = _kind(f.op)
-            if kind == _COMMUTES:
-                kids.sort()
-            elif kind == _FMA:
-                kids = sorted(kids[:2]) + kids[2:]
+            kids = ff.ordered(f.op, [self.value(tuple(g.kids[i] for g in fs), n) for i in range(len(f.kids))])
             out = _h(f"{f.op}({','.join(kids)})")
         elif cls is ff.Pack:
             if any(g.pw != f.pw or len(g.parts) != len(f.parts) for g in fs):
@@ -306,15 +292,15 @@ class _Group:
         elif cls is ff.Red:
             if any(g.op != f.op for g in fs):
                 raise Unsupported("slots' reductions of different operations")
-            outer, outer_key = self.env, self.envkey
-            name = f"rv{len(outer[0])}"      # (by depth: the same in every configuration that nests alike)
-            self.env = tuple({**e, (f"{fi.TBIT}{g.var}" if g.var.__class__ is int else g.var): name}
-                             for e, g in zip(outer, fs))
-            self.envkey = outer_key + (tuple(g.var for g in fs),)
+            saved, saved_key = self.env, self.envkey
+            name = f"rv{len(saved[0])}"      # (by depth: the same in every configuration that nests alike)
+            self.env = tuple({**e, (f"{fi.TBIT}{g.var}" if isinstance(g.var, int) else g.var): name}
+                             for e, g in zip(saved, fs))
+            self.envkey = saved_key + (tuple(g.var for g in fs),)
             try:
                 out = _h(f"red.{f.op}({self.value(tuple(g.of for g in fs), n)})")
             finally:
-                self.env, self.envkey = outer, outer_key
+                self.env, self.envkey = saved, saved_key
         elif cls is ff.Part:
             if any((g.i, g.n, g.width) != (f.i, f.n, f.width) for g in fs):
                 raise Unsupported("slots' parts of different places")
@@ -409,7 +395,7 @@ def _first_difference(a, b, memo: dict) -> int:
     memo[id(a)] = True
     ca = a.__class__
     if ca is ff.Leaf and b.__class__ is ff.Leaf:
-        d = _clean(_add(_poly(b.address), {m: -c for m, c in _poly(a.address).items()}))
+        d = _norm(_add(_poly(b.address), {m: -c for m, c in _poly(a.address).items()}))
         if d.__class__ is int:
             return (d > 0) - (d < 0)
         c = d[min(d)]
@@ -421,10 +407,6 @@ def _first_difference(a, b, memo: dict) -> int:
         if sign:
             return sign
     return 0
-
-
-def _poly(v) -> dict:
-    return v if v.__class__ is dict else {(): v} if v else {}
 
 
 def _reads(bits: int, k: int, width: int) -> bool:
@@ -451,11 +433,6 @@ def _mul(a: dict, b: dict) -> dict:
             m = tuple(sorted([x for x in m1 + m2 if not x.startswith(_BIT)] + list(xs)))
             out[m] = out.get(m, 0) + c1 * c2
     return out
-
-
-def _clean(p: dict):
-    p = {m: c for m, c in p.items() if c}
-    return p.get((), 0) if set(p) <= {()} else p
 
 
 def _split(address) -> tuple:

@@ -51,8 +51,7 @@ def _mask_bits(bits: int, sigma: tuple, n: int) -> int:
     a copy of every element) is two shifts of the big integer; anything else a loop over the threads."""
     moved = [j for j, s in enumerate(sigma) if s != j]
     if any(sigma[j].__class__ is str for j in moved):
-        if any(_mask_bits(bits, tuple(-1 if q == j else q for q in range(len(sigma))), n) != bits
-               for j in moved if sigma[j].__class__ is str):
+        if any(mask_reads(bits, n) >> j & 1 for j in moved if sigma[j].__class__ is str):
             raise Unsupported("a mask of a lane bit a reduction binds")
         sigma = tuple(j if s.__class__ is str else s for j, s in enumerate(sigma))
         moved = [j for j, s in enumerate(sigma) if s != j]
@@ -63,6 +62,13 @@ def _mask_bits(bits: int, sigma: tuple, n: int) -> int:
             bits = kept | (kept >> (1 << j)) if one else kept | (kept << (1 << j))
         return bits
     return sum((bits >> _image(sigma, t) & 1) << t for t in range(n))
+
+
+@functools.lru_cache(maxsize=65536)
+def mask_reads(bits: int, n: int) -> int:
+    """The thread bits a mask of n threads reads (it changes where bit j is put to 0), as a bit mask."""
+    k = n.bit_length() - 1
+    return sum(1 << j for j in range(k) if _mask_bits(bits, tuple(-1 if q == j else q for q in range(k)), n) != bits)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -118,8 +124,7 @@ def reads(f, n: int, memo: dict) -> int:
     if hit is not None and hit[0] is f:
         return hit[1]
     if cls is fp.Mask:
-        out = sum(1 << j for j in range(n.bit_length() - 1)
-                  if _mask_bits(f.bits, tuple(-1 if q == j else q for q in range(n.bit_length() - 1)), n) != f.bits)
+        out = mask_reads(f.bits, n)
     else:
         kids = (f.args if cls is fp.Each else (f.address,) if cls is ff.Leaf else f.kids if cls is ff.Node else
                 (f.pred, f.a, f.b) if cls is ff.Select else f.parts if cls is ff.Pack else (f.of,))   # (Part, Red)

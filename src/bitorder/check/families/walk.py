@@ -1,14 +1,15 @@
-"""The walk over one symbolic thread (docs/check-families.md, step 2): a straight-line kernel's stores as families,
-one per store element, where the concrete walk (dataflow.py) makes one tree per thread.
+"""The walk over one symbolic thread (docs/check-families.md, steps 2-4): a kernel's stores as families, one per
+store element, where the concrete walk (dataflow.py) makes one tree per thread.
 
-It takes what step 2 covers and refuses the rest (`Unsupported`, and the caller falls back to the concrete walk):
-no branch, shuffle, shared memory, barrier, tensor-core or async instruction; integer and predicate instructions as
-families/integers.py and predicates.py compute them; global loads of 16 or 32 bits (guarded ones as selects on
-their guard); the float instructions whose key is a plain hash (floats.node), f16x2 / bf16x2 conversions into
-packs, and the parts of packs and of loads; global stores of floats, packs and constants, unguarded or under a
-predicate family. Where the concrete walk refuses a construct for a reason it reads from the trees (a multiply that
-ptxas may contract into an add that reads it, a register never written reaching a store), this walk refuses it too,
-by a rule at least as strict.
+It takes straight-line code and refuses the rest (`Unsupported`, and the caller falls back to the concrete walk):
+integer and predicate instructions as families/integers.py and predicates.py compute them; global loads of 16 or 32
+bits (guarded ones as selects on their guard); the float instructions whose key is a plain hash (floats.node), f16x2
+/ bf16x2 conversions into packs, and the parts of packs and of loads; full-warp butterfly shuffles that feed a
+commuting instruction (floats.Red; 16-bit ones through cvt.u32.u16, floats.Wide); shared-memory stores and loads
+between full barriers (shared.py); global stores of floats, packs and constants, unguarded or under a predicate
+family. No branch, loop, tensor-core or async instruction. Where the concrete walk refuses a construct for a reason
+it reads from the trees (a multiply that ptxas may contract into an add that reads it, a register never written
+reaching a store), this walk refuses it too, by a rule at least as strict.
 
 `walk(entry, divisible)` returns the `Store`s: each a family of its address, guard and value, and its type's text.
 `roots_at(stores, n)` puts them at every thread: the concrete walk's roots exactly (tests and
@@ -21,7 +22,7 @@ from .. import onehot
 from ..poly import UNDEF, atom, pkey, short
 from ..ptx import Entry, Instr, Label
 from ..rules import _address, _float_cmp, _operand, _reg_list
-from ..symbolic import _BITS, _COMMUTES, _KIND, _is_float_op, _kind, _pair_cvt, Unsupported
+from ..symbolic import _BITS, _COMMUTES, _is_float_op, _pair_cvt, Unsupported
 from . import floats as ff
 from . import integers as fi
 from . import predicates as fp
@@ -117,9 +118,9 @@ class _Walk:
             return self.write(ops[0], ff.Wide(args[0]))      # (a 16-bit float's bits, to be shuffled)
         if op == "cvt.u16.u32" and args[0].__class__ in (ff.Wide, ff.Shfl):
             a = args[0]
-            if a.__class__ is ff.Wide:
+            if isinstance(a, ff.Wide):
                 return self.write(ops[0], a.of)
-            if a.of.__class__ is ff.Wide:
+            if isinstance(a.of, ff.Wide):
                 return self.write(ops[0], ff.Shfl(a.of.of, a.bit))
         if any(a.__class__ is ff.Wide for a in args):
             raise Unsupported("a widened 16-bit float read but by a shuffle or its narrowing")
@@ -129,7 +130,7 @@ class _Walk:
         if base == "setp":
             if len(ops) != 3 or "|" in ops[0] or _float_cmp(op) or any(a.__class__ not in (int, dict) for a in args):
                 raise Unsupported(f"setp form {op}, or of a float family")
-            return self.write(ops[0], self.predicate(fp.compare(op, args[0], args[1], self.n)))
+            return self.write(ops[0], fp.compare(op, args[0], args[1], self.n))
         if ".pred" in op and base in ("and", "or", "xor", "not"):
             if not all(a.__class__ in (bool, fp.Mask, fp.Each) for a in args):
                 raise Unsupported("a predicate of something else")
@@ -139,9 +140,8 @@ class _Walk:
                 if any(a.__class__ in (dict, ff.Shfl) for a in args):
                     raise Unsupported(f"{op} of an integer family that reads a symbol, or of a shuffle")
                 v = ff.packed(op, tuple(args))
-                if v.__class__ is ff.Pack and op.split(".")[0] in ("add", "sub") and ".rn" not in op and \
-                        any(self.may_be_mul(k) for h in v.parts for k in h.kids):
-                    raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
+                if v.__class__ is ff.Pack:
+                    self.contraction(op, [k for h in v.parts for k in h.kids])
                 return self.write(ops[0], v)
             return self.write(ops[0], self.float(op, args))
         if base in _INT and all(a.__class__ in (int, dict) for a in args):
@@ -151,11 +151,6 @@ class _Walk:
                 raise Unsupported(f"{op} over the thread index left opaque by the bit rules")
             return self.write(ops[0], v)
         raise Unsupported(f"not a family instruction: {op}")
-
-    def predicate(self, p):
-        if p is None:
-            raise Unsupported("a comparison of something else")
-        return p
 
     def shuffle(self, ins: Instr) -> None:
         """shfl.sync.bfly over a full warp by one lane bit: a Shfl of its operand (taken only by float)."""
@@ -180,23 +175,26 @@ class _Walk:
             raise Unsupported(f"{op} of an integer family that reads a symbol")
         shuffled = [a for a in args if a.__class__ is ff.Shfl]
         if shuffled:
-            if len(args) != 2 or len(shuffled) != 1 or _KIND.get(op, _kind(op)) != _COMMUTES:
+            if len(args) != 2 or len(shuffled) != 1 or ff.kind(op) != _COMMUTES:
                 raise Unsupported("a shuffle's value used but as a reduction step's partner")
             other, sh = (args[1], args[0]) if args[0] is shuffled[0] else (args[0], args[1])
             if sh.of is not other:
                 raise Unsupported("a shuffle's value combined with another value")
-            if ".rn" not in op and op.split(".")[0] == "add" and self.may_be_mul(other):
-                raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
+            self.contraction(op, [other])
             # the lane bit bound in place: nothing copied (building the two halves, F[t_j:=0] and F[t_j:=1], made
             # the reduced tree itself and cost 6-15x the concrete walk: docs/check-families.md)
             return ff.Red(op, other, sh.bit)
-        base = op.split(".")[0]
-        if base in ("add", "sub") and ".rn" not in op and any(self.may_be_mul(a) for a in args):
-            raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
+        self.contraction(op, args)
         f = ff.node(op, tuple(args))
         if f is None:
             raise Unsupported(f"{op}: not a plain float node")
         return f
+
+    def contraction(self, op: str, operands: list) -> None:
+        """Refuse an add or sub without .rn that reads an unrounded multiply (dataflow.float_node's refusal: ptxas
+        may contract the two into an fma)."""
+        if op.split(".")[0] in ("add", "sub") and ".rn" not in op and any(self.may_be_mul(a) for a in operands):
+            raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
 
     def may_be_mul(self, f) -> bool:
         """Whether f may be, in some thread, a node the concrete walk notes as an unrounded multiply (made by a mul
@@ -224,10 +222,7 @@ class _Walk:
             raise Unsupported(f"a global load of {ins.opcode}")
         if self.stores:
             raise Unsupported("a global load after a global store (they may alias)")
-        base, offset = _address(ops[1])
-        a = self.params[base] if base in self.params else self.operand(base)
-        if a.__class__ not in (int, dict):
-            raise Unsupported("an address that is not an integer family")
+        a, offset = self.address(ops[1])
         pred = self.guard(ins)
         for i, d in enumerate(_reg_list(ops[0])):
             leaf = ff.Leaf(fi.integer("add.s64", [a, offset + width * i]), width)
@@ -238,6 +233,14 @@ class _Walk:
                 if old is ff.UNDEF:
                     raise Unsupported("a guarded load into a register never written")
                 self.write(d, ff.Select(pred, leaf, old))
+
+    def address(self, text: str) -> tuple:
+        """(the integer family of a global access's base, its constant offset) of an address operand text."""
+        base, offset = _address(text)
+        a = self.params[base] if base in self.params else self.operand(base)
+        if a.__class__ not in (int, dict):
+            raise Unsupported("an address that is not an integer family")
+        return a, offset
 
     def guard(self, ins: Instr):
         if ins.guard is None:
@@ -253,10 +256,7 @@ class _Walk:
         width = _BITS.get(ins.opcode.split(".")[-1])
         if ".global" not in ins.opcode or width is None:
             raise Unsupported(f"a store {ins.opcode}")
-        base, offset = _address(ops[0])
-        a = self.params[base] if base in self.params else self.operand(base)
-        if a.__class__ not in (int, dict):
-            raise Unsupported("an address that is not an integer family")
+        a, offset = self.address(ops[0])
         g = self.guard(ins)
         if g is False:
             return
@@ -319,7 +319,7 @@ def roots_at(stores: list, n: int) -> dict:
     seen: dict = {}
 
     def reads(f) -> int:
-        return fsub.reads(f, n, seen) if f.__class__ not in (int, bool) and f is not ff.UNDEF else 0
+        return fsub.reads(f, n, seen)
     for s in stores:
         for t in range(n):
             g = fp.at_thread(s.guard, t)
