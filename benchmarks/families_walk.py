@@ -8,9 +8,10 @@ Per configuration: "equal" (the roots agree), "differ" (a wrong family rule: mus
 "family refused: <why>" (the family walk falls back), "concrete refused" (dataflow.walk raised; not compared),
 "walked, roots not compared" (blocks of more than --roots-max-threads threads: walked and named, for the partitions
 and times only).
-Where every configuration of a kernel walks as families, its partition by the v2 signature (families/names.py) is
-compared with today's (check.signature): "partition: equal" or "differs". Times: the family walk alone, its names, its roots put at every thread, and the concrete walk, in CPU seconds. Exits 1 on any
-difference."""
+Over the configurations of a kernel that walk as families, the partition by the v2 signature (families/names.py) is
+compared with today's (check.signature): "partition: equal" or "differs", and "v2 classes joining v1 classes"
+counted (v1 is GPU-gated; such a class would be a merge no gate has checked). Times: the family walk alone, its names, its roots put at every thread, and the concrete walk, in CPU seconds. Exits 1 on any
+difference of roots and on any v2 class joining v1 classes."""
 from __future__ import annotations
 
 import argparse
@@ -127,6 +128,13 @@ def main() -> int:
             same = sorted(map(sorted, v1.values())) == sorted(map(sorted, v2.values()))
             mine["partition: " + ("equal" if same else f"differs ({len(v1)} v1 classes, {len(v2)} v2)")] += 1
             partitions["equal" if same else "differ"] += 1
+            # v1 is the GPU-gated partition: a v2 class over configurations of two v1 classes would be a merge
+            # no gate has checked (counted, and the exit code says so)
+            of = {c: k for k, cs in v1.items() for c in cs}
+            joined = sum(len({of.get(c) for c in cs}) > 1 for cs in v2.values())
+            if joined:
+                mine["partition: v2 classes joining v1 classes"] += joined
+                partitions["v2 classes joining v1 classes"] += joined
         counts.update(mine)
         per_kernel[name] = dict(mine)
     out = {"kernels": len(paths), "counts": dict(counts.most_common()), "partitions": dict(partitions),
@@ -137,7 +145,7 @@ def main() -> int:
     if a.json:
         with open(a.json, "w") as f:
             json.dump(out, f, indent=1, default=str)
-    return 1 if counts["differ"] else 0
+    return 1 if counts["differ"] or partitions["v2 classes joining v1 classes"] else 0
 
 
 if __name__ == "__main__":

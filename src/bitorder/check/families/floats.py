@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from .. import onehot
 from ..poly import _norm, pkey
 from ..predicates import select
-from ..symbolic import _COMMUTES, _FMA, _KIND, _PLAIN, _WIDEN, _hash, _kind, _once_key, leaf_key
+from ..symbolic import _COMMUTES, _FMA, _JOINED, _KIND, _PLAIN, _WIDEN, _WIDENS, _hash, _kind, _once_key, leaf_key
 from . import integers as fi
 from . import predicates as fp
 
@@ -115,11 +115,17 @@ def node(op: str, kids: tuple) -> Node | None:
     """The family of float instruction op over kids, or None where its key is not the plain hash (a join, a
     widening of anything but a load, a one-hot sum's term or sum while the walk tracks them)."""
     kind_ = kind(op)
-    if kind_ == _WIDEN:   # (Nodes._widen renames only a widened join or sign-cleared half: neither is a family yet)
+    if kind_ == _WIDEN:   # (a widened join is a join of the widened members: key_at, as Nodes._widen)
         kind_ = _PLAIN
-    if kind_ not in (_PLAIN, _COMMUTES, _FMA) or (op in onehot.HOT and (onehot.TERM or onehot.SUM)):
+    if kind_ not in (_PLAIN, _COMMUTES, _FMA, _JOINED) or (op in onehot.HOT and (onehot.TERM or onehot.SUM)):
         return None
     return Node(op, kids)
+
+
+def joins(f, op: str) -> bool:
+    """Whether family f is a join of opcode op (a max node, or a butterfly's Red of one): a join over it flattens it,
+    and a widening of it is renamed (symbolic.Nodes._key, _widen)."""
+    return f.__class__ in (Node, Red) and f.op == op
 
 
 def packed(op: str, args: tuple):
@@ -205,7 +211,7 @@ def key_at(f, t: int, memo: dict, env: tuple = (), reads=None) -> str | None:
             kids = sorted(key_at(f.of, t & ~(1 << j) | b << j, memo, env, reads) or "" for b in (0, 1))
         else:
             kids = sorted(key_at(f.of, t, memo, env + ((f.var, b),), reads) or "" for b in (0, 1))
-        out = None if "" in kids else _hash(f.op, kids, "")
+        out = None if "" in kids else _join_key(f.op, kids, memo) if kind(f.op) == _JOINED else _hash(f.op, kids, "")
     elif f.__class__ is Select:
         g = fp.at_thread(_bind_pred(f.pred, env), t)
         if g is True or g is False:
@@ -221,7 +227,18 @@ def key_at(f, t: int, memo: dict, env: tuple = (), reads=None) -> str | None:
     elif f.__class__ is Node:
         named = [key_at(k, t, memo, env, reads) for k in f.kids]
         kids = [k for k in named if k is not None]
-        out = None if len(kids) < len(named) else _hash(f.op, ordered(f.op, kids), "")
+        k_ = kind(f.op)
+        if len(kids) < len(named):
+            out = None
+        elif k_ == _JOINED:
+            out = _join_key(f.op, kids, memo)
+        elif k_ == _WIDEN and _lattice(memo).get(kids[0], ("",))[0] == _WIDENS[f.op][0]:
+            # Nodes._widen: the max.f32 join of the members widened one by one (a bf16 one marked by its NaN)
+            widened = sorted({_hash(f.op, [m], "") for m in _lattice(memo)[kids[0]][1]})
+            out = _hash("max.f32", widened, _WIDENS[f.op][1])
+            _lattice(memo)[out] = ("max.f32", frozenset(widened))
+        else:
+            out = _hash(f.op, ordered(f.op, kids), "")
     elif f is UNDEF:
         out = _UNDEF_KEY
     elif f.__class__ is Pack:
@@ -235,3 +252,28 @@ def key_at(f, t: int, memo: dict, env: tuple = (), reads=None) -> str | None:
         out = f"bits:{v & _M64}" if v.__class__ is int else None
     memo[(id(f), t, env)] = out
     return out
+
+
+def _lattice(memo: dict) -> dict:
+    """key_at's record of the joins it named: {key: (opcode, the keys it joins)} (symbolic.Nodes.lattice's)."""
+    hit = memo.get("lattice")
+    if hit is None:
+        hit = memo["lattice"] = {}
+    return hit
+
+
+def _join_key(op: str, kids: list, memo: dict) -> str:
+    """symbolic.Nodes._key of a join over kids' keys: the set of what they join, a kid that is a join of the same
+    opcode flattened into it (by key: a select that picks a join in this thread is flattened too, as there)."""
+    lattice = _lattice(memo)
+    members: set = set()
+    for k in kids:
+        hit = lattice.get(k)
+        if hit is not None and hit[0] == op:
+            members |= hit[1]
+        else:
+            members.add(k)
+    out = sorted(members)
+    key = _hash(op, out, "")
+    lattice[key] = (op, frozenset(out))
+    return key

@@ -12,7 +12,8 @@ E = the thread bits' positions and D, each x_b free. Each family is named over t
 - *re-rolled*: the slots' families, one expression up to the integers and predicates they hold, become one family
   over D too: at each integer position the unique multilinear interpolation over D of the slots' values there, at
   each predicate its truth table over E.
-Everything else must match node by node (op, kind, arity), or the walk falls back (Unsupported).
+Everything else must match node by node (op, kind, arity), or the walk falls back (Unsupported). Joins (max) are
+named by the set they join (families/joins.py, a mixin of the group).
 
 So the v2 text names, for every stored element offset, its guard and its value's tree: equal texts are equal
 stores at every element (the same argument as v1's roots, evaluated symbolically). It does not depend on which
@@ -22,20 +23,15 @@ from __future__ import annotations
 import hashlib
 
 from ..poly import _norm, _poly, pkey
-from ..symbolic import _COMMUTES, Unsupported
+from ..symbolic import _COMMUTES, _JOINED, _WIDENS, Unsupported
 from . import floats as ff
 from . import integers as fi
 from . import predicates as fp
 from . import subst as fsub
-
-_BIT = "x:"   # an element-offset bit: _BIT + str(position)
-
-
-def _h(text: str) -> str:
-    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+from .joins import _BIT, Joins, _h, _join_op   # (_BIT: an element-offset bit, _BIT + str(position))
 
 
-class _Group:
+class _Group(Joins):
     """The store elements of one symbolic address part and type: their element bits and the slot patterns."""
 
     def __init__(self, tbits: dict, slots: list, n: int):
@@ -65,6 +61,8 @@ class _Group:
         # the bound variables of the Reds being named, per slot: {"bv:N": its canonical name, by depth}
         self.env: tuple[dict, ...] = tuple({} for _ in slots)
         self.envkey: tuple = ()
+        self.shifting = None
+        self.reads_memo: dict = {}
 
     # integers --------------------------------------------------------------------------------------------------
     def integer(self, vals: tuple) -> str:
@@ -92,7 +90,7 @@ class _Group:
 
     def renamed(self, v, s: int) -> dict:
         """v (of slot s) with its thread bits (and 0/1 functions of them) as multilinear polynomials in element bits,
-        and its bound variables by their canonical names."""
+        and its bound variables by their canonical names (or their values, where a join enumerates them)."""
         if v.__class__ is int:
             return {(): v} if v else {}
         out: dict = {}
@@ -104,21 +102,32 @@ class _Group:
                     if a not in env:
                         raise Unsupported("a bound variable outside its reduction")
                     a = env[a]
+                    if a.__class__ is int:
+                        if not a:
+                            break
+                        continue
                 term = _mul(term, self.boolean(a, env) if a.startswith(fi.TID) else {(a,): 1})
-            out = _add(out, term)
+            else:
+                out = _add(out, term)
         return out
 
     def boolean(self, a: str, env: dict) -> dict:
         """A thread atom as the multilinear polynomial of its truth table over what its support bits are: a
         reduction's bound variable where a Red binds the bit (env), else the element bit the address makes it."""
         support, table = fi._table(a)
-        names = []
-        for j in support:
+        names, free, fixed = [], [], 0
+        for i, j in enumerate(support):
             name = env.get(f"{fi.TBIT}{j}")
+            if name.__class__ is int:                  # (a bit a join enumerates: its value)
+                fixed |= name << i
+                continue
             if name is None and j not in self.tbits:
                 raise Unsupported("a value reads a thread bit the store's address does not")
             names.append(name or f"{_BIT}{self.tbits[j]}")
-        poly = fi.multilinear([table >> i & 1 for i in range(1 << len(support))], names)
+            free.append(i)
+        values = [table >> (fixed | sum((a >> k & 1) << i for k, i in enumerate(free))) & 1
+                  for a in range(1 << len(free))]
+        poly = fi.multilinear(values, names)
         return {tuple(sorted(m)): c for m, c in poly.items()}
 
     # predicates ------------------------------------------------------------------------------------------------
@@ -270,11 +279,20 @@ class _Group:
         elif cls is ff.Leaf:
             if any(g.width != f.width for g in fs):
                 raise Unsupported("slots' loads of different widths")
-            out = f"load{f.width}[{self.integer(tuple(g.address for g in fs))}]"
+            if self.shifting and frozenset(map(id, fs)) == self.shifting[0]:
+                out = self.shifting[1]          # (shift_form: the load relative to its offsets)
+            else:
+                out = f"load{f.width}[{self.integer(tuple(g.address for g in fs))}]"
+        elif cls is ff.Select and self.case_join(fs):
+            out = _h(f"join.{_join_op(f)}({','.join(sorted(self.join_members(fs, n)))})")
         elif cls is ff.Select:
             p = self.predicate(tuple(g.pred for g in fs), n)
             a, b = self.value(tuple(g.a for g in fs), n), self.value(tuple(g.b for g in fs), n)
             out = a if p == "T" or a == b else b if p == "F" else _h(f"select({p},{a},{b})")
+        elif cls is ff.Node and self.widens_join(fs):
+            out = _h(f"join.max.f32{_WIDENS[f.op][1]}({','.join(sorted(self.join_members(fs, n)))})")
+        elif cls in (ff.Node, ff.Red) and ff.kind(f.op) == _JOINED:
+            out = _h(f"join.{f.op}({','.join(sorted(self.join_members(fs, n)))})")
         elif cls is ff.Node and len(f.kids) == 2 and ff.kind(f.op) == _COMMUTES and \
                 all(g.__class__ is ff.Node and g.op == f.op and len(g.kids) == 2 for g in fs) and \
                 _same_shape(f.kids[0], f.kids[1], {}):
@@ -292,15 +310,11 @@ class _Group:
         elif cls is ff.Red:
             if any(g.op != f.op for g in fs):
                 raise Unsupported("slots' reductions of different operations")
-            saved, saved_key = self.env, self.envkey
-            name = f"rv{len(saved[0])}"      # (by depth: the same in every configuration that nests alike)
-            self.env = tuple({**e, (f"{fi.TBIT}{g.var}" if isinstance(g.var, int) else g.var): name}
-                             for e, g in zip(saved, fs))
-            self.envkey = saved_key + (tuple(g.var for g in fs),)
+            saved = self.bind(fs)
             try:
                 out = _h(f"red.{f.op}({self.value(tuple(g.of for g in fs), n)})")
             finally:
-                self.env, self.envkey = saved, saved_key
+                self.env, self.envkey = saved
         elif cls is ff.Part:
             if any((g.i, g.n, g.width) != (f.i, f.n, f.width) for g in fs):
                 raise Unsupported("slots' parts of different places")
@@ -311,21 +325,38 @@ class _Group:
         return out
 
 
+    def bind(self, fs: tuple) -> tuple:
+        """Bind the slots' Reds' variables (each slot's own) to one name, by depth (the same in every configuration
+        that nests alike); returns what to restore."""
+        saved = self.env, self.envkey
+        name = f"rv{len(self.env[0])}"
+        self.env = tuple({**e, (f"{fi.TBIT}{g.var}" if isinstance(g.var, int) else g.var): name}
+                         for e, g in zip(self.env, fs))
+        self.envkey = self.envkey + (tuple(g.var for g in fs),)
+        return saved
+
+
 def _below(diff: dict) -> dict:
     """a - b for `a < b` (or `a >= b`) without the terms too small to decide it: where the symbol terms' coefficients
     share the factor g = 2^q, the element-bit terms and constant that are not multiples of g range over [0, g), so
-    S + r < 0 exactly where S < 0 (S a multiple of g). (Triton masks a vector by its first element's index, and
-    a size assumed a multiple of 16 makes that every element's own test: num_warps and vector widths meet.)"""
+    S + r < 0 exactly where S < 0 (S a multiple of g; the constant's remainder mod g is among the low terms, its
+    multiple of g in S). (Triton masks a vector by its first element's index, and a size assumed a multiple of 16
+    makes that every element's own test: num_warps and vector widths meet, in guards and in a join's members.)"""
     sym = [c for m, c in diff.items() if m and any(not a.startswith(_BIT) for a in m)]
     if not sym:
         return diff
     g = min(c & -c for c in map(abs, sym))
-    low = {m: c for m, c in diff.items() if all(a.startswith(_BIT) for a in m) and c % g}
-    lo = sum(min(c, 0) for m, c in low.items() if m) + low.get((), 0)
-    hi = sum(max(c, 0) for m, c in low.items() if m) + low.get((), 0)
-    if not low or lo < 0 or hi >= g:
+    const = diff.get((), 0)
+    low = {m: c for m, c in diff.items() if m and all(a.startswith(_BIT) for a in m) and c % g}
+    low[()] = const % g      # (the constant's part below g: its multiple of g stays in S)
+    lo = sum(min(c, 0) for m, c in low.items() if m) + low[()]
+    hi = sum(max(c, 0) for m, c in low.items() if m) + low[()]
+    if not any(low.values()) or lo < 0 or hi >= g:
         return diff
-    return {m: c for m, c in diff.items() if m not in low}
+    out = {m: c for m, c in diff.items() if m not in low}
+    if const - low[()]:
+        out[()] = const - low[()]
+    return out
 
 
 def _restrict(p, dup: int, v: int, n: int):

@@ -3,8 +3,8 @@ thread wrote each word; a load after a barrier reads, in thread t, the family th
 each bit of w(t) over the reading threads is a constant or one bit of t (else it falls back: Unsupported).
 
 The concrete walk's rules, decided here on whole instructions: a word is read at the width it was written; a read
-of a word another thread wrote, or a write of a word another thread read, in the same barrier interval is a race
-(refused); a read of a word never written is refused too, and two threads storing one word in one store must store
+of a word another thread wrote, or a write of a word another thread read, with no barrier both threads take between
+them is a race (refused; bar.sync orders the block, bar.warp.sync a warp); a read of a word never written is refused too, and two threads storing one word in one store must store
 one value (their family reads no bit they differ in). A read of words several stores wrote is a case split on the
 reading threads. Guards of shared accesses must be masks of the thread index (a guard that reads a symbol falls
 back)."""
@@ -19,21 +19,31 @@ from . import subst as fsub
 
 
 class _Word:
-    """One element of a shared store: its value family, width, barrier interval, and {offset: writer thread}."""
+    """One element of a shared store: its value family, width, barrier intervals (block's, warp's) and {offset:
+    writer thread}."""
 
-    def __init__(self, value, width: int, epoch: int, writers: dict) -> None:
+    def __init__(self, value, width: int, epoch: tuple, writers: dict) -> None:
         self.value, self.width, self.epoch, self.writers = value, width, epoch, writers
 
 
 class Shared:
     def __init__(self) -> None:
-        self.epoch = 0
+        # (bar.sync count, bar.sync + bar.warp.sync count): accesses of two threads are ordered where a barrier both
+        # take lies between them, a warp barrier ordering one warp (dataflow's epochs)
+        self.epoch = (0, 0)
         self.words: dict = {}   # offset -> the latest _Word that wrote it
-        self.read: dict = {}    # offset -> {threads that read it in this barrier interval}
+        self.read: dict = {}    # offset -> {(thread that read it since the last full barrier, when)}
 
     def barrier(self) -> None:
-        self.epoch += 1
+        self.epoch = (self.epoch[0] + 1, self.epoch[1] + 1)
         self.read = {}
+
+    def warp_barrier(self) -> None:
+        self.epoch = (self.epoch[0], self.epoch[1] + 1)
+
+    def ordered(self, when: tuple, a: int, b: int) -> bool:
+        """Whether an access of thread a at `when` and one of thread b now have a barrier both take between them."""
+        return when[1] != self.epoch[1] if a >> 5 == b >> 5 else when[0] != self.epoch[0]
 
     def _offsets(self, w, ins, at: int):
         """([(thread, offset)] of the threads the guard admits, its width, the registers) of a shared access."""
@@ -71,11 +81,10 @@ class Shared:
                     if varies & (t ^ writers[o]):
                         raise Unsupported("two threads store one shared word in one instruction, maybe unalike")
                     continue
-                readers = self.read.get(o)
-                if readers and readers != {t}:
+                if any(r != t and not self.ordered(when, r, t) for r, when in self.read.get(o, ())):
                     raise Unsupported("a shared word written where another thread read it, with no barrier between")
                 prev = self.words.get(o)
-                if prev is not None and prev.epoch == self.epoch and prev.writers.get(o) != t:
+                if prev is not None and prev.writers.get(o) != t and not self.ordered(prev.epoch, prev.writers[o], t):
                     raise Unsupported("two threads store one shared word with no barrier between")
                 writers[o] = t
             word = _Word(v, width, self.epoch, writers)
@@ -92,9 +101,9 @@ class Shared:
                 if x is None or x.width != width:
                     raise Unsupported("a shared read of a word never written, or written at another width")
                 writer = x.writers[o]
-                if x.epoch == self.epoch and writer != t:
+                if writer != t and not self.ordered(x.epoch, writer, t):
                     raise Unsupported("a shared word read where another thread wrote it, with no barrier between")
-                self.read.setdefault(o, set()).add(t)
+                self.read.setdefault(o, set()).add((t, self.epoch))
                 groups.setdefault(x, []).append((t, writer))
             if not groups:        # (no thread reads: the guard is false everywhere)
                 continue

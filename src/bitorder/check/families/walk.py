@@ -3,9 +3,11 @@ store element, where the concrete walk (dataflow.py) makes one tree per thread.
 
 It takes straight-line code and refuses the rest (`Unsupported`, and the caller falls back to the concrete walk):
 integer and predicate instructions as families/integers.py and predicates.py compute them; global loads of 16 or 32
-bits (guarded ones as selects on their guard); the float instructions whose key is a plain hash (floats.node), f16x2
-/ bf16x2 conversions into packs, and the parts of packs and of loads; full-warp butterfly shuffles that feed a
-commuting instruction (floats.Red; 16-bit ones through cvt.u32.u16, floats.Wide); shared-memory stores and loads
+bits (guarded ones as selects on their guard); the float instructions whose key is a plain hash (floats.node) and
+joins (max: a Node or Red of the join's opcode, keyed as a set), f16x2 / bf16x2 conversions into packs, and the
+parts of packs and of loads; selp of floats on a predicate family (a Select); mov.pred; full-warp butterfly shuffles
+that feed a commuting instruction or a join (floats.Red; 16-bit ones through cvt.u32.u16, floats.Wide), and 32-bit
+ones read as data (moved: a select over the lane bit); shared-memory stores and loads
 between full barriers (shared.py); global stores of floats, packs and constants, unguarded or under a predicate
 family. No branch, loop, tensor-core or async instruction. Where the concrete walk refuses a construct for a reason
 it reads from the trees (a multiply that ptxas may contract into an add that reads it, a register never written
@@ -22,7 +24,7 @@ from .. import onehot
 from ..poly import UNDEF, atom, pkey, short
 from ..ptx import Entry, Instr, Label
 from ..rules import _address, _float_cmp, _operand, _reg_list
-from ..symbolic import _BITS, _COMMUTES, _is_float_op, _pair_cvt, Unsupported
+from ..symbolic import _BITS, _COMMUTES, _JOINED, _is_float_op, _pair_cvt, Unsupported
 from . import floats as ff
 from . import integers as fi
 from . import predicates as fp
@@ -86,6 +88,8 @@ class _Walk:
         if base == "ld" and ".global" in op:
             return self.load(ins)
         if base == "bar":
+            if op == "bar.warp.sync" and ins.guard is None and self.operand(ops[0]) in (-1, 0xFFFFFFFF):
+                return self.shared.warp_barrier()
             if op not in ("bar.sync", "bar.sync.aligned") or ins.guard is not None or ops != ("0",):
                 raise Unsupported(f"a partial barrier {ins.text()}")
             return self.shared.barrier()
@@ -105,9 +109,13 @@ class _Walk:
             srcs = [self.operand(x) for x in _reg_list(ops[1])]
             return self.write(ops[0], ff.pack(srcs, _BITS[op.split(".")[-1]] // len(srcs)))
         if base == "mov" or base == "cvta" and ".to.global" in op:
-            if op.endswith(".pred"):
-                raise Unsupported("mov.pred")
             v = self.operand(ops[1])
+            if op.endswith(".pred"):        # a constant (dataflow: v != 0) or a predicate family, copied
+                if v.__class__ is int:
+                    return self.write(ops[0], v != 0)
+                if v.__class__ not in (bool, fp.Mask, fp.Each):
+                    raise Unsupported("mov.pred of a register that holds no predicate")
+                return self.write(ops[0], v)
             if op.endswith("16") and v.__class__ is int and _operand(ops[1])[0] == "value":
                 v &= 0xFFFF
             return self.write(ops[0], v)
@@ -131,6 +139,8 @@ class _Walk:
             if len(ops) != 3 or "|" in ops[0] or _float_cmp(op) or any(a.__class__ not in (int, dict) for a in args):
                 raise Unsupported(f"setp form {op}, or of a float family")
             return self.write(ops[0], fp.compare(op, args[0], args[1], self.n))
+        if base == "selp":
+            return self.write(ops[0], self.selp(op, args))
         if ".pred" in op and base in ("and", "or", "xor", "not"):
             if not all(a.__class__ in (bool, fp.Mask, fp.Each) for a in args):
                 raise Unsupported("a predicate of something else")
@@ -151,6 +161,36 @@ class _Walk:
                 raise Unsupported(f"{op} over the thread index left opaque by the bit rules")
             return self.write(ops[0], v)
         raise Unsupported(f"not a family instruction: {op}")
+
+    def selp(self, op: str, args: list):
+        """selp d, a, b, c (d = c ? a : b) of float families on a predicate family: a Select (dataflow's select,
+        its key the walk's: floats.key_at). A shuffle's value taken here is moved data (moved). Integer arms are
+        left to the concrete walk's bit rules, and a constant arm on a predicate that is not a mask (the walk
+        would make a select node of a constant)."""
+        a, b, p = args
+        if p.__class__ not in (bool, fp.Mask, fp.Each):
+            raise Unsupported(f"{op} on a register that holds no predicate")
+        a, b = self.moved(a), self.moved(b)
+        if not (_is_float_family(a) or _is_float_family(b)) or ff.UNDEF in (a, b) or \
+                any(x.__class__ not in (int, ff.Leaf, ff.Node, ff.Select, ff.Red, ff.Pack, ff.Part) for x in (a, b)):
+            raise Unsupported(f"{op} of integers, or of a register never written")
+        if p is True or p is False:
+            return a if p else b
+        if p.__class__ is fp.Each and int in (a.__class__, b.__class__):
+            raise Unsupported(f"{op} of a constant on a predicate that is not a mask")
+        return ff.Select(p, a, b)
+
+    def moved(self, v):
+        """A shuffle's value read as data (not a reduction step's partner): F at the thread whose lane bit j differs,
+        the select over t_j of F[t_j := 1] and F[t_j := 0]."""
+        if v.__class__ is not ff.Shfl:
+            return v
+        if v.of.__class__ is ff.Wide:
+            raise Unsupported("a 16-bit shuffle's value read as data")
+        k, j = self.n.bit_length() - 1, v.bit
+        one, zero = (tuple(c if q == j else q for q in range(k)) for c in (-2, -1))
+        return ff.Select(fp._mask(fsub._half(self.n, j, False), self.n),
+                         fsub.family(v.of, one, self.n, self.memo), fsub.family(v.of, zero, self.n, self.memo))
 
     def shuffle(self, ins: Instr) -> None:
         """shfl.sync.bfly over a full warp by one lane bit: a Shfl of its operand (taken only by float)."""
@@ -175,7 +215,7 @@ class _Walk:
             raise Unsupported(f"{op} of an integer family that reads a symbol")
         shuffled = [a for a in args if a.__class__ is ff.Shfl]
         if shuffled:
-            if len(args) != 2 or len(shuffled) != 1 or ff.kind(op) != _COMMUTES:
+            if len(args) != 2 or len(shuffled) != 1 or ff.kind(op) not in (_COMMUTES, _JOINED):
                 raise Unsupported("a shuffle's value used but as a reduction step's partner")
             other, sh = (args[1], args[0]) if args[0] is shuffled[0] else (args[0], args[1])
             if sh.of is not other:
