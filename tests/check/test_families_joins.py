@@ -9,12 +9,14 @@ butterfly Red, families/joins.py), on row maxima compiled here for sm_90:
   only in a lane's stride change their registers' offsets too);
 - a select on a lane bit of a shuffled value (walk.selp, walk.moved: one warp bringing each row's result to the
   thread that stores it) is the concrete roots, and meets the layouts that do it through shared words;
-- a warp barrier orders one warp's shared accesses, not two warps' (both walks refuse the race);
+- a warp barrier orders one warp's shared accesses, not two warps' (both walks refuse the race); stmatrix and
+  ldmatrix exchanges are the concrete roots, and a row's widened maxima meet across them;
 - rows' maxima whose rows reach the storing threads through a case split (a select on a thread mask between joins)
   are named per element, as v1 names them, and told from the tile's maximum.
 Planted faults from a copied tree make these fail: a join that does not flatten a nested one, a widened bf16 join
 without its NaN mark, the lanes' strides dropped from a member's offsets, a case split whose cases are ignored, a
-shuffled value read from its own lane, and a warp barrier that orders every warp."""
+shuffled value read from its own lane, a warp barrier that orders every warp, and a matrix lane that reads another
+word of its row."""
 import pytest
 
 from bitorder import check
@@ -160,6 +162,25 @@ def test_v2_partitions_two_rows_maxima_as_v1_does():
     assert len({check.signature(a) for a in asms}) == len({_v2(a) for a in asms}) == 1
 
 
+_MATRIX = [(_quad_max, "float16", 128, 1), (_quad_max, "bfloat16", 256, 1), (_rows_max, "float16", 256, 1),
+           (_rows_max, "bfloat16", 512, 1), (_rows_max, "float32", 256, 2)]
+
+
+@pytest.mark.parametrize("case", range(len(_MATRIX)))
+def test_stmatrix_and_ldmatrix_exchanges_put_at_every_thread_are_the_concrete_roots(case):
+    """One warp converts layouts through stmatrix / ldmatrix and a warp barrier (shared.matrix)."""
+    kernel, dtype, block, warps = _MATRIX[case]
+    compiled = _ptx(block, warps, dtype=dtype, kernel=kernel)
+    assert "matrix.sync.aligned" in compiled.asm and _roots_equal(compiled)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_v2_partitions_quad_maxima_as_v1_does(dtype):
+    """stmatrix at one warp, shared words at two and four: each element's four widened members meet."""
+    asms = [_ptx(128, w, dtype=dtype, kernel=_quad_max) for w in (1, 2, 4)]
+    assert len({check.signature(a) for a in asms}) == len({_v2(a) for a in asms}) == 1
+
+
 def test_a_warp_barrier_does_not_order_two_warps_shared_exchange():
     """_two_rows at two warps with its bar.sync made a bar.warp.sync: the warps' exchange through shared words
     races, and both walks refuse it (shared.ordered; dataflow's epochs)."""
@@ -212,7 +233,8 @@ def test_v2_tells_a_case_split_from_the_union_of_its_cases():
 
 def test_planted_fault_a_case_split_whose_cases_are_ignored_is_caught(tmp_path):
     checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/joins.py",
-                                 "                if all((p.bits >> t & 1) == yes for p, yes in cond):\n",
+                                 "                if all((ps[slot if len(ps) > 1 else 0].bits >> t & 1) == yes "
+                                 "for ps, yes in cond):\n",
                                  "                if True:\n",
                                  "tests/check/test_families_joins.py::test_v2_tells_a_case_split_from_the_union_of_its_cases")
 
@@ -231,6 +253,13 @@ def test_planted_fault_a_warp_barrier_that_orders_every_warp_is_caught(tmp_path)
                                  "        return when[1] != self.epoch[1]\n",
                                  "tests/check/test_families_joins.py::"
                                  "test_a_warp_barrier_does_not_order_two_warps_shared_exchange")
+
+
+def test_planted_fault_a_matrix_lane_reading_another_word_of_its_row_is_caught(tmp_path):
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/shared.py",
+                                 "(t & 31) // 4] + 4 * (t & 3)", "(t & 31) // 4] + 4 * (3 - (t & 3))",
+                                 "tests/check/test_families_joins.py::"
+                                 "test_stmatrix_and_ldmatrix_exchanges_put_at_every_thread_are_the_concrete_roots")
 
 
 def test_planted_fault_a_join_that_does_not_flatten_a_nested_one_is_caught(tmp_path):

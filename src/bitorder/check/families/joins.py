@@ -36,6 +36,8 @@ class Joins:
     env: tuple
     envkey: tuple
     tbits: dict
+    axes: list
+    index: list
     shifting: tuple | None        # (shift_form) the load named relative to its offsets: (its slots' ids, name)
     reads_memo: dict
 
@@ -65,7 +67,7 @@ class Joins:
         shifted: dict = {}
         rest = []
         for member, path, wrap, cond in items:
-            form = self.shift_form(member, path, n) if path else None
+            form = self.shift_form(member, path, n)
             if form is None:
                 rest.append((member, path, wrap, cond))
             else:
@@ -78,7 +80,7 @@ class Joins:
             try:
                 out = set(tagged)
                 for member, path, wrap, cond in rest:
-                    where = f"if {[(self.table((p,), n), yes) for p, yes in cond]}:" if cond else ""
+                    where = f"if {[(self.table(ps, n), yes) for ps, yes in cond]}:" if cond else ""
                     for b in range(1 << len(path)):
                         self.env = tuple({**e, **{(f"{fi.TBIT}{v[s]}" if isinstance(v[s], int) else v[s]): b >> k & 1
                                                   for k, v in enumerate(path)}} for s, e in enumerate(saved[0]))
@@ -101,22 +103,26 @@ class Joins:
         return out
 
     def case_join(self, fs: tuple) -> bool:
-        """Whether the one slot's value is a case split on a thread mask between joins of one opcode (a shared
-        read of words several warps' joins wrote): named as one join whose members hold where their case does."""
-        return len(fs) == 1 and _join_op(fs[0]) is not None
+        """Whether the slots' values are case splits on thread masks between joins of one opcode (a shared read of
+        words several warps' joins wrote): named as one join whose members hold where their case does."""
+        op = _join_op(fs[0])
+        return op is not None and all(_join_op(g) == op for g in fs)
 
     def offsets(self, forms: list, n: int) -> str:
         """The text of the byte offsets that members of one N take at each element: the union over `forms` ((low,
         const, spans, cond) from shift_form and collect) of low(x) + const + spans where cond holds at x, tabled
         over the element bits it depends on (the others dropped); where that table is too large, the forms
         themselves (exact too; finer)."""
-        conds = {id(p): p for *_, cond in forms for p, _ in cond}
+        conds = {id(p): p for *_, cond in forms for ps, _ in cond for p in ps}
         reads = 0
         for p in conds.values():
             reads |= fsub.mask_reads(p.bits, n)
         if reads & ~sum(1 << j for j in self.tbits):
             raise Unsupported("a join's case split reads a thread bit the store's address does not")
-        atoms = sorted({a for low, _, _, _ in forms for m in low for a in m} |
+        slots = any(len(ps) > 1 for *_, cond in forms for ps, _ in cond)   # (each slot its own masks)
+        if slots and not all(a.startswith(_BIT) for a in self.axes):
+            raise Unsupported("a join's case split inside a reduction's interpolation")
+        atoms = sorted({a for low, _, _, _ in forms for m in low for a in m} | (set(self.axes) if slots else set()) |
                        {f"{_BIT}{self.tbits[j]}" for j in range(n.bit_length()) if reads >> j & 1})
         if (1 << len(atoms)) * sum(len(sp) for _, _, sp, _ in forms) > _TABLED:
             if conds:
@@ -127,9 +133,10 @@ class Joins:
         for assign in range(1 << len(atoms)):
             on = {a for a in atoms if assign >> at[a] & 1}
             t = sum(1 << j for j, b in self.tbits.items() if f"{_BIT}{b}" in on)
+            slot = self.index.index(sum(1 << k for k, a in enumerate(self.axes) if a in on)) if slots else 0
             offs: set = set()
             for low, c, sp, cond in forms:
-                if all((p.bits >> t & 1) == yes for p, yes in cond):
+                if all((ps[slot if len(ps) > 1 else 0].bits >> t & 1) == yes for ps, yes in cond):
                     base = c + sum(k for m, k in low.items() if all(a in on for a in m))
                     offs.update(base + x for x in sp)
             table.append(frozenset(offs))
@@ -216,11 +223,14 @@ class Joins:
         in the join (per level, each slot's), the widening to name it under or None, the case it holds in: (mask,
         polarity) pairs), into items."""
         f = fs[0]
-        if not path and len(fs) == 1 and f.__class__ is ff.Select and f.pred.__class__ is fp.Mask and \
-                _join_op(f) == op:
-            self.collect(op, (f.a,), path, wrap, items, cond + ((f.pred, True),))
-            self.collect(op, (f.b,), path, wrap, items, cond + ((f.pred, False),))
-        elif op == "max.f32" and f.__class__ is ff.Node and self.widens_join(fs):
+        if not path and all(g.__class__ is ff.Select and _join_op(g) == op for g in fs):
+            ps = tuple(g.pred for g in fs)
+            self.collect(op, tuple(g.a for g in fs), path, wrap, items, cond + ((ps, True),))
+            self.collect(op, tuple(g.b for g in fs), path, wrap, items, cond + ((ps, False),))
+        elif op.startswith("max.f32") and f.__class__ is ff.Node and self.widens_join(fs) and \
+                op[len("max.f32"):] in ("", _WIDENS[f.op][1]):
+            # (in a max.f32 join a widened join's members flatten, NaN mark and all: max.f32 ignores the mark's NaN;
+            # a case split between widened joins keeps the mark in its opcode: _join_op)
             self.collect(_WIDENS[f.op][0], tuple(g.kids[0] for g in fs), path, f.op, items, cond)
         elif not all(g.__class__ is f.__class__ and ff.joins(g, op) for g in fs):
             items.append((fs, path, wrap, cond))
@@ -272,13 +282,15 @@ class Joins:
 
 
 def _join_op(f):
-    """The opcode of the join f is, or of the joins a case split on thread masks (Selects) chooses between (all of one
-    opcode); None where f is neither."""
+    """The opcode of the join f is ("max.f32" and its NaN mark for a widened 16-bit join), or of the joins a case
+    split on thread masks (Selects) chooses between (all of one opcode); None where f is neither."""
     if f.__class__ is ff.Select:
         if f.pred.__class__ is not fp.Mask:
             return None
         a, b = _join_op(f.a), _join_op(f.b)
         return a if a is not None and a == b else None
+    if f.__class__ is ff.Node and f.op in _WIDENS and ff.joins(f.kids[0], _WIDENS[f.op][0]):
+        return "max.f32" + _WIDENS[f.op][1]
     return f.op if f.__class__ in (ff.Node, ff.Red) and ff.kind(f.op) == _JOINED else None
 
 

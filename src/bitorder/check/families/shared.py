@@ -2,13 +2,16 @@
 thread wrote each word; a load after a barrier reads, in thread t, the family the writer w(t) stored, V[w(t)], where
 each bit of w(t) over the reading threads is a constant or one bit of t (else it falls back: Unsupported).
 
-The concrete walk's rules, decided here on whole instructions: a word is read at the width it was written; a read
-of a word another thread wrote, or a write of a word another thread read, with no barrier both threads take between
-them is a race (refused; bar.sync orders the block, bar.warp.sync a warp); a read of a word never written is refused too, and two threads storing one word in one store must store
-one value (their family reads no bit they differ in). A read of words several stores wrote is a case split on the
-reading threads. Guards of shared accesses must be masks of the thread index (a guard that reads a symbol falls
-back)."""
+The concrete walk's rules, decided here on whole instructions: a word is read at the width it was written, or a
+4-byte read of two 2-byte words as their pack; a read of a word another thread wrote, or a write of a word another
+thread read, with no barrier both threads take between them is a race (refused; bar.sync orders the block,
+bar.warp.sync a warp); a read of a word never written is refused too, and two threads storing one word in one store
+must store one value (their family reads no bit they differ in). A read of words several stores wrote is a case
+split on the reading threads. ldmatrix / stmatrix move one 32-bit word a lane (matrix). Guards of shared accesses
+must be masks of the thread index (a guard that reads a symbol falls back)."""
 from __future__ import annotations
+
+import re
 
 from ..rules import _address, _reg_list
 from ..symbolic import _BITS, Unsupported
@@ -32,11 +35,11 @@ class Shared:
         # take lies between them, a warp barrier ordering one warp (dataflow's epochs)
         self.epoch = (0, 0)
         self.words: dict = {}   # offset -> the latest _Word that wrote it
-        self.read: dict = {}    # offset -> {(thread that read it since the last full barrier, when)}
+        self.readers: dict = {}   # offset -> {(thread that read it since the last full barrier, when)}
 
     def barrier(self) -> None:
         self.epoch = (self.epoch[0] + 1, self.epoch[1] + 1)
-        self.read = {}
+        self.readers = {}
 
     def warp_barrier(self) -> None:
         self.epoch = (self.epoch[0], self.epoch[1] + 1)
@@ -46,76 +49,109 @@ class Shared:
         return when[1] != self.epoch[1] if a >> 5 == b >> 5 else when[0] != self.epoch[0]
 
     def _offsets(self, w, ins, at: int):
-        """([(thread, offset)] of the threads the guard admits, its width, the registers) of a shared access."""
+        """([(thread, offset)] of the threads the guard admits, its width, the guard) of a shared access."""
         width = _BITS.get(ins.opcode.split(".")[-1])
         if width not in (2, 4):
             raise Unsupported(f"a shared access {ins.opcode}")
-        base, offset = _address(ins.operands[at])
+        g = w.guard(ins)
+        if g.__class__ not in (bool, fp.Mask):
+            raise Unsupported("a shared access under a guard that reads a symbol")
+        where = self._addresses(w, ins.operands[at])
+        return [(t, where[t]) for t in range(w.n) if g is True or g.__class__ is fp.Mask and g.bits >> t & 1], width, g
+
+    @staticmethod
+    def _addresses(w, text: str) -> list:
+        """The byte offset in shared memory of address operand `text` at every thread."""
+        base, offset = _address(text)
         a = w.operand(base)
         if a.__class__ is dict:
             a = {m: c for m, c in a.items() if m != ("smem",) or c != 1} if a.get(("smem",)) == 1 else None
         if a is None or a.__class__ not in (int, dict) or not fi._free_of_symbols(a if a else 0):
             raise Unsupported("a shared address that is not smem plus a function of the thread index")
-        g = w.guard(ins)
-        if g.__class__ not in (bool, fp.Mask):
-            raise Unsupported("a shared access under a guard that reads a symbol")
-        threads = [t for t in range(w.n) if g is True or g.__class__ is fp.Mask and g.bits >> t & 1]
-        base_at = [(t, fi.at_thread(a, t) + offset if a else offset) for t in threads]
-        if any(o.__class__ is not int for _, o in base_at):
+        out = [fi.at_thread(a, t) + offset if a else offset for t in range(w.n)]
+        if any(o.__class__ is not int for o in out):
             raise Unsupported("a shared address the bit rules leave opaque")
-        return base_at, width, g
+        return out
+
+    def matrix(self, w, ins) -> None:
+        """ldmatrix / stmatrix .m8n8 .b16 without .trans (memory.matrix's reading of the PTX ISA): matrix m's eight
+        row addresses come from lanes 8m..8m+7 of the warp, and lane l moves the 32-bit word at byte 4 (l % 4) of
+        row l // 4."""
+        m = re.fullmatch(r"(ld|st)matrix\.sync\.aligned\.m8n8\.x([124])\.shared\.b16", ins.opcode)
+        if not m or ins.guard is not None or w.n % 32:
+            raise Unsupported(f"a shared access {ins.opcode}")
+        load, count = m.group(1) == "ld", int(m.group(2))
+        regs = _reg_list(ins.operands[0 if load else 1])
+        if len(regs) != count:
+            raise Unsupported(f"a shared access {ins.text()}")
+        rows = self._addresses(w, ins.operands[1 if load else 0])
+        for mat, reg in enumerate(regs):
+            at = [(t, rows[(t & ~31) + 8 * mat + (t & 31) // 4] + 4 * (t & 3)) for t in range(w.n)]
+            if load:
+                w.write(reg, self.read(w, at, 4))
+            else:
+                self.write(w, at, 4, w.operand(reg))
 
     def store(self, w, ins) -> None:
         at, width, _ = self._offsets(w, ins, 0)
         for i, r in enumerate(_reg_list(ins.operands[1])):
-            v = w.operand(r)
-            if v.__class__ in (dict, bool, fp.Mask, fp.Each, ff.Shfl, ff.Wide):
-                raise Unsupported("a shared store of an index, a predicate or a shuffle")
-            writers: dict = {}
-            varies = None
-            for t, o in at:
-                o += i * width
-                if o in writers:
-                    # two threads store one word: the same value where it reads no bit they differ in
-                    varies = fsub.reads(v, w.n, w.memo) if varies is None else varies
-                    if varies & (t ^ writers[o]):
-                        raise Unsupported("two threads store one shared word in one instruction, maybe unalike")
-                    continue
-                if any(r != t and not self.ordered(when, r, t) for r, when in self.read.get(o, ())):
-                    raise Unsupported("a shared word written where another thread read it, with no barrier between")
-                prev = self.words.get(o)
-                if prev is not None and prev.writers.get(o) != t and not self.ordered(prev.epoch, prev.writers[o], t):
-                    raise Unsupported("two threads store one shared word with no barrier between")
-                writers[o] = t
-            word = _Word(v, width, self.epoch, writers)
-            for o in writers:
-                self.words[o] = word
+            self.write(w, [(t, o + i * width) for t, o in at], width, w.operand(r))
+
+    def write(self, w, at: list, width: int, v) -> None:
+        """Threads t store v (their own value of the family) at offsets o, [(t, o)]."""
+        if v.__class__ in (dict, bool, fp.Mask, fp.Each, ff.Shfl, ff.Wide):
+            raise Unsupported("a shared store of an index, a predicate or a shuffle")
+        writers: dict = {}
+        varies = None
+        for t, o in at:
+            if o in writers:
+                # two threads store one word: the same value where it reads no bit they differ in
+                varies = fsub.reads(v, w.n, w.memo) if varies is None else varies
+                if varies & (t ^ writers[o]):
+                    raise Unsupported("two threads store one shared word in one instruction, maybe unalike")
+                continue
+            if any(r != t and not self.ordered(when, r, t) for r, when in self.readers.get(o, ())):
+                raise Unsupported("a shared word written where another thread read it, with no barrier between")
+            prev = self.words.get(o)
+            if prev is not None and prev.writers.get(o) != t and not self.ordered(prev.epoch, prev.writers[o], t):
+                raise Unsupported("two threads store one shared word with no barrier between")
+            writers[o] = t
+        word = _Word(v, width, self.epoch, writers)
+        for o in writers:
+            self.words[o] = word
 
     def load(self, w, ins) -> None:
         at, width, g = self._offsets(w, ins, 1)
         for i, d in enumerate(_reg_list(ins.operands[0])):
-            groups: dict = {}    # the store each reader reads -> [(reader, its writer)]
-            for t, o in at:
-                o += i * width
-                x = self.words.get(o)
-                if x is None or x.width != width:
-                    raise Unsupported("a shared read of a word never written, or written at another width")
-                writer = x.writers[o]
-                if writer != t and not self.ordered(x.epoch, writer, t):
-                    raise Unsupported("a shared word read where another thread wrote it, with no barrier between")
-                self.read.setdefault(o, set()).add((t, self.epoch))
-                groups.setdefault(x, []).append((t, writer))
-            if not groups:        # (no thread reads: the guard is false everywhere)
+            if not at:        # (no thread reads: the guard is false everywhere)
                 continue
-            # each store's readers read its value under their own substitution; several stores: a case split on
-            # the readers (a mask of the thread index), the last store's value where no other's readers are
-            v = None
-            for word, pairs in reversed(list(groups.items())):
-                fam = fsub.family(word.value, _sigma(pairs, w.k), w.n, w.memo)
-                v = fam if v is None else ff.Select(fp._mask(sum(1 << t for t, _ in pairs), w.n), fam, v)
+            v = self.read(w, [(t, o + i * width) for t, o in at], width)
             if g is not True:
                 v = ff.Select(g, v, w.regs.get(d, ff.UNDEF))
             w.write(d, v)
+
+    def read(self, w, at: list, width: int):
+        """The family threads t read at offsets o ([(t, o)], width bytes): each store's readers read its value under
+        their own substitution; several stores: a case split on the readers (a mask of the thread index), the last
+        store's value where no other's readers are. A 4-byte read of 2-byte words is the pack of its two halves,
+        each read so (memory.shared_load's narrower stores side by side)."""
+        groups: dict = {}    # the store each reader reads -> [(reader, its writer)]
+        for t, o in at:
+            x = self.words.get(o)
+            if x is None or x.width != width:
+                if width == 4 and x is not None and x.width == 2:
+                    return ff.pack([self.read(w, [(t, o + h) for t, o in at], 2) for h in (0, 2)], 2)
+                raise Unsupported("a shared read of a word never written, or written at another width")
+            writer = x.writers[o]
+            if writer != t and not self.ordered(x.epoch, writer, t):
+                raise Unsupported("a shared word read where another thread wrote it, with no barrier between")
+            self.readers.setdefault(o, set()).add((t, self.epoch))
+            groups.setdefault(x, []).append((t, writer))
+        v = None
+        for word, pairs in reversed(list(groups.items())):
+            fam = fsub.family(word.value, _sigma(pairs, w.k), w.n, w.memo)
+            v = fam if v is None else ff.Select(fp._mask(sum(1 << t for t, _ in pairs), w.n), fam, v)
+        return v
 
 
 def _sigma(pairs: list, k: int) -> tuple:

@@ -33,7 +33,7 @@ from .shared import Shared
 
 _INT = {"add", "sub", "mul", "mad", "shl", "shr", "and", "or", "xor", "cvt", "neg", "not", "min", "max", "bfe",
         "popc"}
-_REFUSED = {"bra", "barrier", "ldmatrix", "stmatrix", "cp", "wgmma", "mma", "prmt", "atom", "red"}
+_REFUSED = {"bra", "barrier", "cp", "wgmma", "mma", "prmt", "atom", "red"}
 
 
 @dataclass(frozen=True, eq=False)
@@ -81,6 +81,8 @@ class _Walk:
         op, base, ops = ins.opcode, ins.base, ins.operands
         if base in _REFUSED or base in ("ld", "st") and not (".global" in op or ".shared" in op or ".param" in op):
             raise Unsupported(f"not a family instruction: {op}")
+        if base in ("ldmatrix", "stmatrix"):
+            return self.shared.matrix(self, ins)
         if ".shared" in op:
             return self.shared.load(self, ins) if base == "ld" else self.shared.store(self, ins)
         if base == "st":
