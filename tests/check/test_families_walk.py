@@ -146,8 +146,8 @@ def test_v2_tells_a_sum_of_two_loads_from_one_load_twice():
 
 def test_planted_fault_a_butterfly_that_binds_another_lane_bit_is_caught(tmp_path):
     checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/walk.py",
-                                 "            return ff.Red(op, other, sh.bit)\n",
-                                 "            return ff.Red(op, other, sh.bit ^ 1)\n",
+                                 "                return ff.Red(op, other, sh.bit)\n",
+                                 "                return ff.Red(op, other, sh.bit ^ 1)\n",
                                  "tests/check/test_families_walk.py::"
                                  "test_butterflies_and_shared_exchanges_put_at_every_thread_are_the_concrete_roots[256-1]")
 

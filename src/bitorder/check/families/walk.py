@@ -166,9 +166,8 @@ class _Walk:
 
     def selp(self, op: str, args: list):
         """selp d, a, b, c (d = c ? a : b) of float families on a predicate family: a Select (dataflow's select,
-        its key the walk's: floats.key_at). A shuffle's value taken here is moved data (moved). Integer arms are
-        left to the concrete walk's bit rules, and a constant arm on a predicate that is not a mask (the walk
-        would make a select node of a constant)."""
+        its key the walk's: floats.key_at). A shuffle's value taken here is moved data (moved). Two integer arms
+        are left to the concrete walk's bit rules."""
         a, b, p = args
         if p.__class__ not in (bool, fp.Mask, fp.Each):
             raise Unsupported(f"{op} on a register that holds no predicate")
@@ -178,9 +177,7 @@ class _Walk:
             raise Unsupported(f"{op} of integers, or of a register never written")
         if p is True or p is False:
             return a if p else b
-        if p.__class__ is fp.Each and int in (a.__class__, b.__class__):
-            raise Unsupported(f"{op} of a constant on a predicate that is not a mask")
-        return ff.Select(p, a, b)
+        return ff.Select(p, a, b)     # (a constant arm keyed by its bits, as dataflow.fnode names it)
 
     def moved(self, v):
         """A shuffle's value read as data (not a reduction step's partner): F at the thread whose lane bit j differs,
@@ -212,20 +209,19 @@ class _Walk:
         """The family of a float instruction; refused where its key is not a plain hash, and where an unrounded
         multiply feeds an add (the concrete walk's refusal, decided here on the operands' families). A commuting
         instruction of a value and its butterfly partner over bit j is op{F[t_j := 0], F[t_j := 1]}, a Red binding t_j:
-        its key at every thread is the concrete walk's (the children sorted), and it reads t_j no more."""
+        its key at every thread is the concrete walk's (the children sorted), and it reads t_j no more. A shuffle's
+        value combined in any other way is moved data (moved)."""
         if any(a.__class__ is dict for a in args):
             raise Unsupported(f"{op} of an integer family that reads a symbol")
         shuffled = [a for a in args if a.__class__ is ff.Shfl]
         if shuffled:
-            if len(args) != 2 or len(shuffled) != 1 or ff.kind(op) not in (_COMMUTES, _JOINED):
-                raise Unsupported("a shuffle's value used but as a reduction step's partner")
             other, sh = (args[1], args[0]) if args[0] is shuffled[0] else (args[0], args[1])
-            if sh.of is not other:
-                raise Unsupported("a shuffle's value combined with another value")
-            self.contraction(op, [other])
-            # the lane bit bound in place: nothing copied (building the two halves, F[t_j:=0] and F[t_j:=1], made
-            # the reduced tree itself and cost 6-15x the concrete walk: docs/check-families.md)
-            return ff.Red(op, other, sh.bit)
+            if len(args) == 2 and len(shuffled) == 1 and ff.kind(op) in (_COMMUTES, _JOINED) and sh.of is other:
+                self.contraction(op, [other])
+                # the lane bit bound in place: nothing copied (building the two halves, F[t_j:=0] and F[t_j:=1],
+                # made the reduced tree itself and cost 6-15x the concrete walk: docs/check-families.md)
+                return ff.Red(op, other, sh.bit)
+            args = [self.moved(a) for a in args]     # (a shuffled value combined otherwise: moved data)
         self.contraction(op, args)
         f = ff.node(op, tuple(args))
         if f is None:
