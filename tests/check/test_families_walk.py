@@ -3,11 +3,12 @@ elementwise kernels compiled here for sm_90:
 - put at every thread, the family walk's stores are the concrete walk's roots exactly;
 - the v2 signature partitions the configurations as the v1 signature does (num_warps and vector widths meet);
 - it tells apart kernels that store other values, at other elements or under other guards;
-- butterfly shuffles and shared-memory exchanges (a block's sum) put at every thread are the concrete roots too.
+- butterfly shuffles and shared-memory exchanges (a block's sum) put at every thread are the concrete roots too;
+- so is a selp of a float and a constant on a comparison that reads a symbol.
 Planted faults from a copied tree make these fail: a guarded load's guard ignored, the slots' re-rolling that
 forgets all but the first slot, the guard's low terms dropped without their range checked, a butterfly that binds
-another lane bit, a shared read whose writer's bits are taken from the reader's in reverse, and a commuting node named as a
-reduction of its first operand twice."""
+another lane bit, a shared read whose writer's bits are taken from the reader's in reverse, a commuting node named
+as a reduction of its first operand twice, and a selp with its arms swapped."""
 import pytest
 
 from bitorder import check
@@ -33,7 +34,8 @@ def _gelu_like(x_ptr, z_ptr, y_ptr, N, BLOCK: tl.constexpr):
 
 @triton.jit
 def _copy(x_ptr, y_ptr, N, BLOCK: tl.constexpr, HOW: tl.constexpr):
-    """y[o] = x[o] (HOW 0), x[o with bit 0 cleared] (1), x[o] + 1 (2); HOW 3: masked by o + 8 < N."""
+    """y[o] = x[o] (HOW 0), x[o with bit 0 cleared] (1), x[o] + 1 (2), x[o] where o < N - 3 else 1 (4: a selp of a
+    float and a constant on a comparison that reads N); HOW 3: masked by o + 8 < N."""
     o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     if HOW == 1:
         x = tl.load(x_ptr + (o & ~1), mask=o < N, other=0.0)
@@ -41,6 +43,8 @@ def _copy(x_ptr, y_ptr, N, BLOCK: tl.constexpr, HOW: tl.constexpr):
         x = tl.load(x_ptr + o, mask=o < N, other=0.0)
     if HOW == 2:
         x = x + 1.0
+    if HOW == 4:
+        x = tl.where(o < N - 3, x, 1.0)
     if HOW == 3:
         tl.store(y_ptr + o, x, mask=o + 8 < N)
     else:
@@ -142,6 +146,23 @@ def test_v2_partitions_pinned_sums_as_v1_does():
 
 def test_v2_tells_a_sum_of_two_loads_from_one_load_twice():
     assert _v2(_ptx(_pairs, 128, 1, HOW=1)) != _v2(_ptx(_pairs, 128, 1, HOW=0))
+
+
+@pytest.mark.parametrize("block,warps", [(128, 1), (256, 2)])
+def test_a_select_of_a_constant_on_a_comparison_put_at_every_thread_is_the_concrete_roots(block, warps):
+    compiled = _ptx(_copy, block, warps, HOW=4)
+    assert "selp" in compiled.asm
+    entry, divisible = _entry(compiled.asm), divisible_params(compiled)
+    stores, n = fw.walk(entry, divisible)
+    assert fw.roots_at(stores, n) == dataflow.walk(entry, divisible=divisible)[0]
+    assert _v2(compiled) != _v2(_ptx(_copy, block, warps, HOW=0))
+
+
+def test_planted_fault_a_selp_with_its_arms_swapped_is_caught(tmp_path):
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/walk.py",
+                                 "        return ff.Select(p, a, b)     #", "        return ff.Select(p, b, a)     #",
+                                 "tests/check/test_families_walk.py::"
+                                 "test_a_select_of_a_constant_on_a_comparison_put_at_every_thread_is_the_concrete_roots")
 
 
 def test_planted_fault_a_butterfly_that_binds_another_lane_bit_is_caught(tmp_path):
