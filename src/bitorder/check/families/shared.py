@@ -34,8 +34,11 @@ class Shared:
         # (bar.sync count, bar.sync + bar.warp.sync count): accesses of two threads are ordered where a barrier both
         # take lies between them, a warp barrier ordering one warp (dataflow's epochs)
         self.epoch = (0, 0)
-        self.words: dict = {}   # offset -> the latest _Word that wrote it
-        self.readers: dict = {}   # offset -> {(thread that read it since the last full barrier, when)}
+        self.words: dict = {}   # offset -> the latest _Word that wrote a word starting there
+        # byte -> (start, width) of the word that holds it: a store over bytes of a word of another start or width
+        # forgets that word (a later read of it falls back), as memory.shared_store forgets it
+        self.claims: dict = {}
+        self.readers: dict = {}   # byte -> {(thread that read it since the last full barrier, when)}
 
     def barrier(self) -> None:
         self.epoch = (self.epoch[0] + 1, self.epoch[1] + 1)
@@ -110,14 +113,25 @@ class Shared:
                 if varies & (t ^ writers[o]):
                     raise Unsupported("two threads store one shared word in one instruction, maybe unalike")
                 continue
-            if any(r != t and not self.ordered(when, r, t) for r, when in self.readers.get(o, ())):
-                raise Unsupported("a shared word written where another thread read it, with no barrier between")
-            prev = self.words.get(o)
-            if prev is not None and prev.writers.get(o) != t and not self.ordered(prev.epoch, prev.writers[o], t):
-                raise Unsupported("two threads store one shared word with no barrier between")
+            for b in range(o, o + width):
+                if any(r != t and not self.ordered(when, r, t) for r, when in self.readers.get(b, ())):
+                    raise Unsupported("a shared word written where another thread read it, with no barrier between")
+                start = self.claims.get(b, (None,))[0]
+                prev = self.words.get(start)
+                if prev is not None and prev.writers.get(start, t) != t and \
+                        not self.ordered(prev.epoch, prev.writers[start], t):
+                    raise Unsupported("two threads store one shared word with no barrier between")
             writers[o] = t
         word = _Word(v, width, self.epoch, writers)
         for o in writers:
+            for b in range(o, o + width):
+                old = self.claims.get(b)
+                if old is not None and old != (o, width):
+                    self.words.pop(old[0], None)
+                    for c in range(old[0], old[0] + old[1]):
+                        if self.claims.get(c) == old:
+                            del self.claims[c]
+                self.claims[b] = (o, width)
             self.words[o] = word
 
     def load(self, w, ins) -> None:
@@ -134,22 +148,33 @@ class Shared:
         """The family threads t read at offsets o ([(t, o)], width bytes): each store's readers read its value under
         their own substitution; several stores: a case split on the readers (a mask of the thread index), the last
         store's value where no other's readers are. A 4-byte read of 2-byte words is the pack of its two halves,
-        each read so (memory.shared_load's narrower stores side by side)."""
-        groups: dict = {}    # the store each reader reads -> [(reader, its writer)]
+        each read so (memory.shared_load's narrower stores side by side), and a 2-byte read inside a 4-byte word its
+        half (memory.subword)."""
+        groups: dict = {}    # (the store each reader reads, the part of it) -> [(reader, its writer)]
         for t, o in at:
-            x = self.words.get(o)
-            if x is None or x.width != width:
-                if width == 4 and x is not None and x.width == 2:
+            c = self.claims.get(o)
+            if c is None:
+                raise Unsupported("a shared read of a word never written")
+            start, held = c
+            if held != width or start != o:
+                if width == 4 and c == (o, 2) and self.claims.get(o + 2) == (o + 2, 2):
                     return ff.pack([self.read(w, [(t, o + h) for t, o in at], 2) for h in (0, 2)], 2)
-                raise Unsupported("a shared read of a word never written, or written at another width")
-            writer = x.writers[o]
+                if not (width == 2 and held == 4):
+                    raise Unsupported("a shared read across words, or of part of one")
+            x = self.words[start]
+            writer = x.writers[start]
             if writer != t and not self.ordered(x.epoch, writer, t):
                 raise Unsupported("a shared word read where another thread wrote it, with no barrier between")
-            self.readers.setdefault(o, set()).add((t, self.epoch))
-            groups.setdefault(x, []).append((t, writer))
+            for b in range(o, o + width):
+                self.readers.setdefault(b, set()).add((t, self.epoch))
+            groups.setdefault((x, (o - start) // width), []).append((t, writer))
         v = None
-        for word, pairs in reversed(list(groups.items())):
+        for (word, i), pairs in reversed(list(groups.items())):
             fam = fsub.family(word.value, _sigma(pairs, w.k), w.n, w.memo)
+            if word.width != width:       # (a 2-byte half of a 4-byte word: memory.subword)
+                fam = ff.part(fam, i, word.width // width, word.width)
+                if fam is None:
+                    raise Unsupported("a half of a shared word no family names")
             v = fam if v is None else ff.Select(fp._mask(sum(1 << t for t, _ in pairs), w.n), fam, v)
         return v
 
