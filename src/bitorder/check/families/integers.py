@@ -342,7 +342,7 @@ def wrap(v, signed: bool, width: int):
 
 def values(v, n: int) -> list:
     """[at_thread(v, t) for t < n] of a v that reads no symbol: by doubling where its thread terms are single bits
-    (one addition a thread), else thread by thread."""
+    (one addition a thread), else monomial by monomial over the threads where it is 1 (_atom_mask)."""
     if v.__class__ is int:
         return [v] * n
     if all(len(m) == 1 and m[0].startswith(TBIT) for m in v if m):
@@ -352,7 +352,39 @@ def values(v, n: int) -> list:
             c = coef.get(j, 0)
             out += [x + c for x in out]
         return out
-    return [at_thread(v, t) for t in range(n)]
+    if any(not a.startswith(TID) for m in v for a in m):
+        return [at_thread(v, t) for t in range(n)]
+    out = [v.get((), 0)] * n
+    for m, c in v.items():
+        if not m:
+            continue
+        mask = (1 << n) - 1
+        for a in m:
+            mask &= _atom_mask(a, n)
+        t = 0
+        while mask:
+            if mask & 1:
+                out[t] += c
+            low = (mask & -mask).bit_length() - 1 if not mask & 1 else 1
+            mask >>= low
+            t += low
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _atom_mask(a: str, n: int) -> int:
+    """The threads t < n where boolean atom a is 1, as bits of an int."""
+    support, table = _table(a)
+    full = (1 << n) - 1
+    out = 0
+    for i in range(1 << len(support)):
+        if table >> i & 1:
+            rows = full
+            for k, j in enumerate(support):
+                half = sum(1 << t for t in range(n) if t >> j & 1) if j < n.bit_length() else 0
+                rows &= half if i >> k & 1 else full & ~half
+            out |= rows
+    return out
 
 
 def at_thread(v, t: int):

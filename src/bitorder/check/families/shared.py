@@ -38,7 +38,7 @@ class Shared:
         # byte -> (start, width) of the word that holds it: a store over bytes of a word of another start or width
         # forgets that word (a later read of it falls back), as memory.shared_store forgets it
         self.claims: dict = {}
-        self.readers: dict = {}   # byte -> {(thread that read it since the last full barrier, when)}
+        self.readers: dict = {}   # a word's start -> {(thread that read it since the last full barrier, when)}
 
     def barrier(self) -> None:
         self.epoch = (self.epoch[0] + 1, self.epoch[1] + 1)
@@ -71,7 +71,7 @@ class Shared:
             a = {m: c for m, c in a.items() if m != ("smem",) or c != 1} if a.get(("smem",)) == 1 else None
         if a is None or a.__class__ not in (int, dict) or not fi._free_of_symbols(a if a else 0):
             raise Unsupported("a shared address that is not smem plus a function of the thread index")
-        out = [fi.at_thread(a, t) + offset if a else offset for t in range(w.n)]
+        out = [x + offset for x in fi.values(a, w.n)] if a else [offset] * w.n
         if any(o.__class__ is not int for o in out):
             raise Unsupported("a shared address the bit rules leave opaque")
         return out
@@ -113,10 +113,10 @@ class Shared:
                 if varies & (t ^ writers[o]):
                     raise Unsupported("two threads store one shared word in one instruction, maybe unalike")
                 continue
-            for b in range(o, o + width):
-                if any(r != t and not self.ordered(when, r, t) for r, when in self.readers.get(b, ())):
+            claims = self.claims
+            for start in {o, *(claims[b][0] for b in range(o, o + width) if b in claims)}:
+                if any(r != t and not self.ordered(when, r, t) for r, when in self.readers.get(start, ())):
                     raise Unsupported("a shared word written where another thread read it, with no barrier between")
-                start = self.claims.get(b, (None,))[0]
                 prev = self.words.get(start)
                 if prev is not None and prev.writers.get(start, t) != t and \
                         not self.ordered(prev.epoch, prev.writers[start], t):
@@ -165,8 +165,7 @@ class Shared:
             writer = x.writers[start]
             if writer != t and not self.ordered(x.epoch, writer, t):
                 raise Unsupported("a shared word read where another thread wrote it, with no barrier between")
-            for b in range(o, o + width):
-                self.readers.setdefault(b, set()).add((t, self.epoch))
+            self.readers.setdefault(start, set()).add((t, self.epoch))
             groups.setdefault((x, (o - start) // width), []).append((t, writer))
         v = None
         for (word, i), pairs in reversed(list(groups.items())):
@@ -182,14 +181,20 @@ class Shared:
 def _sigma(pairs: list, k: int) -> tuple:
     """The substitution that gives each reader t its writer w(t) ([(t, w(t))]): each writer bit a constant or one of
     t's bits over the readers, else Unsupported."""
+    readers = 0
+    ones = [0] * k       # per writer bit j: the readers whose writer has bit j set
+    for t, w in pairs:
+        readers |= 1 << t
+        for j in range(k):
+            if w >> j & 1:
+                ones[j] |= 1 << t
     out = []
     for j in range(k):
-        bits = [w >> j & 1 for _, w in pairs]
-        if all(b == bits[0] for b in bits):
-            out.append(-2 if bits[0] else -1)
+        if ones[j] in (0, readers):
+            out.append(-2 if ones[j] else -1)
             continue
         for q in range(k):
-            if all((t >> q & 1) == b for (t, _), b in zip(pairs, bits)):
+            if fsub._half(1 << k, q, True) & readers == ones[j]:
                 out.append(q)
                 break
         else:

@@ -61,7 +61,13 @@ def _mask_bits(bits: int, sigma: tuple, n: int) -> int:
             kept = bits & _half(n, j, one)        # the threads whose bit j is the constant
             bits = kept | (kept >> (1 << j)) if one else kept | (kept << (1 << j))
         return bits
-    return sum((bits >> _image(sigma, t) & 1) << t for t in range(n))
+    return sum((bits >> w & 1) << t for t, w in enumerate(_images(sigma, n)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _images(sigma: tuple, n: int) -> tuple:
+    """(sigma(t) for t < n)."""
+    return tuple(_image(sigma, t) for t in range(n))
 
 
 @functools.lru_cache(maxsize=65536)
