@@ -269,15 +269,7 @@ class Nodes:
             # canonical one; measured on the H200 in both operand orders): any tree of one over
             # the same operands gives the same bits, so the node is the set of its operands,
             # nested maxima of the same opcode flattened, repeats dropped.
-            lattice = self.lattice
-            members = set()
-            for k in kids:
-                hit = lattice.get(k)
-                if hit is not None and hit[0] == op:
-                    members |= hit[1]
-                else:
-                    members.add(k)
-            kids = sorted(members)
+            kids = joined(op, kids, self.lattice)
         elif kind == _COMMUTES:     # IEEE add and mul commute bitwise (NaNs are canonical on NVIDIA)
             # (make sorted them for its memo already; the key's own rule stays stated here)
             kids = sorted(kids)
@@ -391,6 +383,19 @@ _RING = {"add", "sub", "mul", "mad", "shl"}
 # max.f32(NaN, x) = max.f32(x, NaN) = x on the H200; max.f16 and max.bf16 over all 2^32 pairs
 # (2026-12-03f-gpu call 5; two NaNs give the canonical NaN); min, .NaN and .xorsign not probed.
 _JOIN = {"max.f32", "max.ftz.f32", "max.f16", "max.bf16"}
+
+
+def joined(op: str, kids, lattice: dict) -> list:
+    """The sorted keys a join of opcode op over kids' keys joins: a kid that lattice ({key: (opcode, its set)})
+    names a join of the same opcode flattened into it, repeats dropped (Nodes._key; families/floats.key_at)."""
+    members: set = set()
+    for k in kids:
+        hit = lattice.get(k)
+        if hit is not None and hit[0] == op:
+            members |= hit[1]
+        else:
+            members.add(k)
+    return sorted(members)
 # widenings that carry a 16-bit join into an f32 one (Nodes._widen): cvt opcode -> (the join it folds,
 # the payload of the f32 join it makes: "" where two NaNs widen to max.f32's canonical NaN)
 _WIDENS = {"cvt.f32.f16": ("max.f16", ""), "cvt.f32.bf16": ("max.bf16", "nan:0x7fff0000")}

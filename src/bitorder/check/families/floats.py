@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from .. import onehot
 from ..poly import _norm, pkey
 from ..predicates import select
-from ..symbolic import _COMMUTES, _FMA, _JOINED, _KIND, _PLAIN, _WIDEN, _WIDENS, _hash, _kind, _once_key, leaf_key
+from ..symbolic import _COMMUTES, _FMA, _JOINED, _KIND, _PLAIN, _WIDEN, _WIDENS, _hash, _kind, _once_key, joined, leaf_key
 from . import integers as fi
 from . import predicates as fp
 
@@ -266,14 +266,7 @@ def _join_key(op: str, kids: list, memo: dict) -> str:
     """symbolic.Nodes._key of a join over kids' keys: the set of what they join, a kid that is a join of the same
     opcode flattened into it (by key: a select that picks a join in this thread is flattened too, as there)."""
     lattice = _lattice(memo)
-    members: set = set()
-    for k in kids:
-        hit = lattice.get(k)
-        if hit is not None and hit[0] == op:
-            members |= hit[1]
-        else:
-            members.add(k)
-    out = sorted(members)
+    out = joined(op, kids, lattice)
     key = _hash(op, out, "")
     lattice[key] = (op, frozenset(out))
     return key
