@@ -7,9 +7,9 @@ bits (guarded ones as selects on their guard); the float instructions whose key 
 joins (max: a Node or Red of the join's opcode, keyed as a set), f16x2 / bf16x2 conversions into packs, and the
 parts of packs and of loads; selp of floats on a predicate family (a Select); mov.pred; full-warp butterfly shuffles
 that feed a commuting instruction or a join (floats.Red; 16-bit ones through cvt.u32.u16, floats.Wide), and 32-bit
-ones read as data (moved: a select over the lane bit); shared-memory stores and loads
-between full barriers (shared.py); global stores of floats, packs and constants, unguarded or under a predicate
-family. No branch, loop, tensor-core or async instruction. Where the concrete walk refuses a construct for a reason
+ones read as data (moved: a select over the lane bit); shared-memory stores and loads, ldmatrix / stmatrix too,
+ordered by bar.sync and bar.warp.sync (shared.py); global stores of floats, packs and constants, unguarded or under a
+predicate family. No branch, loop, tensor-core or async instruction. Where the concrete walk refuses a construct for a reason
 it reads from the trees (a multiply that ptxas may contract into an add that reads it, a register never written
 reaching a store), this walk refuses it too, by a rule at least as strict.
 
