@@ -60,7 +60,7 @@ def _quad_max(x_ptr, y_ptr, N, BLOCK: tl.constexpr, HOW: tl.constexpr):
 def _rows_max(x_ptr, y_ptr, N, BLOCK: tl.constexpr, HOW: tl.constexpr):
     """y[r] = the maximum of row r of a 4 x BLOCK tile (HOW 0), or of the whole tile, stored to its 4 rows
     (HOW 1): at some num_warps a warp's rows reach the threads that store them through shared words several
-    warps wrote, a case split on the reader between joins (joins.case_join)."""
+    warps wrote, a case split on the reader between joins (joins.is_join)."""
     r = tl.program_id(0) * 4 + tl.arange(0, 4)
     x = tl.load(x_ptr + r[:, None] * BLOCK + tl.arange(0, BLOCK)[None, :])
     m = tl.max(x, 1)

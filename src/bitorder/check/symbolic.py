@@ -383,6 +383,11 @@ _RING = {"add", "sub", "mul", "mad", "shl"}
 # max.f32(NaN, x) = max.f32(x, NaN) = x on the H200; max.f16 and max.bf16 over all 2^32 pairs
 # (2026-12-03f-gpu call 5; two NaNs give the canonical NaN); min, .NaN and .xorsign not probed.
 _JOIN = {"max.f32", "max.ftz.f32", "max.f16", "max.bf16"}
+# widenings that carry a 16-bit join into an f32 one (Nodes._widen): cvt opcode -> (the join it folds,
+# the payload of the f32 join it makes: "" where two NaNs widen to max.f32's canonical NaN)
+_WIDENS = {"cvt.f32.f16": ("max.f16", ""), "cvt.f32.bf16": ("max.bf16", "nan:0x7fff0000")}
+# widenings under which a half's sign cleared (and.b16 x, 0x7FFF) is its abs (Nodes._abs16): cvt -> that abs
+_SIGN0_WIDENS = {"cvt.f32.f16": "abs.f16"}
 
 
 def joined(op: str, kids, lattice: dict) -> list:
@@ -396,11 +401,8 @@ def joined(op: str, kids, lattice: dict) -> list:
         else:
             members.add(k)
     return sorted(members)
-# widenings that carry a 16-bit join into an f32 one (Nodes._widen): cvt opcode -> (the join it folds,
-# the payload of the f32 join it makes: "" where two NaNs widen to max.f32's canonical NaN)
-_WIDENS = {"cvt.f32.f16": ("max.f16", ""), "cvt.f32.bf16": ("max.bf16", "nan:0x7fff0000")}
-# widenings under which a half's sign cleared (and.b16 x, 0x7FFF) is its abs (Nodes._abs16): cvt -> that abs
-_SIGN0_WIDENS = {"cvt.f32.f16": "abs.f16"}
+
+
 _blake2b = hashlib.blake2b
 # how _key orders a node's children, by opcode (decided once per opcode text)
 # (_ONCE: children in order, like _PLAIN; memoised in _ONCE_SEEN, not in _SEEN or Nodes._seen)

@@ -6,9 +6,10 @@ family (a masked load's value), a node (an opcode over family operands), a pack 
 butterfly reduction step with its lane bit bound). A float constant is its integer family, the bits. `key_at(f, t)`
 rebuilds, from the family alone, the canonical key the concrete walk gives the value in thread t: the leaf's key of
 the address put at t, the select's of the predicate put at t, a node's `symbolic._hash` of its children's keys in the
-order its kind sorts them, a Red's of its two halves. Only the kinds whose key is that hash are families here (plain,
-commuting, fma, widenings of anything but a join); joins and one-hot sums are left to the concrete walk
-(families/walk.py refuses them; benchmarks/families_check.py and families_walk.py compare keys at every thread)."""
+order its kind sorts them, a Red's of its two halves; a join's (max) the set of its members' keys, nested joins of
+its opcode flattened, and a widened 16-bit join's the f32 join of its widened members (symbolic.Nodes._key, _widen).
+One-hot sums are left to the concrete walk (node refuses them; benchmarks/families_check.py and families_walk.py
+compare keys at every thread)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -112,8 +113,8 @@ def ordered(op: str, keys: list) -> list:
 
 
 def node(op: str, kids: tuple) -> Node | None:
-    """The family of float instruction op over kids, or None where its key is not the plain hash (a join, a
-    widening of anything but a load, a one-hot sum's term or sum while the walk tracks them)."""
+    """The family of float instruction op over kids, or None where the walk keys it by a rule key_at does not
+    rebuild (a one-hot sum's term or sum while the walk tracks them)."""
     kind_ = kind(op)
     if kind_ == _WIDEN:   # (a widened join is a join of the widened members: key_at, as Nodes._widen)
         kind_ = _PLAIN

@@ -361,13 +361,10 @@ def values(v, n: int) -> list:
         mask = (1 << n) - 1
         for a in m:
             mask &= _atom_mask(a, n)
-        t = 0
         while mask:
-            if mask & 1:
-                out[t] += c
-            low = (mask & -mask).bit_length() - 1 if not mask & 1 else 1
-            mask >>= low
-            t += low
+            low = mask & -mask
+            out[low.bit_length() - 1] += c
+            mask ^= low
     return out
 
 
@@ -381,10 +378,15 @@ def _atom_mask(a: str, n: int) -> int:
         if table >> i & 1:
             rows = full
             for k, j in enumerate(support):
-                half = sum(1 << t for t in range(n) if t >> j & 1) if j < n.bit_length() else 0
-                rows &= half if i >> k & 1 else full & ~half
+                rows &= half(n, j, i >> k & 1 == 1)
             out |= rows
     return out
+
+
+@functools.lru_cache(maxsize=1024)
+def half(n: int, j: int, one: bool) -> int:
+    """The threads t < n whose thread bit j is one (or zero), as bits of an int."""
+    return sum(1 << t for t in range(n) if (t >> j & 1) == one)
 
 
 def at_thread(v, t: int):

@@ -54,10 +54,11 @@ class Joins:
         raise NotImplementedError
 
     def join_members(self, fs: tuple, n: int) -> set:
-        """The names of what the slots' join (or widened 16-bit join) joins: each member at every value of the
-        join's bound variables, named over the element bits alone, where that is at most _ENUMERATED namings; so
-        a set joined within threads, across lanes or across warps gets one name, as under v1. Else (a mask of a
-        bound lane, too many values) each member named over the bound variables (members: sound, finer)."""
+        """The names of what the slots' joins (is_join) join: members in shift form by N and their offsets at each
+        element; the others at every value of the join's bound variables, named over the element bits alone, where
+        that is at most _ENUMERATED namings; so a set joined within threads, across lanes or across warps gets one
+        name, as under v1. Else (a mask of a bound lane, too many values) each member named over the bound
+        variables (members: sound, finer); a case split then falls back."""
         items: list = []
         widen = fs[0].op if fs[0].__class__ is ff.Node and ff.kind(fs[0].op) == _WIDEN else None
         if widen is not None:
@@ -82,8 +83,8 @@ class Joins:
                 for member, path, wrap, cond in rest:
                     where = f"if {[(self.table(ps, n), yes) for ps, yes in cond]}:" if cond else ""
                     for b in range(1 << len(path)):
-                        self.env = tuple({**e, **{(f"{fi.TBIT}{v[s]}" if isinstance(v[s], int) else v[s]): b >> k & 1
-                                                  for k, v in enumerate(path)}} for s, e in enumerate(saved[0]))
+                        self.env = tuple({**e, **{_var(v[s]): b >> k & 1 for k, v in enumerate(path)}}
+                                         for s, e in enumerate(saved[0]))
                         self.envkey = saved[1] + (("=", path, b),)
                         name = self.value(member, n)
                         name = _h(f"{wrap}({name})") if wrap else name
@@ -102,11 +103,15 @@ class Joins:
         self.members(fs[0].op, fs, n, out)
         return out
 
-    def case_join(self, fs: tuple) -> bool:
-        """Whether the slots' values are case splits on thread masks between joins of one opcode (a shared read of
-        words several warps' joins wrote): named as one join whose members hold where their case does."""
-        op = _join_op(fs[0])
-        return op is not None and all(_join_op(g) == op for g in fs)
+    @staticmethod
+    def is_join(fs: tuple) -> bool:
+        """Whether the slots' values are alike joins of one opcode: joins (max), widened 16-bit joins, or case splits
+        on thread masks between such (a shared read of words several warps' joins wrote, named as one join whose
+        members hold where their case does)."""
+        f = fs[0]
+        op = _join_op(f)
+        return op is not None and all(g.__class__ is f.__class__ and _join_op(g) == op and
+                                      (g.__class__ is ff.Select or g.op == f.op) for g in fs)
 
     def offsets(self, forms: list, n: int) -> str:
         """The text of the byte offsets that members of one N take at each element: the union over `forms` ((low,
@@ -151,7 +156,7 @@ class Joins:
         load's address, linearly: at element x and bound values b it is N with that load moved by
         low(x) + const + sum s_k b_k bytes (low: the address's terms in element bits alone; spans: the sums
         sum s_k b_k). N names the member with those terms dropped. So a set joined in any order, within threads,
-        across lanes or across warps, is named by N and its offsets at each element (_offsets) without naming each
+        across lanes or across warps, is named by N and its offsets at each element (offsets) without naming each
         member; None where the member is not of that form."""
         leaves: list = []
         for s, g in enumerate(member):

@@ -23,12 +23,12 @@ from __future__ import annotations
 import hashlib
 
 from ..poly import _norm, _poly, pkey
-from ..symbolic import _COMMUTES, _JOINED, _WIDENS, Unsupported
+from ..symbolic import _COMMUTES, Unsupported
 from . import floats as ff
 from . import integers as fi
 from . import predicates as fp
 from . import subst as fsub
-from .joins import _BIT, Joins, _h, _join_op   # (_BIT: an element-offset bit, _BIT + str(position))
+from .joins import _BIT, Joins, _h, _join_op, _var   # (_BIT: an element-offset bit, _BIT + str(position))
 
 
 class _Group(Joins):
@@ -285,16 +285,12 @@ class _Group(Joins):
                 out = self.shifting[1]          # (shift_form: the load relative to its offsets)
             else:
                 out = f"load{f.width}[{self.integer(tuple(g.address for g in fs))}]"
-        elif cls is ff.Select and self.case_join(fs):
+        elif self.is_join(fs):
             out = _h(f"join.{_join_op(f)}({','.join(sorted(self.join_members(fs, n)))})")
         elif cls is ff.Select:
             p = self.predicate(tuple(g.pred for g in fs), n)
             a, b = self.value(tuple(g.a for g in fs), n), self.value(tuple(g.b for g in fs), n)
             out = a if p == "T" or a == b else b if p == "F" else _h(f"select({p},{a},{b})")
-        elif cls is ff.Node and self.widens_join(fs):
-            out = _h(f"join.max.f32{_WIDENS[f.op][1]}({','.join(sorted(self.join_members(fs, n)))})")
-        elif cls in (ff.Node, ff.Red) and ff.kind(f.op) == _JOINED:
-            out = _h(f"join.{f.op}({','.join(sorted(self.join_members(fs, n)))})")
         elif cls is ff.Node and len(f.kids) == 2 and ff.kind(f.op) == _COMMUTES and \
                 all(g.__class__ is ff.Node and g.op == f.op and len(g.kids) == 2 for g in fs) and \
                 _same_shape(f.kids[0], f.kids[1], {}):
@@ -332,8 +328,7 @@ class _Group(Joins):
         that nests alike); returns what to restore."""
         saved = self.env, self.envkey
         name = f"rv{len(self.env[0])}"
-        self.env = tuple({**e, (f"{fi.TBIT}{g.var}" if isinstance(g.var, int) else g.var): name}
-                         for e, g in zip(self.env, fs))
+        self.env = tuple({**e, _var(g.var): name} for e, g in zip(self.env, fs))
         self.envkey = self.envkey + (tuple(g.var for g in fs),)
         return saved
 

@@ -194,7 +194,7 @@ def _sigma(pairs: list, k: int) -> tuple:
             out.append(-2 if ones[j] else -1)
             continue
         for q in range(k):
-            if fsub._half(1 << k, q, True) & readers == ones[j]:
+            if fi.half(1 << k, q, True) & readers == ones[j]:
                 out.append(q)
                 break
         else:

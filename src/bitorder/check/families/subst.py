@@ -58,7 +58,7 @@ def _mask_bits(bits: int, sigma: tuple, n: int) -> int:
     if moved and all(sigma[j] < 0 for j in moved):   # bits put to constants: two shifts each
         for j in moved:
             one = sigma[j] == -2
-            kept = bits & _half(n, j, one)        # the threads whose bit j is the constant
+            kept = bits & fi.half(n, j, one)        # the threads whose bit j is the constant
             bits = kept | (kept >> (1 << j)) if one else kept | (kept << (1 << j))
         return bits
     return sum((bits >> w & 1) << t for t, w in enumerate(_images(sigma, n)))
@@ -75,12 +75,6 @@ def mask_reads(bits: int, n: int) -> int:
     """The thread bits a mask of n threads reads (it changes where bit j is put to 0), as a bit mask."""
     k = n.bit_length() - 1
     return sum(1 << j for j in range(k) if _mask_bits(bits, tuple(-1 if q == j else q for q in range(k)), n) != bits)
-
-
-@functools.lru_cache(maxsize=1024)
-def _half(n: int, j: int, one: bool) -> int:
-    """The bits t < n whose thread bit j is one (or zero)."""
-    return sum(1 << t for t in range(n) if (t >> j & 1) == one)
 
 
 def integer(v, sigma: tuple):

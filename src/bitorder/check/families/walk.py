@@ -9,9 +9,9 @@ parts of packs and of loads; selp of floats on a predicate family (a Select); mo
 that feed a commuting instruction or a join (floats.Red; 16-bit ones through cvt.u32.u16, floats.Wide), and 32-bit
 ones read as data (moved: a select over the lane bit); shared-memory stores and loads, ldmatrix / stmatrix too,
 ordered by bar.sync and bar.warp.sync (shared.py); global stores of floats, packs and constants, unguarded or under a
-predicate family. No branch, loop, tensor-core or async instruction. Where the concrete walk refuses a construct for a reason
-it reads from the trees (a multiply that ptxas may contract into an add that reads it, a register never written
-reaching a store), this walk refuses it too, by a rule at least as strict.
+predicate family. No branch, loop, tensor-core or async instruction. Where the concrete walk refuses a construct for
+a reason it reads from the trees (a multiply that ptxas may contract into an add that reads it, a register never
+written reaching a store), this walk refuses it too, by a rule at least as strict.
 
 `walk(entry, divisible)` returns the `Store`s: each a family of its address, guard and value, and its type's text.
 `roots_at(stores, n)` puts them at every thread: the concrete walk's roots exactly (tests and
@@ -172,8 +172,8 @@ class _Walk:
         if p.__class__ not in (bool, fp.Mask, fp.Each):
             raise Unsupported(f"{op} on a register that holds no predicate")
         a, b = self.moved(a), self.moved(b)
-        if not (_is_float_family(a) or _is_float_family(b)) or ff.UNDEF in (a, b) or \
-                any(x.__class__ not in (int, ff.Leaf, ff.Node, ff.Select, ff.Red, ff.Pack, ff.Part) for x in (a, b)):
+        if not (_is_float_family(a) or _is_float_family(b)) or \
+                not all(x.__class__ is int or _is_float_family(x) for x in (a, b)):
             raise Unsupported(f"{op} of integers, or of a register never written")
         if p is True or p is False:
             return a if p else b
@@ -188,7 +188,7 @@ class _Walk:
             raise Unsupported("a 16-bit shuffle's value read as data")
         k, j = self.n.bit_length() - 1, v.bit
         one, zero = (tuple(c if q == j else q for q in range(k)) for c in (-2, -1))
-        return ff.Select(fp._mask(fsub._half(self.n, j, False), self.n),
+        return ff.Select(fp._mask(fi.half(self.n, j, False), self.n),
                          fsub.family(v.of, one, self.n, self.memo), fsub.family(v.of, zero, self.n, self.memo))
 
     def shuffle(self, ins: Instr) -> None:
