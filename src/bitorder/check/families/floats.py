@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import onehot
-from ..poly import _norm, pkey
-from ..predicates import select
+from .. import onehot, payloads
+from ..allthreads import selp_atom
+from ..poly import _norm, atom, pkey
+from ..predicates import _pred, float_form, select
 from ..symbolic import _COMMUTES, _FMA, _JOINED, _KIND, _PLAIN, _WIDEN, _WIDENS, _hash, _kind, _once_key, joined, leaf_key
 from . import integers as fi
 from . import predicates as fp
@@ -214,9 +215,14 @@ def key_at(f, t: int, memo: dict, env: tuple = (), reads=None) -> str | None:
             kids = sorted(key_at(f.of, t, memo, env + ((f.var, b),), reads) or "" for b in (0, 1))
         out = None if "" in kids else _join_key(f.op, kids, memo) if kind(f.op) == _JOINED else _hash(f.op, kids, "")
     elif f.__class__ is Select:
-        g = fp.at_thread(_bind_pred(f.pred, env), t)
-        if g is True or g is False:
+        g = pred_at(f.pred, t, memo, env, reads)
+        if g is None:
+            out = None
+        elif g is True or g is False:
             out = key_at(f.a if g else f.b, t, memo, env, reads)
+        elif f.a.__class__ is int and f.b.__class__ is int:
+            # (dataflow.execute: a selp of two constants, whatever its type, is an integer atom read as a float)
+            out = f"bits:{f.a & _M64}" if f.a == f.b else f"int:{pkey(selp_atom(g, f.a, f.b))}"
         else:
             form = select(g, "a", "b")           # (the walk's own naming of the predicate, and which arm is first)
             ka, kb = key_at(f.a, t, memo, env, reads), key_at(f.b, t, memo, env, reads)
@@ -252,6 +258,96 @@ def key_at(f, t: int, memo: dict, env: tuple = (), reads=None) -> str | None:
         v = bind(fi.at_thread(f, t), env)
         out = f"bits:{v & _M64}" if v.__class__ is int else None
     memo[(id(f), t, env)] = out
+    return out
+
+
+def pred_at(p, t: int, memo: dict, env: tuple = (), reads=None):
+    """The concrete walk's value of predicate family p in thread t, a float comparison's included (its form,
+    predicates.float_form, of its operands' keys there: integers.Ops.compare); None where an operand cannot be
+    named."""
+    if not has_float(p):
+        return fp.at_thread(_bind_pred(p, env), t)
+    if p.how == "fcmp":
+        ka, kb = (key_at(x, t, memo, env, reads) for x in p.args)
+        return None if ka is None or kb is None else float_form(p.op, ka, kb)
+    if p.how == "tcmp":          # (integers.Ops.compare_int of the trees' bits, atoms of their keys)
+        args = []
+        for x in p.args:
+            if x.__class__ is int or x.__class__ is dict:
+                args.append(bind(fi.at_thread(x, t), env))
+            else:
+                k = key_at(x, t, memo, env, reads)
+                if k is None:
+                    return None
+                args.append(atom(f"tree:{k}"))
+        return fp.at_thread(fp.Each("cmp", p.op, tuple(args)), t)
+    args = [pred_at(x, t, memo, env, reads) for x in p.args]
+    return None if None in args else _pred(p.op, args)
+
+
+def has_float(p) -> bool:
+    """Whether predicate family p reads a float family (an Each "fcmp" or "tcmp", alone or combined)."""
+    return p.__class__ is fp.Each and p.how != "cmp" and (p.how != "pred" or any(has_float(x) for x in p.args))
+
+
+def compared(p) -> list:
+    """The float families the comparisons in predicate family p compare (payloads.note_composite's set)."""
+    if p.__class__ is not fp.Each or p.how in ("cmp", "tcmp"):     # (integer comparisons: payloads.integer_pred)
+        return []
+    return list(p.args) if p.how == "fcmp" else [x for a in p.args for x in compared(a)]
+
+
+def nanish(f, memo: dict) -> bool:
+    """Whether family f may be, in some thread, a tree the concrete walk marks payload-free (payloads.py: a select
+    ptxas may lower to a min or max, and what data movement or a non-canonical instruction makes of one): a select on
+    a float comparison both of whose arms may be among the values it compares (by the heads their keys can have; a
+    select an arm may be, a NaN test's, counts as among them), and anything that carries one but arithmetic that
+    returns the canonical NaN. At least as strict as the walk's marks in every thread, so a store of a family this
+    clears is one the walk does not refuse for its payload."""
+    hit = memo.get(("nanish", id(f)))
+    if hit is not None and hit[0] is f:
+        return hit[1]
+    cls = f.__class__
+    if cls is Select:
+        out = nanish(f.a, memo) or nanish(f.b, memo)
+        ops = compared(f.pred)
+        if not out and ops:
+            among = set().union(*(_heads(x, memo) for x in ops))
+            out = all("select" in h or h & among for h in (_heads(f.a, memo), _heads(f.b, memo)))
+    elif cls is Node or cls is Red:
+        out = not payloads.canonical(f.op) and any(nanish(k, memo) for k in (f.kids if cls is Node else (f.of,)))
+    elif cls is Pack:
+        out = any(nanish(k, memo) for k in f.parts)
+    elif cls in (Part, Wide, Shfl):
+        out = nanish(f.of, memo)
+    else:                      # a leaf, an integer's bits, an undefined register
+        out = False
+    memo[("nanish", id(f))] = (f, out)
+    return out
+
+
+def _heads(f, memo: dict) -> frozenset:
+    """The opcodes a tree family f stands for can have at its root in some thread (a select's: its arms' and "select";
+    a widening's: its own and max.f32, a widened join's): two families with no head in common never have one key."""
+    hit = memo.get(("heads", id(f)))
+    if hit is not None and hit[0] is f:
+        return hit[1]
+    cls = f.__class__
+    if cls is Select:
+        out = _heads(f.a, memo) | _heads(f.b, memo) | {"select"}
+    elif cls is Node:
+        out = frozenset({f.op, "max.f32"} if kind(f.op) == _WIDEN else {f.op})
+    elif cls is Red:
+        out = frozenset({f.op})
+    elif cls is Leaf:
+        out = frozenset({"load"})
+    elif cls in (Pack, Part):
+        out = frozenset({cls.__name__})
+    elif cls is int:
+        out = frozenset({f"bits:{f & _M64}"})
+    else:                      # an undefined register, an integer that reads a symbol: taken as any head (nanish)
+        out = frozenset({"select"})
+    memo[("heads", id(f))] = (f, out)
     return out
 
 

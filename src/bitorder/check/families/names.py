@@ -152,7 +152,9 @@ class _Group(Joins):
                         {m: -c for m, c in self.polynomial(tuple(p.args[1] for p in ps)).items()})
             diff = _norm(diff)
             return f"cmp.{first.op}:{pkey(_norm(_below(diff))) if diff.__class__ is dict else diff}<0"
-        if first.how == "cmp":
+        if first.how in ("fcmp", "tcmp"):   # (named as written: a mirrored comparison is another name: a split)
+            args = [self.value(tuple(p.args[i] for p in ps), n) for i in range(2)]
+        elif first.how == "cmp":
             args = [self.integer(tuple(p.args[i] for p in ps)) for i in range(2)]
         else:
             args = [self.predicate(tuple(p.args[i] for p in ps), n) for i in range(len(first.args))]
@@ -364,6 +366,8 @@ def _restrict(p, dup: int, v: int, n: int):
         k = n.bit_length() - 1
         return fp._mask(fsub._mask_bits(p.bits, tuple((-2 if v >> j & 1 else -1) if dup >> j & 1 else j
                                                       for j in range(k)), n), n)
+    if p.how in ("fcmp", "tcmp"):
+        raise Unsupported("a guard that reads a float family")
     if p.how == "cmp":
         if any(x.__class__ is dict and any(a.startswith(fi.TID) and any(dup >> j & 1 for j in fi._table(a)[0])
                                            for m in x for a in m) for x in p.args):
@@ -393,6 +397,9 @@ def _same_shape(a, b, memo: dict) -> bool:
         ca = a.__class__
         if ca is not b.__class__:
             hit = ca in (int, dict) and b.__class__ in (int, dict)
+        elif ca is fp.Each and (ff.has_float(a) or ff.has_float(b)):   # (floats compared: one shape node by node)
+            hit = (a.how, a.op, len(a.args)) == (b.how, b.op, len(b.args)) and \
+                all(_same_shape(x, y, memo) for x, y in zip(a.args, b.args))
         elif ca in (int, dict, bool, fp.Mask, fp.Each):
             hit = True
         elif ca is ff.Leaf:
@@ -401,7 +408,8 @@ def _same_shape(a, b, memo: dict) -> bool:
             hit = a.op == b.op and len(a.kids) == len(b.kids) and \
                 all(_same_shape(x, y, memo) for x, y in zip(a.kids, b.kids))
         elif ca is ff.Select:
-            hit = _same_shape(a.a, b.a, memo) and _same_shape(a.b, b.b, memo)
+            hit = _same_shape(a.a, b.a, memo) and _same_shape(a.b, b.b, memo) and \
+                (not (ff.has_float(a.pred) or ff.has_float(b.pred)) or _same_shape(a.pred, b.pred, memo))
         elif ca is ff.Red:
             hit = a.op == b.op and _same_shape(a.of, b.of, memo)
         elif ca is ff.Pack:

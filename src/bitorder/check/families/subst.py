@@ -100,8 +100,8 @@ def integer(v, sigma: tuple):
     return _norm(out)
 
 
-def predicate(p, sigma: tuple, n: int):
-    """A predicate family under sigma."""
+def predicate(p, sigma: tuple, n: int, memo: dict):
+    """A predicate family under sigma (a float comparison's operands as family substitutes them)."""
     if p.__class__ is bool:
         return p
     if p.__class__ is fp.Mask:
@@ -109,7 +109,9 @@ def predicate(p, sigma: tuple, n: int):
     if p.how == "cmp":
         a, b = (integer(x, sigma) for x in p.args)
         return fp.compare(p.op, a, b, n)
-    return fp.combine(p.op, [predicate(x, sigma, n) for x in p.args], n)
+    if p.how in ("fcmp", "tcmp"):
+        return fp.Each(p.how, p.op, tuple(family(x, sigma, n, memo) for x in p.args))
+    return fp.combine(p.op, [predicate(x, sigma, n, memo) for x in p.args], n)
 
 
 def reads(f, n: int, memo: dict) -> int:
@@ -163,13 +165,13 @@ def family(f, sigma: tuple, n: int, memo: dict):
     if cls is int or cls is dict:
         out = integer(f, sigma)
     elif cls in (bool, fp.Mask, fp.Each):
-        out = predicate(f, sigma, n)
+        out = predicate(f, sigma, n, memo)
     elif cls is ff.Leaf:
         out = ff.Leaf(integer(f.address, sigma), f.width)
     elif cls is ff.Node:
         out = ff.Node(f.op, tuple(family(k, sigma, n, memo) for k in f.kids))
     elif cls is ff.Select:
-        p = predicate(f.pred, sigma, n)
+        p = predicate(f.pred, sigma, n, memo)
         out = family(f.a if p else f.b, sigma, n, memo) if p.__class__ is bool else \
             ff.Select(p, family(f.a, sigma, n, memo), family(f.b, sigma, n, memo))
     elif cls is ff.Pack:

@@ -24,7 +24,7 @@ from .. import onehot
 from ..poly import UNDEF, atom, pkey, short
 from ..ptx import Entry, Instr, Label
 from ..rules import _address, _float_cmp, _operand, _reg_list
-from ..symbolic import _BITS, _COMMUTES, _JOINED, _is_float_op, _pair_cvt, Unsupported
+from ..symbolic import _BITS, _COMMUTES, _FLOAT_TYPE, _JOINED, _is_float_op, _pair_cvt, Unsupported
 from . import floats as ff
 from . import integers as fi
 from . import predicates as fp
@@ -54,6 +54,8 @@ class _Walk:
         self.tid = fi.thread_index(self.n)
         self.k = self.n.bit_length() - 1     # thread bits
         self.memo: dict = {}                 # substitutions made (subst.family's memo)
+        self.undef_memo: dict = {}           # _may_read_undefined's
+        self.nan_memo: dict = {}             # floats.nanish's
         self.shared = Shared()
         self.regs: dict = {}
         self.stores: list = []
@@ -125,6 +127,8 @@ class _Walk:
         if any(a is ff.UNDEF for a in args) and not _is_float_op(op):
             raise Unsupported("an integer or predicate instruction reads a register never written")
         if op == "cvt.u32.u16" and _is_float_family(args[0]):
+            if ff.nanish(args[0], self.nan_memo):           # (the walk reads its bits: integers.tree_bits refuses)
+                raise Unsupported("a float select ptxas may lower to a min or max read as integer bits")
             return self.write(ops[0], ff.Wide(args[0]))      # (a 16-bit float's bits, to be shuffled)
         if op == "cvt.u16.u32" and args[0].__class__ in (ff.Wide, ff.Shfl):
             a = args[0]
@@ -137,9 +141,13 @@ class _Walk:
         if base == "cvt" and _pair_cvt(op):
             one = op.replace("x2", "")
             return self.write(ops[0], ff.pack([self.float(one, [args[1]]), self.float(one, [args[0]])], 2))
+        if base == "setp" and _float_cmp(op) and len(ops) == 3 and "|" not in ops[0]:
+            return self.write(ops[0], self.float_compare(op, args))
         if base == "setp":
-            if len(ops) != 3 or "|" in ops[0] or _float_cmp(op) or any(a.__class__ not in (int, dict) for a in args):
-                raise Unsupported(f"setp form {op}, or of a float family")
+            if len(ops) != 3 or "|" in ops[0]:
+                raise Unsupported(f"setp form {op}")
+            if any(a.__class__ not in (int, dict) for a in args):
+                return self.write(ops[0], self.bits_compare(op, args))
             return self.write(ops[0], fp.compare(op, args[0], args[1], self.n))
         if base == "selp":
             return self.write(ops[0], self.selp(op, args))
@@ -164,6 +172,27 @@ class _Walk:
             return self.write(ops[0], v)
         raise Unsupported(f"not a family instruction: {op}")
 
+    def float_compare(self, op: str, args: list):
+        """setp of two float families (or a float and a constant's bits): an Each "fcmp", which the walk names, in
+        each thread, by the comparison and its operands' keys (predicates.float_form). An operand that may read a
+        register never written (the walk's comparison is then undefined) falls back."""
+        args = [self.moved(a) for a in args]
+        if not all(a.__class__ is int or _is_float_family(a) for a in args) or \
+                any(_may_read_undefined(a, self.undef_memo) for a in args):
+            raise Unsupported(f"{op} of an integer family, or of a register never written")
+        return fp.Each("fcmp", op, tuple(args))
+
+    def bits_compare(self, op: str, args: list):
+        """An integer setp that reads a float family's bits (a loaded class index compared with a column's): an Each
+        "tcmp", which the walk names, in each thread, as its integer comparison of the tree's bits (an atom of its
+        key: integers.Ops.tree_bits). Refused where those bits may be undefined or a NaN payload ptxas chooses."""
+        args = [self.moved(a) for a in args]
+        for a in args:
+            if a.__class__ not in (int, dict) and (not _is_float_family(a) or _may_read_undefined(a, self.undef_memo)
+                                                   or ff.nanish(a, self.nan_memo)):
+                raise Unsupported(f"{op} of a register never written, a predicate, or a payload-free select")
+        return fp.Each("tcmp", op, tuple(args))
+
     def selp(self, op: str, args: list):
         """selp d, a, b, c (d = c ? a : b) of float families on a predicate family: a Select (dataflow's select,
         its key the walk's: floats.key_at). A shuffle's value taken here is moved data (moved). Two integer arms
@@ -172,7 +201,8 @@ class _Walk:
         if p.__class__ not in (bool, fp.Mask, fp.Each):
             raise Unsupported(f"{op} on a register that holds no predicate")
         a, b = self.moved(a), self.moved(b)
-        if not (_is_float_family(a) or _is_float_family(b)) or \
+        # (two constants under a float type are a select node of their bits, as dataflow.execute makes it)
+        if not (_is_float_family(a) or _is_float_family(b) or _FLOAT_TYPE.search(op)) or \
                 not all(x.__class__ is int or _is_float_family(x) for x in (a, b)):
             raise Unsupported(f"{op} of integers, or of a register never written")
         if p is True or p is False:
@@ -284,8 +314,8 @@ class _Walk:
         if ins.guard is None:
             return True
         p = self.regs.get(ins.guard[1], ff.UNDEF)
-        if p.__class__ not in (bool, fp.Mask, fp.Each):
-            raise Unsupported("a guard that is not a predicate family")
+        if p.__class__ not in (bool, fp.Mask, fp.Each) or ff.has_float(p):
+            raise Unsupported("a guard that is not a predicate family of integers")
         return fp.combine("not", [p], self.n) if ins.guard[0] else p
 
     def store(self, ins: Instr) -> None:
@@ -302,6 +332,8 @@ class _Walk:
             v = self.operand(r)
             if v is ff.UNDEF or v.__class__ in (dict, ff.Shfl, ff.Wide, bool, fp.Mask, fp.Each):
                 raise Unsupported("a store of a register never written, an index, a shuffle or a predicate")
+            if ff.nanish(v, self.nan_memo):
+                raise Unsupported("a float select ptxas may lower to a min or max may reach an output (payloads.py)")
             parts = v.parts if v.__class__ is ff.Pack and v.pw * len(v.parts) == width else [v]
             pw = width // len(parts)
             for j, p in enumerate(parts):
@@ -322,13 +354,26 @@ def _undefined_at(f, t: int, memo: dict) -> bool:
     if hit is None:
         cls = f.__class__
         if cls is ff.Select:
-            g = fp.at_thread(f.pred, t)
+            g = None if ff.has_float(f.pred) else fp.at_thread(f.pred, t)
             arms = [f.a if g else f.b] if g.__class__ is bool else [f.a, f.b]
         else:
             arms = f.kids if cls is ff.Node else f.parts if cls is ff.Pack else [f.of] if cls in (ff.Part, ff.Red) \
                 else []
         hit = memo[(id(f), t)] = any(_undefined_at(a, t, memo) for a in arms)
     return hit
+
+
+def _may_read_undefined(f, memo: dict) -> bool:
+    """Whether family f's tree may, in some thread, read a register never written (by its structure)."""
+    if f is ff.UNDEF:
+        return True
+    hit = memo.get(id(f))
+    if hit is None or hit[0] is not f:
+        cls = f.__class__
+        arms = f.kids if cls is ff.Node else f.parts if cls is ff.Pack else (f.a, f.b) if cls is ff.Select else \
+            (f.of,) if cls in (ff.Part, ff.Red) else ()
+        hit = memo[id(f)] = (f, any(_may_read_undefined(a, memo) for a in arms))
+    return hit[1]
 
 
 def _new_atoms(v: dict, args: list) -> bool:

@@ -1,0 +1,144 @@
+"""Float comparisons in the family walk (check/families): a setp of float families is a predicate family (an Each
+"fcmp") whose value in each thread is the concrete walk's comparison form of its operands' keys, selects on it are
+keyed as the walk keys them, and a select ptxas may lower to a min or max (payloads.py) is refused at a store as the
+concrete walk refuses it:
+- put at every thread, the family walk's stores are the concrete walk's roots exactly;
+- where the concrete walk refuses a store for its NaN payload, the family walk refuses it too;
+- the v2 signature partitions the layouts as v1 does, and tells apart kernels that compare otherwise.
+Planted faults from a copied tree make these fail: payload-free selects never marked, and a comparison whose
+operands are put at each thread in reverse."""
+import pytest
+
+from bitorder import check
+from bitorder.check import dataflow
+from bitorder.check.families import names as fn
+from bitorder.check.families import walk as fw
+from bitorder.check.signature import _entry, divisible_params
+from bitorder.check.symbolic import Unsupported
+
+from mutants import checker_test_fails_on_mutant
+
+triton = pytest.importorskip("triton")
+tl = triton.language
+
+
+@triton.jit
+def _where(x_ptr, z_ptr, y_ptr, N, BLOCK: tl.constexpr, HOW: tl.constexpr):
+    """HOW 0: where(x > z, x, z), a max ptxas may make of it (payload-free, stored); 1: the same less 1 (sub: a
+    canonical NaN); 2: where(x > 0, z, 2x); 3: Inductor's maximum (x > z or x is NaN), times 2; 4: where(x != x, x,
+    exp(x)) (a NaN test: not a min or max); 5: as 1 with x < z."""
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + o, mask=o < N, other=0.0)
+    z = tl.load(z_ptr + o, mask=o < N, other=0.0)
+    if HOW == 0:
+        y = tl.where(x > z, x, z)
+    elif HOW == 1:
+        y = tl.where(x > z, x, z) - 1.0
+    elif HOW == 2:
+        y = tl.where(x > 0.0, z, x * 2.0)
+    elif HOW == 3:
+        y = tl.where((x > z) | (x != x), x, z) * 2.0
+    elif HOW == 4:
+        y = tl.where(x != x, x, tl.exp(x))
+    else:
+        y = tl.where(x < z, x, z) - 1.0
+    tl.store(y_ptr + o, y, mask=o < N)
+
+
+@triton.jit
+def _onehot(x_ptr, t_ptr, y_ptr, N, BLOCK: tl.constexpr, HOW: tl.constexpr):
+    """y = x - where(column == t[row], 1, 0) over rows of 16 (cross-entropy's gradient: an integer comparison of a
+    loaded index's bits); HOW 1: where(column < t[row], ...)."""
+    i = tl.arange(0, BLOCK)
+    o = tl.program_id(0) * BLOCK + i
+    x = tl.load(x_ptr + o, mask=o < N, other=0.0)
+    t = tl.load(t_ptr + tl.program_id(0) * (BLOCK // 16) + i // 16, mask=o < N, other=0)
+    hot = (i % 16) == t if HOW == 0 else (i % 16) < t
+    tl.store(y_ptr + o, x - tl.where(hot, 1.0, 0.0), mask=o < N)
+
+
+def _ptx(block, warps, how):
+    import torch
+    from bitorder.check.prune import compile_config
+    args = {"x_ptr": torch.empty(8), "z_ptr": torch.empty(8), "y_ptr": torch.empty(8), "N": 1024}
+    return compile_config(_where, triton.Config({"BLOCK": block, "HOW": how}, num_warps=warps), args, {}, "sm90")
+
+
+def _onehot_ptx(block, warps, how):
+    import torch
+    from bitorder.check.prune import compile_config
+    args = {"x_ptr": torch.empty(8), "t_ptr": torch.empty(8, dtype=torch.int32), "y_ptr": torch.empty(8), "N": 1024}
+    return compile_config(_onehot, triton.Config({"BLOCK": block, "HOW": how}, num_warps=warps), args, {}, "sm90")
+
+
+def _v2(compiled) -> str:
+    divisible = divisible_params(compiled)
+    stores, n = fw.walk(_entry(compiled.asm), divisible)
+    return fn.signature(stores, n, divisible)
+
+
+_LAYOUTS = [(128, 1), (256, 2), (256, 8), (1024, 4)]
+
+
+@pytest.mark.parametrize("how", [1, 2, 3, 4])
+@pytest.mark.parametrize("block,warps", _LAYOUTS[:3])
+def test_selects_on_float_comparisons_put_at_every_thread_are_the_concrete_roots(block, warps, how):
+    compiled = _ptx(block, warps, how)
+    entry, divisible = _entry(compiled.asm), divisible_params(compiled)
+    assert "setp" in compiled.asm and ".f32" in compiled.asm
+    stores, n = fw.walk(entry, divisible)
+    assert fw.roots_at(stores, n) == dataflow.walk(entry, divisible=divisible)[0]
+
+
+@pytest.mark.parametrize("block,warps", _LAYOUTS[:2])
+def test_a_payload_free_select_stored_is_refused_as_the_concrete_walk_refuses_it(block, warps):
+    compiled = _ptx(block, warps, 0)
+    entry, divisible = _entry(compiled.asm), divisible_params(compiled)
+    with pytest.raises(Unsupported, match="min or max"):
+        dataflow.walk(entry, divisible=divisible)
+    with pytest.raises(Unsupported, match="min or max"):
+        fw.walk(entry, divisible)
+
+
+def test_v2_partitions_comparisons_as_v1_does():
+    for how in (1, 2, 3, 4):
+        v1 = [check.signature(_ptx(b, w, how)) for b, w in _LAYOUTS]
+        v2 = [_v2(_ptx(b, w, how)) for b, w in _LAYOUTS]
+        assert [v1.index(s) for s in v1] == [v2.index(s) for s in v2], how
+
+
+@pytest.mark.parametrize("how", [0, 1])
+@pytest.mark.parametrize("block,warps", _LAYOUTS[:3])
+def test_integer_comparisons_of_loaded_bits_put_at_every_thread_are_the_concrete_roots(block, warps, how):
+    compiled = _onehot_ptx(block, warps, how)
+    entry, divisible = _entry(compiled.asm), divisible_params(compiled)
+    stores, n = fw.walk(entry, divisible)
+    assert fw.roots_at(stores, n) == dataflow.walk(entry, divisible=divisible)[0]
+
+
+def test_v2_partitions_integer_comparisons_of_loaded_bits_as_v1_does():
+    for how in (0, 1):
+        v1 = [check.signature(_onehot_ptx(b, w, how)) for b, w in _LAYOUTS]
+        v2 = [_v2(_onehot_ptx(b, w, how)) for b, w in _LAYOUTS]
+        assert [v1.index(s) for s in v1] == [v2.index(s) for s in v2], how
+    assert _v2(_onehot_ptx(256, 2, 0)) != _v2(_onehot_ptx(256, 2, 1))
+
+
+def test_v2_tells_apart_kernels_that_compare_otherwise():
+    names = {how: _v2(_ptx(256, 2, how)) for how in (1, 2, 3, 5)}
+    assert len(set(names.values())) == 4
+
+
+def test_planted_fault_payload_free_selects_never_marked_is_caught(tmp_path):
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/floats.py",
+                                 '            out = all("select" in h or h & among',
+                                 '            out = False and all("select" in h or h & among',
+                                 "tests/check/test_families_compare.py::"
+                                 "test_a_payload_free_select_stored_is_refused_as_the_concrete_walk_refuses_it")
+
+
+def test_planted_fault_a_comparisons_operands_put_in_reverse_is_caught(tmp_path):
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/floats.py",
+                                 "else float_form(p.op, ka, kb)", "else float_form(p.op, kb, ka)",
+                                 "tests/check/test_families_compare.py::"
+                                 "test_selects_on_float_comparisons_put_at_every_thread_are_the_concrete_roots")
