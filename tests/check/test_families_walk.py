@@ -158,6 +158,34 @@ def test_a_select_of_a_constant_on_a_comparison_put_at_every_thread_is_the_concr
     assert _v2(compiled) != _v2(_ptx(_copy, block, warps, HOW=0))
 
 
+@triton.jit
+def _groups(x_ptr, y_ptr, N, CG: tl.constexpr, HW: tl.constexpr):
+    """groupnorm's two-level sum of bf16 (benchmarks/corpus/norms.py): its layout change is an idx shuffle whose lane
+    has a complemented thread bit at one warp."""
+    off = tl.program_id(0) * CG * HW + tl.arange(0, CG)[:, None] * HW + tl.arange(0, HW)[None, :]
+    x = tl.load(x_ptr + off)
+    mean = tl.sum(tl.sum(x, axis=1), axis=0) / (CG * HW)
+    tl.store(y_ptr + off, x - mean)
+
+
+def test_idx_shuffles_put_at_every_thread_are_the_concrete_roots():
+    import torch
+    from bitorder.check.prune import compile_config
+    compiled = compile_config(_groups, triton.Config({"CG": 4, "HW": 256}, num_warps=1),
+                              {"x_ptr": torch.empty(8, dtype=torch.bfloat16), "y_ptr": torch.empty(8), "N": 1024}, {},
+                              "sm90")
+    assert "shfl.sync.idx" in compiled.asm
+    entry, divisible = _entry(compiled.asm), divisible_params(compiled)
+    stores, n = fw.walk(entry, divisible)
+    assert fw.roots_at(stores, n) == dataflow.walk(entry, divisible=divisible)[0]
+
+
+def test_planted_fault_an_idx_shuffles_complemented_lane_bit_read_uncomplemented_is_caught(tmp_path):
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/walk.py",
+                                 "read(one, rest), read(zero, rest))", "read(zero, rest), read(one, rest))",
+                                 "tests/check/test_families_walk.py::test_idx_shuffles_put_at_every_thread_are_the_concrete_roots")
+
+
 def test_planted_fault_a_selp_with_its_arms_swapped_is_caught(tmp_path):
     checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/walk.py",
                                  "        return ff.Select(p, a, b)     #", "        return ff.Select(p, b, a)     #",

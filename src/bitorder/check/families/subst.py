@@ -178,6 +178,8 @@ def family(f, sigma: tuple, n: int, memo: dict):
         out = ff.Pack(tuple(family(k, sigma, n, memo) for k in f.parts), f.pw)
     elif cls is ff.Part:
         out = ff.Part(family(f.of, sigma, n, memo), f.i, f.n, f.width)
+    elif cls is ff.Wide:
+        out = ff.Wide(family(f.of, sigma, n, memo))
     elif cls is ff.Red and f.var.__class__ is int:
         # (its bound lane bit renamed to a bound variable first: sigma may put another bit where it was)
         var = f"bv:r{id(f)}"

@@ -224,6 +224,8 @@ class _Walk:
     def shuffle(self, ins: Instr) -> None:
         """shfl.sync.bfly over a full warp by one lane bit: a Shfl of its operand (taken only by float)."""
         ops = ins.operands
+        if ins.guard is None and len(ops) == 5 and "|" not in ops[0] and ins.opcode.startswith("shfl.sync.idx"):
+            return self.write(ops[0], self.broadcast(ins))
         if ins.guard is not None or len(ops) != 5 or "|" in ops[0] or not ins.opcode.startswith("shfl.sync.bfly"):
             raise Unsupported(f"shuffle {ins.text()}")
         b, clamp, mask = (self.operand(o) for o in ops[2:])
@@ -234,6 +236,48 @@ class _Walk:
                 src.__class__ is ff.Wide and not _is_float_family(src.of):
             raise Unsupported("a shuffle of an integer, a predicate or an undefined register")
         self.write(ops[0], ff.Shfl(src, b.bit_length() - 1))
+
+    def broadcast(self, ins: Instr):
+        """shfl.sync.idx over a full warp from lane L(t) (memory.shuffle: lane L of the thread's own warp, L a constant
+        in [0, 32) in every thread): the source family with the thread's lane bits put to L's, where each bit of L
+        is a constant or one thread bit (a substitution, subst.family); anything else falls back."""
+        ops = ins.operands
+        lane, clamp, mask = (self.operand(o) for o in ops[2:])
+        src = self.operand(ops[1])
+        if mask not in (-1, 0xFFFFFFFF) or clamp != 31 or lane.__class__ not in (int, dict) or \
+                not fi._free_of_symbols(lane) or self.n % 32 or src.__class__ in (ff.Shfl, bool, fp.Mask, fp.Each):
+            raise Unsupported(f"shuffle {ins.text()}")
+        values = fi.values(lane, self.n)
+        if any(v.__class__ is not int or not 0 <= v < 32 for v in values):
+            raise Unsupported(f"a shuffle lane operand that is not a constant lane: {ins.text()}")
+        sigma: list = []
+        flips = []                      # (lane bit j, thread bit q) where bit j of L is not t_q
+        for j in range(self.k):
+            if j >= 5:
+                sigma.append(j)         # (the thread's own warp)
+                continue
+            col = [v >> j & 1 for v in values]
+            if all(c == col[0] for c in col):
+                sigma.append(-2 if col[0] else -1)
+                continue
+            same = [q for q in range(self.k) if all(c == (t >> q & 1) for t, c in enumerate(col))]
+            if same:
+                sigma.append(same[0])
+                continue
+            flip = [q for q in range(self.k) if all(c != (t >> q & 1) for t, c in enumerate(col))]
+            if not flip or len(flips) == 2:
+                raise Unsupported(f"a shuffle lane that is no thread bit: {ins.text()}")
+            flips.append((j, flip[0]))
+            sigma.append(-1)
+
+        def read(sigma, flips):
+            # a complemented bit is a case split on t_q: where t_q = 0 the lane's bit j is 1, else 0
+            if not flips:
+                return fsub.family(src, tuple(sigma), self.n, self.memo)
+            (j, q), rest = flips[0], flips[1:]
+            one, zero = ([*sigma[:j], c, *sigma[j + 1:]] for c in (-2, -1))
+            return ff.Select(fp._mask(fi.half(self.n, q, False), self.n), read(one, rest), read(zero, rest))
+        return read(sigma, flips)
 
     def float(self, op: str, args: list):
         """The family of a float instruction; refused where its key is not a plain hash, and where an unrounded
