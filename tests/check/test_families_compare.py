@@ -1,12 +1,14 @@
-"""Float comparisons in the family walk (check/families): a setp of float families is a predicate family (an Each
-"fcmp") whose value in each thread is the concrete walk's comparison form of its operands' keys, selects on it are
-keyed as the walk keys them, and a select ptxas may lower to a min or max (payloads.py) is refused at a store as the
-concrete walk refuses it:
+"""Float comparisons, a float's bits and branches in the family walk (check/families): a setp of float families is a
+predicate family (an Each "fcmp") whose value in each thread is the concrete walk's comparison form of its operands'
+keys, selects on it are keyed as the walk keys them, and a select ptxas may lower to a min or max (payloads.py) is
+refused at a store as the concrete walk refuses it; integer instructions on a float's bits (libdevice's logf) are
+Bits, and its forward branch over straight-line code a region whose registers end as selects:
 - put at every thread, the family walk's stores are the concrete walk's roots exactly;
 - where the concrete walk refuses a store for its NaN payload, the family walk refuses it too;
 - the v2 signature partitions the layouts as v1 does, and tells apart kernels that compare otherwise.
-Planted faults from a copied tree make these fail: payload-free selects never marked, and a comparison whose
-operands are put at each thread in reverse."""
+Planted faults from a copied tree make these fail: payload-free selects never marked, a comparison whose operands
+are put at each thread in reverse, a region's registers ending as their values before it where it ran, and a float's
+bits read as another tree's."""
 import pytest
 
 from bitorder import check
@@ -55,6 +57,14 @@ def _onehot(x_ptr, t_ptr, y_ptr, N, BLOCK: tl.constexpr, HOW: tl.constexpr):
     t = tl.load(t_ptr + tl.program_id(0) * (BLOCK // 16) + i // 16, mask=o < N, other=0)
     hot = (i % 16) == t if HOW == 0 else (i % 16) < t
     tl.store(y_ptr + o, x - tl.where(hot, 1.0, 0.0), mask=o < N)
+
+
+@triton.jit
+def _log(x_ptr, y_ptr, N, BLOCK: tl.constexpr):
+    """y = log(x): libdevice's logf, its bit tricks on x's bits and a branch over its infinity case."""
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + o, mask=o < N, other=1.0)
+    tl.store(y_ptr + o, tl.log(x), mask=o < N)
 
 
 def _ptx(block, warps, how):
@@ -124,6 +134,18 @@ def test_v2_partitions_integer_comparisons_of_loaded_bits_as_v1_does():
     assert _v2(_onehot_ptx(256, 2, 0)) != _v2(_onehot_ptx(256, 2, 1))
 
 
+@pytest.mark.parametrize("block,warps", _LAYOUTS[:3])
+def test_a_floats_bits_and_a_branch_put_at_every_thread_are_the_concrete_roots(block, warps):
+    import torch
+    from bitorder.check.prune import compile_config
+    compiled = compile_config(_log, triton.Config({"BLOCK": block}, num_warps=warps),
+                              {"x_ptr": torch.empty(8), "y_ptr": torch.empty(8), "N": 1024}, {}, "sm90")
+    assert "bra" in compiled.asm and "and.b32" in compiled.asm
+    entry, divisible = _entry(compiled.asm), divisible_params(compiled)
+    stores, n = fw.walk(entry, divisible)
+    assert fw.roots_at(stores, n) == dataflow.walk(entry, divisible=divisible)[0]
+
+
 def test_v2_tells_apart_kernels_that_compare_otherwise():
     names = {how: _v2(_ptx(256, 2, how)) for how in (1, 2, 3, 5)}
     assert len(set(names.values())) == 4
@@ -142,3 +164,18 @@ def test_planted_fault_a_comparisons_operands_put_in_reverse_is_caught(tmp_path)
                                  "else float_form(p.op, ka, kb)", "else float_form(p.op, kb, ka)",
                                  "tests/check/test_families_compare.py::"
                                  "test_selects_on_float_comparisons_put_at_every_thread_are_the_concrete_roots")
+
+
+def test_planted_fault_a_regions_registers_kept_as_before_is_caught(tmp_path):
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/walk.py",
+                                 "self.regs[r] = ff.Select(ran, v, old)", "self.regs[r] = ff.Select(ran, old, v)",
+                                 "tests/check/test_families_compare.py::"
+                                 "test_a_floats_bits_and_a_branch_put_at_every_thread_are_the_concrete_roots")
+
+
+def test_planted_fault_a_floats_bits_read_as_another_tree_is_caught(tmp_path):
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/floats.py",
+                                 'return None if k is None else atom(f"tree:{k}")',
+                                 'return None if k is None else atom(f"tree:{k[:-1]}")',
+                                 "tests/check/test_families_compare.py::"
+                                 "test_a_floats_bits_and_a_branch_put_at_every_thread_are_the_concrete_roots")

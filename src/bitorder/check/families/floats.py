@@ -12,6 +12,7 @@ One-hot sums are left to the concrete walk (node refuses them; benchmarks/famili
 compare keys at every thread)."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .. import onehot, payloads
@@ -98,6 +99,15 @@ class Part:
     i: int
     n: int
     width: int
+
+
+@dataclass(frozen=True, eq=False)
+class Bits:
+    """The integer instruction `op` over `args`, at least one of which reads a float family's bits (a tree's bits, as
+    integers.Integers.tree_bits reads them: the log's bit tricks, an index loaded as data). In thread t: the walk's
+    integer of the operands put at t (bits_at); read as a float, dataflow.fnode's token of that integer."""
+    op: str
+    args: tuple
 
 
 def kind(op: str) -> int:
@@ -254,11 +264,50 @@ def key_at(f, t: int, memo: dict, env: tuple = (), reads=None) -> str | None:
     elif f.__class__ is Part:
         k = key_at(f.of, t, memo, env, reads)
         out = None if k is None else _hash(f"part{f.i}/{f.n}.b{8 * f.width}", [k], "")
+    elif f.__class__ is Bits:                      # (dataflow.fnode of an integer: its bits, or the tree it is)
+        v = bits_at(f, t, memo, env, reads)
+        out = None if v is None else f"bits:{v & _M64}" if v.__class__ is int else \
+            _TREE.match(pkey(v)) and pkey(v)[len("1*tree:"):] or f"int:{pkey(v)}"
     else:                                          # an integer family read as a float: its bits
         v = bind(fi.at_thread(f, t), env)
         out = f"bits:{v & _M64}" if v.__class__ is int else None
     memo[(id(f), t, env)] = out
     return out
+
+
+_TREE = re.compile(r"1\*tree:[^*+]+$")      # a tree's bits alone (tree_bits' atom): fnode gives the tree back
+
+
+def bits_at(f, t: int, memo: dict, env: tuple = (), reads=None):
+    """The walk's integer value in thread t of an integer operand: a family's, a float family's bits (the atom
+    tree:<key>), a Bits' (the walk's own integer rules on its operands there: integers.Integers.integer); None where
+    a key cannot be named."""
+    if f.__class__ is int or f.__class__ is dict:
+        return bind(fi.at_thread(f, t), env)
+    if f.__class__ is not Bits:
+        k = key_at(f, t, memo, env, reads)
+        return None if k is None else atom(f"tree:{k}")
+    hit = memo.get(("bits", id(f), t, env), memo)
+    if hit is memo:
+        args = [bits_at(a, t, memo, env, reads) for a in f.args]
+        hit = None if any(a is None for a in args) else _integers().integer(f.op, args)
+        memo[("bits", id(f), t, env)] = hit
+    return hit
+
+
+def _integers():
+    """A walk block with no state but empty tables, whose integer() is the walk's rules (for bits_at: the faithfulness
+    checks only; the v2 names do not read it)."""
+    global _EVAL
+    if _EVAL is None:
+        from ..bits import Bits as _Table
+        from ..dataflow import _Block
+        _EVAL = object.__new__(_Block)
+        _EVAL.bits, _EVAL.bits_of_tree, _EVAL.tc, _EVAL.turn_lane = _Table(), {}, None, None
+    return _EVAL
+
+
+_EVAL = None
 
 
 def pred_at(p, t: int, memo: dict, env: tuple = (), reads=None):
@@ -270,17 +319,9 @@ def pred_at(p, t: int, memo: dict, env: tuple = (), reads=None):
     if p.how == "fcmp":
         ka, kb = (key_at(x, t, memo, env, reads) for x in p.args)
         return None if ka is None or kb is None else float_form(p.op, ka, kb)
-    if p.how == "tcmp":          # (integers.Ops.compare_int of the trees' bits, atoms of their keys)
-        args = []
-        for x in p.args:
-            if x.__class__ is int or x.__class__ is dict:
-                args.append(bind(fi.at_thread(x, t), env))
-            else:
-                k = key_at(x, t, memo, env, reads)
-                if k is None:
-                    return None
-                args.append(atom(f"tree:{k}"))
-        return fp.at_thread(fp.Each("cmp", p.op, tuple(args)), t)
+    if p.how == "tcmp":          # (integers.Integers.compare_int of the trees' bits, atoms of their keys)
+        args = [bits_at(x, t, memo, env, reads) for x in p.args]
+        return None if None in args else fp.at_thread(fp.Each("cmp", p.op, tuple(args)), t)
     args = [pred_at(x, t, memo, env, reads) for x in p.args]
     return None if None in args else _pred(p.op, args)
 
@@ -320,7 +361,7 @@ def nanish(f, memo: dict) -> bool:
         out = any(nanish(k, memo) for k in f.parts)
     elif cls in (Part, Wide, Shfl):
         out = nanish(f.of, memo)
-    else:                      # a leaf, an integer's bits, an undefined register
+    else:                      # a leaf, an integer (Bits: the walk refuses payload-free bits), an undefined register
         out = False
     memo[("nanish", id(f))] = (f, out)
     return out

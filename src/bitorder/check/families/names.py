@@ -315,6 +315,11 @@ class _Group(Joins):
                 out = _h(f"red.{f.op}({self.value(tuple(g.of for g in fs), n)})")
             finally:
                 self.env, self.envkey = saved
+        elif cls is ff.Bits:
+            if any(g.op != f.op or len(g.args) != len(f.args) for g in fs):
+                raise Unsupported("slots' integer instructions of different operations")
+            kids = [self.value(tuple(g.args[i] for g in fs), n) for i in range(len(f.args))]
+            out = _h(f"int.{f.op}({','.join(kids)})")
         elif cls is ff.Part:
             if any((g.i, g.n, g.width) != (f.i, f.n, f.width) for g in fs):
                 raise Unsupported("slots' parts of different places")
@@ -417,6 +422,9 @@ def _same_shape(a, b, memo: dict) -> bool:
                 all(_same_shape(x, y, memo) for x, y in zip(a.parts, b.parts))
         elif ca is ff.Part:
             hit = (a.i, a.n, a.width) == (b.i, b.n, b.width) and _same_shape(a.of, b.of, memo)
+        elif ca is ff.Bits:
+            hit = a.op == b.op and len(a.args) == len(b.args) and \
+                all(_same_shape(x, y, memo) for x, y in zip(a.args, b.args))
         else:
             hit = False
         memo[key] = hit
@@ -439,7 +447,8 @@ def _first_difference(a, b, memo: dict) -> int:
         c = d[min(d)] if d else 0
         return (c > 0) - (c < 0)
     kids = (list(zip(a.kids, b.kids)) if ca is ff.Node else [(a.a, b.a), (a.b, b.b)] if ca is ff.Select else
-            [(a.of, b.of)] if ca in (ff.Red, ff.Part) else list(zip(a.parts, b.parts)) if ca is ff.Pack else [])
+            [(a.of, b.of)] if ca in (ff.Red, ff.Part) else list(zip(a.parts, b.parts)) if ca is ff.Pack else
+            list(zip(a.args, b.args)) if ca is ff.Bits else [])
     for x, y in kids:
         sign = _first_difference(x, y, memo)
         if sign:

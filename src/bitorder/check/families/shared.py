@@ -102,7 +102,7 @@ class Shared:
 
     def write(self, w, at: list, width: int, v) -> None:
         """Threads t store v (their own value of the family) at offsets o, [(t, o)]."""
-        if v.__class__ in (dict, bool, fp.Mask, fp.Each, ff.Shfl, ff.Wide):
+        if v.__class__ in (dict, bool, fp.Mask, fp.Each, ff.Shfl, ff.Wide, ff.Bits):
             raise Unsupported("a shared store of an index, a predicate or a shuffle")
         writers: dict = {}
         varies = None
@@ -141,7 +141,7 @@ class Shared:
                 continue
             v = self.read(w, [(t, o + i * width) for t, o in at], width)
             if g is not True:
-                v = ff.Select(g, v, w.regs.get(d, ff.UNDEF))
+                v = ff.Select(g, v, w.operand(d))
             w.write(d, v)
 
     def read(self, w, at: list, width: int):

@@ -128,7 +128,7 @@ def reads(f, n: int, memo: dict) -> int:
     if cls is fp.Mask:
         out = mask_reads(f.bits, n)
     else:
-        kids = (f.args if cls is fp.Each else (f.address,) if cls is ff.Leaf else f.kids if cls is ff.Node else
+        kids = (f.args if cls is fp.Each or cls is ff.Bits else (f.address,) if cls is ff.Leaf else f.kids if cls is ff.Node else
                 (f.pred, f.a, f.b) if cls is ff.Select else f.parts if cls is ff.Pack else (f.of,))   # (Part, Red)
         out = 0
         for k in kids:
@@ -180,6 +180,8 @@ def family(f, sigma: tuple, n: int, memo: dict):
         out = ff.Part(family(f.of, sigma, n, memo), f.i, f.n, f.width)
     elif cls is ff.Wide:
         out = ff.Wide(family(f.of, sigma, n, memo))
+    elif cls is ff.Bits:
+        out = ff.Bits(f.op, tuple(family(a, sigma, n, memo) for a in f.args))
     elif cls is ff.Red and f.var.__class__ is int:
         # (its bound lane bit renamed to a bound variable first: sigma may put another bit where it was)
         var = f"bv:r{id(f)}"

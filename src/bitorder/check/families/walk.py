@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from .. import onehot
 from ..poly import UNDEF, atom, pkey, short
 from ..ptx import Entry, Instr, Label
-from ..rules import _address, _float_cmp, _operand, _reg_list
+from ..rules import _address, _float_cmp, _hammock, _operand, _reg_list
 from ..symbolic import _BITS, _COMMUTES, _FLOAT_TYPE, _JOINED, _is_float_op, _pair_cvt, Unsupported
 from . import floats as ff
 from . import integers as fi
@@ -33,7 +33,10 @@ from .shared import Shared
 
 _INT = {"add", "sub", "mul", "mad", "shl", "shr", "and", "or", "xor", "cvt", "neg", "not", "min", "max", "bfe",
         "popc"}
-_REFUSED = {"bra", "barrier", "cp", "wgmma", "mma", "prmt", "atom", "red"}
+_REFUSED = {"barrier", "cp", "wgmma", "mma", "prmt", "atom", "red"}
+
+
+_POISON = object()     # a register a branch's region wrote that this walk does not model after it (run, leave)
 
 
 @dataclass(frozen=True, eq=False)
@@ -65,19 +68,59 @@ class _Walk:
     def operand(self, text: str):
         kind, x = _operand(text)
         if kind == "reg":
-            return self.regs.get(x, ff.UNDEF)
+            v = self.regs.get(x, ff.UNDEF)
+            if v is _POISON:
+                raise Unsupported("a register a branch's region wrote with no float family")
+            return v
         return self.tid if kind == "tid" else self.n if kind == "ntid" else x
 
     def run(self, body) -> list:
-        for item in body:
+        labels = {item.name: i for i, item in enumerate(body) if isinstance(item, Label)}
+        region = None
+        for i, item in enumerate(body):
+            if region is not None and i == region[0]:
+                self.leave(*region)
+                region = None
             if isinstance(item, Label):
                 continue
             if item.opcode == "ret":
-                if item.guard is not None:
+                if item.guard is not None or region is not None:
                     raise Unsupported("a guarded return")
                 break
+            if item.base == "bra":
+                region = self.hammock(body, i, labels, region)
+                continue
+            if region is not None and (item.base in ("ld", "st", "shfl", "bar") and ".param" not in item.opcode):
+                raise Unsupported(f"{item.opcode} inside a branch's region")
             self.step(item)
         return self.stores
+
+    def hammock(self, body, at: int, labels: dict, region):
+        """A guarded forward branch over straight-line code (rules._hammock, as the concrete walk takes it: the code
+        runs in the threads that do not branch): (its end, that condition, the registers before it)."""
+        ins = body[at]
+        end = _hammock(body, at, labels) if region is None else None
+        if end is None:
+            raise Unsupported("not a family instruction: bra")
+        p = self.regs.get(ins.guard[1], ff.UNDEF)
+        if p.__class__ not in (bool, fp.Mask, fp.Each):
+            raise Unsupported("a branch on a register that holds no predicate")
+        ran = p if ins.guard[0] else fp.combine("not", [p], self.n)     # (the threads that do not branch)
+        return end, ran, dict(self.regs)
+
+    def leave(self, end: int, ran, before: dict) -> None:
+        """The end of a branch's region: a register it wrote holds ran ? its value : its value before (Regions'
+        rule); one that is not a float family is poisoned (read again, the walk falls back)."""
+        for r, v in list(self.regs.items()):
+            old = before.get(r, ff.UNDEF)
+            if v is old:
+                continue
+            if ran is True or ran is False:
+                self.regs[r] = v if ran else old
+            elif _is_float_family(v) and (old is ff.UNDEF or _is_float_family(old)):
+                self.regs[r] = ff.Select(ran, v, old)
+            else:
+                self.regs[r] = _POISON
 
     def step(self, ins: Instr) -> None:
         op, base, ops = ins.opcode, ins.base, ins.operands
@@ -170,6 +213,8 @@ class _Walk:
                 # (an opaque atom over thread bits names every thread's value at once: no thread's own)
                 raise Unsupported(f"{op} over the thread index left opaque by the bit rules")
             return self.write(ops[0], v)
+        if base in _INT:
+            return self.write(ops[0], self.bits(op, args))
         raise Unsupported(f"not a family instruction: {op}")
 
     def float_compare(self, op: str, args: list):
@@ -188,10 +233,24 @@ class _Walk:
         key: integers.Ops.tree_bits). Refused where those bits may be undefined or a NaN payload ptxas chooses."""
         args = [self.moved(a) for a in args]
         for a in args:
-            if a.__class__ not in (int, dict) and (not _is_float_family(a) or _may_read_undefined(a, self.undef_memo)
+            if a.__class__ not in (int, dict, ff.Bits) and (not _is_float_family(a) or _may_read_undefined(a, self.undef_memo)
                                                    or ff.nanish(a, self.nan_memo)):
                 raise Unsupported(f"{op} of a register never written, a predicate, or a payload-free select")
         return fp.Each("tcmp", op, tuple(args))
+
+    def bits(self, op: str, args: list):
+        """An integer instruction that reads a float family's bits (the log's bit tricks): a Bits, refused where
+        those bits may be undefined or a NaN payload ptxas chooses (integers.Integers.tree_bits refuses them), and
+        for the one rule that makes a node of them (and.b16 of 0x7FFF: a 16-bit tree's sign cleared)."""
+        args = [self.moved(a) for a in args]
+        for a in args:
+            if a.__class__ in (int, dict, ff.Bits):
+                continue
+            if not _is_float_family(a) or _may_read_undefined(a, self.undef_memo) or ff.nanish(a, self.nan_memo):
+                raise Unsupported(f"{op} of a register never written, a predicate, or a payload-free select")
+        if op == "and.b16":
+            raise Unsupported("and.b16 of a float's bits (the walk may make it a node: sign0)")
+        return ff.Bits(op, tuple(args))
 
     def selp(self, op: str, args: list):
         """selp d, a, b, c (d = c ? a : b) of float families on a predicate family: a Select (dataflow's select,
@@ -232,7 +291,7 @@ class _Walk:
         if mask not in (-1, 0xFFFFFFFF) or clamp != 31 or b.__class__ is not int or b <= 0 or b & (b - 1) or b > 16:
             raise Unsupported(f"shuffle {ins.text()}")
         src = self.operand(ops[1])
-        if src.__class__ in (int, dict, bool, fp.Mask, fp.Each, ff.Shfl) or src is ff.UNDEF or \
+        if src.__class__ in (int, dict, bool, fp.Mask, fp.Each, ff.Shfl, ff.Bits) or src is ff.UNDEF or \
                 src.__class__ is ff.Wide and not _is_float_family(src.of):
             raise Unsupported("a shuffle of an integer, a predicate or an undefined register")
         self.write(ops[0], ff.Shfl(src, b.bit_length() - 1))
@@ -341,7 +400,7 @@ class _Walk:
             if pred is True:
                 self.write(d, leaf)
             elif pred is not False:
-                old = self.regs.get(d, ff.UNDEF)
+                old = self.operand(d)
                 if old is ff.UNDEF:
                     raise Unsupported("a guarded load into a register never written")
                 self.write(d, ff.Select(pred, leaf, old))
@@ -374,7 +433,7 @@ class _Walk:
             return
         for i, r in enumerate(_reg_list(ops[1])):
             v = self.operand(r)
-            if v is ff.UNDEF or v.__class__ in (dict, ff.Shfl, ff.Wide, bool, fp.Mask, fp.Each):
+            if v is ff.UNDEF or v.__class__ in (dict, ff.Shfl, ff.Wide, ff.Bits, bool, fp.Mask, fp.Each):
                 raise Unsupported("a store of a register never written, an index, a shuffle or a predicate")
             if ff.nanish(v, self.nan_memo):
                 raise Unsupported("a float select ptxas may lower to a min or max may reach an output (payloads.py)")
@@ -402,7 +461,7 @@ def _undefined_at(f, t: int, memo: dict) -> bool:
             arms = [f.a if g else f.b] if g.__class__ is bool else [f.a, f.b]
         else:
             arms = f.kids if cls is ff.Node else f.parts if cls is ff.Pack else [f.of] if cls in (ff.Part, ff.Red) \
-                else []
+                else f.args if cls is ff.Bits else []
         hit = memo[(id(f), t)] = any(_undefined_at(a, t, memo) for a in arms)
     return hit
 
@@ -415,7 +474,7 @@ def _may_read_undefined(f, memo: dict) -> bool:
     if hit is None or hit[0] is not f:
         cls = f.__class__
         arms = f.kids if cls is ff.Node else f.parts if cls is ff.Pack else (f.a, f.b) if cls is ff.Select else \
-            (f.of,) if cls in (ff.Part, ff.Red) else ()
+            (f.of,) if cls in (ff.Part, ff.Red) else f.args if cls is ff.Bits else ()
         hit = memo[id(f)] = (f, any(_may_read_undefined(a, memo) for a in arms))
     return hit[1]
 
