@@ -7,8 +7,9 @@ Bits, and its forward branch over straight-line code a region whose registers en
 - where the concrete walk refuses a store for its NaN payload, the family walk refuses it too;
 - the v2 signature partitions the layouts as v1 does, and tells apart kernels that compare otherwise.
 Planted faults from a copied tree make these fail: payload-free selects never marked, a comparison whose operands
-are put at each thread in reverse, a region's registers ending as their values before it where it ran, and a float's
-bits read as another tree's."""
+are put at each thread in reverse, a region's registers ending as their values before it where it ran, a float's
+bits read as another tree's, and one-hot sums' terms let through (onehot.py keys those sums by their terms; the
+family walk leaves them to the concrete walk)."""
 import pytest
 
 from bitorder import check
@@ -146,6 +147,32 @@ def test_a_floats_bits_and_a_branch_put_at_every_thread_are_the_concrete_roots(b
     assert fw.roots_at(stores, n) == dataflow.walk(entry, divisible=divisible)[0]
 
 
+@triton.jit
+def _grouped(t_ptr, x_ptr, y_ptr, N: tl.constexpr):
+    """benchmarks/corpus' grouped_sum in one block: sum of where(r // 8 == target, x, 0) over a row, a sum of
+    select(eq, x, 0) terms that onehot.py keys by its terms."""
+    row = tl.program_id(0)
+    r = tl.arange(0, N)
+    target = tl.load(t_ptr + row)
+    tl.store(y_ptr + row, tl.sum(tl.where(r // 8 == target, tl.load(x_ptr + row * N + r), 0.0), 0))
+
+
+@pytest.mark.parametrize("warps", [1, 4])
+def test_a_one_hot_sum_is_refused_or_its_roots_are_the_concrete_ones(warps):
+    import torch
+    from bitorder.check.prune import compile_config
+    compiled = compile_config(_grouped, triton.Config({"N": 256}, num_warps=warps),
+                              {"t_ptr": torch.empty(8, dtype=torch.int64), "x_ptr": torch.empty(8),
+                               "y_ptr": torch.empty(8)}, {}, "sm90")
+    entry, divisible = _entry(compiled.asm), divisible_params(compiled)
+    try:
+        stores, n = fw.walk(entry, divisible)
+    except Unsupported as e:
+        assert "one-hot" in str(e)
+        return
+    assert fw.roots_at(stores, n) == dataflow.walk(entry, divisible=divisible)[0]
+
+
 def test_v2_tells_apart_kernels_that_compare_otherwise():
     names = {how: _v2(_ptx(256, 2, how)) for how in (1, 2, 3, 5)}
     assert len(set(names.values())) == 4
@@ -179,3 +206,11 @@ def test_planted_fault_a_floats_bits_read_as_another_tree_is_caught(tmp_path):
                                  'return None if k is None else atom(f"tree:{k[:-1]}")',
                                  "tests/check/test_families_compare.py::"
                                  "test_a_floats_bits_and_a_branch_put_at_every_thread_are_the_concrete_roots")
+
+
+def test_planted_fault_one_hot_terms_not_refused_is_caught(tmp_path):
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/walk.py",
+                                 "def _may_be_term(f, memo: dict) -> bool:\n",
+                                 "def _may_be_term(f, memo: dict) -> bool:\n    return False\n",
+                                 "tests/check/test_families_compare.py::"
+                                 "test_a_one_hot_sum_is_refused_or_its_roots_are_the_concrete_ones")

@@ -59,6 +59,7 @@ class _Walk:
         self.memo: dict = {}                 # substitutions made (subst.family's memo)
         self.undef_memo: dict = {}           # _may_read_undefined's
         self.nan_memo: dict = {}             # floats.nanish's
+        self.term_memo: dict = {}            # _may_be_term's
         self.shared = Shared()
         self.regs: dict = {}
         self.stores: list = []
@@ -351,11 +352,16 @@ class _Walk:
             other, sh = (args[1], args[0]) if args[0] is shuffled[0] else (args[0], args[1])
             if len(args) == 2 and len(shuffled) == 1 and ff.kind(op) in (_COMMUTES, _JOINED) and sh.of is other:
                 self.contraction(op, [other])
+                if op in onehot.HOT and _may_be_term(other, self.term_memo):
+                    raise Unsupported("a one-hot sum's term (onehot.py keys its sums by their terms: the concrete "
+                                      "walk's)")
                 # the lane bit bound in place: nothing copied (building the two halves, F[t_j:=0] and F[t_j:=1],
                 # made the reduced tree itself and cost 6-15x the concrete walk: docs/check-families.md)
                 return ff.Red(op, other, sh.bit)
             args = [self.moved(a) for a in args]     # (a shuffled value combined otherwise: moved data)
         self.contraction(op, args)
+        if op in onehot.HOT and any(_may_be_term(a, self.term_memo) for a in args):
+            raise Unsupported("a one-hot sum's term (onehot.py keys its sums by their terms: the concrete walk's)")
         f = ff.node(op, tuple(args))
         if f is None:
             raise Unsupported(f"{op}: not a plain float node")
@@ -385,11 +391,11 @@ class _Walk:
         self.regs[reg] = v
 
     def load(self, ins: Instr) -> None:
-        """A global load of 16- or 32-bit elements (a vector or not), guarded or not: a Leaf per element, and a
+        """A global load of 16-, 32- or 64-bit elements (a vector or not), guarded or not: a Leaf per element, and a
         Select of it and the register's old value where a guard reads something."""
         ops = ins.operands
         width = _BITS.get(ins.opcode.split(".")[-1])
-        if width not in (2, 4):
+        if width not in (2, 4, 8):
             raise Unsupported(f"a global load of {ins.opcode}")
         if self.stores:
             raise Unsupported("a global load after a global store (they may alias)")
@@ -477,6 +483,38 @@ def _may_read_undefined(f, memo: dict) -> bool:
             (f.of,) if cls in (ff.Part, ff.Red) else f.args if cls is ff.Bits else ()
         hit = memo[id(f)] = (f, any(_may_read_undefined(a, memo) for a in arms))
     return hit[1]
+
+
+def _may_be_term(f, memo: dict) -> bool:
+    """Whether f may be, in some thread, what onehot.py takes for a one-hot term or a sum of them (a select on an
+    equality with a zero arm, a select of two constants, a product or a sum over one), so that the concrete walk
+    keys a sum over it by its terms: a superset, by structure (a select on a thread mask is its arms)."""
+    hit = memo.get(id(f))
+    if hit is None or hit[0] is not f:
+        cls, out = f.__class__, False
+        if cls is ff.Select and f.pred.__class__ is fp.Mask:
+            out = _may_be_term(f.a, memo) or _may_be_term(f.b, memo)
+        elif cls is ff.Select:
+            out = _equality(f.pred) and (f.a in _ZEROS or f.b in _ZEROS or f.a.__class__ is int and f.b.__class__ is int) \
+                or _may_be_term(f.a, memo) or _may_be_term(f.b, memo)
+        elif cls is ff.Node and f.op in onehot.HOT:      # (a product of a term, a sum of terms)
+            out = any(_may_be_term(k, memo) for k in f.kids)
+        elif cls is ff.Red and f.op in onehot.HOT:
+            out = _may_be_term(f.of, memo)
+        hit = memo[id(f)] = (f, out)
+    return hit[1]
+
+
+_ZEROS = (0, 0x80000000)
+
+
+def _equality(p) -> bool:
+    """Whether predicate family p reads an eq or ne comparison (onehot.equality's forms)."""
+    if p.__class__ is not fp.Each:
+        return False
+    if p.how == "pred":
+        return any(_equality(x) for x in p.args)
+    return p.op.split(".")[1] in ("eq", "ne")
 
 
 def _new_atoms(v: dict, args: list) -> bool:
