@@ -20,6 +20,7 @@ stores at every element (the same argument as v1's roots, evaluated symbolically
 thread or slot held an element, so num_warps and vector widths that store the same trees meet, as under v1."""
 from __future__ import annotations
 
+import functools
 import hashlib
 
 from ..poly import _norm, _poly, pkey
@@ -63,6 +64,7 @@ class _Group(Joins):
         self.envkey: tuple = ()
         self.shifting = None
         self.reads_memo: dict = {}
+        self.halves: dict = {}        # subst.family's memo for the halves of Reds named by them (value)
 
     # integers --------------------------------------------------------------------------------------------------
     def integer(self, vals: tuple) -> str:
@@ -313,8 +315,17 @@ class _Group(Joins):
             saved = self.bind(fs)
             try:
                 out = _h(f"red.{f.op}({self.value(tuple(g.of for g in fs), n)})")
+            except Unsupported as e:
+                if "a reduction binds" not in str(e) or any(g.var.__class__ is not int for g in fs):
+                    raise
+                out = None
             finally:
                 self.env, self.envkey = saved
+            if out is None:     # a mask reads the lane bit it binds: named by its two halves, as a node of the op
+                k = n.bit_length() - 1
+                halves = [tuple(fsub.family(g.of, tuple(c if q == g.var else q for q in range(k)), n, self.halves)
+                                for g in fs) for c in (-1, -2)]
+                out = _h(f"{f.op}({','.join(ff.ordered(f.op, [self.value(h, n) for h in halves]))})")
         elif cls is ff.Bits:
             if any(g.op != f.op or len(g.args) != len(f.args) for g in fs):
                 raise Unsupported("slots' integer instructions of different operations")
@@ -457,11 +468,17 @@ def _first_difference(a, b, memo: dict) -> int:
 
 
 def _reads(bits: int, k: int, width: int) -> bool:
-    """Whether the truth table `bits` over `width` inputs depends on input k."""
-    for i in range(1 << width):
-        if not i >> k & 1 and (bits >> i & 1) != (bits >> (i | 1 << k) & 1):
-            return True
-    return False
+    """Whether the truth table `bits` over `width` inputs depends on input k: the entries with input k clear, moved
+    onto those with it set, differ from them (two big-integer operations, not a loop over the entries)."""
+    low = _half_mask(k, width)
+    return ((bits & low) << (1 << k)) != (bits & (low << (1 << k)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _half_mask(k: int, width: int) -> int:
+    """The entries i < 2^width of a truth table whose bit k is clear, as a bit mask: runs of 2^k ones every 2^(k+1)."""
+    period, size = 1 << (k + 1), 1 << width
+    return ((1 << (1 << k)) - 1) * (((1 << size) - 1) // ((1 << period) - 1))
 
 
 def _add(a: dict, b: dict) -> dict:

@@ -186,7 +186,13 @@ def family(f, sigma: tuple, n: int, memo: dict):
         # (its bound lane bit renamed to a bound variable first: sigma may put another bit where it was)
         var = f"bv:r{id(f)}"
         inner = tuple(var if q == f.var else s for q, s in enumerate(sigma))
-        out = ff.Red(f.op, family(f.of, inner, n, memo), var)
+        try:
+            out = ff.Red(f.op, family(f.of, inner, n, memo), var)
+        except Unsupported:
+            # a mask reads the bit it binds (no bound variable can stand in a mask): its two halves, op{F[t_j:=0],
+            # F[t_j:=1]}, as a node of the op (their key, sorted, is the Red's: floats.key_at)
+            out = ff.Node(f.op, tuple(family(f.of, tuple(c if q == f.var else s for q, s in enumerate(sigma)), n,
+                                             memo) for c in (-1, -2)))
     elif cls is ff.Red:
         out = ff.Red(f.op, family(f.of, sigma, n, memo), f.var)
     elif f is ff.UNDEF:
