@@ -8,7 +8,8 @@ Bits, and its forward branch over straight-line code a region whose registers en
 - the v2 signature partitions the layouts as v1 does, and tells apart kernels that compare otherwise.
 Planted faults from a copied tree make these fail: payload-free selects never marked, a comparison whose operands
 are put at each thread in reverse, a region's registers ending as their values before it where it ran, a float's
-bits read as another tree's, and one-hot sums' terms let through (onehot.py keys those sums by their terms; the
+bits read as another tree's, an integer selp's arms swapped (a predicate's bits: bitorder.math's exp), and one-hot
+sums' terms let through (onehot.py keys those sums by their terms; the
 family walk leaves them to the concrete walk)."""
 import pytest
 
@@ -19,6 +20,7 @@ from bitorder.check.families import walk as fw
 from bitorder.check.signature import _entry, divisible_params
 from bitorder.check.symbolic import Unsupported
 
+from bitorder.math.triton_impl import exp as shared_exp, log as shared_log
 from mutants import checker_test_fails_on_mutant
 
 triton = pytest.importorskip("triton")
@@ -66,6 +68,15 @@ def _log(x_ptr, y_ptr, N, BLOCK: tl.constexpr):
     o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     x = tl.load(x_ptr + o, mask=o < N, other=1.0)
     tl.store(y_ptr + o, tl.log(x), mask=o < N)
+
+
+@triton.jit
+def _shared_math(x_ptr, y_ptr, N, BLOCK: tl.constexpr, HOW: tl.constexpr):
+    """bitorder.math's shared exp (HOW 0: a predicate's bits as integers, selp.b32 1, 0, p, in its exponent
+    scaling) and log (HOW 1: the float's bits split by integer instructions)."""
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + o, mask=o < N, other=1.0)
+    tl.store(y_ptr + o, shared_exp(x) if HOW == 0 else shared_log(x), mask=o < N)
 
 
 def _ptx(block, warps, how):
@@ -173,6 +184,19 @@ def test_a_one_hot_sum_is_refused_or_its_roots_are_the_concrete_ones(warps):
     assert fw.roots_at(stores, n) == dataflow.walk(entry, divisible=divisible)[0]
 
 
+@pytest.mark.parametrize("how", [0, 1])
+@pytest.mark.parametrize("block,warps", _LAYOUTS[:2])
+def test_the_shared_exp_and_log_put_at_every_thread_are_the_concrete_roots(block, warps, how):
+    import torch
+    from bitorder.check.prune import compile_config
+    compiled = compile_config(_shared_math, triton.Config({"BLOCK": block, "HOW": how}, num_warps=warps),
+                              {"x_ptr": torch.empty(8), "y_ptr": torch.empty(8), "N": 1024}, {}, "sm90")
+    assert how or "selp.b32" in compiled.asm
+    entry, divisible = _entry(compiled.asm), divisible_params(compiled)
+    stores, n = fw.walk(entry, divisible)
+    assert fw.roots_at(stores, n) == dataflow.walk(entry, divisible=divisible)[0]
+
+
 def test_v2_tells_apart_kernels_that_compare_otherwise():
     names = {how: _v2(_ptx(256, 2, how)) for how in (1, 2, 3, 5)}
     assert len(set(names.values())) == 4
@@ -180,8 +204,8 @@ def test_v2_tells_apart_kernels_that_compare_otherwise():
 
 def test_planted_fault_payload_free_selects_never_marked_is_caught(tmp_path):
     checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/floats.py",
-                                 '            out = all("select" in h or h & among',
-                                 '            out = False and all("select" in h or h & among',
+                                 '            out = all(h & among or "*" in h',
+                                 '            out = False and all(h & among or "*" in h',
                                  "tests/check/test_families_compare.py::"
                                  "test_a_payload_free_select_stored_is_refused_as_the_concrete_walk_refuses_it")
 
@@ -214,3 +238,11 @@ def test_planted_fault_one_hot_terms_not_refused_is_caught(tmp_path):
                                  "def _may_be_term(f, memo: dict) -> bool:\n    return False\n",
                                  "tests/check/test_families_compare.py::"
                                  "test_a_one_hot_sum_is_refused_or_its_roots_are_the_concrete_ones")
+
+
+def test_planted_fault_an_integer_selps_arms_swapped_is_caught(tmp_path):
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/floats.py",
+                                 "return _integers().bits.selp(f.op, c, a, b)",
+                                 "return _integers().bits.selp(f.op, c, b, a)",
+                                 "tests/check/test_families_compare.py::"
+                                 "test_the_shared_exp_and_log_put_at_every_thread_are_the_concrete_roots")

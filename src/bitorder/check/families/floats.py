@@ -16,10 +16,11 @@ import re
 from dataclasses import dataclass
 
 from .. import onehot, payloads
-from ..allthreads import selp_atom
+from ..allthreads import _INT_REG, selp_atom
 from ..poly import _norm, atom, pkey
 from ..predicates import _pred, float_form, select
-from ..symbolic import _COMMUTES, _FMA, _JOINED, _KIND, _PLAIN, _WIDEN, _WIDENS, _hash, _kind, _once_key, joined, leaf_key
+from ..symbolic import _COMMUTES, _FMA, _JOINED, _KIND, _PLAIN, _WIDEN, _WIDENS, _hash, _itype, _kind, _once_key, joined, \
+    leaf_key
 from . import integers as fi
 from . import predicates as fp
 
@@ -230,9 +231,11 @@ def key_at(f, t: int, memo: dict, env: tuple = (), reads=None) -> str | None:
             out = None
         elif g is True or g is False:
             out = key_at(f.a if g else f.b, t, memo, env, reads)
-        elif f.a.__class__ is int and f.b.__class__ is int:
-            # (dataflow.execute: a selp of two constants, whatever its type, is an integer atom read as a float)
-            out = f"bits:{f.a & _M64}" if f.a == f.b else f"int:{pkey(selp_atom(g, f.a, f.b))}"
+        elif f.a.__class__ in (int, Bits) and f.b.__class__ in (int, Bits):
+            # (dataflow.execute: a selp of two integers, whatever its type, is an integer atom read as a float)
+            a, b = bits_at(f.a, t, memo, env, reads), bits_at(f.b, t, memo, env, reads)
+            out = None if a is None or b is None else f"bits:{a & _M64}" if a.__class__ is int and a == b else \
+                f"int:{pkey(selp_atom(g, a, b))}"
         else:
             form = select(g, "a", "b")           # (the walk's own naming of the predicate, and which arm is first)
             ka, kb = key_at(f.a, t, memo, env, reads), key_at(f.b, t, memo, env, reads)
@@ -289,10 +292,33 @@ def bits_at(f, t: int, memo: dict, env: tuple = (), reads=None):
         return None if k is None else atom(f"tree:{k}")
     hit = memo.get(("bits", id(f), t, env), memo)
     if hit is memo:
-        args = [bits_at(a, t, memo, env, reads) for a in f.args]
-        hit = None if any(a is None for a in args) else _integers().integer(f.op, args)
+        if f.op.startswith("selp"):
+            hit = _selp_at(f, t, memo, env, reads)
+        else:
+            args = [bits_at(a, t, memo, env, reads) for a in f.args]
+            hit = None if any(a is None for a in args) else _integers().integer(f.op, args)
         memo[("bits", id(f), t, env)] = hit
     return hit
+
+
+def _selp_at(f, t: int, memo: dict, env: tuple, reads):
+    """A selp of integers (arms a, b; predicate family p) in thread t, as dataflow.execute's selp takes two integers:
+    an arm where p is a constant there, a constant both arms are, the predicate's bits (bits.Bits.selp) for two
+    constants in an integer register, else the selp atom."""
+    a, b, p = f.args
+    c = pred_at(p, t, memo, env, reads)
+    if c is None:
+        return None
+    if c is True or c is False:
+        return bits_at(a if c else b, t, memo, env, reads)
+    a, b = bits_at(a, t, memo, env, reads), bits_at(b, t, memo, env, reads)
+    if a is None or b is None:
+        return None
+    if a.__class__ is int and b.__class__ is int and a == b:
+        return a
+    if a.__class__ is int and b.__class__ is int and _INT_REG.fullmatch(f.op.split(".")[-1]):
+        return _integers().bits.selp(f.op, c, a, b)
+    return selp_atom(c, a, b)
 
 
 def _integers():
@@ -321,7 +347,14 @@ def pred_at(p, t: int, memo: dict, env: tuple = (), reads=None):
         return None if ka is None or kb is None else float_form(p.op, ka, kb)
     if p.how == "tcmp":          # (integers.Integers.compare_int of the trees' bits, atoms of their keys)
         args = [bits_at(x, t, memo, env, reads) for x in p.args]
-        return None if None in args else fp.at_thread(fp.Each("cmp", p.op, tuple(args)), t)
+        if None in args:
+            return None
+        cmp = p.op.split(".")[1]
+        if cmp in ("eq", "ne") and not all(x.__class__ is int for x in args) and _integers().bits.table:
+            known = _integers().bits.equal(cmp, _itype(p.op)[1], *args)     # (registers known bit by bit)
+            if known is not None:
+                return known
+        return fp.at_thread(fp.Each("cmp", p.op, tuple(args)), t)
     args = [pred_at(x, t, memo, env, reads) for x in p.args]
     return None if None in args else _pred(p.op, args)
 
@@ -341,9 +374,9 @@ def compared(p) -> list:
 def nanish(f, memo: dict) -> bool:
     """Whether family f may be, in some thread, a tree the concrete walk marks payload-free (payloads.py: a select
     ptxas may lower to a min or max, and what data movement or a non-canonical instruction makes of one): a select on
-    a float comparison both of whose arms may be among the values it compares (by the heads their keys can have; a
-    select an arm may be, a NaN test's, counts as among them), and anything that carries one but arithmetic that
-    returns the canonical NaN. At least as strict as the walk's marks in every thread, so a store of a family this
+    a float comparison both of whose arms may be among the values it compares (by the heads their keys can have; an
+    arm that may be a NaN test's select counts as among them, as payloads.payload_free counts it), and anything that
+    carries one but arithmetic that returns the canonical NaN. At least as strict as the walk's marks in every thread, so a store of a family this
     clears is one the walk does not refuse for its payload."""
     hit = memo.get(("nanish", id(f)))
     if hit is not None and hit[0] is f:
@@ -354,7 +387,8 @@ def nanish(f, memo: dict) -> bool:
         ops = compared(f.pred)
         if not out and ops:
             among = set().union(*(_heads(x, memo) for x in ops))
-            out = all("select" in h or h & among for h in (_heads(f.a, memo), _heads(f.b, memo)))
+            out = all(h & among or "*" in h or "*" in among or _may_be_nan_test(x, memo)
+                      for x, h in ((f.a, _heads(f.a, memo)), (f.b, _heads(f.b, memo))))
     elif cls is Node or cls is Red:
         out = not payloads.canonical(f.op) and any(nanish(k, memo) for k in (f.kids if cls is Node else (f.of,)))
     elif cls is Pack:
@@ -367,15 +401,41 @@ def nanish(f, memo: dict) -> bool:
     return out
 
 
+def _may_be_nan_test(f, memo: dict) -> bool:
+    """Whether f may be, in some thread, a select on a NaN test (setp.nan / .num: payloads.NAN_TESTS, which the walk
+    counts among the compared values): such a select, or a select whose predicate may become one or its arms."""
+    if f.__class__ is not Select:
+        return False
+    p = f.pred
+    return p.__class__ is fp.Each and any(x.how == "fcmp" and x.op.split(".")[1] in ("nan", "num") for x in _parts(p)) \
+        or _may_be_nan_test(f.a, memo) or _may_be_nan_test(f.b, memo)
+
+
+def _kinds(p) -> set:
+    """The kinds of predicate p may be in some thread ("int", "fcmp", "combo"; none for a mask, decided in each
+    thread): a select's key names its predicate, whose form's tag tells them apart."""
+    if p.__class__ is not fp.Each:
+        return set()
+    if p.how != "pred":
+        return {"fcmp" if p.how == "fcmp" else "int"}
+    return {"combo"}.union(*(_kinds(a) for a in p.args))
+
+
+def _parts(p) -> list:
+    """The comparisons a predicate family combines (itself, if it is one)."""
+    return [x for a in p.args for x in _parts(a)] if p.__class__ is fp.Each and p.how == "pred" else [p]
+
+
 def _heads(f, memo: dict) -> frozenset:
-    """The opcodes a tree family f stands for can have at its root in some thread (a select's: its arms' and "select";
-    a widening's: its own and max.f32, a widened join's): two families with no head in common never have one key."""
+    """The opcodes a tree family f stands for can have at its root in some thread (a select's: its arms' and "select:"
+    with the kinds its predicate may be; a widening's: its own and max.f32, a widened join's; "*": any): two families
+    with no head in common never have one key."""
     hit = memo.get(("heads", id(f)))
     if hit is not None and hit[0] is f:
         return hit[1]
     cls = f.__class__
-    if cls is Select:
-        out = _heads(f.a, memo) | _heads(f.b, memo) | {"select"}
+    if cls is Select:         # (a select node's key names its predicate: tagged by the comparisons it may be)
+        out = _heads(f.a, memo) | _heads(f.b, memo) | {f"select:{c}" for c in _kinds(f.pred)}
     elif cls is Node:
         out = frozenset({f.op, "max.f32"} if kind(f.op) == _WIDEN else {f.op})
     elif cls is Red:
@@ -386,8 +446,8 @@ def _heads(f, memo: dict) -> frozenset:
         out = frozenset({cls.__name__})
     elif cls is int:
         out = frozenset({f"bits:{f & _M64}"})
-    else:                      # an undefined register, an integer that reads a symbol: taken as any head (nanish)
-        out = frozenset({"select"})
+    else:                      # an undefined register, an integer, a Bits: any head ("*")
+        out = frozenset({"*"})
     memo[("heads", id(f))] = (f, out)
     return out
 

@@ -329,7 +329,9 @@ class _Group(Joins):
         elif cls is ff.Bits:
             if any(g.op != f.op or len(g.args) != len(f.args) for g in fs):
                 raise Unsupported("slots' integer instructions of different operations")
-            kids = [self.value(tuple(g.args[i] for g in fs), n) for i in range(len(f.args))]
+            kids = [self.predicate(tuple(g.args[i] for g in fs), n)
+                    if f.args[i].__class__ in (bool, fp.Mask, fp.Each) else self.value(tuple(g.args[i] for g in fs), n)
+                    for i in range(len(f.args))]
             out = _h(f"int.{f.op}({','.join(kids)})")
         elif cls is ff.Part:
             if any((g.i, g.n, g.width) != (f.i, f.n, f.width) for g in fs):

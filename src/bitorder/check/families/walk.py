@@ -223,7 +223,7 @@ class _Walk:
         each thread, by the comparison and its operands' keys (predicates.float_form). An operand that may read a
         register never written (the walk's comparison is then undefined) falls back."""
         args = [self.moved(a) for a in args]
-        if not all(a.__class__ is int or _is_float_family(a) for a in args) or \
+        if not all(a.__class__ in (int, ff.Bits) or _is_float_family(a) for a in args) or \
                 any(_may_read_undefined(a, self.undef_memo) for a in args):
             raise Unsupported(f"{op} of an integer family, or of a register never written")
         return fp.Each("fcmp", op, tuple(args))
@@ -261,9 +261,13 @@ class _Walk:
         if p.__class__ not in (bool, fp.Mask, fp.Each):
             raise Unsupported(f"{op} on a register that holds no predicate")
         a, b = self.moved(a), self.moved(b)
+        if all(x.__class__ in (int, dict, ff.Bits) for x in (a, b)) and not _FLOAT_TYPE.search(op) and \
+                any(x.__class__ is not dict for x in (a, b)):
+            # integers (a predicate's bits, LLVM's i1 -> i32): the walk's integer selp, in each thread (floats.Bits)
+            return a if p is True else b if p is False else ff.Bits(op, (a, b, p))
         # (two constants under a float type are a select node of their bits, as dataflow.execute makes it)
         if not (_is_float_family(a) or _is_float_family(b) or _FLOAT_TYPE.search(op)) or \
-                not all(x.__class__ is int or _is_float_family(x) for x in (a, b)):
+                not all(x.__class__ in (int, ff.Bits) or _is_float_family(x) for x in (a, b)):
             raise Unsupported(f"{op} of integers, or of a register never written")
         if p is True or p is False:
             return a if p else b
@@ -376,8 +380,9 @@ class _Walk:
     def may_be_mul(self, f) -> bool:
         """Whether f may be, in some thread, a node the concrete walk notes as an unrounded multiply (made by a mul
         without .rn, or a neg of one: dataflow.float_node), by its structure (a substituted copy is one too)."""
-        if f.__class__ is ff.Select:
-            return self.may_be_mul(f.a) or self.may_be_mul(f.b)
+        if f.__class__ is ff.Select:   # (on a float comparison: a select node in every thread, never a multiply)
+            return not (f.pred.__class__ is fp.Each and f.pred.how == "fcmp") and \
+                (self.may_be_mul(f.a) or self.may_be_mul(f.b))
         if f.__class__ is ff.Red:
             return f.op.split(".")[0] == "mul" and ".rn" not in f.op
         if f.__class__ is not ff.Node:
@@ -501,6 +506,8 @@ def _may_be_term(f, memo: dict) -> bool:
             out = any(_may_be_term(k, memo) for k in f.kids)
         elif cls is ff.Red and f.op in onehot.HOT:
             out = _may_be_term(f.of, memo)
+        elif cls is ff.Bits and f.op.startswith("selp"):    # (an integer selp on an equality: onehot.note_selp)
+            out = _equality(f.args[2])
         hit = memo[id(f)] = (f, out)
     return hit[1]
 
