@@ -313,15 +313,16 @@ class _Group(Joins):
             if any(g.op != f.op for g in fs):
                 raise Unsupported("slots' reductions of different operations")
             saved = self.bind(fs)
+            halved = False
             try:
                 out = _h(f"red.{f.op}({self.value(tuple(g.of for g in fs), n)})")
             except Unsupported as e:
                 if "a reduction binds" not in str(e) or any(g.var.__class__ is not int for g in fs):
                     raise
-                out = None
+                halved = True
             finally:
                 self.env, self.envkey = saved
-            if out is None:     # a mask reads the lane bit it binds: named by its two halves, as a node of the op
+            if halved:          # a mask reads the lane bit it binds: named by its two halves, as a node of the op
                 k = n.bit_length() - 1
                 halves = [tuple(fsub.family(g.of, tuple(c if q == g.var else q for q in range(k)), n, self.halves)
                                 for g in fs) for c in (-1, -2)]
