@@ -2,14 +2,16 @@
 value in every thread, and that value's key in a given thread as the concrete walk names it.
 
 A family is a global load's leaf (its address an integer family, its width), a select of two families on a predicate
-family (a masked load's value), a node (an opcode over family operands), a pack or a part of one, or a Red (a
-butterfly reduction step with its lane bit bound). A float constant is its integer family, the bits. `key_at(f, t)`
-rebuilds, from the family alone, the canonical key the concrete walk gives the value in thread t: the leaf's key of
-the address put at t, the select's of the predicate put at t, a node's `symbolic._hash` of its children's keys in the
-order its kind sorts them, a Red's of its two halves; a join's (max) the set of its members' keys, nested joins of
-its opcode flattened, and a widened 16-bit join's the f32 join of its widened members (symbolic.Nodes._key, _widen).
-One-hot sums are left to the concrete walk (node refuses them; benchmarks/families_check.py and families_walk.py
-compare keys at every thread)."""
+family (a masked load's value), a node (an opcode over family operands), a pack or a part of one, a Red (a
+butterfly reduction step with its lane bit bound), or a Bits (an integer instruction over a float's bits). A float
+constant is its integer family, the bits. `key_at(f, t)` rebuilds, from the family alone, the canonical key the
+concrete walk gives the value in thread t: the leaf's key of the address put at t, the select's of the predicate put
+at t (`pred_at`: a float comparison's form of its operands' keys there), a node's `symbolic._hash` of its children's
+keys in the order its kind sorts them, a Red's of its two halves; a join's (max) the set of its members' keys, nested
+joins of its opcode flattened, and a widened 16-bit join's the f32 join of its widened members (symbolic.Nodes._key,
+_widen); a Bits' the walk's own integer rules on the trees' bits (`bits_at`). `nanish` decides, by structure, what
+the walk may mark payload-free (payloads.py). One-hot sums are left to the concrete walk (families/walk.py refuses
+them; benchmarks/families_check.py and families_walk.py compare keys at every thread)."""
 from __future__ import annotations
 
 import re

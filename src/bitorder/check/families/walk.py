@@ -2,16 +2,21 @@
 store element, where the concrete walk (dataflow.py) makes one tree per thread.
 
 It takes straight-line code and refuses the rest (`Unsupported`, and the caller falls back to the concrete walk):
-integer and predicate instructions as families/integers.py and predicates.py compute them; global loads of 16 or 32
-bits (guarded ones as selects on their guard); the float instructions whose key is a plain hash (floats.node) and
-joins (max: a Node or Red of the join's opcode, keyed as a set), f16x2 / bf16x2 conversions into packs, and the
-parts of packs and of loads; selp of floats on a predicate family (a Select); mov.pred; full-warp butterfly shuffles
-that feed a commuting instruction or a join (floats.Red; 16-bit ones through cvt.u32.u16, floats.Wide), and 32-bit
-ones read as data (moved: a select over the lane bit); shared-memory stores and loads, ldmatrix / stmatrix too,
-ordered by bar.sync and bar.warp.sync (shared.py); global stores of floats, packs and constants, unguarded or under a
-predicate family. No branch, loop, tensor-core or async instruction. Where the concrete walk refuses a construct for
-a reason it reads from the trees (a multiply that ptxas may contract into an add that reads it, a register never
-written reaching a store), this walk refuses it too, by a rule at least as strict.
+integer and predicate instructions as families/integers.py and predicates.py compute them; global loads of 16, 32
+or 64 bits (guarded ones as selects on their guard); the float instructions whose key is a plain hash (floats.node)
+and joins (max: a Node or Red of the join's opcode, keyed as a set), f16x2 / bf16x2 conversions into packs, and the
+parts of packs and of loads; float comparisons (an Each "fcmp") and integer comparisons and instructions on a float's
+bits (an Each "tcmp", floats.Bits: the log's bit tricks, a loaded index, a predicate's bits); selp of floats on a
+predicate family (a Select), of integers (a Bits); mov.pred; full-warp butterfly shuffles that feed a commuting
+instruction or a join (floats.Red; 16-bit ones through cvt.u32.u16, floats.Wide), 32-bit ones read as data (moved: a
+select over the lane bit), and idx shuffles from lanes that are thread bits (broadcast); shared-memory stores and
+loads, ldmatrix / stmatrix too, ordered by bar.sync and bar.warp.sync (shared.py); forward branches over
+straight-line code (hammock: the region's registers end as selects); global stores of floats, packs and constants,
+unguarded or under a predicate family of integers. No loop, tensor-core or async instruction. Where the concrete
+walk refuses a construct for a reason it reads from the trees (a multiply that ptxas may contract into an add that
+reads it, a register never written reaching a store, a select ptxas may lower to a min or max reaching a store:
+payloads.py), this walk refuses it too, by a rule at least as strict; one-hot sums, which the concrete walk keys by
+their terms (onehot.py), it refuses.
 
 `walk(entry, divisible)` returns the `Store`s: each a family of its address, guard and value, and its type's text.
 `roots_at(stores, n)` puts them at every thread: the concrete walk's roots exactly (tests and
