@@ -183,7 +183,8 @@ def test_idx_shuffles_put_at_every_thread_are_the_concrete_roots():
 def test_planted_fault_an_idx_shuffles_complemented_lane_bit_read_uncomplemented_is_caught(tmp_path):
     checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/walk.py",
                                  "read(one, rest), read(zero, rest))", "read(zero, rest), read(one, rest))",
-                                 "tests/check/test_families_walk.py::test_idx_shuffles_put_at_every_thread_are_the_concrete_roots")
+                                 "tests/check/test_families_walk.py::"
+                                 "test_idx_shuffles_put_at_every_thread_are_the_concrete_roots")
 
 
 def test_planted_fault_a_selp_with_its_arms_swapped_is_caught(tmp_path):

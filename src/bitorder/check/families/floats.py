@@ -21,8 +21,8 @@ from .. import onehot, payloads
 from ..allthreads import _INT_REG, selp_atom
 from ..poly import _norm, atom, pkey
 from ..predicates import _pred, float_form, select
-from ..symbolic import _COMMUTES, _FMA, _JOINED, _KIND, _PLAIN, _WIDEN, _WIDENS, _hash, _itype, _kind, _once_key, joined, \
-    leaf_key
+from ..symbolic import (_COMMUTES, _FMA, _JOINED, _KIND, _PLAIN, _WIDEN, _WIDENS, _hash, _itype, _kind, _once_key,
+                        joined, leaf_key)
 from . import integers as fi
 from . import predicates as fp
 
@@ -378,8 +378,8 @@ def nanish(f, memo: dict) -> bool:
     ptxas may lower to a min or max, and what data movement or a non-canonical instruction makes of one): a select on
     a float comparison both of whose arms may be among the values it compares (by the heads their keys can have; an
     arm that may be a NaN test's select counts as among them, as payloads.payload_free counts it), and anything that
-    carries one but arithmetic that returns the canonical NaN. At least as strict as the walk's marks in every thread, so a store of a family this
-    clears is one the walk does not refuse for its payload."""
+    carries one but arithmetic that returns the canonical NaN. At least as strict as the walk's marks in every
+    thread, so a store of a family this clears is one the walk does not refuse for its payload."""
     hit = memo.get(("nanish", id(f)))
     if hit is not None and hit[0] is f:
         return hit[1]

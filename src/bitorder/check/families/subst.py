@@ -128,7 +128,8 @@ def reads(f, n: int, memo: dict) -> int:
     if cls is fp.Mask:
         out = mask_reads(f.bits, n)
     else:
-        kids = (f.args if cls is fp.Each or cls is ff.Bits else (f.address,) if cls is ff.Leaf else f.kids if cls is ff.Node else
+        kids = (f.args if cls is fp.Each or cls is ff.Bits else (f.address,) if cls is ff.Leaf else
+                f.kids if cls is ff.Node else
                 (f.pred, f.a, f.b) if cls is ff.Select else f.parts if cls is ff.Pack else (f.of,))   # (Part, Red)
         out = 0
         for k in kids:

@@ -239,8 +239,8 @@ class _Walk:
         key: integers.Ops.tree_bits). Refused where those bits may be undefined or a NaN payload ptxas chooses."""
         args = [self.moved(a) for a in args]
         for a in args:
-            if a.__class__ not in (int, dict, ff.Bits) and (not _is_float_family(a) or _may_read_undefined(a, self.undef_memo)
-                                                   or ff.nanish(a, self.nan_memo)):
+            if a.__class__ not in (int, dict, ff.Bits) and (
+                    not _is_float_family(a) or _may_read_undefined(a, self.undef_memo) or ff.nanish(a, self.nan_memo)):
                 raise Unsupported(f"{op} of a register never written, a predicate, or a payload-free select")
         return fp.Each("tcmp", op, tuple(args))
 
@@ -505,8 +505,9 @@ def _may_be_term(f, memo: dict) -> bool:
         if cls is ff.Select and f.pred.__class__ is fp.Mask:
             out = _may_be_term(f.a, memo) or _may_be_term(f.b, memo)
         elif cls is ff.Select:
-            out = _equality(f.pred) and (f.a in _ZEROS or f.b in _ZEROS or f.a.__class__ is int and f.b.__class__ is int) \
-                or _may_be_term(f.a, memo) or _may_be_term(f.b, memo)
+            constants = f.a.__class__ is int and f.b.__class__ is int
+            out = _equality(f.pred) and (f.a in _ZEROS or f.b in _ZEROS or constants) or \
+                _may_be_term(f.a, memo) or _may_be_term(f.b, memo)
         elif cls is ff.Node and f.op in onehot.HOT:      # (a product of a term, a sum of terms)
             out = any(_may_be_term(k, memo) for k in f.kids)
         elif cls is ff.Red and f.op in onehot.HOT:
