@@ -241,8 +241,8 @@ def test_planted_fault_a_case_split_whose_cases_are_ignored_is_caught(tmp_path):
 
 def test_planted_fault_a_shuffled_value_read_from_its_own_lane_is_caught(tmp_path):
     checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/walk.py",
-                                 "        one, zero = (tuple(c if q == j else q for q in range(k)) for c in (-2, -1))\n",
-                                 "        one, zero = (tuple(c if q == j else q for q in range(k)) for c in (-1, -2))\n",
+                                 "v.bit, False), self.n), one, zero)\n",
+                                 "v.bit, False), self.n), zero, one)\n",
                                  "tests/check/test_families_joins.py::"
                                  "test_a_select_on_a_lane_bit_of_a_shuffled_value_put_at_every_thread_is_the_concrete_roots")
 

@@ -44,7 +44,7 @@ def test_reads_agrees_with_its_definition(case):
 
 def test_planted_fault_a_reductions_halves_both_at_zero_is_caught(tmp_path):
     checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/subst.py",
-                                 "memo) for c in (-1, -2)))", "memo) for c in (-1, -1)))",
+                                 "memo) for c in (-1, -2))", "memo) for c in (-1, -1))",
                                  "tests/check/test_families_subst.py::"
                                  "test_a_reduction_over_a_masked_lane_bit_under_a_substitution_is_the_family_at_the_"
                                  "substituted_thread")

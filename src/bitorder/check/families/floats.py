@@ -113,6 +113,14 @@ class Bits:
     args: tuple
 
 
+def children(f) -> tuple:
+    """The families tree family f is made of: a node's operands, a pack's parts, a select's arms (not its
+    predicate), what a part, Red, widening or shuffle is of, a Bits' operands; none for a leaf or a constant."""
+    cls = f.__class__
+    return f.kids if cls is Node else f.parts if cls is Pack else (f.a, f.b) if cls is Select else \
+        f.args if cls is Bits else (f.of,) if cls in (Part, Red, Wide, Shfl) else ()
+
+
 def kind(op: str) -> int:
     """symbolic's kind of an opcode: how a node's key orders its children (memoised in symbolic._KIND)."""
     k = _KIND.get(op)
@@ -366,11 +374,18 @@ def has_float(p) -> bool:
     return p.__class__ is fp.Each and p.how != "cmp" and (p.how != "pred" or any(has_float(x) for x in p.args))
 
 
-def compared(p) -> list:
-    """The float families the comparisons in predicate family p compare (payloads.note_composite's set)."""
-    if p.__class__ is not fp.Each or p.how in ("cmp", "tcmp"):     # (integer comparisons: payloads.integer_pred)
+def comparisons(p) -> list:
+    """The comparisons (Each "cmp", "tcmp", "fcmp") predicate family p reads, through its combinations (masks and
+    constants are none)."""
+    if p.__class__ is not fp.Each:
         return []
-    return list(p.args) if p.how == "fcmp" else [x for a in p.args for x in compared(a)]
+    return [x for a in p.args for x in comparisons(a)] if p.how == "pred" else [p]
+
+
+def compared(p) -> list:
+    """The float families the float comparisons in predicate family p compare (payloads.note_composite's set;
+    integer comparisons, payloads.integer_pred's, compare none)."""
+    return [x for c in comparisons(p) if c.how == "fcmp" for x in c.args]
 
 
 def nanish(f, memo: dict) -> bool:
@@ -408,9 +423,8 @@ def _may_be_nan_test(f, memo: dict) -> bool:
     counts among the compared values): such a select, or a select whose predicate may become one or its arms."""
     if f.__class__ is not Select:
         return False
-    p = f.pred
-    return p.__class__ is fp.Each and any(x.how == "fcmp" and x.op.split(".")[1] in ("nan", "num") for x in _parts(p)) \
-        or _may_be_nan_test(f.a, memo) or _may_be_nan_test(f.b, memo)
+    return any(c.how == "fcmp" and c.op.split(".")[1] in ("nan", "num") for c in comparisons(f.pred)) or \
+        _may_be_nan_test(f.a, memo) or _may_be_nan_test(f.b, memo)
 
 
 def _kinds(p) -> set:
@@ -421,11 +435,6 @@ def _kinds(p) -> set:
     if p.how != "pred":
         return {"fcmp" if p.how == "fcmp" else "int"}
     return {"combo"}.union(*(_kinds(a) for a in p.args))
-
-
-def _parts(p) -> list:
-    """The comparisons a predicate family combines (itself, if it is one)."""
-    return [x for a in p.args for x in _parts(a)] if p.__class__ is fp.Each and p.how == "pred" else [p]
 
 
 def _heads(f, memo: dict) -> frozenset:

@@ -323,10 +323,10 @@ class _Group(Joins):
             finally:
                 self.env, self.envkey = saved
             if halved:          # a mask reads the lane bit it binds: named by its two halves, as a node of the op
-                k = n.bit_length() - 1
-                halves = [tuple(fsub.family(g.of, tuple(c if q == g.var else q for q in range(k)), n, self.halves)
-                                for g in fs) for c in (-1, -2)]
-                out = _h(f"{f.op}({','.join(ff.ordered(f.op, [self.value(h, n) for h in halves]))})")
+                every = tuple(range(n.bit_length() - 1))
+                pairs = [fsub.halves(g.of, g.var, every, n, self.halves) for g in fs]
+                kids = [self.value(tuple(p[i] for p in pairs), n) for i in (0, 1)]
+                out = _h(f"{f.op}({','.join(ff.ordered(f.op, kids))})")
         elif cls is ff.Bits:
             if any(g.op != f.op or len(g.args) != len(f.args) for g in fs):
                 raise Unsupported("slots' integer instructions of different operations")

@@ -150,6 +150,12 @@ def _int_reads(v: dict) -> int:
     return out
 
 
+def halves(f, j: int, sigma: tuple, n: int, memo: dict) -> tuple:
+    """(f with t_j put to 0, f with t_j put to 1), its other bits under sigma: what a butterfly over lane bit j
+    combines, and what a shuffle over it moves."""
+    return tuple(family(f, tuple(c if q == j else s for q, s in enumerate(sigma)), n, memo) for c in (-1, -2))
+
+
 def family(f, sigma: tuple, n: int, memo: dict):
     """Any family under sigma (memo: {(id(f), sigma): (f, result)}, for one walk). A family that reads no bit
     sigma moves is itself."""
@@ -192,8 +198,7 @@ def family(f, sigma: tuple, n: int, memo: dict):
         except Unsupported:
             # a mask reads the bit it binds (no bound variable can stand in a mask): its two halves, op{F[t_j:=0],
             # F[t_j:=1]}, as a node of the op (their key, sorted, is the Red's: floats.key_at)
-            out = ff.Node(f.op, tuple(family(f.of, tuple(c if q == f.var else s for q, s in enumerate(sigma)), n,
-                                             memo) for c in (-1, -2)))
+            out = ff.Node(f.op, halves(f.of, f.var, sigma, n, memo))
     elif cls is ff.Red:
         out = ff.Red(f.op, family(f.of, sigma, n, memo), f.var)
     elif f is ff.UNDEF:

@@ -285,10 +285,8 @@ class _Walk:
             return v
         if v.of.__class__ is ff.Wide:
             raise Unsupported("a 16-bit shuffle's value read as data")
-        k, j = self.n.bit_length() - 1, v.bit
-        one, zero = (tuple(c if q == j else q for q in range(k)) for c in (-2, -1))
-        return ff.Select(fp._mask(fi.half(self.n, j, False), self.n),
-                         fsub.family(v.of, one, self.n, self.memo), fsub.family(v.of, zero, self.n, self.memo))
+        zero, one = fsub.halves(v.of, v.bit, tuple(range(self.k)), self.n, self.memo)
+        return ff.Select(fp._mask(fi.half(self.n, v.bit, False), self.n), one, zero)
 
     def shuffle(self, ins: Instr) -> None:
         """shfl.sync.bfly over a full warp by one lane bit: a Shfl of its operand (taken only by float)."""
@@ -361,16 +359,13 @@ class _Walk:
             other, sh = (args[1], args[0]) if args[0] is shuffled[0] else (args[0], args[1])
             if len(args) == 2 and len(shuffled) == 1 and ff.kind(op) in (_COMMUTES, _JOINED) and sh.of is other:
                 self.contraction(op, [other])
-                if op in onehot.HOT and _may_be_term(other, self.term_memo):
-                    raise Unsupported("a one-hot sum's term (onehot.py keys its sums by their terms: the concrete "
-                                      "walk's)")
+                self.no_terms(op, [other])
                 # the lane bit bound in place: nothing copied (building the two halves, F[t_j:=0] and F[t_j:=1],
                 # made the reduced tree itself and cost 6-15x the concrete walk: docs/check-families.md)
                 return ff.Red(op, other, sh.bit)
             args = [self.moved(a) for a in args]     # (a shuffled value combined otherwise: moved data)
         self.contraction(op, args)
-        if op in onehot.HOT and any(_may_be_term(a, self.term_memo) for a in args):
-            raise Unsupported("a one-hot sum's term (onehot.py keys its sums by their terms: the concrete walk's)")
+        self.no_terms(op, args)
         f = ff.node(op, tuple(args))
         if f is None:
             raise Unsupported(f"{op}: not a plain float node")
@@ -381,6 +376,12 @@ class _Walk:
         may contract the two into an fma)."""
         if op.split(".")[0] in ("add", "sub") and ".rn" not in op and any(self.may_be_mul(a) for a in operands):
             raise Unsupported("an unrounded multiply feeds an add: ptxas may contract it")
+
+    def no_terms(self, op: str, operands: list) -> None:
+        """Refuse an add, mul or fma over what may be a one-hot term (onehot.py keys such sums by their terms, the
+        concrete walk's rule: _may_be_term)."""
+        if op in onehot.HOT and any(_may_be_term(a, self.term_memo) for a in operands):
+            raise Unsupported("a one-hot sum's term (onehot.py keys its sums by their terms: the concrete walk's)")
 
     def may_be_mul(self, f) -> bool:
         """Whether f may be, in some thread, a node the concrete walk notes as an unrounded multiply (made by a mul
@@ -476,8 +477,7 @@ def _undefined_at(f, t: int, memo: dict) -> bool:
             g = None if ff.has_float(f.pred) else fp.at_thread(f.pred, t)
             arms = [f.a if g else f.b] if g.__class__ is bool else [f.a, f.b]
         else:
-            arms = f.kids if cls is ff.Node else f.parts if cls is ff.Pack else [f.of] if cls in (ff.Part, ff.Red) \
-                else f.args if cls is ff.Bits else []
+            arms = list(ff.children(f))
         hit = memo[(id(f), t)] = any(_undefined_at(a, t, memo) for a in arms)
     return hit
 
@@ -488,10 +488,7 @@ def _may_read_undefined(f, memo: dict) -> bool:
         return True
     hit = memo.get(id(f))
     if hit is None or hit[0] is not f:
-        cls = f.__class__
-        arms = f.kids if cls is ff.Node else f.parts if cls is ff.Pack else (f.a, f.b) if cls is ff.Select else \
-            (f.of,) if cls in (ff.Part, ff.Red) else f.args if cls is ff.Bits else ()
-        hit = memo[id(f)] = (f, any(_may_read_undefined(a, memo) for a in arms))
+        hit = memo[id(f)] = (f, any(_may_read_undefined(a, memo) for a in ff.children(f)))
     return hit[1]
 
 
@@ -523,11 +520,7 @@ _ZEROS = (0, 0x80000000)
 
 def _equality(p) -> bool:
     """Whether predicate family p reads an eq or ne comparison (onehot.equality's forms)."""
-    if p.__class__ is not fp.Each:
-        return False
-    if p.how == "pred":
-        return any(_equality(x) for x in p.args)
-    return p.op.split(".")[1] in ("eq", "ne")
+    return any(c.op.split(".")[1] in ("eq", "ne") for c in ff.comparisons(p))
 
 
 def _new_atoms(v: dict, args: list) -> bool:
