@@ -1,7 +1,9 @@
 """Shared words over one symbolic thread (check/families/shared.py), driven directly: a store over part of a word of
 another start or width forgets that word (a later read of it falls back, as memory.shared_store forgets it); a
 2-byte read inside a 4-byte word is its half; a 4-byte read of two 2-byte words their pack. A planted fault from a
-copied tree (the forgetting switched off) makes a stale word read back."""
+copied tree (the forgetting switched off) makes a stale word read back. A write of a word another thread read
+races unless a barrier both take lies between (a warp barrier orders one warp); a planted fault that lets a warp
+barrier order two warps is caught."""
 import types
 
 import pytest
@@ -54,3 +56,37 @@ def test_planted_fault_a_partly_overwritten_word_kept_is_caught(tmp_path):
                                  "                if False:\n",
                                  "tests/check/test_families_shared.py::"
                                  "test_a_word_partly_overwritten_at_another_width_is_forgotten")
+
+
+def _reads_then_writes(reader: int, writer: int, barrier: str) -> None:
+    """Thread 0 writes word 0, a full barrier, `reader` reads it, `barrier` ("warp", "none"), then `writer` writes it
+    (64 threads, two warps)."""
+    w, s = types.SimpleNamespace(n=64, k=6, memo={}), Shared()
+    s.write(w, [(0, 0)], 4, _leaf(0, 4))
+    s.barrier()
+    s.read(w, [(reader, 0)], 4)
+    if barrier == "warp":
+        s.warp_barrier()
+    s.write(w, [(writer, 0)], 4, _leaf(100, 4))
+
+
+@pytest.mark.parametrize("reader, writer, barrier, races", [
+    (40, 33, "warp", False),     # one warp, a warp barrier between
+    (40, 1, "warp", True),       # two warps: a warp barrier does not order them
+    (40, 40, "none", False),     # the reader itself
+    (40, 41, "none", True),      # another thread of its warp, no barrier
+])
+def test_a_write_of_a_word_another_thread_read_races_unless_a_barrier_orders_them(reader, writer, barrier, races):
+    if races:
+        with pytest.raises(Unsupported, match="read it"):
+            _reads_then_writes(reader, writer, barrier)
+    else:
+        _reads_then_writes(reader, writer, barrier)
+
+
+def test_planted_fault_a_warp_barrier_ordering_another_warps_read_is_caught(tmp_path):
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/shared.py",
+                                 "            out |= mask & ~(0xFFFFFFFF << (t & ~31)) if when[1] != e1 else mask & ~(1 << t)\n",
+                                 "            out |= 0 if when[1] != e1 else mask & ~(1 << t)\n",
+                                 "tests/check/test_families_shared.py::"
+                                 "test_a_write_of_a_word_another_thread_read_races_unless_a_barrier_orders_them[40-1-warp-True]")

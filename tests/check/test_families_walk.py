@@ -227,8 +227,8 @@ def test_planted_fault_a_guarded_loads_guard_ignored_is_caught(tmp_path):
 
 def test_planted_fault_the_slots_rerolled_as_the_first_is_caught(tmp_path):
     checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/names.py",
-                                 "                out = _add(out, _mul(c, {bits: 1}) if bits else c)\n",
-                                 "                out = out if bits else _add(out, c)\n",
+                                 "                _into(out, _mul(c, {bits: 1}) if bits else c)\n",
+                                 "                _into(out, {} if bits else c)\n",
                                  "tests/check/test_families_walk.py::test_v2_tells_apart_other_values_elements_and_guards[1]")
 
 

@@ -50,6 +50,9 @@ class Joins:
     def bind(self, fs: tuple) -> tuple:
         raise NotImplementedError
 
+    def extended(self, envs: tuple, adds: tuple) -> tuple:
+        raise NotImplementedError
+
     def table(self, ps: tuple, n: int) -> str:
         raise NotImplementedError
 
@@ -83,8 +86,9 @@ class Joins:
                 for member, path, wrap, cond in rest:
                     where = f"if {[(self.table(ps, n), yes) for ps, yes in cond]}:" if cond else ""
                     for b in range(1 << len(path)):
-                        self.env = tuple({**e, **{_var(v[s]): b >> k & 1 for k, v in enumerate(path)}}
-                                         for s, e in enumerate(saved[0]))
+                        self.env = self.extended(saved[0], tuple(tuple((_var(v[s]), b >> k & 1)
+                                                                       for k, v in enumerate(path))
+                                                                 for s in range(len(saved[0]))))
                         self.envkey = saved[1] + (("=", path, b),)
                         name = self.value(member, n)
                         name = _h(f"{wrap}({name})") if wrap else name
@@ -168,8 +172,8 @@ class Joins:
             leaves.append(found[0])
         saved = self.env, self.envkey
         try:
-            self.env = tuple({**e, **{_var(level[s]): f"jv{k}" for k, level in enumerate(path)}}
-                             for s, e in enumerate(saved[0]))
+            self.env = self.extended(saved[0], tuple(tuple((_var(level[s]), f"jv{k}") for k, level in enumerate(path))
+                                                     for s in range(len(saved[0]))))
             self.envkey = saved[1] + (("jv", path),)
             poly = self.polynomial(tuple(leaf.address for leaf in leaves))
             const, steps, rel, low = 0, [0] * len(path), {}, {}
@@ -187,13 +191,17 @@ class Joins:
                 else:
                     return None
             ids = frozenset(map(id, leaves))
-            self.env = tuple({**e, **{_var(level[s]): 0 for level in path}} for s, e in enumerate(saved[0]))
+            self.env = self.extended(saved[0], tuple(tuple((_var(level[s]), 0) for level in path)
+                                                     for s in range(len(saved[0]))))
             self.envkey = saved[1] + (("shift", path, ids),)
             self.shifting = (ids, f"load{leaves[0].width}@[{pkey(_norm(rel)) if rel else '0'}]")
             name = self.value(member, n)
         finally:
             self.env, self.envkey, self.shifting = saved[0], saved[1], None
-        spans = frozenset(sum(st for k, st in enumerate(steps) if b >> k & 1) for b in range(1 << len(path)))
+        sums = {0}          # (the sums of every subset of the steps, one step at a time)
+        for st in steps:
+            sums |= {x + st for x in sums}
+        spans = frozenset(sums)
         return name, low, const, spans
 
     def _one_leaf(self, f, bound: tuple, n: int, found: list, seen: dict) -> bool:

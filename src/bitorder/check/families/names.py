@@ -65,6 +65,9 @@ class _Group(Joins):
         self.shifting = None
         self.reads_memo: dict = {}
         self.halves: dict = {}        # subst.family's memo for the halves of Reds named by them (value)
+        self.booleans: dict = {}      # boolean's memo: (atom, the names its support bits take) -> polynomial
+        self.terms: dict = {}         # renamed's memo: (monomial, id(env)) -> (env, its renaming or None)
+        self.envs: dict = {}          # extended's memo: (id(envs), pairs added) -> (envs, the extended envs)
 
     # integers --------------------------------------------------------------------------------------------------
     def integer(self, vals: tuple) -> str:
@@ -81,13 +84,16 @@ class _Group(Joins):
         for k in range(len(self.axes)):
             for i in range(len(coef)):
                 if i >> k & 1 and coef[i ^ (1 << k)]:
-                    coef[i] = _add(coef[i], {m: -c for m, c in coef[i ^ (1 << k)].items()})
+                    d = dict(coef[i])       # (a copy: coef's entries may be one shared empty dict)
+                    for m, c in coef[i ^ (1 << k)].items():
+                        d[m] = d.get(m, 0) - c
+                    coef[i] = d
         out: dict = {}
         for i, c in enumerate(coef):
             c = {m: x for m, x in c.items() if x}
             if c:
                 bits = tuple(sorted(a for k, a in enumerate(self.axes) if i >> k & 1))
-                out = _add(out, _mul(c, {bits: 1}) if bits else c)
+                _into(out, _mul(c, {bits: 1}) if bits else c)
         return out
 
     def renamed(self, v, s: int) -> dict:
@@ -97,29 +103,50 @@ class _Group(Joins):
             return {(): v} if v else {}
         out: dict = {}
         env = self.env[s]
+        terms = self.terms
         for m, c in v.items():
-            term = {(): c}
-            for a in m:
-                if a.startswith("bv:"):
-                    if a not in env:
-                        raise Unsupported("a bound variable outside its reduction")
-                    a = env[a]
-                    if a.__class__ is int:
-                        if not a:
-                            break
-                        continue
-                term = _mul(term, self.boolean(a, env) if a.startswith(fi.TID) else {(a,): 1})
-            else:
-                out = _add(out, term)
+            # (each monomial's renaming once per env: an address's thread terms recur in every leaf; env dicts are
+            # never changed in place, bind and as_reduction make new ones, and the memo holds the env it keys)
+            hit = terms.get((m, id(env)))
+            if hit is None or hit[0] is not env:
+                hit = terms[(m, id(env))] = (env, self._monomial(m, env))
+            unit = hit[1]
+            if unit is not None:
+                for u, x in unit.items():
+                    out[u] = out.get(u, 0) + c * x
         return out
+
+    def _monomial(self, m: tuple, env: dict):
+        """Monomial m renamed (renamed's, with coefficient 1), or None where a bound variable in it is 0."""
+        term = {(): 1}
+        for a in m:
+            if a.startswith("bv:"):
+                if a not in env:
+                    raise Unsupported("a bound variable outside its reduction")
+                a = env[a]
+                if a.__class__ is int:
+                    if not a:
+                        return None
+                    continue
+            term = _mul(term, self.boolean(a, env) if a.startswith(fi.TID) else {(a,): 1})
+        return term
 
     def boolean(self, a: str, env: dict) -> dict:
         """A thread atom as the multilinear polynomial of its truth table over what its support bits are: a
-        reduction's bound variable where a Red binds the bit (env), else the element bit the address makes it."""
+        reduction's bound variable where a Red binds the bit (env), else the element bit the address makes it.
+        (Shared through a memo keyed by what it reads: callers do not change it.)"""
         support, table = fi._table(a)
+        given = tuple(env.get(f"{fi.TBIT}{j}") for j in support)
+        key = (a, given)
+        hit = self.booleans.get(key)
+        if hit is None:
+            hit = self.booleans[key] = self._boolean(support, table, given)
+        return hit
+
+    def _boolean(self, support: tuple, table: int, given: tuple) -> dict:
         names, free, fixed = [], [], 0
         for i, j in enumerate(support):
-            name = env.get(f"{fi.TBIT}{j}")
+            name = given[i]
             if name.__class__ is int:                  # (a bit a join enumerates: its value)
                 fixed |= name << i
                 continue
@@ -344,12 +371,22 @@ class _Group(Joins):
         return out
 
 
+    def extended(self, envs: tuple, adds: tuple) -> tuple:
+        """Each slot's env with its (key, value) pairs added, as new dicts, the same dicts for the same envs and pairs
+        (renamed's memo is keyed by an env's identity: the members of one join, named one after another under one
+        path, then share their renamings)."""
+        key = (id(envs), adds)
+        hit = self.envs.get(key)
+        if hit is None or hit[0] is not envs:
+            hit = self.envs[key] = (envs, tuple({**e, **dict(a)} for e, a in zip(envs, adds)))
+        return hit[1]
+
     def bind(self, fs: tuple) -> tuple:
         """Bind the slots' Reds' variables (each slot's own) to one name, by depth (the same in every configuration
         that nests alike); returns what to restore."""
         saved = self.env, self.envkey
         name = f"rv{len(self.env[0])}"
-        self.env = tuple({**e, _var(g.var): name} for e, g in zip(self.env, fs))
+        self.env = self.extended(self.env, tuple(((_var(g.var), name),) for g in fs))
         self.envkey = self.envkey + (tuple(g.var for g in fs),)
         return saved
 
@@ -491,15 +528,34 @@ def _add(a: dict, b: dict) -> dict:
     return out
 
 
+def _into(out: dict, b: dict) -> None:
+    """out += b in place (_add without the copy: a sum built term by term stays linear in its terms)."""
+    for m, c in b.items():
+        out[m] = out.get(m, 0) + c
+
+
 def _mul(a: dict, b: dict) -> dict:
     """The product of two polynomials, element bits idempotent (x x = x), other atoms not."""
     out: dict = {}
     for m1, c1 in a.items():
         for m2, c2 in b.items():
-            xs = {x for x in m1 + m2 if x.startswith(_BIT)}
-            m = tuple(sorted([x for x in m1 + m2 if not x.startswith(_BIT)] + list(xs)))
+            m = _MONOMIALS.get(m1 + m2)
+            if m is None:
+                m = _monomial(m1 + m2)
             out[m] = out.get(m, 0) + c1 * c2
     return out
+
+
+_MONOMIALS: dict = {}   # a product's atoms -> its monomial (_monomial): the same few products recur in every name
+
+
+def _monomial(both: tuple) -> tuple:
+    """The monomial of a product of atoms: sorted, element bits once (x x = x), other atoms as often as they occur."""
+    if len(_MONOMIALS) > 100_000:
+        _MONOMIALS.clear()
+    m = _MONOMIALS[both] = tuple(sorted([x for x in both if not x.startswith(_BIT)] +
+                                        list({x for x in both if x.startswith(_BIT)})))
+    return m
 
 
 def _split(address) -> tuple:

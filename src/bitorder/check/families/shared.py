@@ -38,7 +38,9 @@ class Shared:
         # byte -> (start, width) of the word that holds it: a store over bytes of a word of another start or width
         # forgets that word (a later read of it falls back), as memory.shared_store forgets it
         self.claims: dict = {}
-        self.readers: dict = {}   # a word's start -> {(thread that read it since the last full barrier, when)}
+        # a word's start -> {when (the epoch of a read since the last full barrier): the threads that read it then,
+        # as a bit mask}: a write's race check asks "a thread other than t, not ordered before t", by mask
+        self.readers: dict = {}
 
     def barrier(self) -> None:
         self.epoch = (self.epoch[0] + 1, self.epoch[1] + 1)
@@ -50,6 +52,17 @@ class Shared:
     def ordered(self, when: tuple, a: int, b: int) -> bool:
         """Whether an access of thread a at `when` and one of thread b now have a barrier both take between them."""
         return when[1] != self.epoch[1] if a >> 5 == b >> 5 else when[0] != self.epoch[0]
+
+    def _unordered_readers(self, start: int, t: int) -> int:
+        """The threads other than t that read the word at `start` with no barrier both take between that read and
+        now (ordered's rule over masks: a warp barrier since orders t's own warp, a full barrier everyone)."""
+        e0, e1 = self.epoch
+        out = 0
+        for when, mask in self.readers[start].items():
+            if when[0] != e0:         # (a full barrier since; readers are cleared at one, so this is defensive)
+                continue
+            out |= mask & ~(0xFFFFFFFF << (t & ~31)) if when[1] != e1 else mask & ~(1 << t)
+        return out
 
     def _offsets(self, w, ins, at: int):
         """([(thread, offset)] of the threads the guard admits, its width, the guard) of a shared access."""
@@ -106,6 +119,7 @@ class Shared:
             raise Unsupported("a shared store of an index, a predicate or a shuffle")
         writers: dict = {}
         varies = None
+        claims = self.claims
         for t, o in at:
             if o in writers:
                 # two threads store one word: the same value where it reads no bit they differ in
@@ -113,9 +127,11 @@ class Shared:
                 if varies & (t ^ writers[o]):
                     raise Unsupported("two threads store one shared word in one instruction, maybe unalike")
                 continue
-            claims = self.claims
-            for start in {o, *(claims[b][0] for b in range(o, o + width) if b in claims)}:
-                if any(r != t and not self.ordered(when, r, t) for r, when in self.readers.get(start, ())):
+            # (a word held whole at this start and width: every byte of it is claimed so, and no other word's)
+            starts = (o,) if claims.get(o) == (o, width) else \
+                {o, *(claims[b][0] for b in range(o, o + width) if b in claims)}
+            for start in starts:
+                if start in self.readers and self._unordered_readers(start, t):
                     raise Unsupported("a shared word written where another thread read it, with no barrier between")
                 prev = self.words.get(start)
                 if prev is not None and prev.writers.get(start, t) != t and \
@@ -124,6 +140,9 @@ class Shared:
             writers[o] = t
         word = _Word(v, width, self.epoch, writers)
         for o in writers:
+            if claims.get(o) == (o, width):      # (held whole already: its bytes' claims stay as they are)
+                self.words[o] = word
+                continue
             for b in range(o, o + width):
                 old = self.claims.get(b)
                 if old is not None and old != (o, width):
@@ -151,6 +170,7 @@ class Shared:
         each read so (memory.shared_load's narrower stores side by side), and a 2-byte read inside a 4-byte word its
         half (memory.subword)."""
         groups: dict = {}    # (the store each reader reads, the part of it) -> [(reader, its writer)]
+        read: dict = {}      # a word's start -> the threads reading it here, as a bit mask
         for t, o in at:
             c = self.claims.get(o)
             if c is None:
@@ -165,8 +185,11 @@ class Shared:
             writer = x.writers[start]
             if writer != t and not self.ordered(x.epoch, writer, t):
                 raise Unsupported("a shared word read where another thread wrote it, with no barrier between")
-            self.readers.setdefault(start, set()).add((t, self.epoch))
+            read[start] = read.get(start, 0) | 1 << t
             groups.setdefault((x, (o - start) // width), []).append((t, writer))
+        for start, mask in read.items():
+            now = self.readers.setdefault(start, {})
+            now[self.epoch] = now.get(self.epoch, 0) | mask
         v = None
         for (word, i), pairs in reversed(list(groups.items())):
             fam = fsub.family(word.value, _sigma(pairs, w.k), w.n, w.memo)
@@ -184,10 +207,12 @@ def _sigma(pairs: list, k: int) -> tuple:
     readers = 0
     ones = [0] * k       # per writer bit j: the readers whose writer has bit j set
     for t, w in pairs:
-        readers |= 1 << t
-        for j in range(k):
-            if w >> j & 1:
-                ones[j] |= 1 << t
+        b = 1 << t
+        readers |= b
+        while w:            # (the writer's set bits alone)
+            low = w & -w
+            ones[low.bit_length() - 1] |= b
+            w ^= low
     out = []
     for j in range(k):
         if ones[j] in (0, readers):

@@ -70,6 +70,12 @@ def _images(sigma: tuple, n: int) -> tuple:
     return tuple(_image(sigma, t) for t in range(n))
 
 
+@functools.lru_cache(maxsize=4096)
+def _moved(sigma: tuple) -> int:
+    """The thread bits sigma moves (puts anything but themselves), as a bit mask."""
+    return sum(1 << j for j, s in enumerate(sigma) if s != j)
+
+
 @functools.lru_cache(maxsize=65536)
 def mask_reads(bits: int, n: int) -> int:
     """The thread bits a mask of n threads reads (it changes where bit j is put to 0), as a bit mask."""
@@ -83,21 +89,29 @@ def integer(v, sigma: tuple):
         return v
     out: dict = {}
     for m, c in v.items():
-        rest, bit = [], 1
-        for a in m:
-            if a.startswith(fi.TID):
-                x = _atom(a, sigma)
-                if x.__class__ is str and not x.startswith(fi.TID):
-                    rest.append(x)             # (a bound variable)
-                else:
-                    bit = fi._bool_op("and", bit, x) if bit != 1 else x
-            else:
-                rest.append(a)
-        if bit == 0:
-            continue
-        key = tuple(sorted(rest + ([] if bit == 1 else [bit])))
-        out[key] = out.get(key, 0) + c
+        key = _monomial(m, sigma)
+        if key is not None:
+            out[key] = out.get(key, 0) + c
     return _norm(out)
+
+
+@functools.lru_cache(maxsize=65536)
+def _monomial(m: tuple, sigma: tuple):
+    """Monomial m under sigma (its boolean atoms' and one atom), or None where that is 0: an address's terms recur
+    in every leaf, so each is worked out once per substitution."""
+    rest, bit = [], 1
+    for a in m:
+        if a.startswith(fi.TID):
+            x = _atom(a, sigma)
+            if x.__class__ is str and not x.startswith(fi.TID):
+                rest.append(x)             # (a bound variable)
+            else:
+                bit = fi._bool_op("and", bit, x) if bit != 1 else x
+        else:
+            rest.append(a)
+    if bit == 0:
+        return None
+    return tuple(sorted(rest + ([] if bit == 1 else [bit])))
 
 
 def predicate(p, sigma: tuple, n: int, memo: dict):
@@ -159,16 +173,16 @@ def halves(f, j: int, sigma: tuple, n: int, memo: dict) -> tuple:
 def family(f, sigma: tuple, n: int, memo: dict):
     """Any family under sigma (memo: {(id(f), sigma): (f, result)}, for one walk). A family that reads no bit
     sigma moves is itself."""
+    cls = f.__class__
+    if cls is int or cls is bool or f is ff.UNDEF:     # (read no thread bit)
+        return f
     key = (id(f), sigma)
     hit = memo.get(key)
     if hit is not None and hit[0] is f:     # (an id is f's only while f lives: the memo keeps f alive)
         return hit[1]
-    cls = f.__class__
-    if cls is not int and cls is not bool and f is not ff.UNDEF:
-        r = reads(f, n, memo)
-        if not any(r >> j & 1 for j, s in enumerate(sigma) if s != j):
-            memo[key] = (f, f)
-            return f
+    if not reads(f, n, memo) & _moved(sigma):
+        memo[key] = (f, f)
+        return f
     if cls is int or cls is dict:
         out = integer(f, sigma)
     elif cls in (bool, fp.Mask, fp.Each):
