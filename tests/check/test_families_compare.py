@@ -10,7 +10,10 @@ Planted faults from a copied tree make these fail: payload-free selects never ma
 are put at each thread in reverse, a region's registers ending as their values before it where it ran, a float's
 bits read as another tree's, an integer selp's arms swapped (a predicate's bits: bitorder.math's exp), and one-hot
 sums' terms let through (onehot.py keys those sums by their terms; the
-family walk leaves them to the concrete walk)."""
+family walk leaves them to the concrete walk). Also here: a 16-bit tree's sign cleared (and.b16 x, 0x7FFF, the walk's
+node sign0.b16, widened as abs.f16), integer families stored, and slots of different forms named slot by slot, with
+planted faults for each (the sign read as integer bits, the widening reading it as itself, a stored integer's token
+lost, every slot named as the first)."""
 import pytest
 
 from bitorder import check
@@ -159,6 +162,84 @@ def test_a_floats_bits_and_a_branch_put_at_every_thread_are_the_concrete_roots(b
 
 
 @triton.jit
+def _sign0(x_ptr, y_ptr, N, BLOCK: tl.constexpr, HOW: tl.constexpr):
+    """An f16's bits and-ed: HOW 0, its sign cleared (and.b16 x, 0x7FFF: the walk's node sign0.b16) and widened
+    (read as abs.f16); 1, another mask (the walk's integer rules on its bits); 2, a row's maximum of HOW 0's (a join
+    of sign0 members, widened member by member)."""
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b = tl.load(x_ptr + o, mask=o < N, other=0.0).to(tl.int16, bitcast=True)
+    if HOW == 0:
+        tl.store(y_ptr + o, (b & 0x7FFF).to(tl.float16, bitcast=True).to(tl.float32) * 2.0, mask=o < N)
+    elif HOW == 1:
+        tl.store(y_ptr + o, (b & 0x3FFF).to(tl.float16, bitcast=True).to(tl.float32) * 2.0, mask=o < N)
+    else:
+        tl.store(y_ptr + tl.program_id(0), tl.max((b & 0x7FFF).to(tl.float16, bitcast=True), 0).to(tl.float32))
+
+
+@pytest.mark.parametrize("how", [0, 1, 2])
+@pytest.mark.parametrize("block,warps", [(32, 1), (128, 4)])
+def test_a_16_bit_trees_sign_cleared_put_at_every_thread_is_the_concrete_roots(block, warps, how):
+    """One f16 a thread (ld.global.b16): and.b16 of the tree's own bits (at 128 elements a warp the halves of a
+    32-bit load are cvt.u16.u32 of it, integer bits the family walk refuses to and with 0x7FFF)."""
+    import torch
+    from bitorder.check.prune import compile_config
+    compiled = compile_config(_sign0, triton.Config({"BLOCK": block, "HOW": how}, num_warps=warps),
+                              {"x_ptr": torch.empty(8, dtype=torch.float16), "y_ptr": torch.empty(8), "N": 1024}, {},
+                              "sm90")
+    assert "and.b16" in compiled.asm
+    entry, divisible = _entry(compiled.asm), divisible_params(compiled)
+    stores, n = fw.walk(entry, divisible)
+    assert fw.roots_at(stores, n) == dataflow.walk(entry, divisible=divisible)[0]
+
+
+def test_slots_of_different_forms_are_named_slot_by_slot():
+    """bitorder.math's exp at 32 elements a thread: LLVM does part of its integer work in 16-bit pairs for some
+    register slots only, so no one family stands for the slots; named slot by slot, the roots still are the
+    concrete walk's, and the names tell the exp from the log."""
+    import torch
+    from bitorder.check.prune import compile_config
+    named = {"x_ptr": torch.empty(8), "y_ptr": torch.empty(8), "N": 4096}
+    compiled = [compile_config(_shared_math, triton.Config({"BLOCK": 1024, "HOW": how}, num_warps=1), named, {},
+                               "sm90") for how in (0, 1)]
+    entry, divisible = _entry(compiled[0].asm), divisible_params(compiled[0])
+    stores, n = fw.walk(entry, divisible)
+    assert fw.roots_at(stores, n) == dataflow.walk(entry, divisible=divisible)[0]
+    assert len({_v2(c) for c in compiled}) == 2
+
+
+@triton.jit
+def _index(y_ptr, N, BLOCK: tl.constexpr):
+    """An integer family stored: y[o] = 3 o + 1 (dataflow.fnode's token of a polynomial, "int:...")."""
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + o, o * 3 + 1, mask=o < N)
+
+
+def test_an_integer_family_stored_put_at_every_thread_is_the_concrete_roots():
+    import torch
+    from bitorder.check.prune import compile_config
+    compiled = compile_config(_index, triton.Config({"BLOCK": 32}, num_warps=1),
+                              {"y_ptr": torch.empty(8, dtype=torch.int32), "N": 1024}, {}, "sm90")
+    entry, divisible = _entry(compiled.asm), divisible_params(compiled)
+    stores, n = fw.walk(entry, divisible)
+    assert fw.roots_at(stores, n) == dataflow.walk(entry, divisible=divisible)[0]
+
+
+def _two_slots(second) -> str:
+    """The v2 signature of one thread storing neg(x[0]) at y[0] and `second` at y[1]: slots of different forms."""
+    from bitorder.check.families import floats as ff
+    x = {("param:arg0/16",): 16}
+    return fn.signature([fw.Store({("param:arg1/16",): 16}, True, ff.Node("neg.f32", (ff.Leaf(x, 4),)), "b32"),
+                         fw.Store({("param:arg1/16",): 16, (): 4}, True, second, "b32")], 1)
+
+
+def test_slot_by_slot_names_read_every_slot():
+    from bitorder.check.families import floats as ff
+    x = {("param:arg0/16",): 16}
+    assert _two_slots(ff.Leaf({**x, (): 4}, 4)) != _two_slots(ff.Leaf({**x, (): 8}, 4))
+    assert _two_slots(ff.Leaf({**x, (): 4}, 4)) == _two_slots(ff.Leaf({**x, (): 4}, 4))
+
+
+@triton.jit
 def _grouped(t_ptr, x_ptr, y_ptr, N: tl.constexpr):
     """benchmarks/corpus' grouped_sum in one block: sum of where(r // 8 == target, x, 0) over a row, a sum of
     select(eq, x, 0) terms that onehot.py keys by its terms."""
@@ -246,3 +327,34 @@ def test_planted_fault_an_integer_selps_arms_swapped_is_caught(tmp_path):
                                  "return _integers().bits.selp(f.op, c, b, a)",
                                  "tests/check/test_families_compare.py::"
                                  "test_the_shared_exp_and_log_put_at_every_thread_are_the_concrete_roots")
+
+
+def test_planted_fault_a_sign_cleared_read_as_integer_bits_is_caught(tmp_path):
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/walk.py",
+                                 '                return ff.Node("sign0.b16", (a,))\n',
+                                 "                return ff.Bits(op, tuple(args))\n",
+                                 "tests/check/test_families_compare.py::"
+                                 "test_a_16_bit_trees_sign_cleared_put_at_every_thread_is_the_concrete_roots[32-1-0]")
+
+
+def test_planted_fault_a_sign_cleared_widened_as_itself_is_caught(tmp_path):
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/floats.py",
+                                 "    return k if x is None or op not in _SIGN0_WIDENS else",
+                                 "    return k if True or op not in _SIGN0_WIDENS else",
+                                 "tests/check/test_families_compare.py::"
+                                 "test_a_16_bit_trees_sign_cleared_put_at_every_thread_is_the_concrete_roots[32-1-0]")
+
+
+def test_planted_fault_every_slot_named_as_the_first_is_caught(tmp_path):
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/names.py",
+                                 "                names[outer[2][s]] = name((g,), n)\n",
+                                 "                names[outer[2][s]] = name((fs[0],), n)\n",
+                                 "tests/check/test_families_compare.py::test_slot_by_slot_names_read_every_slot")
+
+
+def test_planted_fault_a_stored_integer_named_as_any_other_is_caught(tmp_path):
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/floats.py",
+                                 'out = f"bits:{v & _M64}" if v.__class__ is int else f"int:{pkey(v)}"',
+                                 'out = f"bits:{v & _M64}" if v.__class__ is int else "int:?"',
+                                 "tests/check/test_families_compare.py::"
+                                 "test_an_integer_family_stored_put_at_every_thread_is_the_concrete_roots")

@@ -21,8 +21,8 @@ from .. import onehot, payloads
 from ..allthreads import _INT_REG, selp_atom
 from ..poly import _norm, atom, pkey
 from ..predicates import _pred, float_form, select
-from ..symbolic import (_COMMUTES, _FMA, _JOINED, _KIND, _PLAIN, _WIDEN, _WIDENS, _hash, _itype, _kind, _once_key,
-                        joined, leaf_key)
+from ..symbolic import (_COMMUTES, _FMA, _JOINED, _KIND, _PLAIN, _SIGN0_WIDENS, _WIDEN, _WIDENS, _hash, _itype, _kind,
+                        _once_key, joined, leaf_key)
 from . import integers as fi
 from . import predicates as fp
 
@@ -263,12 +263,17 @@ def key_at(f, t: int, memo: dict, env: tuple = (), reads=None) -> str | None:
         elif k_ == _JOINED:
             out = _join_key(f.op, kids, memo)
         elif k_ == _WIDEN and _lattice(memo).get(kids[0], ("",))[0] == _WIDENS[f.op][0]:
-            # Nodes._widen: the max.f32 join of the members widened one by one (a bf16 one marked by its NaN)
-            widened = sorted({_hash(f.op, [m], "") for m in _lattice(memo)[kids[0]][1]})
+            # Nodes._widen: the max.f32 join of the members widened one by one (a bf16 one marked by its NaN; a
+            # member whose sign was cleared read as its abs.f16)
+            widened = sorted({_hash(f.op, [_abs16(m, f.op, memo)], "") for m in _lattice(memo)[kids[0]][1]})
             out = _hash("max.f32", widened, _WIDENS[f.op][1])
             _lattice(memo)[out] = ("max.f32", frozenset(widened))
+        elif k_ == _WIDEN:
+            out = _hash(f.op, [_abs16(kids[0], f.op, memo)], "")
         else:
             out = _hash(f.op, ordered(f.op, kids), "")
+            if f.op == "sign0.b16":       # (symbolic.Nodes.sign0: by key, as the walk notes it)
+                _sign0(memo)[out] = kids[0]
     elif f is UNDEF:
         out = _UNDEF_KEY
     elif f.__class__ is Pack:
@@ -281,9 +286,9 @@ def key_at(f, t: int, memo: dict, env: tuple = (), reads=None) -> str | None:
         v = bits_at(f, t, memo, env, reads)
         out = None if v is None else f"bits:{v & _M64}" if v.__class__ is int else \
             _TREE.match(pkey(v)) and pkey(v)[len("1*tree:"):] or f"int:{pkey(v)}"
-    else:                                          # an integer family read as a float: its bits
+    else:                                 # an integer family read as a float or stored: dataflow.fnode's token
         v = bind(fi.at_thread(f, t), env)
-        out = f"bits:{v & _M64}" if v.__class__ is int else None
+        out = f"bits:{v & _M64}" if v.__class__ is int else f"int:{pkey(v)}"
     memo[(id(f), t, env)] = out
     return out
 
@@ -461,6 +466,22 @@ def _heads(f, memo: dict) -> frozenset:
         out = frozenset({"*"})
     memo[("heads", id(f))] = (f, out)
     return out
+
+
+def _sign0(memo: dict) -> dict:
+    """key_at's record of the sign0.b16 nodes it named: {key: the key of the tree whose sign it clears}
+    (symbolic.Nodes.sign0's)."""
+    hit = memo.get("sign0")
+    if hit is None:
+        hit = memo["sign0"] = {}
+    return hit
+
+
+def _abs16(k: str, op: str, memo: dict) -> str:
+    """A widening's operand key k as symbolic.Nodes reads it: where k is a sign0.b16 node's and op widens it as
+    abs.f16 (_SIGN0_WIDENS), the key of abs.f16 of the tree (Nodes._abs16); else k."""
+    x = _sign0(memo).get(k)
+    return k if x is None or op not in _SIGN0_WIDENS else _hash(_SIGN0_WIDENS[op], [x], "")
 
 
 def _lattice(memo: dict) -> dict:

@@ -32,6 +32,10 @@ from . import subst as fsub
 from .joins import _BIT, Joins, _h, _join_op, _var   # (_BIT: an element-offset bit, _BIT + str(position))
 
 
+class _Unlike(Unsupported):
+    """Slots' families that differ in form at one place: named slot by slot there (_Group.per_slot)."""
+
+
 class _Group(Joins):
     """The store elements of one symbolic address part and type: their element bits and the slot patterns."""
 
@@ -166,7 +170,11 @@ class _Group(Joins):
         key = ("p", self.envkey, tuple(self.axes), tuple(self.index), *map(id, ps))
         hit = self.memo.get(key)
         if hit is None or any(a is not b for a, b in zip(hit[0], ps)):
-            hit = self.memo[key] = (ps, self._predicate(ps, n))
+            try:
+                name = self._predicate(ps, n)
+            except _Unlike:
+                name = self.per_slot(ps, n, self.predicate)
+            hit = self.memo[key] = (ps, name)
         return hit[1]
 
     def _predicate(self, ps: tuple, n: int) -> str:
@@ -175,7 +183,7 @@ class _Group(Joins):
         first = ps[0]
         if any(p.__class__ is not fp.Each or p.how != first.how or p.op != first.op or len(p.args) != len(first.args)
                for p in ps):
-            raise Unsupported("slots' predicates of different forms")
+            raise _Unlike("slots' predicates of different forms")
         if first.how == "cmp" and first.op.split(".")[1] in ("lt", "ge"):
             diff = _add(self.polynomial(tuple(p.args[0] for p in ps)),
                         {m: -c for m, c in self.polynomial(tuple(p.args[1] for p in ps)).items()})
@@ -301,17 +309,27 @@ class _Group(Joins):
                     self.env, self.axes, self.index = outer
                 self.memo[key] = (fs, out)
                 return out
+        try:
+            out = self._value(fs, n)
+        except _Unlike:
+            out = self.per_slot(fs, n, self.value)
+        self.memo[key] = (fs, out)
+        return out
+
+    def _value(self, fs: tuple, n: int) -> str:
+        """value's naming of the slots' families node by node (_Unlike where they differ in form here)."""
+        f = fs[0]
         cls = f.__class__
         if any(g.__class__ is not cls for g in fs):
             if all(g.__class__ in (int, dict) for g in fs):
                 cls = int
             else:
-                raise Unsupported("slots' values of different forms")
+                raise _Unlike("slots' values of different forms")
         if cls in (int, dict):
             out = "bits:" + self.integer(fs)
         elif cls is ff.Leaf:
             if any(g.width != f.width for g in fs):
-                raise Unsupported("slots' loads of different widths")
+                raise _Unlike("slots' loads of different widths")
             if self.shifting and frozenset(map(id, fs)) == self.shifting[0]:
                 out = self.shifting[1]          # (shift_form: the load relative to its offsets)
             else:
@@ -328,17 +346,17 @@ class _Group(Joins):
             out = self.as_reduction(f.op, fs, n)
         elif cls is ff.Node:
             if any(g.op != f.op or len(g.kids) != len(f.kids) for g in fs):
-                raise Unsupported("slots' nodes of different operations")
+                raise _Unlike("slots' nodes of different operations")
             kids = ff.ordered(f.op, [self.value(tuple(g.kids[i] for g in fs), n) for i in range(len(f.kids))])
             out = _h(f"{f.op}({','.join(kids)})")
         elif cls is ff.Pack:
             if any(g.pw != f.pw or len(g.parts) != len(f.parts) for g in fs):
-                raise Unsupported("slots' packs of different shapes")
+                raise _Unlike("slots' packs of different shapes")
             kids = [self.value(tuple(g.parts[i] for g in fs), n) for i in range(len(f.parts))]
             out = _h(f"pack{f.pw}({','.join(kids)})")
         elif cls is ff.Red:
             if any(g.op != f.op for g in fs):
-                raise Unsupported("slots' reductions of different operations")
+                raise _Unlike("slots' reductions of different operations")
             saved = self.bind(fs)
             halved = False
             try:
@@ -356,19 +374,33 @@ class _Group(Joins):
                 out = _h(f"{f.op}({','.join(ff.ordered(f.op, kids))})")
         elif cls is ff.Bits:
             if any(g.op != f.op or len(g.args) != len(f.args) for g in fs):
-                raise Unsupported("slots' integer instructions of different operations")
+                raise _Unlike("slots' integer instructions of different operations")
             kids = [self.predicate(tuple(g.args[i] for g in fs), n)
                     if f.args[i].__class__ in (bool, fp.Mask, fp.Each) else self.value(tuple(g.args[i] for g in fs), n)
                     for i in range(len(f.args))]
             out = _h(f"int.{f.op}({','.join(kids)})")
         elif cls is ff.Part:
             if any((g.i, g.n, g.width) != (f.i, f.n, f.width) for g in fs):
-                raise Unsupported("slots' parts of different places")
+                raise _Unlike("slots' parts of different places")
             out = _h(f"part{f.i}/{f.n}.{f.width}({self.value(tuple(g.of for g in fs), n)})")
         else:
             raise Unsupported(f"a value the names do not take: {cls.__name__}")
-        self.memo[key] = (fs, out)
         return out
+
+    def per_slot(self, fs: tuple, n: int, name) -> str:
+        """The slots' families named one slot at a time (name: value or predicate), in the order of their places in
+        the interpolation: where they differ in form (LLVM vectorised one slot's arithmetic and not another's), no
+        one family stands for them, but the list of each slot's own name still names every element's (finer than a
+        re-rolled name across layouts, never coarser)."""
+        outer = (self.env, self.axes, self.index)
+        names = [""] * len(fs)
+        try:
+            for s, g in enumerate(fs):
+                self.env, self.axes, self.index = (outer[0][s],), [], [0]
+                names[outer[2][s]] = name((g,), n)
+        finally:
+            self.env, self.axes, self.index = outer
+        return _h(f"slots[{','.join(outer[1])}]({','.join(names)})")
 
 
     def extended(self, envs: tuple, adds: tuple) -> tuple:

@@ -255,7 +255,14 @@ class _Walk:
             if not _is_float_family(a) or _may_read_undefined(a, self.undef_memo) or ff.nanish(a, self.nan_memo):
                 raise Unsupported(f"{op} of a register never written, a predicate, or a payload-free select")
         if op == "and.b16":
-            raise Unsupported("and.b16 of a float's bits (the walk may make it a node: sign0)")
+            # the walk makes and.b16 x, 0x7FFF of a 16-bit tree's bits a node, sign0.b16 (integers.Integers._integer;
+            # a widening reads it as abs.f16: floats.key_at); any other and.b16 is its integer rules
+            a, m = args
+            clears = m.__class__ is int and m & 0xFFFF == 0x7FFF
+            if clears and _is_float_family(a):
+                return ff.Node("sign0.b16", (a,))
+            if (_is_float_family(a) or a.__class__ is ff.Bits) and (clears or m.__class__ is not int):
+                raise Unsupported("and.b16 that may clear the sign of a tree's bits (the walk's node sign0)")
         return ff.Bits(op, tuple(args))
 
     def selp(self, op: str, args: list):
@@ -450,8 +457,8 @@ class _Walk:
             return
         for i, r in enumerate(_reg_list(ops[1])):
             v = self.operand(r)
-            if v is ff.UNDEF or v.__class__ in (dict, ff.Shfl, ff.Wide, ff.Bits, bool, fp.Mask, fp.Each):
-                raise Unsupported("a store of a register never written, an index, a shuffle or a predicate")
+            if v is ff.UNDEF or v.__class__ in (ff.Shfl, ff.Wide, bool, fp.Mask, fp.Each):
+                raise Unsupported("a store of a register never written, a shuffle or a predicate")
             if ff.nanish(v, self.nan_memo):
                 raise Unsupported("a float select ptxas may lower to a min or max may reach an output (payloads.py)")
             parts = v.parts if v.__class__ is ff.Pack and v.pw * len(v.parts) == width else [v]
