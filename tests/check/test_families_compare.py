@@ -96,6 +96,13 @@ def _onehot_ptx(block, warps, how):
     return compile_config(_onehot, triton.Config({"BLOCK": block, "HOW": how}, num_warps=warps), args, {}, "sm90")
 
 
+def _roots_are_concrete(compiled) -> bool:
+    """Whether the family walk's stores, put at every thread, are the concrete walk's roots exactly."""
+    entry, divisible = _entry(compiled.asm), divisible_params(compiled)
+    stores, n = fw.walk(entry, divisible)
+    return fw.roots_at(stores, n) == dataflow.walk(entry, divisible=divisible)[0]
+
+
 def _v2(compiled) -> str:
     divisible = divisible_params(compiled)
     stores, n = fw.walk(_entry(compiled.asm), divisible)
@@ -109,10 +116,8 @@ _LAYOUTS = [(128, 1), (256, 2), (256, 8), (1024, 4)]
 @pytest.mark.parametrize("block,warps", _LAYOUTS[:3])
 def test_selects_on_float_comparisons_put_at_every_thread_are_the_concrete_roots(block, warps, how):
     compiled = _ptx(block, warps, how)
-    entry, divisible = _entry(compiled.asm), divisible_params(compiled)
     assert "setp" in compiled.asm and ".f32" in compiled.asm
-    stores, n = fw.walk(entry, divisible)
-    assert fw.roots_at(stores, n) == dataflow.walk(entry, divisible=divisible)[0]
+    assert _roots_are_concrete(compiled)
 
 
 @pytest.mark.parametrize("block,warps", _LAYOUTS[:2])
@@ -136,9 +141,7 @@ def test_v2_partitions_comparisons_as_v1_does():
 @pytest.mark.parametrize("block,warps", _LAYOUTS[:3])
 def test_integer_comparisons_of_loaded_bits_put_at_every_thread_are_the_concrete_roots(block, warps, how):
     compiled = _onehot_ptx(block, warps, how)
-    entry, divisible = _entry(compiled.asm), divisible_params(compiled)
-    stores, n = fw.walk(entry, divisible)
-    assert fw.roots_at(stores, n) == dataflow.walk(entry, divisible=divisible)[0]
+    assert _roots_are_concrete(compiled)
 
 
 def test_v2_partitions_integer_comparisons_of_loaded_bits_as_v1_does():
@@ -156,9 +159,7 @@ def test_a_floats_bits_and_a_branch_put_at_every_thread_are_the_concrete_roots(b
     compiled = compile_config(_log, triton.Config({"BLOCK": block}, num_warps=warps),
                               {"x_ptr": torch.empty(8), "y_ptr": torch.empty(8), "N": 1024}, {}, "sm90")
     assert "bra" in compiled.asm and "and.b32" in compiled.asm
-    entry, divisible = _entry(compiled.asm), divisible_params(compiled)
-    stores, n = fw.walk(entry, divisible)
-    assert fw.roots_at(stores, n) == dataflow.walk(entry, divisible=divisible)[0]
+    assert _roots_are_concrete(compiled)
 
 
 @triton.jit
@@ -187,9 +188,7 @@ def test_a_16_bit_trees_sign_cleared_put_at_every_thread_is_the_concrete_roots(b
                               {"x_ptr": torch.empty(8, dtype=torch.float16), "y_ptr": torch.empty(8), "N": 1024}, {},
                               "sm90")
     assert "and.b16" in compiled.asm
-    entry, divisible = _entry(compiled.asm), divisible_params(compiled)
-    stores, n = fw.walk(entry, divisible)
-    assert fw.roots_at(stores, n) == dataflow.walk(entry, divisible=divisible)[0]
+    assert _roots_are_concrete(compiled)
 
 
 def test_slots_of_different_forms_are_named_slot_by_slot():
@@ -201,9 +200,7 @@ def test_slots_of_different_forms_are_named_slot_by_slot():
     named = {"x_ptr": torch.empty(8), "y_ptr": torch.empty(8), "N": 4096}
     compiled = [compile_config(_shared_math, triton.Config({"BLOCK": 1024, "HOW": how}, num_warps=1), named, {},
                                "sm90") for how in (0, 1)]
-    entry, divisible = _entry(compiled[0].asm), divisible_params(compiled[0])
-    stores, n = fw.walk(entry, divisible)
-    assert fw.roots_at(stores, n) == dataflow.walk(entry, divisible=divisible)[0]
+    assert _roots_are_concrete(compiled[0])
     assert len({_v2(c) for c in compiled}) == 2
 
 
@@ -219,9 +216,7 @@ def test_an_integer_family_stored_put_at_every_thread_is_the_concrete_roots():
     from bitorder.check.prune import compile_config
     compiled = compile_config(_index, triton.Config({"BLOCK": 32}, num_warps=1),
                               {"y_ptr": torch.empty(8, dtype=torch.int32), "N": 1024}, {}, "sm90")
-    entry, divisible = _entry(compiled.asm), divisible_params(compiled)
-    stores, n = fw.walk(entry, divisible)
-    assert fw.roots_at(stores, n) == dataflow.walk(entry, divisible=divisible)[0]
+    assert _roots_are_concrete(compiled)
 
 
 def _two_slots(second) -> str:
@@ -273,9 +268,7 @@ def test_the_shared_exp_and_log_put_at_every_thread_are_the_concrete_roots(block
     compiled = compile_config(_shared_math, triton.Config({"BLOCK": block, "HOW": how}, num_warps=warps),
                               {"x_ptr": torch.empty(8), "y_ptr": torch.empty(8), "N": 1024}, {}, "sm90")
     assert how or "selp.b32" in compiled.asm
-    entry, divisible = _entry(compiled.asm), divisible_params(compiled)
-    stores, n = fw.walk(entry, divisible)
-    assert fw.roots_at(stores, n) == dataflow.walk(entry, divisible=divisible)[0]
+    assert _roots_are_concrete(compiled)
 
 
 def test_v2_tells_apart_kernels_that_compare_otherwise():

@@ -18,10 +18,14 @@ sys.path.insert(0, os.path.abspath(sys.argv[1]))
 
 import bck.families.names as old_names  # noqa: E402
 import bck.families.walk as old_walk  # noqa: E402
+import importlib  # noqa: E402
 from stored_corpus import configurations  # noqa: E402
 from bitorder.check.families import names as new_names  # noqa: E402
 from bitorder.check.families import walk as new_walk  # noqa: E402
 from bitorder.check.signature import _entry, canonicalize, divisible_params  # noqa: E402
+
+
+OLD_SIGNATURE = importlib.import_module("bck.signature")   # (bck.signature is also the function: its module)
 
 
 def _name(walk, names, entry, divisible) -> str:
@@ -44,9 +48,11 @@ def main():
             continue
         seen.add(key)
         out, secs = {}, {}
+        entries = {"new": entry, "old": OLD_SIGNATURE._entry(asm["ptx"])}   # (each side reads its own parse)
         for side in (("old", "new") if i % 2 else ("new", "old")):
             t = time.process_time()
-            out[side] = _name(*((old_walk, old_names) if side == "old" else (new_walk, new_names)), entry, divisible)
+            out[side] = _name(*((old_walk, old_names) if side == "old" else (new_walk, new_names)), entries[side],
+                              divisible)
             secs[side] = time.process_time() - t
             per[name][side + "_seconds"] += secs[side]
         per[name]["texts"] += 1
