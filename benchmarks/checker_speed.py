@@ -3,7 +3,7 @@
     python benchmarks/checker_speed.py [--src SRC] [--ptx DIR] [--kernels a,b] [--dump FILE]
                                        [--profile FILE]
     python benchmarks/checker_speed.py --compare A.json B.json
-    python benchmarks/checker_speed.py --base PKGS [--kernels ...] [--dump FILE]    (paired A/B)
+    python benchmarks/checker_speed.py --base PKGS [--kernels ...] [--dump FILE] [--families]    (paired A/B)
 
 DIR holds one pickle per kernel as benchmarks/results/2026-12-01d-checker-speed-cpu/dump_ptx.py
 writes them (default /tmp/ckd/ptx: [(kernel, index, cfg repr, grid, {'ptx', 'ttgir'} or None)]).
@@ -20,7 +20,9 @@ src/bitorder/check) classes each configuration with both checkers back to back i
 alternating which goes first, times each side and counts the configurations whose signature or
 level text differ: the comparison that a loaded machine disturbs least (with --dump, both sides' answers and
 seconds, "base_answers" and "base_seconds" for the older one: results/2026-12-05-checker-cpu/partitions.py compares
-their partitions). --compare A B exits 1 unless two dumps hold the same configurations with
+their partitions). --families turns the family walk on (check.signature's FAMILIES) on the new side only, so a copy
+of this very tree as `bck` measures v1 alone against v2 with v1 where v2 declines (the differing answers are then
+expected and not printed). --compare A B exits 1 unless two dumps hold the same configurations with
 the same answers (it prints how many differ), and reports the grids' partitions compared too.
 """
 from __future__ import annotations
@@ -49,6 +51,7 @@ def main():
     ap.add_argument("--profile")
     ap.add_argument("--compare", nargs=2)
     ap.add_argument("--base")
+    ap.add_argument("--families", action="store_true")
     a = ap.parse_args()
     if a.compare:
         sys.exit(compare(*a.compare))
@@ -56,8 +59,11 @@ def main():
     from bitorder import check
     names = a.kernels.split(",") if a.kernels else sorted(
         os.path.basename(p)[:-4] for p in glob.glob(os.path.join(a.ptx, "*.pkl")))
+    if a.families:
+        import importlib
+        importlib.import_module("bitorder.check.signature").FAMILIES = True
     if a.base:
-        sys.exit(paired(check, a.base, a.ptx, names, a.dump))
+        sys.exit(paired(check, a.base, a.ptx, names, a.dump, quiet=a.families))
     if a.profile:
         import cProfile
         prof = cProfile.Profile()
@@ -92,7 +98,7 @@ def main():
                        "total_classing_s": round(total_s, 2)}, f, indent=0, sort_keys=True)
 
 
-def paired(new, pkgs, ptx, names, dump=None) -> int:
+def paired(new, pkgs, ptx, names, dump=None, quiet=False) -> int:
     """The paired A/B (--base): 0 if every answer is the same, else 1. dump: a file for both sides'
     answers and seconds ({"answers", "seconds", "base_answers", "base_seconds"}), for partitions."""
     sys.path.insert(0, os.path.abspath(pkgs))
@@ -123,7 +129,8 @@ def paired(new, pkgs, ptx, names, dump=None) -> int:
                     tb += dt
             if out[bck] != out[new]:
                 diffs += 1
-                print("DIFF", name, j, cfg, out[bck], out[new], flush=True)
+                if not quiet:
+                    print("DIFF", name, j, cfg, out[bck], out[new], flush=True)
             k += 1
         ta_all, tb_all, total = ta_all + ta, tb_all + tb, total + k
         print(f"{name:24s} {k:4d} base {ta:7.2f}s ({k / max(ta, 1e-9):6.1f}/s) new {tb:7.2f}s "

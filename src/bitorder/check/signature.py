@@ -9,16 +9,25 @@ tuning time):
      v1 declines (loops it cannot fold, instructions it does not model): two such entries
      compile to the same machine code.
 A v1 signature never equals a v0 one.
+
+With FAMILIES (BITORDER_FAMILIES=1; off by default, not yet gated on its own: docs/check-families.md), a configuration
+with no bound arguments is first walked over one symbolic thread (families/): its "v2" signature names the trees
+stored at every output element. Where that walk declines, v1 and v0 class it as above. A v2 signature never equals a
+v1 or v0 one, so mixing the levels only splits classes.
 """
 from __future__ import annotations
 
 import gc
 import hashlib
+import os
 import re
 from dataclasses import dataclass
 
 from . import dataflow, loops, magic, memory, store as disk, storefold, trips
 from .ptx import Entry, Label, PTXError, parse
+
+# the family walk first (v2), where no argument is bound; the concrete walk (v1) where it declines
+FAMILIES: bool = os.environ.get("BITORDER_FAMILIES", "0") == "1"
 
 _TOKEN = re.compile(r"%[A-Za-z_$][\w$]*|\$?L__\w+|\b\w+_param_\d+\b")
 
@@ -230,7 +239,18 @@ _MEMO: dict = {}   # hash of the canonical program text -> (signature, why v1 de
 def _switches() -> tuple:
     """The walk's rule switches (loops.py: runtime and constant-trip folds, storefold.py, magic.py, memory.py,
     trips.py): part of every memo key, as tests turn them."""
-    return loops.ON, loops.CONST, storefold.STORES, magic.ON, memory.BYTE_PARTS, trips.ON
+    return loops.ON, loops.CONST, storefold.STORES, magic.ON, memory.BYTE_PARTS, trips.ON, FAMILIES
+
+
+def _families(entry: Entry, divisible) -> str | None:
+    """The v2 signature of a configuration (the walk over one symbolic thread and its canonical names), or None where
+    that walk declines it."""
+    from .families import names, walk      # (imported on first use: off by default)
+    try:
+        stores, n = walk.walk(entry, divisible)
+        return names.signature(stores, n, divisible)
+    except dataflow.Unsupported:
+        return None
 
 
 def _classify(entry: Entry, divisible=frozenset(), args=None):
@@ -241,7 +261,10 @@ def _classify(entry: Entry, divisible=frozenset(), args=None):
     key = (text, divisible, bound, _switches())
     hit = _MEMO.get(key)
     if hit is None:
-        sig, _, why = _level(entry, divisible, text, bound)
+        sig = _families(entry, divisible) if FAMILIES and not bound else None
+        why = None
+        if sig is None:
+            sig, _, why = _level(entry, divisible, text, bound)
         if len(_MEMO) > 100_000:
             _MEMO.clear()
         hit = _MEMO[key] = (sig, why)
@@ -327,7 +350,8 @@ def signature(ptx, args=None, store=False) -> str:
 def level(ptx, args=None, store=False) -> str:
     """Which checker level classes this kernel, and why v1 declined when it did (store: as signature's)."""
     sig, why = _classify_ptx(ptx, args, store)
-    return "v1: dependence trees" if sig.startswith("v1:") else f"v0: program text ({why})"
+    return "v1: dependence trees" if sig.startswith("v1:") else "v2: element families" if sig.startswith("v2:") \
+        else f"v0: program text ({why})"
 
 
 _PAST_S = ("past:s",)   # stores_past_end's symbol s >= 0: the launch's xnumel is p XBLOCK - s
@@ -384,6 +408,10 @@ def equivalent(ptx_a, ptx_b, args=None) -> Verdict:
     ea, eb = _entry(ptx_a), _entry(ptx_b)
     da, db = divisible_params(ptx_a), divisible_params(ptx_b)
     ba, bb = _bind(ea, args, da), _bind(eb, args, db)
+    if FAMILIES and not ba and not bb:    # (either level's proof will do: each is sound alone)
+        fa = _families(ea, da)
+        if fa is not None and fa == _families(eb, db):
+            return Verdict(True, "the same trees at every output element (v2: element families)")
     (sa, ra, why_a), (sb, rb, why_b) = _level(ea, da, bound=ba), _level(eb, db, bound=bb)
     if sa == sb:  # the one decision: signatures, as partition() uses
         return Verdict(True, "the same dependence tree at every output address" if ra is not None
