@@ -171,19 +171,22 @@ class Shared:
         half (memory.subword)."""
         groups: dict = {}    # (the store each reader reads, the part of it) -> [(reader, its writer)]
         read: dict = {}      # a word's start -> the threads reading it here, as a bit mask
+        claims, words = self.claims, self.words
+        e0, e1 = self.epoch
         for t, o in at:
-            c = self.claims.get(o)
+            c = claims.get(o)
             if c is None:
                 raise Unsupported("a shared read of a word never written")
             start, held = c
             if held != width or start != o:
-                if width == 4 and c == (o, 2) and self.claims.get(o + 2) == (o + 2, 2):
+                if width == 4 and c == (o, 2) and claims.get(o + 2) == (o + 2, 2):
                     return ff.pack([self.read(w, [(t, o + h) for t, o in at], 2) for h in (0, 2)], 2)
                 if not (width == 2 and held == 4):
                     raise Unsupported("a shared read across words, or of part of one")
-            x = self.words[start]
+            x = words[start]
             writer = x.writers[start]
-            if writer != t and not self.ordered(x.epoch, writer, t):
+            # (ordered's rule inline: no barrier both threads take since the write, a warp's own or the block's)
+            if writer != t and (x.epoch[1] == e1 if writer >> 5 == t >> 5 else x.epoch[0] == e0):
                 raise Unsupported("a shared word read where another thread wrote it, with no barrier between")
             read[start] = read.get(start, 0) | 1 << t
             groups.setdefault((x, (o - start) // width), []).append((t, writer))

@@ -61,7 +61,9 @@ def _mask_bits(bits: int, sigma: tuple, n: int) -> int:
             kept = bits & fi.half(n, j, one)        # the threads whose bit j is the constant
             bits = kept | (kept >> (1 << j)) if one else kept | (kept << (1 << j))
         return bits
-    return sum((bits >> w & 1) << t for t, w in enumerate(_images(sigma, n)))
+    # (bit w of `bits` as character w of its reversed binary text: indexing a string, not shifting a big integer)
+    text = format(bits, f"0{n}b")[::-1]
+    return int("".join([text[w] for w in _images(sigma, n)])[::-1], 2)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -135,7 +137,7 @@ def reads(f, n: int, memo: dict) -> int:
         return 0
     if cls is int or cls is dict:
         return 0 if cls is int else _int_reads(f)
-    key = ("reads", id(f))
+    key = id(f)          # (an int: family's keys in a shared memo are tuples)
     hit = memo.get(key)
     if hit is not None and hit[0] is f:
         return hit[1]
@@ -155,13 +157,23 @@ def reads(f, n: int, memo: dict) -> int:
 
 
 def _int_reads(v: dict) -> int:
-    out = 0
-    for m in v:
-        for a in m:
-            if a.startswith(fi.TID):
-                for j in fi._table(a)[0]:
-                    out |= 1 << j
+    """The thread bits an integer family reads, as a bit mask (memoised by its monomials: leaf addresses recur)."""
+    key = tuple(v)
+    out = _INT_READS.get(key)
+    if out is None:
+        out = 0
+        for m in key:
+            for a in m:
+                if a.startswith(fi.TID):
+                    for j in fi._table(a)[0]:
+                        out |= 1 << j
+        if len(_INT_READS) > 65536:
+            _INT_READS.clear()
+        _INT_READS[key] = out
     return out
+
+
+_INT_READS: dict = {}
 
 
 def halves(f, j: int, sigma: tuple, n: int, memo: dict) -> tuple:
