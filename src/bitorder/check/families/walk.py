@@ -43,6 +43,11 @@ _REFUSED = {"barrier", "cp", "wgmma", "mma", "prmt", "atom", "red"}
 
 _POISON = object()     # a register a branch's region wrote that this walk does not model after it (run, leave)
 
+# the substitutions (and their memo's other entries) a walk may make before it gives way to the concrete walk: a
+# compare-and-select reduction's moved halves (moved) grow threefold a butterfly step, and past this the concrete walk
+# is the cheaper of the two (no configuration the corpus walks comes near it: docs/check-families.md, 2026-12-07b)
+MAX_MEMO = 200_000
+
 
 @dataclass(frozen=True, eq=False)
 class Store:
@@ -129,6 +134,8 @@ class _Walk:
                 self.regs[r] = _POISON
 
     def step(self, ins: Instr) -> None:
+        if len(self.memo) > MAX_MEMO:
+            raise Unsupported(f"more than {MAX_MEMO} substitutions: the concrete walk is the cheaper there")
         op, base, ops = ins.opcode, ins.base, ins.operands
         if base in _REFUSED or base in ("ld", "st") and not (".global" in op or ".shared" in op or ".param" in op):
             raise Unsupported(f"not a family instruction: {op}")
