@@ -172,7 +172,6 @@ class Shared:
         groups: dict = {}    # (the store each reader reads, the part of it) -> [(reader, its writer)]
         read: dict = {}      # a word's start -> the threads reading it here, as a bit mask
         claims, words = self.claims, self.words
-        e0, e1 = self.epoch
         for t, o in at:
             c = claims.get(o)
             if c is None:
@@ -185,8 +184,7 @@ class Shared:
                     raise Unsupported("a shared read across words, or of part of one")
             x = words[start]
             writer = x.writers[start]
-            # (ordered's rule inline: no barrier both threads take since the write, a warp's own or the block's)
-            if writer != t and (x.epoch[1] == e1 if writer >> 5 == t >> 5 else x.epoch[0] == e0):
+            if writer != t and not self.ordered(x.epoch, writer, t):
                 raise Unsupported("a shared word read where another thread wrote it, with no barrier between")
             read[start] = read.get(start, 0) | 1 << t
             groups.setdefault((x, (o - start) // width), []).append((t, writer))
