@@ -29,12 +29,10 @@ sys.path.insert(0, os.path.join(ROOT, "src"))
 UNION = os.path.join(ROOT, "benchmarks", "results", "2026-12-05-gpu", "union", "union.json")
 
 
-def _key(d: dict) -> str:
-    return json.dumps(d, sort_keys=True)
-
-
 def main(out_path, plot_path, dumps):
     from checker_gate import SPECS, _cfg, _configs
+    from checker_union import TARGET, union
+    from reclass_cpu import _key
     answers, base = {}, {}
     for path in dumps:
         with open(path) as f:
@@ -49,13 +47,13 @@ def main(out_path, plot_path, dumps):
         if name not in configs:
             configs[name] = _configs(SPECS[name], None, 7)
         by_member[name][_key(_cfg(configs[name][int(j)]))] = (base[k][0], answers[k][0])
-    union = json.load(open(UNION))
-    owner = {}
-    docs = [json.load(open(os.path.join(ROOT, f))) for f in union["files"]]
-    for i, d in enumerate(docs):
-        for r in d["grids"]:
-            owner[r["kernel"]] = i
-    rows = [r for i, d in enumerate(docs) for r in d["grids"] if owner[r["kernel"]] == i]
+    with open(UNION) as f:
+        files = json.load(f)["files"]
+    docs = []
+    for path in files:
+        with open(os.path.join(ROOT, path)) as f:
+            docs.append(json.load(f))
+    rows = union(docs)      # (each kernel's grid rows from the last gate file that holds it)
     per = collections.defaultdict(lambda: collections.Counter())
     merges, tally = [], collections.Counter()
     for r in rows:
@@ -112,7 +110,7 @@ def main(out_path, plot_path, dumps):
     total["stored_ratio"] = round(total["stored_classes"] / total["true_classes"], 3)
     total["wired_ratio"] = round(total["wired_classes"] / total["true_classes"], 3)
     over = {n: p["wired_ratio"] for n, p in sorted(per.items())
-            if p["wired_ratio"] > {"reduction": 1.5, "normalization": 1.5, "gemm": 1.0}.get(p["family"], 99)}
+            if p["wired_ratio"] > TARGET.get(p["family"], 99)}
     changed = {n: (p["stored_ratio"], p["wired_ratio"]) for n, p in sorted(per.items())
                if p["stored_ratio"] != p["wired_ratio"]}
     doc = {"total": dict(total), "rows": dict(tally), "merges_to_decide_on_gpu": merges,
