@@ -32,6 +32,9 @@ from . import subst as fsub
 from .joins import _BIT, Joins, _h, _join_op, _var   # (_BIT: an element-offset bit, _BIT + str(position))
 
 
+_CASE_BITS = 4      # by_thread_bits: the most thread bits a case split is re-rolled over (2^4 cases)
+
+
 class _Unlike(Unsupported):
     """Slots' families that differ in form at one place: named slot by slot there (_Group.per_slot)."""
 
@@ -216,26 +219,31 @@ class _Group(Joins):
     def table(self, ps: tuple, n: int) -> str:
         """The truth table of constants and masks over the element bits, named by the bits it reads. A slot's D bits
         are those its axes fix; the D bits no axis names (dropped where nothing depends on them) take every value. A
-        mask that differs across a reduction's operands falls back."""
+        mask that differs across a reduction's operands falls back. An axis of a thread bit (by_thread_bits's cases)
+        fixes that bit: a case's masks hold in the threads of its pattern."""
         dnames = {f"{_BIT}{b}": b for b in self.dbits}
+        tnames = {f"{_BIT}{b}": j for j, b in self.tbits.items()}
         bound = sum({1 << int(a[len(fi.TBIT):]) for e in self.env for a in e if a.startswith(fi.TBIT)})
         if any(p.__class__ is fp.Mask and fsub.mask_reads(p.bits, n) & bound for p in ps):
             raise Unsupported("a mask of a lane bit a reduction binds")
         groups: dict = {}
         for s, p in enumerate(ps):
             fixed = tuple((dnames[a], self.index[s] >> k & 1) for k, a in enumerate(self.axes) if a in dnames)
-            if groups.setdefault(fixed, p) != p:
+            cased = tuple((tnames[a], self.index[s] >> k & 1) for k, a in enumerate(self.axes) if a in tnames)
+            if groups.setdefault((fixed, cased), p) != p:
                 raise Unsupported("a mask that differs across a reduction's operands")
-        present = {b for fixed in groups for b, _ in fixed}
+        present = {b for fixed, _ in groups for b, _ in fixed}
         free = [b for b in self.dbits if b not in present]
         ebits = sorted([*self.tbits.values(), *self.dbits])
         at = {b: i for i, b in enumerate(ebits)}
         bits = 0
-        for fixed, p in groups.items():
+        for (fixed, cased), p in groups.items():
             for assign in range(1 << len(free)):
                 base = sum(1 << at[b] for b, v in fixed if v) + \
                     sum(1 << at[b] for i, b in enumerate(free) if assign >> i & 1)
                 for t in range(n):
+                    if any((t >> j & 1) != v for j, v in cased):
+                        continue
                     if t & self.dup:
                         if p.__class__ is fp.Mask and (p.bits >> t & 1) != (p.bits >> (t & ~self.dup) & 1):
                             raise Unsupported("threads storing one element under different guards")
@@ -334,6 +342,8 @@ class _Group(Joins):
                 out = self.shifting[1]          # (shift_form: the load relative to its offsets)
             else:
                 out = f"load{f.width}[{self.integer(tuple(g.address for g in fs))}]"
+        elif cls is ff.Select and (out := self.by_thread_bits(fs, n)) is not None:
+            pass        # (before joins: a case split between rows' joins is one join over the row bits)
         elif self.is_join(fs):
             out = _h(f"join.{_join_op(f)}({','.join(sorted(self.join_members(fs, n)))})")
         elif cls is ff.Select:
@@ -387,21 +397,66 @@ class _Group(Joins):
             raise Unsupported(f"a value the names do not take: {cls.__name__}")
         return out
 
-    def per_slot(self, fs: tuple, n: int, name) -> str:
-        """The slots' families named one slot at a time (name: value or predicate), in the order of their places in
-        the interpolation: where they differ in form (LLVM vectorised one slot's arithmetic and not another's), no
-        one family stands for them, but the list of each slot's own name still names every element's (finer than a
-        re-rolled name across layouts, never coarser)."""
+    def by_thread_bits(self, fs: tuple, n: int):
+        """A case split on thread bits the address makes element bits (a thread that holds several rows storing the
+        one its lane picks), named as the family over those bits: its value with the bits put to each pattern,
+        re-rolled as slots are over D bits. So a row picked by a lane bit and a row a warp bit holds get one name.
+        None (named as a select) where a predicate is not such a mask or the cases are not one expression up to the
+        integers and predicates they hold."""
+        reads = 0
+        for g in fs:
+            if g.pred.__class__ is not fp.Mask:
+                return None
+            reads |= fsub.mask_reads(g.pred.bits, n)
+        js = [j for j in range(n.bit_length() - 1) if reads >> j & 1]
+        if not js or len(js) > _CASE_BITS or any(j not in self.tbits for j in js) or \
+                any(f"{fi.TBIT}{j}" in e for e in self.env for j in js):
+            return None
+        k = n.bit_length() - 1
+        cases = [tuple(fsub.family(g, tuple((-2 if a >> js.index(q) & 1 else -1) if q in js else q for q in range(k)),
+                                   n, self.halves) for g in fs) for a in range(1 << len(js))]
+        memo: dict = {}
+        if any(not _same_shape(x, y, memo) for case in cases[1:] for x, y in zip(cases[0], case)):
+            return None
         outer = (self.env, self.axes, self.index)
-        names = [""] * len(fs)
+        m = len(self.axes)
+        self.axes = self.axes + [f"{_BIT}{self.tbits[j]}" for j in js]
+        self.index = [i | a << m for a in range(len(cases)) for i in outer[2]]
+        self.env = outer[0] * len(cases)
         try:
-            for s, g in enumerate(fs):
-                self.env, self.axes, self.index = (outer[0][s],), [], [0]
-                names[outer[2][s]] = name((g,), n)
+            return self.value(tuple(g for case in cases for g in case), n)
         finally:
             self.env, self.axes, self.index = outer
-        return _h(f"slots[{','.join(outer[1])}]({','.join(names)})")
 
+    def per_slot(self, fs: tuple, n: int, name) -> str:
+        """The slots' families named case by case (name: value or predicate) where they differ in form (LLVM vectorised
+        one slot's arithmetic and not another's): the cases are the patterns of the axes along which the form changes
+        (F), each case's slots re-rolled over the other axes; where a case's slots still differ, one slot at a time.
+        The list of the cases' names, in the order of F's patterns, names every element's tree (finer than one
+        re-rolled name, never coarser); F sorted by name, so layouts that hold F's bits in threads or in slots meet."""
+        outer = (self.env, self.axes, self.index)
+        m = len(self.axes)
+        at: list = [None] * (1 << m)
+        for s, g in enumerate(fs):
+            at[self.index[s]] = s
+        memo: dict = {}
+        varies = [k for k in range(m) if any(not _same_shape(fs[at[i]], fs[at[i | 1 << k]], memo)
+                                             for i in range(1 << m) if not i >> k & 1)]
+        # (none found: the forms differ below what _same_shape compares; one slot at a time)
+        split = sorted(varies or range(m), key=lambda k: _axis_order(self.axes[k]))
+        rest = [k for k in range(m) if k not in varies]
+        names = []
+        try:
+            for c in range(1 << len(split)):
+                fixed = sum(1 << k for j, k in enumerate(split) if c >> j & 1)
+                idx = [i for i in range(1 << m) if i & sum(1 << k for k in split) == fixed]
+                self.env = tuple(outer[0][at[i]] for i in idx)
+                self.axes = [outer[1][k] for k in rest]
+                self.index = [sum(1 << j for j, k in enumerate(rest) if i >> k & 1) for i in idx]
+                names.append(name(tuple(fs[at[i]] for i in idx), n))
+        finally:
+            self.env, self.axes, self.index = outer
+        return _h(f"slots[{','.join(self.axes[k] for k in split)}]({','.join(names)})")
 
     def extended(self, envs: tuple, adds: tuple) -> tuple:
         """Each slot's env with its (key, value) pairs added, as new dicts, the same dicts for the same envs and pairs
@@ -421,6 +476,13 @@ class _Group(Joins):
         self.env = self.extended(self.env, tuple(((_var(g.var), name),) for g in fs))
         self.envkey = self.envkey + (tuple(g.var for g in fs),)
         return saved
+
+
+def _axis_order(a: str) -> tuple:
+    """An axis's place in a canonical order: element bits by position, then bound variables by depth."""
+    if a.startswith(_BIT):
+        return (0, int(a[len(_BIT):]), "")
+    return (1, int(a[2:]), "") if a.startswith("rv") and a[2:].isdigit() else (2, 0, a)
 
 
 def _below(diff: dict) -> dict:
