@@ -340,8 +340,8 @@ def test_planted_fault_a_sign_cleared_widened_as_itself_is_caught(tmp_path):
 
 def test_planted_fault_every_slot_named_as_the_first_is_caught(tmp_path):
     checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/names.py",
-                                 "                names[outer[2][s]] = name((g,), n)\n",
-                                 "                names[outer[2][s]] = name((fs[0],), n)\n",
+                                 "                names.append(name(tuple(fs[at[i]] for i in idx), n))\n",
+                                 "                names.append(name((fs[0],) * len(idx), n))\n",
                                  "tests/check/test_families_compare.py::test_slot_by_slot_names_read_every_slot")
 
 

@@ -211,24 +211,37 @@ def test_v2_names_a_joins_members_by_their_lanes_strides():
     assert _lane_max(4, 4) == _lane_max(4, 4)
 
 
-def _case_max(split: bool) -> str:
+def _case_max(split: bool, alike: bool = True) -> str:
     """The v2 signature of 4 threads storing, at element t0, the max over lane bit 1 of x[8 t1] and x[16 + 8 t1]:
-    element 0 the first pair and element 1 the second (split: a select on the mask t0 == 0), or both pairs each."""
+    element 0 the first pair and element 1 the second (split: a select on the mask t0 == 0), or both pairs each.
+    Not alike: the second case joins x[16 + 8 t1] and x[24 + 8 t1] within each thread too, so the cases are not one
+    expression (names.by_thread_bits declines) and the join names its members case by case (joins.offsets)."""
     from bitorder.check.families import floats as ff
     from bitorder.check.families import integers as fi
     from bitorder.check.families import predicates as fp
     x = {("param:arg0/16",): 16}
 
-    def pair(c):
-        return ff.Red("max.f32", ff.Leaf({**x, (): c, (f"{fi.TBIT}1",): 8}, 4), 1)
-    value = ff.Select(fp.Mask(0b0101, 4), pair(0), pair(16)) if split else \
-        ff.Red("max.f32", ff.Node("max.f32", (ff.Leaf({**x, (f"{fi.TBIT}1",): 8}, 4),
-                                              ff.Leaf({**x, (): 16, (f"{fi.TBIT}1",): 8}, 4))), 1)
+    def leaf(c):
+        return ff.Leaf({**x, (): c, (f"{fi.TBIT}1",): 8}, 4) if c else ff.Leaf({**x, (f"{fi.TBIT}1",): 8}, 4)
+    second = leaf(16) if alike else ff.Node("max.f32", (leaf(16), leaf(24)))
+    value = ff.Select(fp.Mask(0b0101, 4), ff.Red("max.f32", leaf(0), 1), ff.Red("max.f32", second, 1)) if split \
+        else ff.Red("max.f32", ff.Node("max.f32", (leaf(0), second)), 1)
     return fn.signature([fw.Store({("param:arg1/16",): 16, (f"{fi.TBIT}0",): 4}, True, value, "b32")], 4)
+
+
+def test_a_case_split_on_a_thread_bit_is_named_as_the_family_that_reads_the_bit():
+    """Element t0 joins x[16 t0 + 8 t1] over lane bit 1, once as a select on t0 between the two pairs, once as one
+    family whose address reads t0: one name (names.by_thread_bits), as one warp and two warps holding rows meet."""
+    from bitorder.check.families import floats as ff
+    from bitorder.check.families import integers as fi
+    rolled = ff.Red("max.f32", ff.Leaf({("param:arg0/16",): 16, (f"{fi.TBIT}0",): 16, (f"{fi.TBIT}1",): 8}, 4), 1)
+    store = fw.Store({("param:arg1/16",): 16, (f"{fi.TBIT}0",): 4}, True, rolled, "b32")
+    assert _case_max(True) == fn.signature([store], 4)
 
 
 def test_v2_tells_a_case_split_from_the_union_of_its_cases():
     assert _case_max(True) != _case_max(False)
+    assert _case_max(True, alike=False) != _case_max(False, alike=False)
 
 
 def test_planted_fault_a_case_split_whose_cases_are_ignored_is_caught(tmp_path):
@@ -237,6 +250,14 @@ def test_planted_fault_a_case_split_whose_cases_are_ignored_is_caught(tmp_path):
                                  "for ps, yes in cond):\n",
                                  "                if True:\n",
                                  "tests/check/test_families_joins.py::test_v2_tells_a_case_split_from_the_union_of_its_cases")
+
+
+def test_planted_fault_a_case_splits_thread_bits_put_to_the_wrong_values_is_caught(tmp_path):
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/names.py",
+                                 "        cases = [tuple(fsub.family(g, tuple((-2 if a >> js.index(q) & 1 else -1)",
+                                 "        cases = [tuple(fsub.family(g, tuple((-1 if a >> js.index(q) & 1 else -2)",
+                                 "tests/check/test_families_joins.py::"
+                                 "test_a_case_split_on_a_thread_bit_is_named_as_the_family_that_reads_the_bit")
 
 
 def test_planted_fault_a_shuffled_value_read_from_its_own_lane_is_caught(tmp_path):

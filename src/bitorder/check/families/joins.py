@@ -207,7 +207,7 @@ class Joins:
     def _one_leaf(self, f, bound: tuple, n: int, found: list, seen: dict) -> bool:
         """Whether family f reads the bound variables `bound` (thread bits as a mask, bound atoms "bv:N") only
         through the addresses of its loads (collected into found, each once), its other parts being nodes, selects,
-        packs and parts (no reduction, no shuffle)."""
+        packs, parts and integer work on bits (no reduction, no shuffle)."""
         if id(f) in seen:
             return True
         seen[id(f)] = True
@@ -225,6 +225,9 @@ class Joins:
             return all(self._one_leaf(k, bound, n, found, seen) for k in f.parts)
         if cls is ff.Part:
             return self._one_leaf(f.of, bound, n, found, seen)
+        if cls is ff.Bits:       # (integer work on a float's bits: an absolute value's and with 0x7FFFFFFF)
+            return all(not _reads_bound(a, bound, n, self.reads_memo) if a.__class__ in (bool, fp.Mask, fp.Each) else
+                       self._one_leaf(a, bound, n, found, seen) for a in f.args)
         if cls is int:
             return True
         if cls is dict:

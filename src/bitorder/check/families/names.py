@@ -24,7 +24,7 @@ import functools
 import hashlib
 
 from ..poly import _norm, _poly, pkey
-from ..symbolic import _COMMUTES, Unsupported
+from ..symbolic import _COMMUTES, _SIGN0_WIDENS, Unsupported
 from . import floats as ff
 from . import integers as fi
 from . import predicates as fp
@@ -357,8 +357,12 @@ class _Group(Joins):
         elif cls is ff.Node:
             if any(g.op != f.op or len(g.kids) != len(f.kids) for g in fs):
                 raise _Unlike("slots' nodes of different operations")
-            kids = ff.ordered(f.op, [self.value(tuple(g.kids[i] for g in fs), n) for i in range(len(f.kids))])
-            out = _h(f"{f.op}({','.join(kids)})")
+            if f.op in _SIGN0_WIDENS and all(g.kids[0].__class__ is ff.Node and g.kids[0].op == "sign0.b16" for g in fs):
+                # (v1's rule, symbolic.Nodes._abs16: widened, a 16-bit tree's sign cleared is its abs.f16)
+                kids = [_h(f"{_SIGN0_WIDENS[f.op]}({self.value(tuple(g.kids[0].kids[0] for g in fs), n)})")]
+            else:
+                kids = [self.value(tuple(g.kids[i] for g in fs), n) for i in range(len(f.kids))]
+            out = _h(f"{f.op}({','.join(ff.ordered(f.op, kids))})")
         elif cls is ff.Pack:
             if any(g.pw != f.pw or len(g.parts) != len(f.parts) for g in fs):
                 raise _Unlike("slots' packs of different shapes")
