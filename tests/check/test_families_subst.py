@@ -2,7 +2,7 @@
 - a family under a substitution, put at thread t, is the family put at the thread the substitution reads
   (sigma(t)), keys and all: here a butterfly Red whose operand is a select on a mask of the very lane bit it binds
   (no bound variable can stand in that mask, so it becomes the node of its two halves);
-- names._reads (whether a truth table depends on an input, by two big-integer operations) agrees with its
+- forms._reads (whether a truth table depends on an input, by two big-integer operations) agrees with its
   definition (hypothesis).
 A planted fault from a copied tree (the halves both taken at the bit's 0) makes the first fail."""
 from hypothesis import given, strategies as st
@@ -11,7 +11,7 @@ from bitorder.check.families import floats as ff
 from bitorder.check.families import integers as fi
 from bitorder.check.families import predicates as fp
 from bitorder.check.families import subst as fsub
-from bitorder.check.families.names import _reads
+from bitorder.check.families.forms import _reads
 
 from mutants import checker_test_fails_on_mutant
 
