@@ -13,6 +13,11 @@ if sys.path[:1] != [_SRC]:
 os.environ["PYTHONPATH"] = os.pathsep.join([_SRC] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep)
                                                      if p and os.path.abspath(p) != _SRC])
 
+# The checker's tests test its levels one at a time: v1 and v0 here and in the subprocesses the planted-fault tests
+# start; the family walk (v2, on by default in the package) where a test turns signature.FAMILIES on
+# (tests/check/test_signature_families.py: the default itself, the wiring and pruning with it on).
+os.environ["BITORDER_FAMILIES"] = "0"
+
 # Compile-heavy tests share one disk cache per run (and across runs on CI, when it keeps it).
 os.environ.setdefault("BITORDER_CACHE_DIR", os.path.join(tempfile.gettempdir(), "bitorder-test-cache"))
 

@@ -7,8 +7,9 @@ corpus kernels compiled here for sm_90:
   so one warp and four warps meet as under v1;
 - put at every thread, the family walk's stores there are the concrete walk's roots (the walk is unchanged; the
   names are what changed), and a kernel reading the rows swapped is told apart.
-Planted faults from copied trees make these fail: the cases' thread bits put to the wrong values, and each case of
-a form split named by its first slot."""
+A shuffle of integer work on a float's bits (row_absmax's and with 0x7FFFFFFF) put at every thread is the concrete
+roots too. Planted faults from copied trees make these fail: the cases' thread bits put to the wrong values, each case
+of a form split named by its first slot, and a substitution that leaves integer work on bits unmoved."""
 import os
 import sys
 
@@ -49,7 +50,7 @@ def _same(sigs) -> set:
 
 
 @pytest.mark.parametrize("name,block,warps", [("l2norm_c128", 2, (1, 2, 4)), ("row_max_c128", 4, (1, 2, 4)),
-                                              ("rotary", 1, (1, 4))])
+                                              ("rotary", 1, (1, 4)), ("row_absmax_c128", 1, (2, 8))])
 def test_v2_partitions_layouts_that_hold_rows_in_lanes_or_slots_as_v1_does(name, block, warps):
     key = "BS" if name == "rotary" else "BR"
     asms = [_compiled(name, w, **{key: block}) for w in warps]
@@ -73,6 +74,16 @@ def test_a_row_picked_by_a_lane_bit_is_named_by_cases_and_its_stores_are_the_con
     assert fw.roots_at(stores, n) == dataflow.walk(entry, divisible=divisible)[0]
     fn.signature(stores, n, divisible)
     assert any(taken)
+
+
+@pytest.mark.parametrize("warps", [8, 16])
+def test_a_shuffled_absolute_values_bits_put_at_every_thread_are_the_concrete_roots(warps):
+    """row_absmax at 128 columns clears the sign with and.b32 0x7FFFFFFF, then shuffles those bits across lanes at 8
+    and 16 warps: a shuffle of integer work on a float's bits moves it as it moves a float."""
+    compiled = _compiled("row_absmax_c128", warps, BR=1)
+    entry, divisible = _entry(compiled.asm), divisible_params(compiled)
+    stores, n = fw.walk(entry, divisible)
+    assert fw.roots_at(stores, n) == dataflow.walk(entry, divisible=divisible)[0]
 
 
 @triton.jit
@@ -108,3 +119,11 @@ def test_planted_fault_each_case_of_a_form_split_named_by_its_first_slot_is_caug
                                  "                names.append(name(tuple(fs[at[idx[0]]] for i in idx), n))",
                                  "tests/check/test_families_cases.py::"
                                  "test_v2_partitions_layouts_that_hold_rows_in_lanes_or_slots_as_v1_does[rotary-1-warps2]")
+
+
+def test_planted_fault_integer_work_on_bits_left_unmoved_by_a_substitution_is_caught(tmp_path):
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/subst.py",
+                                 "        out = ff.Bits(f.op, tuple(family(a, sigma, n, memo) for a in f.args))",
+                                 "        out = ff.Bits(f.op, f.args)",
+                                 "tests/check/test_families_cases.py::"
+                                 "test_a_shuffled_absolute_values_bits_put_at_every_thread_are_the_concrete_roots[8]")

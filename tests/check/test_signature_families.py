@@ -1,4 +1,5 @@
-"""check.signature with the family walk wired in (signature.FAMILIES, BITORDER_FAMILIES=1; off by default): a
+"""check.signature with the family walk wired in (signature.FAMILIES: on by default, BITORDER_FAMILIES=0 turns it off;
+the test suite runs with it off, tests/conftest.py, and turns it on here): a
 configuration with no bound argument is classed by its v2 signature where the family walk takes it, by v1 (or v0)
 where it declines, and the switch is part of every memo key, so turning it on never answers with the other level's
 signature. Planted faults from copied trees: the switch left out of the memo key, and the v2 attempt made with bound
@@ -90,6 +91,43 @@ def test_equivalent_takes_either_proof(monkeypatch):
     assert not check.equivalent(_scale_ptx(1), _scale_ptx(1, k=3.0))
 
 
+def test_the_family_walk_is_on_by_default_and_off_by_its_variable():
+    import subprocess
+    code = "import importlib; print(importlib.import_module('bitorder.check.signature').FAMILIES)"
+    env = {k: v for k, v in os.environ.items() if k != "BITORDER_FAMILIES"}
+    for value, want in ((None, "True"), ("0", "False"), ("1", "True")):
+        run_env = env if value is None else {**env, "BITORDER_FAMILIES": value}
+        out = subprocess.run([sys.executable, "-c", code], env=run_env, capture_output=True, text=True, check=True)
+        assert out.stdout.strip() == want, (value, out.stdout, out.stderr)
+
+
+@triton.autotune(configs=[triton.Config({}, num_warps=w, num_stages=s) for w in (4, 8) for s in (1, 2)],
+                 key=["n_cols"], prune_configs_by={"early_config_prune": bitorder.check.prune()})
+@triton.jit
+def _tuned_sum(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + tl.program_id(0) * n_cols + offs, mask=offs < n_cols, other=0.0)
+    tl.store(y_ptr + tl.program_id(0), tl.sum(x, axis=0))
+
+
+def test_the_autotuner_prunes_to_the_reference_class_with_the_family_walk(monkeypatch):
+    import torch
+    monkeypatch.setattr(S, "FAMILIES", True)
+    walked = []
+    plain = S._families
+
+    def spy(entry, divisible):
+        out = plain(entry, divisible)
+        walked.append(out is not None)
+        return out
+    monkeypatch.setattr(S, "_families", spy)
+    _tuned_sum.nargs = {"x_ptr": torch.zeros(4, 1000), "y_ptr": torch.zeros(4), "n_cols": 1000}
+    kept = _tuned_sum.prune_configs({"BLOCK": 1024})
+    info = _tuned_sum.early_config_prune.last
+    assert walked and all(walked)        # (classed by v2: the free-order sums of 4 and 8 warps are two trees)
+    assert info["configs"] == 4 and info["classes"] == 2 and [c.num_warps for c in kept] == [4, 4]
+
+
 @pytest.mark.parametrize("old, new, test", [
     # the switch left out of the memo key: turned on, the v1 answer of the same text comes back
     ("trips.ON, FAMILIES\n", "trips.ON\n", "test_the_switch_is_part_of_the_memo"),
@@ -100,3 +138,18 @@ def test_equivalent_takes_either_proof(monkeypatch):
 def test_planted_wiring_faults_fail(tmp_path, old, new, test):
     checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/signature.py", old, new,
                                  f"tests/check/test_signature_families.py::{test}")
+
+
+def test_the_family_walk_refuses_loops_and_tensor_cores_before_walking(monkeypatch):
+    # what the walk would refuse wherever it stood is read from the text first (walk._refused_ahead): a loop and an
+    # mma are refused without a step; a straight-line kernel the walk takes is not
+    from bitorder.check.families import walk as fw
+    from bitorder.check.signature import _entry
+    loop = _entry(_loop_ptx(1).asm)
+    assert "loop" in fw._refused_ahead(loop.body)
+    assert fw._refused_ahead(_entry(_scale_ptx(2).asm).body) is None
+    steps = []
+    monkeypatch.setattr(fw._Walk, "step", lambda self, ins: steps.append(ins))
+    with pytest.raises(S.dataflow.Unsupported, match="loop"):
+        fw.walk(loop)
+    assert not steps

@@ -313,7 +313,7 @@ class _Walk:
         if mask not in (-1, 0xFFFFFFFF) or clamp != 31 or b.__class__ is not int or b <= 0 or b & (b - 1) or b > 16:
             raise Unsupported(f"shuffle {ins.text()}")
         src = self.operand(ops[1])
-        if src.__class__ in (int, dict, bool, fp.Mask, fp.Each, ff.Shfl, ff.Bits) or src is ff.UNDEF or \
+        if src.__class__ in (int, dict, bool, fp.Mask, fp.Each, ff.Shfl) or src is ff.UNDEF or \
                 src.__class__ is ff.Wide and not _is_float_family(src.of):
             raise Unsupported("a shuffle of an integer, a predicate or an undefined register")
         self.write(ops[0], ff.Shfl(src, b.bit_length() - 1))
@@ -547,9 +547,34 @@ def walk(entry: Entry, divisible=frozenset()) -> tuple:
     """(the Stores of one block, its thread count) for a straight-line kernel step 2 covers; raises Unsupported for
     anything else (the caller falls back to the concrete walk). Onehot's tables are emptied first, as the concrete
     walk empties them (floats.node reads them)."""
+    why = _refused_ahead(entry.body)
+    if why is not None:
+        raise Unsupported(why)
     onehot.reset()
     w = _Walk(entry, frozenset(divisible))
     return w.run(entry.body), w.n
+
+
+def _refused_ahead(body) -> str | None:
+    """Why run would refuse the kernel whatever it met first, read from the text before the walk: a loop (a backward
+    branch is never a hammock) or an instruction step refuses wherever it stands (_REFUSED, a load or store of another
+    space), before the first ret (run stops there). None where only the walk can tell. (An attempt that would end
+    so costs the walk up to that point: the GEMMs' and loops' whole prologues.)"""
+    labels = None
+    for i, item in enumerate(body):
+        if isinstance(item, Label):
+            continue
+        base, op = item.base, item.opcode
+        if op == "ret":
+            return None
+        if base == "bra":
+            if labels is None:
+                labels = {x.name: j for j, x in enumerate(body) if isinstance(x, Label)}
+            if labels.get(item.operands[0], i + 1) <= i:
+                return "not a family instruction: bra (a loop)"
+        elif base in _REFUSED or base in ("ld", "st") and not (".global" in op or ".shared" in op or ".param" in op):
+            return f"not a family instruction: {op}"
+    return None
 
 
 def roots_at(stores: list, n: int) -> dict:
