@@ -101,17 +101,9 @@ def test_the_family_walk_is_on_by_default_and_off_by_its_variable():
         assert out.stdout.strip() == want, (value, out.stdout, out.stderr)
 
 
-@triton.autotune(configs=[triton.Config({}, num_warps=w, num_stages=s) for w in (4, 8) for s in (1, 2)],
-                 key=["n_cols"], prune_configs_by={"early_config_prune": bitorder.check.prune()})
-@triton.jit
-def _tuned_sum(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):
-    offs = tl.arange(0, BLOCK)
-    x = tl.load(x_ptr + tl.program_id(0) * n_cols + offs, mask=offs < n_cols, other=0.0)
-    tl.store(y_ptr + tl.program_id(0), tl.sum(x, axis=0))
-
-
 def test_the_autotuner_prunes_to_the_reference_class_with_the_family_walk(monkeypatch):
     import torch
+    from test_checker import tuned_row_sum      # (its row sums, pruned there with the family walk off)
     monkeypatch.setattr(S, "FAMILIES", True)
     walked = []
     plain = S._families
@@ -121,11 +113,11 @@ def test_the_autotuner_prunes_to_the_reference_class_with_the_family_walk(monkey
         walked.append(out is not None)
         return out
     monkeypatch.setattr(S, "_families", spy)
-    _tuned_sum.nargs = {"x_ptr": torch.zeros(4, 1000), "y_ptr": torch.zeros(4), "n_cols": 1000}
-    kept = _tuned_sum.prune_configs({"BLOCK": 1024})
-    info = _tuned_sum.early_config_prune.last
+    tuned_row_sum.nargs = {"x_ptr": torch.zeros(4, 1000), "y_ptr": torch.zeros(4), "n_cols": 1000}
+    kept = tuned_row_sum.prune_configs({"BLOCK": 1024})
+    info = tuned_row_sum.early_config_prune.last
     assert walked and all(walked)        # (classed by v2: the free-order sums of 4 and 8 warps are two trees)
-    assert info["configs"] == 4 and info["classes"] == 2 and [c.num_warps for c in kept] == [4, 4]
+    assert info["configs"] == 6 and info["classes"] == 2 and [c.num_warps for c in kept] == [4, 4, 4]
 
 
 @pytest.mark.parametrize("old, new, test", [
