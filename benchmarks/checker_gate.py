@@ -169,6 +169,7 @@ def classes_of(spec, records, gpu: bool):
         row = {"kernel": spec.name, "family": spec.family, "grid": grid, "configs": len(members),
                "source": _source(spec),
                "classes": len(classes), "v1": sum(lv.startswith("v1") for lv in levels),
+               "v2": sum(lv.startswith("v2") for lv in levels),
                "v0_reasons": sorted({lv[4:] for lv in levels if lv.startswith("v0")})[:3],
                "members": [[_cfg(members[i][0]) for i in c] for c in classes]}
         if gpu:

@@ -4,6 +4,7 @@
                                        [--profile FILE]
     python benchmarks/checker_speed.py --compare A.json B.json
     python benchmarks/checker_speed.py --base PKGS [--kernels ...] [--dump FILE] [--families]    (paired A/B)
+    python benchmarks/checker_speed.py --v1 ...     (the family walk off: v1 and v0 alone)
 
 DIR holds one pickle per kernel as benchmarks/results/2026-12-01d-checker-speed-cpu/dump_ptx.py
 writes them (default /tmp/ckd/ptx: [(kernel, index, cfg repr, grid, {'ptx', 'ttgir'} or None)]).
@@ -20,9 +21,9 @@ src/bitorder/check) classes each configuration with both checkers back to back i
 alternating which goes first, times each side and counts the configurations whose signature or
 level text differ: the comparison that a loaded machine disturbs least (with --dump, both sides' answers and
 seconds, "base_answers" and "base_seconds" for the older one: results/2026-12-05-checker-cpu/partitions.py compares
-their partitions). --families turns the family walk on (check.signature's FAMILIES) on the new side only, so a copy
+their partitions). --families turns the family walk on (check.signature's FAMILIES) on the new side and off on the base side, so a copy
 of this very tree as `bck` measures v1 alone against v2 with v1 where v2 declines (the differing answers are then
-expected and not printed). --compare A B exits 1 unless two dumps hold the same configurations with
+expected and not printed). --v1 turns it off (a run of v1 alone; it is on by default since 2026-12-07c). --compare A B exits 1 unless two dumps hold the same configurations with
 the same answers (it prints how many differ), and reports the grids' partitions compared too.
 """
 from __future__ import annotations
@@ -52,6 +53,7 @@ def main():
     ap.add_argument("--compare", nargs=2)
     ap.add_argument("--base")
     ap.add_argument("--families", action="store_true")
+    ap.add_argument("--v1", action="store_true")
     a = ap.parse_args()
     if a.compare:
         sys.exit(compare(*a.compare))
@@ -59,9 +61,9 @@ def main():
     from bitorder import check
     names = a.kernels.split(",") if a.kernels else sorted(
         os.path.basename(p)[:-4] for p in glob.glob(os.path.join(a.ptx, "*.pkl")))
-    if a.families:
+    if a.families or a.v1:
         import importlib
-        importlib.import_module("bitorder.check.signature").FAMILIES = True
+        importlib.import_module("bitorder.check.signature").FAMILIES = not a.v1
     if a.base:
         sys.exit(paired(check, a.base, a.ptx, names, a.dump, quiet=a.families))
     if a.profile:
@@ -103,6 +105,9 @@ def paired(new, pkgs, ptx, names, dump=None, quiet=False) -> int:
     answers and seconds ({"answers", "seconds", "base_answers", "base_seconds"}), for partitions."""
     sys.path.insert(0, os.path.abspath(pkgs))
     import bck
+    if quiet:   # (--families: the base side is v1 alone, whatever its copy's default: on since 2026-12-07c)
+        import importlib
+        importlib.import_module("bck.signature").FAMILIES = False
     ta_all = tb_all = 0.0
     diffs = total = 0
     answers = {"answers": {}, "seconds": {}, "base_answers": {}, "base_seconds": {}}

@@ -97,7 +97,11 @@ def _checker(console: Console, live: bool) -> None:
     from .check.demo import partition_table
 
     console.print(partition_table())
-    console.print("[dim]v1 walks a kernel and compares the dependence tree stored at every output: the pinned "
+    console.print("[dim]By default the checker first walks one symbolic thread (v2: the trees stored at every output "
+                  "element, named over element bits; BITORDER_FAMILIES=0 turns it off) and falls back to v1 where that "
+                  "walk declines. Over the corpus every v2-first class lies inside one class the GPU gates below "
+                  "checked (no GPU gate of its own yet; docs/check-families.md). "
+                  "v1 walks a kernel and compares the dependence tree stored at every output: the pinned "
                   "sums over num_warps are one tree, the free-order ones four. A loop with a straight-line body, over a "
                   "runtime bound or a constant one (Inductor's r0_numel), is folded (its accumulators keyed by "
                   "init, update and trip count; one that stores, or sums one-hot terms, by the element it writes); the "
