@@ -10,6 +10,8 @@ import bitorder
 from bitorder.check import store
 from bitorder.compiler.demo import ROW_SUM_SIGNATURE, row_sum
 
+from mutants import checker_test_fails_on_mutant
+
 sigmod = importlib.import_module("bitorder.check.signature")   # (the package's `signature` is the function)
 
 
@@ -43,13 +45,26 @@ def test_another_process_reads_the_answer_back(tmp_path):
 
 
 def test_another_checker_source_files_elsewhere(tmp_path):
-    """One byte changed in any module of the checker gives another digest: a changed checker (or a planted fault in
-    a copied tree) reads none of this one's answers."""
+    """One byte changed in any module of the checker, its subpackages' included, gives another digest: a changed
+    checker (or a planted fault in a copied tree) reads none of this one's answers."""
     src = tmp_path / "check"
     shutil.copytree(store._HERE, src, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
     assert store.digest(src) == store.digest()
     (src / "fold.py").write_text((src / "fold.py").read_text() + "\n")
     assert store.digest(src) != store.digest()
+    # a subpackage's module too: families/ is the walk check.signature tries first
+    shutil.copy(store._HERE / "fold.py", src / "fold.py")
+    assert store.digest(src) == store.digest()
+    walk = src / "families" / "walk.py"
+    walk.write_text(walk.read_text() + "\n")
+    assert store.digest(src) != store.digest()
+
+
+def test_planted_fault_a_digest_blind_to_subpackages_is_caught(tmp_path):
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/store.py",
+                                 '    for path in sorted(Path(folder).rglob("*.py")):',
+                                 '    for path in sorted(Path(folder).glob("*.py")):',
+                                 "tests/check/test_store.py::test_another_checker_source_files_elsewhere")
 
 
 def test_the_key_holds_what_the_answer_depends_on(tmp_path, monkeypatch):

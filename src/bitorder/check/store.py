@@ -3,7 +3,7 @@ first call) reads back the classes an earlier process computed, instead of walki
 
 An answer is keyed by the program (its PTX text's hash, the parameters assumed multiples of 16, the bound
 arguments, the walk's rule switches) and filed under the checker's own source: the digest of every module of
-bitorder.check. So a changed checker (an edit, another release, a planted fault in a copied tree) reads none of
+bitorder.check and its subpackages. So a changed checker (an edit, another release, a planted fault in a copied tree) reads none of
 another checker's answers. A torn or unreadable entry is walked again and written over. In-process patches of the
 checker are not in the digest, which is why the store is opt-in (`store=True`): prune and `bitorder check` use it,
 the gates and benchmarks do not."""
@@ -20,13 +20,14 @@ READ = [0]   # answers this process read back from the store (a caption can say 
 
 
 def digest(folder: Path | None = None) -> str:
-    """sha256 over the checker's modules (every .py of `folder`, by name; this checker's when None, read once a
-    process): the checker the answers come from."""
+    """sha256 over the checker's modules (every .py under `folder`, its subpackages' too (families/: the walk
+    check.signature tries first), by path; this checker's when None, read once a process): the checker the answers
+    come from."""
     if folder is None:
         return _own_digest()
     h = hashlib.sha256()
-    for path in sorted(Path(folder).glob("*.py")):
-        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    for path in sorted(Path(folder).rglob("*.py")):
+        h.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()
 
 
