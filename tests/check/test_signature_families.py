@@ -101,9 +101,13 @@ def test_the_family_walk_is_on_by_default_and_off_by_its_variable():
         assert out.stdout.strip() == want, (value, out.stdout, out.stderr)
 
 
-def test_the_autotuner_prunes_to_the_reference_class_with_the_family_walk(monkeypatch):
+def test_the_autotuner_prunes_to_the_reference_class_with_the_family_walk(monkeypatch, tmp_path):
     import torch
     from test_checker import tuned_row_sum      # (its row sums, pruned there with the family walk off)
+    # (prune keeps classes on disk and in memos: a fresh store and memos, so the answers are walked here)
+    monkeypatch.setenv("BITORDER_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(S, "_BY_TEXT", {})
+    monkeypatch.setattr(S, "_MEMO", {})
     monkeypatch.setattr(S, "FAMILIES", True)
     walked = []
     plain = S._families
