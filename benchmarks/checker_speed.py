@@ -55,6 +55,8 @@ def main():
     ap.add_argument("--families", action="store_true")
     ap.add_argument("--v1", action="store_true")
     a = ap.parse_args()
+    if a.families and a.v1:
+        ap.error("--families and --v1 ask for the family walk on and off: give one")
     if a.compare:
         sys.exit(compare(*a.compare))
     sys.path.insert(0, os.path.abspath(a.src))

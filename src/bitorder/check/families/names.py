@@ -412,11 +412,11 @@ class _Group(Joins):
             if g.pred.__class__ is not fp.Mask:
                 return None
             reads |= fsub.mask_reads(g.pred.bits, n)
-        js = [j for j in range(n.bit_length() - 1) if reads >> j & 1]
+        k = n.bit_length() - 1
+        js = [j for j in range(k) if reads >> j & 1]
         if not js or len(js) > _CASE_BITS or any(j not in self.tbits for j in js) or \
                 any(f"{fi.TBIT}{j}" in e for e in self.env for j in js):
             return None
-        k = n.bit_length() - 1
         cases = [tuple(fsub.family(g, tuple((-2 if a >> js.index(q) & 1 else -1) if q in js else q for q in range(k)),
                                    n, self.halves) for g in fs) for a in range(1 << len(js))]
         memo: dict = {}
@@ -450,10 +450,11 @@ class _Group(Joins):
         split = sorted(varies or range(m), key=lambda k: _axis_order(self.axes[k]))
         rest = [k for k in range(m) if k not in varies]
         names = []
+        cut = sum(1 << k for k in split)
         try:
             for c in range(1 << len(split)):
                 fixed = sum(1 << k for j, k in enumerate(split) if c >> j & 1)
-                idx = [i for i in range(1 << m) if i & sum(1 << k for k in split) == fixed]
+                idx = [i for i in range(1 << m) if i & cut == fixed]
                 self.env = tuple(outer[0][at[i]] for i in idx)
                 self.axes = [outer[1][k] for k in rest]
                 self.index = [sum(1 << j for j, k in enumerate(rest) if i >> k & 1) for i in idx]

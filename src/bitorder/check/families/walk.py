@@ -137,7 +137,7 @@ class _Walk:
         if len(self.memo) > MAX_MEMO:
             raise Unsupported(f"more than {MAX_MEMO} substitutions: the concrete walk is the cheaper there")
         op, base, ops = ins.opcode, ins.base, ins.operands
-        if base in _REFUSED or base in ("ld", "st") and not (".global" in op or ".shared" in op or ".param" in op):
+        if _refused(base, op):
             raise Unsupported(f"not a family instruction: {op}")
         if base in ("ldmatrix", "stmatrix"):
             return self.shared.matrix(self, ins)
@@ -557,8 +557,7 @@ def walk(entry: Entry, divisible=frozenset()) -> tuple:
 
 def _refused_ahead(body) -> str | None:
     """Why run would refuse the kernel whatever it met first, read from the text before the walk: a loop (a backward
-    branch is never a hammock) or an instruction step refuses wherever it stands (_REFUSED, a load or store of another
-    space), before the first ret (run stops there). None where only the walk can tell. (An attempt that would end
+    branch is never a hammock) or an instruction step refuses wherever it stands (_refused), before the first ret (run stops there). None where only the walk can tell. (An attempt that would end
     so costs the walk up to that point: the GEMMs' and loops' whole prologues.)"""
     labels = None
     for i, item in enumerate(body):
@@ -572,9 +571,15 @@ def _refused_ahead(body) -> str | None:
                 labels = {x.name: j for j, x in enumerate(body) if isinstance(x, Label)}
             if labels.get(item.operands[0], i + 1) <= i:
                 return "not a family instruction: bra (a loop)"
-        elif base in _REFUSED or base in ("ld", "st") and not (".global" in op or ".shared" in op or ".param" in op):
+        elif _refused(base, op):
             return f"not a family instruction: {op}"
     return None
+
+
+def _refused(base: str, op: str) -> bool:
+    """Whether step refuses an instruction wherever it stands: _REFUSED, or a load or store of another space than
+    global, shared and parameter memory."""
+    return base in _REFUSED or base in ("ld", "st") and not (".global" in op or ".shared" in op or ".param" in op)
 
 
 def roots_at(stores: list, n: int) -> dict:
