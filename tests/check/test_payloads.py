@@ -4,11 +4,13 @@ is refused, since ptxas may lower it to FMNMX.NAN (canonical NaN) in one program
 import os
 import sys
 
+import pytest
 import triton
 import triton.language as tl
 
 import bitorder
 from bitorder import check
+from bitorder.check import ahead
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data")
@@ -44,13 +46,18 @@ def _level(form):
                                         constexprs={"R": 100, "BLOCK": 128, "FORM": form}))
 
 
-def test_a_float_select_stored_as_it_is_is_declined_and_arithmetic_after_it_is_walked():
+@pytest.mark.parametrize("read_ahead", [False, True])
+def test_a_float_select_stored_as_it_is_is_declined_and_arithmetic_after_it_is_walked(monkeypatch, read_ahead):
+    """By the walk at the store, and read ahead from the text (check/ahead.py) alike."""
+    monkeypatch.setattr(ahead, "ON", read_ahead)
     assert "ptxas may lower to a min or max" in _level(0)
     assert _level(1).startswith("v1") and _level(2).startswith("v1")
 
 
-def test_planted_fault_payloads_not_checked_merges_the_h200_pair(tmp_path):
-    """A copied tree whose store forgets payload-free values: the stored pair merges again."""
+def test_planted_fault_payloads_not_checked_merges_the_h200_pair(tmp_path, monkeypatch):
+    """A copied tree whose store forgets payload-free values: the stored pair merges again (the read-ahead off, which
+    would refuse the pair before the walk: check/ahead.py)."""
+    monkeypatch.setenv("BITORDER_AHEAD", "0")
     sys.path.insert(0, os.path.dirname(HERE))
     from mutants import pytest_fails_on_mutant
     pytest_fails_on_mutant(tmp_path, "src/bitorder/check/memory.py",

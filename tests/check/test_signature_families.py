@@ -126,7 +126,7 @@ def test_the_autotuner_prunes_to_the_reference_class_with_the_family_walk(monkey
 
 @pytest.mark.parametrize("old, new, test", [
     # the switch left out of the memo key: turned on, the v1 answer of the same text comes back
-    ("trips.ON, FAMILIES\n", "trips.ON\n", "test_the_switch_is_part_of_the_memo"),
+    ("trips.ON, FAMILIES, ahead.ON\n", "trips.ON, ahead.ON\n", "test_the_switch_is_part_of_the_memo"),
     # the v2 attempt made with bound arguments too (they would be ignored: the class said to hold for them does not
     # read them)
     ("if FAMILIES and not bound else None", "if FAMILIES else None", "test_bound_arguments_keep_v1"),

@@ -24,7 +24,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from . import dataflow, loops, magic, memory, store as disk, storefold, trips
+from . import ahead, dataflow, loops, magic, memory, store as disk, storefold, trips
 from .ptx import Entry, Label, PTXError, parse
 
 # the family walk first (v2), where no argument is bound; the concrete walk (v1) where it declines
@@ -213,6 +213,9 @@ def _level(entry: Entry, divisible=frozenset(), text_signature: str | None = Non
     ("grid_z", n) among them, a kernel the walk declines is walked once per program_id(2)."""
     params, grid_x, grid_z, limits, sblock = _facts(bound)
     try:
+        why = ahead.refused(entry)     # what the walk would find at an add or a store, read before walking to it
+        if why is not None:
+            raise dataflow.Unsupported(why)
         if sblock is not None:
             r, nodes = _walk_sblock(entry, divisible, params, sblock, limits)
         else:
@@ -239,8 +242,8 @@ _MEMO: dict = {}   # hash of the canonical program text -> (signature, why v1 de
 
 def _switches() -> tuple:
     """The walk's rule switches (loops.py: runtime and constant-trip folds, storefold.py, magic.py, memory.py,
-    trips.py): part of every memo key, as tests turn them."""
-    return loops.ON, loops.CONST, storefold.STORES, magic.ON, memory.BYTE_PARTS, trips.ON, FAMILIES
+    trips.py, the family walk, ahead.py's read-ahead): part of every memo key, as tests turn them."""
+    return loops.ON, loops.CONST, storefold.STORES, magic.ON, memory.BYTE_PARTS, trips.ON, FAMILIES, ahead.ON
 
 
 def _families(entry: Entry, divisible) -> str | None:
