@@ -59,6 +59,7 @@ def test_v2_partitions_layouts_that_hold_rows_in_lanes_or_slots_as_v1_does(name,
     assert _same(v1) == _same(v2) and len(set(v2)) < len(v2)       # (some layouts meet)
 
 
+@pytest.mark.interpreted_only     # (patches a method of the family walk: compiled, it cannot be)
 def test_a_row_picked_by_a_lane_bit_is_named_by_cases_and_its_stores_are_the_concrete_roots(monkeypatch):
     taken = []
     plain = fn._Group.by_thread_bits

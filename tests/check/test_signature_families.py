@@ -136,6 +136,7 @@ def test_planted_wiring_faults_fail(tmp_path, old, new, test):
                                  f"tests/check/test_signature_families.py::{test}")
 
 
+@pytest.mark.interpreted_only     # (patches a method of the family walk: compiled, it cannot be)
 def test_the_family_walk_refuses_loops_and_tensor_cores_before_walking(monkeypatch):
     # what the walk would refuse wherever it stood is read from the text first (walk._refused_ahead): a loop and an
     # mma are refused without a step; a straight-line kernel the walk takes is not

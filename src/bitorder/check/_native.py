@@ -18,9 +18,14 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def _compiled() -> list[str]:
-    """The check modules that have an extension module beside their source."""
+    """The check modules that have an extension module beside their source, by path below check/ ("walk",
+    "families/walk": the family walk's subpackage is compiled too)."""
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
-    return sorted(f.split(".")[0] for f in os.listdir(_HERE) if f.endswith(suffixes))
+    out = []
+    for folder, _, files in os.walk(_HERE):
+        rel = os.path.relpath(folder, _HERE)
+        out += [f.split(".")[0] if rel == "." else f"{rel}/{f.split('.')[0]}" for f in files if f.endswith(suffixes)]
+    return sorted(out)
 
 
 NATIVE = bool(_compiled())   # the walk runs mypyc-compiled modules
@@ -40,5 +45,5 @@ def ensure_fresh() -> None:
         with open(os.path.join(_HERE, f"{m}.py"), "rb") as f:
             now = hashlib.sha256(f.read()).hexdigest()
         if stamp.get(m) != now:
-            raise ImportError(f"bitorder.check.{m} is compiled from another source than {m}.py: run "
+            raise ImportError(f"bitorder.check.{m.replace('/', '.')} is compiled from another source than {m}.py: run "
                               "scripts/build-native-checker again, or with --clean for the pure-Python checker")

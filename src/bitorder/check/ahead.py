@@ -4,20 +4,26 @@ The walk refuses a float select ptxas may lower to a min or max once its tree re
 NaN payload it stores is ptxas's choice, and the kernel is classed by its program text (v0). It finds that out at
 the store, after walking everything before it: TorchInductor's online softmax (triton_helpers.maximum,
 where(a > b | isnan(a), a, b), stored as the row's max after a loop of 32,000 / R0_BLOCK turns) took 1.3 CPU-s a
-configuration to end in v0 (benchmarks/results/2026-12-07c-checker-cpu: 82 s of the corpus's 784).
+configuration to end in v0 (benchmarks/results/2026-12-07c-checker-cpu: 82 s of the corpus's 784). Likewise an
+unrounded multiply that reaches an unrounded add (ptxas may contract the pair: dataflow.float_node), found where the
+walk reaches the add (layernorm's backward: 39 s).
 
-`payload_stored(entry)` reads the same fact from the registers: a selp whose predicate is a float comparison of its
+`payload_stored(entry)` reads the first fact from the registers: a selp whose predicate is a float comparison of its
 own two arms (an arm may be a NaN test's select over the compared values: the NaN-keeping max), carried on through
 moves, selects, shuffles, shared memory and every float instruction that does not make its NaN canonical (add, sub,
-mul, fma, mad, div do: payloads.CANONICAL), to a st.global's data. Registers are read flow-insensitively (a register
-is marked when any write to it is): a loop's accumulators carry the mark around the back edge as the fold's tree
-does.
+mul, fma, mad, div do: payloads.CANONICAL), to a st.global's data. `mul_added(entry)` the second: an unguarded
+mul with no .rn, carried on by moves, shuffles, negations, shared memory and selects on predicates of the thread
+index alone (the walk decides those in each thread, so the multiply itself reaches the add), read by an unguarded add
+or sub with no .rn. Registers are read flow-insensitively (a register is marked when any write to it is): a loop's
+accumulators carry the mark around the back edge as the fold's tree does. Shared memory is read by barrier (_spread).
 
-Only the plainest form is read (a predicate written once by one setp or an and / or of setps; an arm compared by the
-same register, not rewritten between the comparison and the select); everything else is left to the walk. The
-mark is never a reason to call two kernels equal: a refusal ends in v0, the program text, which is sound whatever
-the walk would have found; reading more than the walk would refuse costs classes, not soundness, and
-benchmarks/checker_speed.py --compare over the stored corpus holds the answers equal (docs/check.md)."""
+Only the plainest forms are read (a predicate written once by one setp or an and / or of setps; an arm compared by the
+same register, not rewritten between the comparison and the select); everything else is left to the walk. A mark is
+never a reason to call two kernels equal: a refusal ends in v0, the program text, which is sound whatever the walk
+would have found; reading more than the walk would refuse costs classes, not soundness. Over the stored corpus every
+configuration either rule refuses ended v0 without it, and no signature changes
+(benchmarks/results/2026-12-07d-checker-cpu; tests/check/test_ahead.py checks that the walk refuses each case the
+rules fire on)."""
 from __future__ import annotations
 
 import os

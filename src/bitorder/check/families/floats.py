@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any    # (dataclass fields: mypyc resolves their annotations in the module, where object is not)
 
 from .. import onehot, payloads
 from ..allthreads import _INT_REG, selp_atom
@@ -32,16 +33,16 @@ _M64 = (1 << 64) - 1
 @dataclass(frozen=True, eq=False)
 class Leaf:
     """A global load of `width` bytes at the integer family `address`."""
-    address: object
+    address: Any
     width: int
 
 
 @dataclass(frozen=True, eq=False)
 class Select:
     """pred ? a : b, pred a predicate family (a guarded write: the value a load gives where its guard holds)."""
-    pred: object
-    a: object
-    b: object
+    pred: Any
+    a: Any
+    b: Any
 
 
 @dataclass(frozen=True, eq=False)
@@ -66,14 +67,14 @@ _UNDEF_KEY = _hash("undefined", [], "")
 class Wide:
     """A 16-bit float family's bits zero-extended to 32 (cvt.u32.u16), which a 16-bit shuffle moves and cvt.u16.u32
     takes back (families/walk.py takes it nowhere else)."""
-    of: object
+    of: Any
 
 
 @dataclass(frozen=True, eq=False)
 class Shfl:
     """A butterfly shuffle's value: `of` in the thread whose index differs in bit `bit` (families/walk.py takes it
     only as the partner of `of` in a commuting instruction, a reduction step)."""
-    of: object
+    of: Any
     bit: int
 
 
@@ -84,7 +85,7 @@ class Red:
     integer families of `of`) where a substitution had to rename it. It stands for the reduced tree without building
     it: its size is the size of `of`, not of the elements reduced."""
     op: str
-    of: object
+    of: Any
     var: int | str
 
 
@@ -98,7 +99,7 @@ class Pack:
 @dataclass(frozen=True, eq=False)
 class Part:
     """Part i of n (lowest first) of the `width`-byte family `of`, where no rule names it otherwise (a node)."""
-    of: object
+    of: Any
     i: int
     n: int
     width: int

@@ -342,8 +342,8 @@ class _Group(Joins):
                 out = self.shifting[1]          # (shift_form: the load relative to its offsets)
             else:
                 out = f"load{f.width}[{self.integer(tuple(g.address for g in fs))}]"
-        elif cls is ff.Select and (out := self.by_thread_bits(fs, n)) is not None:
-            pass        # (before joins: a case split between rows' joins is one join over the row bits)
+        elif cls is ff.Select and (split := self.by_thread_bits(fs, n)) is not None:
+            out = split     # (before joins: a case split between rows' joins is one join over the row bits)
         elif self.is_join(fs):
             out = _h(f"join.{_join_op(f)}({','.join(sorted(self.join_members(fs, n)))})")
         elif cls is ff.Select:
@@ -401,7 +401,7 @@ class _Group(Joins):
             raise Unsupported(f"a value the names do not take: {cls.__name__}")
         return out
 
-    def by_thread_bits(self, fs: tuple, n: int):
+    def by_thread_bits(self, fs: tuple, n: int) -> str | None:
         """A case split on thread bits the address makes element bits (a thread that holds several rows storing the
         one its lane picks), named as the family over those bits: its value with the bits put to each pattern,
         re-rolled as slots are over D bits. So a row picked by a lane bit and a row a warp bit holds get one name.

@@ -192,7 +192,9 @@ class Shared:
             now = self.readers.setdefault(start, {})
             now[self.epoch] = now.get(self.epoch, 0) | mask
         v = None
-        for (word, i), pairs in reversed(list(groups.items())):
+        placed: list = list(groups.items())
+        for word_part, pairs in placed[::-1]:      # (mypyc 1.x fails on reversed() of an untyped list here)
+            word, i = word_part
             fam = fsub.family(word.value, _sigma(pairs, w.k), w.n, w.memo)
             if word.width != width:       # (a 2-byte half of a 4-byte word: memory.subword)
                 fam = ff.part(fam, i, word.width // width, word.width)

@@ -101,7 +101,8 @@ def integer(v, sigma: tuple):
 def _monomial(m: tuple, sigma: tuple):
     """Monomial m under sigma (its boolean atoms' and one atom), or None where that is 0: an address's terms recur
     in every leaf, so each is worked out once per substitution."""
-    rest, bit = [], 1
+    rest: list = []
+    bit: object = 1      # (1, 0, a thread bit's atom or their and: an int or a str)
     for a in m:
         if a.startswith(fi.TID):
             x = _atom(a, sigma)

@@ -24,6 +24,7 @@ benchmarks/families_walk.py compare the two), so the families are faithful where
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any    # (dataclass fields: mypyc resolves their annotations in the module, where object is not)
 
 from .. import onehot
 from ..poly import UNDEF, atom, pkey, short
@@ -53,9 +54,9 @@ MAX_MEMO = 200_000
 class Store:
     """One stored element: `value` (a float family, or an integer one for constant bits) at the integer family
     `address` where the predicate family `guard` holds, `width` the type's text ("b32", "b16")."""
-    address: object
-    guard: object
-    value: object
+    address: Any
+    guard: Any
+    value: Any
     width: str
 
 
