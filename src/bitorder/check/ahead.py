@@ -171,18 +171,19 @@ def _spread(body: list, marked: set, carries, sink) -> bool:
 
 
 CONTRACTS = "an unrounded multiply feeds an add: ptxas may contract it"
-_SCALAR = ("f32", "f16", "bf16", "f64", "f16x2", "bf16x2")
+_SCALAR = ("f32", "f16", "bf16", "f64", "f16x2", "bf16x2")    # (an x2 instruction: one on each half, as the walk)
+_THREAD_OPS = ("mov", "and", "or", "xor", "not", "shl", "shr", "add", "sub", "mul", "mad", "setp", "cvt", "bfe", "selp")
 
 
 def _unrounded(ins: Instr, bases) -> bool:
     """An unguarded scalar float instruction of one of bases with no .rn (what dataflow.float_node reads so)."""
     op = ins.opcode
     return ins.base in bases and ins.guard is None and ".rn" not in op and op.rsplit(".", 1)[-1] in _SCALAR
-_THREAD_OPS = ("mov", "and", "or", "xor", "not", "shl", "shr", "add", "sub", "mul", "mad", "setp", "cvt", "bfe", "selp")
 
 
 def mul_added(entry: Entry) -> bool:
-    """Whether an unrounded f32 multiply reaches an unrounded add or sub that reads it, read from the text: carried on
+    """Whether an unrounded float multiply (f32, f16, bf16, f64 or an x2 pair of halves) reaches an unrounded add or
+    sub that reads it, read from the text: carried on
     by moves, shuffles, negations, shared memory and selects on predicates of the thread index alone (the concrete
     walk decides those thread by thread: the multiply itself reaches the add). True means the walk refuses the kernel
     too (dataflow.float_node: ptxas may contract the pair into an fma); False says nothing."""
