@@ -13,8 +13,8 @@ B=${BUDGET:-400}
 K=${KERNELS:-$(cat scripts/gpu-calls/planned-v2-kernels-$H.txt)}
 nvidia-smi --query-gpu=name --format=csv,noheader > $R/device.txt 2>&1
 J=10; grep -q H200 $R/device.txt && J=15
-python3 -c "import sys; sys.path.insert(0, 'src'); from bitorder.check import signature as S; import importlib; \
-print('FAMILIES', importlib.import_module('bitorder.check.signature').FAMILIES)" > $R/switches.txt 2>&1
+python3 -c "import importlib, sys; sys.path.insert(0, 'src'); m = importlib.import_module; \
+print('FAMILIES', m('bitorder.check.signature').FAMILIES, 'AHEAD', m('bitorder.check.ahead').ON)" > $R/switches.txt 2>&1
 CHECKER_ARGS="--jobs $J --draws 5 --adversarial --seed 41 --budget $B --kernels $K" \
   timeout -k 5 $((B + 45)) scripts/gpu-run $R/half_$H checker > $R/half_$H.log 2>&1
 echo "half_$H exit $?" >> $R/half_$H.log

@@ -30,7 +30,7 @@ import os
 
 from .payloads import canonical
 from .ptx import Entry, Instr
-from .rules import _REG
+from .rules import _REG, _text_shape   # (an instruction's registers written and read, memoised)
 from .symbolic import _FLOAT_TYPE
 
 # BITORDER_AHEAD=0: the walk finds these refusals itself, where it meets them (tests of the walk's own rules)
@@ -38,17 +38,6 @@ ON: bool = os.environ.get("BITORDER_AHEAD", "1") != "0"
 WHY = "a float select ptxas may lower to a min or max reaches an output (its NaN payload is ptxas's choice)"
 _MOVES = ("mov", "shfl", "cvt", "selp")
 _NAN_TESTS = ("nan", "num")
-
-
-def _reads(ins: Instr) -> list:
-    """The registers an instruction reads (a store's address and data, every source of the rest; not its guard)."""
-    ops = ins.operands if ins.base in ("st", "stmatrix") else ins.operands[1:]
-    return [r for o in ops for r in _REG.findall(o)]
-
-
-def _writes(ins: Instr) -> list:
-    """The registers it writes (none for a store)."""
-    return [] if ins.base in ("st", "stmatrix") or not ins.operands else _REG.findall(ins.operands[0])
 
 
 def _compares(body: list):
@@ -79,7 +68,7 @@ def _compares(body: list):
     writes: dict = {}
     for i, ins in enumerate(body):
         if ins.__class__ is Instr:
-            for r in _writes(ins):
+            for r in _text_shape(ins)[0]:
                 writes.setdefault(r, []).append(i)
     return {p: hit[:3] for p, hit in preds.items() if all(len(writes[q]) == 1 for q in (p, *hit[3]))}, writes
 
@@ -123,7 +112,7 @@ def _carries_payload(ins: Instr, marked: set) -> bool:
     do not make a NaN canonical (payloads.canonical)."""
     base = ins.base
     return (base in _MOVES or (_FLOAT_TYPE.search(ins.opcode) is not None and base != "setp"
-                               and not canonical(ins.opcode))) and any(r in marked for r in _reads(ins))
+                               and not canonical(ins.opcode))) and not marked.isdisjoint(_text_shape(ins)[1])
 
 
 def _stores_marked(ins: Instr, marked: set) -> bool:
@@ -163,7 +152,7 @@ def _spread(body: list, marked: set, carries, sink) -> bool:
             else:
                 carried = carries(ins, marked)
             if carried:
-                for r in _writes(ins):
+                for r in _text_shape(ins)[0]:
                     if r not in marked and not r.startswith("%p"):
                         marked.add(r)
                         changed = True
@@ -208,7 +197,7 @@ def mul_added(entry: Entry) -> bool:
                 thread.append(_thread_only(body))
             return ins.operands[3] in thread[0]
         return (base == "mov" or base == "shfl" or (base == "neg" and ins.opcode.rsplit(".", 1)[-1] in _SCALAR)) \
-            and any(r in marked for r in _reads(ins))
+            and not marked.isdisjoint(_text_shape(ins)[1])
 
     def sink(ins: Instr, marked: set) -> bool:
         return _unrounded(ins, ("add", "sub")) and (ins.operands[1] in marked or ins.operands[2] in marked)
@@ -221,7 +210,7 @@ def _thread_only(body: list) -> set:
     writes: dict = {}
     for ins in body:
         if ins.__class__ is Instr:
-            for r in _writes(ins):
+            for r in _text_shape(ins)[0]:
                 writes.setdefault(r, []).append(ins)
     known: set = set()
     changed = True
