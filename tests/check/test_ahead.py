@@ -33,6 +33,11 @@ CASES = {   # name: (body after HEAD: %r1 the thread index, %r2 and %r3 loaded f
                                              "st.global.b32 [%rd5], %r12;", False),
     "a select on another comparison": ("setp.gt.f32 %p1, %r2, 0f00000000;\nselp.f32 %r4, %r2, %r3, %p1;\n"
                                        "st.global.b32 [%rd5], %r4;", False),
+    "max read as bits": (_MAX + "and.b32 %r6, %r4, 2147483647;\nst.global.b32 [%rd5], %r6;", True),
+    "max moved, compared as an integer": (_MAX + "mov.b32 %r6, %r4;\nsetp.lt.s32 %p2, %r6, 0;\n"
+                                          "selp.f32 %r7, %r2, %r3, %p2;\nst.global.b32 [%rd5], %r7;", True),
+    "max added, then read as bits": (_MAX + "add.f32 %r6, %r4, %r2;\nand.b32 %r7, %r6, 2147483647;\n"
+                                     "st.global.b32 [%rd5], %r7;", False),
     "multiply added": (_MUL + "add.f32 %r5, %r4, %r2;\nst.global.b32 [%rd5], %r5;", True),
     "rounded multiply added": ("mul.rn.f32 %r4, %r2, %r3;\nadd.f32 %r5, %r4, %r2;\nst.global.b32 [%rd5], %r5;",
                                False),
@@ -101,6 +106,16 @@ def test_planted_fault_shared_words_of_mixed_stores_marked(tmp_path):
         tmp_path, "src/bitorder/check/ahead.py",
         "all(r in marked for st in seen for r in _REG.findall(st.operands[1]))",
         "any(r in marked for st in seen for r in _REG.findall(st.operands[1]))",
+        "tests/check/test_ahead.py::test_a_refusal_read_ahead_is_one_the_walk_makes")
+
+
+def test_planted_fault_float_instructions_read_as_bits(tmp_path):
+    """A copied tree where a float instruction reading the max counts as reading its bits: the max added (a
+    canonical NaN: no payload left to read) is refused, and the case test fails."""
+    sys.path.insert(0, os.path.dirname(HERE))
+    from mutants import checker_test_fails_on_mutant
+    checker_test_fails_on_mutant(
+        tmp_path, "src/bitorder/check/ahead.py", "            _is_float_op(op) or (base", "            (base",
         "tests/check/test_ahead.py::test_a_refusal_read_ahead_is_one_the_walk_makes")
 
 

@@ -6,16 +6,19 @@ the store, after walking everything before it: TorchInductor's online softmax (t
 where(a > b | isnan(a), a, b), stored as the row's max after a loop of 32,000 / R0_BLOCK turns) took 1.3 CPU-s a
 configuration to end in v0 (benchmarks/results/2026-12-07c-checker-cpu: 82 s of the corpus's 784). Likewise an
 unrounded multiply that reaches an unrounded add (ptxas may contract the pair: dataflow.float_node), found where the
-walk reaches the add (layernorm's backward: 39 s).
+walk reaches the add (layernorm's backward: 39 s). And such a select's value read as integer bits (a 16-bit argmax's
+maximum, widened by cvt.u32.u16 to be shuffled: 16 s), which the walk refuses where it reads them.
 
 `payload_stored(entry)` reads the first fact from the registers: a selp whose predicate is a float comparison of its
 own two arms (an arm may be a NaN test's select over the compared values: the NaN-keeping max), carried on through
 moves, selects, shuffles, shared memory and every float instruction that does not make its NaN canonical (add, sub,
-mul, fma, mad, div do: payloads.CANONICAL), to a st.global's data. `mul_added(entry)` the second: an unguarded
-mul with no .rn, carried on by moves, shuffles, negations, shared memory and selects on predicates of the thread
-index alone (the walk decides those in each thread, so the multiply itself reaches the add), read by an unguarded add
-or sub with no .rn. Registers are read flow-insensitively (a register is marked when any write to it is): a loop's
-accumulators carry the mark around the back edge as the fold's tree does. Shared memory is read by barrier (_spread).
+mul, fma, mad, div do: payloads.CANONICAL), to a st.global's data; `payload_bits(entry)` the same marks to an
+integer instruction or comparison that reads them (integers.Integers.tree_bits). `mul_added(entry)` the second: an
+unguarded mul with no .rn, carried on by moves, shuffles, negations, shared memory and selects on predicates of the
+thread index alone (the walk decides those in each thread, so the multiply itself reaches the add), read by an
+unguarded add or sub with no .rn. Registers are read flow-insensitively (a register is marked when any write to it
+is): a loop's accumulators carry the mark around the back edge as the fold's tree does. Shared memory is read by
+barrier (_spread).
 
 Only the plainest forms are read (a predicate written once by one setp or an and / or of setps; an arm compared by the
 same register, not rewritten between the comparison and the select); everything else is left to the walk. A mark is
@@ -31,12 +34,14 @@ import os
 from .payloads import canonical
 from .ptx import Entry, Instr
 from .rules import _REG, _text_shape   # (an instruction's registers written and read, memoised)
-from .symbolic import _FLOAT_TYPE
+from .symbolic import _FLOAT_TYPE, _RING, _is_float_op
 
 # BITORDER_AHEAD=0: the walk finds these refusals itself, where it meets them (tests of the walk's own rules)
 ON: bool = os.environ.get("BITORDER_AHEAD", "1") != "0"
 WHY = "a float select ptxas may lower to a min or max reaches an output (its NaN payload is ptxas's choice)"
+BITS = "a float select ptxas may lower to a min or max is read as integer bits (its NaN payload is ptxas's choice)"
 _MOVES = ("mov", "shfl", "cvt", "selp")
+_BITS_OPS = ("shr", "and", "or", "xor", "min", "max", "cvt", "neg", "not", "bfe", "popc")   # (and _RING: integer())
 _NAN_TESTS = ("nan", "num")
 
 
@@ -86,7 +91,14 @@ def payload_stored(entry: Entry) -> bool:
     found = _compares(body)
     if found is None:
         return False
-    preds, writes = found
+    marked = _payload_free(body, *found)
+    return bool(marked) and _spread(body, marked, _carries_payload, _stores_marked)
+
+
+def _payload_free(body: list, preds: dict, writes: dict) -> set:
+    """The registers selp writes on a float comparison of its own two arms (an arm may be a NaN test's select over
+    the compared values): what the walk marks payload-free (payloads.payload_free), in the plain forms _compares
+    reads."""
     marked: set = set()
     nan_tests: dict = {}     # a NaN test's select: its register -> its arms
     for i, ins in enumerate(body):
@@ -104,7 +116,30 @@ def payload_stored(entry: Entry) -> bool:
             continue
         if all(x in ops or (x in nan_tests and all(y in ops for y in nan_tests[x])) for x in (a, b)):
             marked.add(dst)
-    return bool(marked) and _spread(body, marked, _carries_payload, _stores_marked)
+    return marked
+
+
+def payload_bits(entry: Entry) -> bool:
+    """Whether such a select's value (payload_stored's marks, carried on as there) is read as integer bits by an
+    integer instruction or comparison (a 16-bit argmax's maximum widened by cvt.u32.u16 to be shuffled): the walk's
+    "read as integer bits" refusal (integers.Integers.tree_bits), which it meets there. True means the walk refuses
+    the kernel too; False says nothing."""
+    body = entry.body
+    found = _compares(body)
+    if found is None:
+        return False
+    marked = _payload_free(body, *found)
+    return bool(marked) and _spread(body, marked, _carries_payload, _reads_bits)
+
+
+def _reads_bits(ins: Instr, marked: set) -> bool:
+    """Whether ins reads a marked register as integer bits: an integer instruction (not a predicate's and / or) or an
+    integer setp, as the walk's integer() and compare_int() read a tree (tree_bits)."""
+    base, op = ins.base, ins.opcode
+    if not (base in _RING or base in _BITS_OPS or base == "setp") or ".pred" in op or \
+            _is_float_op(op) or (base == "setp" and _FLOAT_TYPE.search(op)):
+        return False
+    return not marked.isdisjoint(_text_shape(ins)[1])
 
 
 def _carries_payload(ins: Instr, marked: set) -> bool:
@@ -243,4 +278,6 @@ def refused(entry: Entry) -> str | None:
         return CONTRACTS
     if payload_stored(entry):
         return WHY
+    if payload_bits(entry):
+        return BITS
     return None

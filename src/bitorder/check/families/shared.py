@@ -172,22 +172,27 @@ class Shared:
         groups: dict = {}    # (the store each reader reads, the part of it) -> [(reader, its writer)]
         read: dict = {}      # a word's start -> the threads reading it here, as a bit mask
         claims, words = self.claims, self.words
-        for t, o in at:
-            c = claims.get(o)
-            if c is None:
-                raise Unsupported("a shared read of a word never written")
-            start, held = c
-            if held != width or start != o:
-                if width == 4 and c == (o, 2) and claims.get(o + 2) == (o + 2, 2):
-                    return ff.pack([self.read(w, [(t, o + h) for t, o in at], 2) for h in (0, 2)], 2)
-                if not (width == 2 and held == 4):
-                    raise Unsupported("a shared read across words, or of part of one")
-            x = words[start]
-            writer = x.writers[start]
+        seen: dict = {}      # an offset read -> (its word's start, the word, its writer, the group): the same for
+        for t, o in at:      # every thread reading it (its checks made at its first reader, as the loop meets it)
+            hit = seen.get(o)
+            if hit is None:
+                c = claims.get(o)
+                if c is None:
+                    raise Unsupported("a shared read of a word never written")
+                start, held = c
+                if held != width or start != o:
+                    if width == 4 and c == (o, 2) and claims.get(o + 2) == (o + 2, 2):
+                        return ff.pack([self.read(w, [(t, o + h) for t, o in at], 2) for h in (0, 2)], 2)
+                    if not (width == 2 and held == 4):
+                        raise Unsupported("a shared read across words, or of part of one")
+                x = words[start]
+                group = groups.setdefault((x, (o - start) // width), [])
+                hit = seen[o] = (start, x, x.writers[start], group)
+            start, x, writer, group = hit
             if writer != t and not self.ordered(x.epoch, writer, t):
                 raise Unsupported("a shared word read where another thread wrote it, with no barrier between")
             read[start] = read.get(start, 0) | 1 << t
-            groups.setdefault((x, (o - start) // width), []).append((t, writer))
+            group.append((t, writer))
         for start, mask in read.items():
             now = self.readers.setdefault(start, {})
             now[self.epoch] = now.get(self.epoch, 0) | mask
@@ -207,10 +212,12 @@ class Shared:
 def _sigma(pairs: list, k: int) -> tuple:
     """The substitution that gives each reader t its writer w(t) ([(t, w(t))]): each writer bit a constant or one of
     t's bits over the readers, else Unsupported."""
+    by_writer: dict = {}     # a writer -> its readers, as a bit mask (most words have one writer, or a few)
+    for t, w in pairs:
+        by_writer[w] = by_writer.get(w, 0) | 1 << t
     readers = 0
     ones = [0] * k       # per writer bit j: the readers whose writer has bit j set
-    for t, w in pairs:
-        b = 1 << t
+    for w, b in by_writer.items():
         readers |= b
         while w:            # (the writer's set bits alone)
             low = w & -w

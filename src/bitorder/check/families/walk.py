@@ -8,18 +8,18 @@ and joins (max: a Node or Red of the join's opcode, keyed as a set), f16x2 / bf1
 parts of packs and of loads; float comparisons (an Each "fcmp") and integer comparisons and instructions on a float's
 bits (an Each "tcmp", floats.Bits: the log's bit tricks, a loaded index, a predicate's bits); selp of floats on a
 predicate family (a Select), of integers (a Bits); mov.pred; full-warp butterfly shuffles that feed a commuting
-instruction or a join (floats.Red; 16-bit ones through cvt.u32.u16, floats.Wide), 32-bit ones read as data (moved: a
-select over the lane bit), and idx shuffles from lanes that are thread bits (broadcast); shared-memory stores and
-loads, ldmatrix / stmatrix too, ordered by bar.sync and bar.warp.sync (shared.py); forward branches over
-straight-line code (hammock: the region's registers end as selects); global stores of floats, packs and constants,
-unguarded or under a predicate family of integers. No loop, tensor-core or async instruction. Where the concrete
-walk refuses a construct for a reason it reads from the trees (a multiply that ptxas may contract into an add that
-reads it, a register never written reaching a store, a select ptxas may lower to a min or max reaching a store:
-payloads.py), this walk refuses it too, by a rule at least as strict; one-hot sums, which the concrete walk keys by
-their terms (onehot.py), it refuses.
+instruction or a join (floats.Red; 16-bit ones through cvt.u32.u16, floats.Wide, and a prmt.b32 pack of two such
+halves: permute), 32-bit ones read as data (moved: a select over the lane bit), and idx shuffles from lanes that are
+thread bits (broadcast); shared-memory stores and loads, ldmatrix / stmatrix too, ordered by bar.sync and
+bar.warp.sync (shared.py); forward branches over straight-line code (hammock: the region's registers end as
+selects); global stores of floats, packs and constants, unguarded or under a predicate family of integers. No loop,
+tensor-core or async instruction. Where the concrete walk refuses a construct for a reason it reads from the trees
+(a multiply that ptxas may contract into an add that reads it, a register never written reaching a store, a select
+ptxas may lower to a min or max reaching a store: payloads.py), this walk refuses it too, by a rule at least as
+strict; one-hot sums, which the concrete walk keys by their terms (onehot.py), it refuses.
 
 `walk(entry, divisible)` returns the `Store`s: each a family of its address, guard and value, and its type's text.
-`roots_at(stores, n)` puts them at every thread: the concrete walk's roots exactly (tests and
+`roots_at(stores, n)` (families/roots.py) puts them at every thread: the concrete walk's roots exactly (tests and
 benchmarks/families_walk.py compare the two), so the families are faithful where they agree."""
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any    # (dataclass fields: mypyc resolves their annotations in the module, where object is not)
 
 from .. import onehot
-from ..poly import UNDEF, atom, pkey, short
+from ..poly import atom
 from ..ptx import Entry, Instr, Label
 from ..rules import _address, _float_cmp, _hammock, _operand, _reg_list
 from ..symbolic import _BITS, _COMMUTES, _FLOAT_TYPE, _JOINED, _is_float_op, _pair_cvt, Unsupported
@@ -35,11 +35,14 @@ from . import floats as ff
 from . import integers as fi
 from . import predicates as fp
 from . import subst as fsub
+from .roots import roots_at
 from .shared import Shared
+
+__all__ = ["MAX_MEMO", "Store", "roots_at", "walk"]   # (roots_at: the walk's check, read here by tests and benchmarks)
 
 _INT = {"add", "sub", "mul", "mad", "shl", "shr", "and", "or", "xor", "cvt", "neg", "not", "min", "max", "bfe",
         "popc"}
-_REFUSED = {"barrier", "cp", "wgmma", "mma", "prmt", "atom", "red"}
+_REFUSED = {"barrier", "cp", "wgmma", "mma", "atom", "red"}
 
 
 _POISON = object()     # a register a branch's region wrote that this walk does not model after it (run, leave)
@@ -195,6 +198,8 @@ class _Walk:
                 return self.write(ops[0], ff.Shfl(a.of.of, a.bit))
         if any(a.__class__ is ff.Wide for a in args):
             raise Unsupported("a widened 16-bit float read but by a shuffle or its narrowing")
+        if op == "prmt.b32":
+            return self.write(ops[0], self.permute(args))
         if base == "cvt" and _pair_cvt(op):
             one = op.replace("x2", "")
             return self.write(ops[0], ff.pack([self.float(one, [args[1]]), self.float(one, [args[0]])], 2))
@@ -216,6 +221,12 @@ class _Walk:
             if "x2" in op:
                 if any(a.__class__ in (dict, ff.Shfl) for a in args):
                     raise Unsupported(f"{op} of an integer family that reads a symbol, or of a shuffle")
+                if any(a.__class__ is ff.Pack and any(p.__class__ is ff.Shfl for p in a.parts) for a in args):
+                    # a half that is a shuffle's value (permute's pack): the scalar instruction on each half, as the
+                    # concrete walk runs it (memory.packed_value), so a half and its partner are a reduction step
+                    one = op.replace("x2", "")
+                    return self.write(ops[0], ff.pack([self.float(one, [ff.part(a, i, 2, 4) for a in args])
+                                                       for i in range(2)], 2))
                 v = ff.packed(op, tuple(args))
                 if v.__class__ is ff.Pack:
                     self.contraction(op, [k for h in v.parts for k in h.kids])
@@ -292,6 +303,31 @@ class _Walk:
         if p is True or p is False:
             return a if p else b
         return ff.Select(p, a, b)     # (a constant arm keyed by its bits, as dataflow.fnode names it)
+
+    def permute(self, args: list):
+        """prmt.b32 d, a, b, sel whose selector picks the low two bytes of a or b into each half of d, of 16-bit float
+        families widened (cvt.u32.u16), shuffled or not: LLVM's pack of two halves a 16-bit butterfly moved. The pack
+        of those halves (a shuffle's as a Shfl of the 16-bit family, as cvt.u16.u32 gives it back): the concrete
+        walk's byte pack of the halves' parts, which it reads back as the halves (memory.permute, subword, _finer).
+        Any other prmt falls back."""
+        a, b, sel = args
+        nibs = [(sel >> (4 * i)) & 0xF for i in range(4)] if sel.__class__ is int else []
+        halves = []
+        for lo, hi in zip(nibs[0::2], nibs[1::2]):
+            src = a if lo == 0 else b if lo == 4 else None
+            if src is None or hi != lo + 1:
+                halves = []
+                break
+            if src.__class__ is ff.Wide and _is_float_family(src.of):
+                halves.append(src.of)
+            elif src.__class__ is ff.Shfl and src.of.__class__ is ff.Wide and _is_float_family(src.of.of):
+                halves.append(ff.Shfl(src.of.of, src.bit))
+            else:
+                halves = []
+                break
+        if len(halves) != 2:
+            raise Unsupported("not a family instruction: prmt.b32 (but of the low halves of widened 16-bit floats)")
+        return ff.Pack(tuple(halves), 2)
 
     def moved(self, v):
         """A shuffle's value read as data (not a reduction step's partner): F at the thread whose lane bit j differs,
@@ -470,6 +506,8 @@ class _Walk:
             if ff.nanish(v, self.nan_memo):
                 raise Unsupported("a float select ptxas may lower to a min or max may reach an output (payloads.py)")
             parts = v.parts if v.__class__ is ff.Pack and v.pw * len(v.parts) == width else [v]
+            if any(p.__class__ in (ff.Shfl, ff.Wide) for p in parts):
+                raise Unsupported("a store of a shuffle's half (permute's pack)")
             pw = width // len(parts)
             for j, p in enumerate(parts):
                 self.stores.append(Store(fi.integer("add.s64", [a, offset + i * width + j * pw]), g, p,
@@ -479,22 +517,6 @@ class _Walk:
 def _is_float_family(f) -> bool:
     """Whether f is a float value's family (not an integer, predicate, shuffle or widening)."""
     return f.__class__ in (ff.Leaf, ff.Node, ff.Select, ff.Red, ff.Pack, ff.Part)
-
-
-def _undefined_at(f, t: int, memo: dict) -> bool:
-    """Whether family f's tree in thread t reads a register never written (the concrete walk refuses its store)."""
-    if f is ff.UNDEF:
-        return True
-    hit = memo.get((id(f), t))
-    if hit is None:
-        cls = f.__class__
-        if cls is ff.Select:
-            g = None if ff.has_float(f.pred) else fp.at_thread(f.pred, t)
-            arms = [f.a if g else f.b] if g.__class__ is bool else [f.a, f.b]
-        else:
-            arms = list(ff.children(f))
-        hit = memo[(id(f), t)] = any(_undefined_at(a, t, memo) for a in arms)
-    return hit
 
 
 def _may_read_undefined(f, memo: dict) -> bool:
@@ -558,8 +580,9 @@ def walk(entry: Entry, divisible=frozenset()) -> tuple:
 
 def _refused_ahead(body) -> str | None:
     """Why run would refuse the kernel whatever it met first, read from the text before the walk: a loop (a backward
-    branch is never a hammock) or an instruction step refuses wherever it stands (_refused), before the first ret (run stops there). None where only the walk can tell. (An attempt that would end
-    so costs the walk up to that point: the GEMMs' and loops' whole prologues.)"""
+    branch is never a hammock) or an instruction step refuses wherever it stands (_refused), before the first ret
+    (run stops there). None where only the walk can tell. (An attempt that would end so costs the walk up to that
+    point: the GEMMs' and loops' whole prologues.)"""
     labels = None
     for i, item in enumerate(body):
         if isinstance(item, Label):
@@ -581,36 +604,3 @@ def _refused(base: str, op: str) -> bool:
     """Whether step refuses an instruction wherever it stands: _REFUSED, or a load or store of another space than
     global, shared and parameter memory."""
     return base in _REFUSED or base in ("ld", "st") and not (".global" in op or ".shared" in op or ".param" in op)
-
-
-def roots_at(stores: list, n: int) -> dict:
-    """The concrete walk's roots ({address key: (guard name, value key, width)}) of a block of n threads, rebuilt
-    from the families at every thread: what dataflow.walk returns for the same kernel, where the families are
-    faithful. Refuses (Unsupported) where the concrete walk would: two stores of different values to one address, a
-    value or guard that cannot be named at a thread."""
-    roots: dict = {}
-    memo: dict = {}
-    undef: dict = {}
-    seen: dict = {}
-
-    def reads(f) -> int:
-        return fsub.reads(f, n, seen)
-    for s in stores:
-        for t in range(n):
-            g = fp.at_thread(s.guard, t)
-            if g is False:
-                continue
-            k = pkey(fi.at_thread(s.address, t))
-            v = ff.key_at(s.value, t, memo, (), reads)
-            if v is None or UNDEF in k:
-                raise Unsupported("a store the families cannot name at a thread")
-            if _undefined_at(s.value, t, undef):
-                raise Unsupported("an output may depend on a register or shared word never written")
-            entry = ("always" if g is True else short(str(g)), v, s.width)
-            prev = roots.get(k)
-            if prev is not None and prev[1:] != entry[1:]:
-                raise Unsupported("two stores of different values to one address")
-            if prev is not None and prev[0] != entry[0]:
-                raise Unsupported("one value stored under two guards (not modelled here)")
-            roots[k] = entry
-    return roots
