@@ -87,12 +87,17 @@ def payload_stored(entry: Entry) -> bool:
     """Whether a float select ptxas may lower to a min or max reaches a global store's data, read from the text
     (the module's docstring). True means the concrete walk refuses the kernel too (it reaches the store, or refuses
     earlier for another reason: v0 either way, on the stored corpus); False says nothing."""
+    return _payload_reaches(entry, _stores_marked)
+
+
+def _payload_reaches(entry: Entry, sink) -> bool:
+    """Whether _payload_free's marks, carried on by _carries_payload, reach an instruction sink holds for."""
     body = entry.body
     found = _compares(body)
     if found is None:
         return False
     marked = _payload_free(body, *found)
-    return bool(marked) and _spread(body, marked, _carries_payload, _stores_marked)
+    return bool(marked) and _spread(body, marked, _carries_payload, sink)
 
 
 def _payload_free(body: list, preds: dict, writes: dict) -> set:
@@ -124,12 +129,7 @@ def payload_bits(entry: Entry) -> bool:
     integer instruction or comparison (a 16-bit argmax's maximum widened by cvt.u32.u16 to be shuffled): the walk's
     "read as integer bits" refusal (integers.Integers.tree_bits), which it meets there. True means the walk refuses
     the kernel too; False says nothing."""
-    body = entry.body
-    found = _compares(body)
-    if found is None:
-        return False
-    marked = _payload_free(body, *found)
-    return bool(marked) and _spread(body, marked, _carries_payload, _reads_bits)
+    return _payload_reaches(entry, _reads_bits)
 
 
 def _reads_bits(ins: Instr, marked: set) -> bool:
