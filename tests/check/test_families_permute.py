@@ -68,4 +68,4 @@ def test_planted_fault_a_shuffled_half_read_as_the_threads_own_is_caught(tmp_pat
     # (the walk's own checks refuse what follows: a value that still reads lane bit 0, stored to shared memory by
     # the two threads of a pair; so the kernel falls back, which the test counts as a failure)
     checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/families/walk.py",
-                                 "halves.append(ff.Shfl(src.of.of, src.bit))", "halves.append(src.of.of)", NODE)
+                                 "        return ff.Shfl(x.of.of, x.bit)", "        return x.of.of", NODE)

@@ -12,8 +12,8 @@ maximum, widened by cvt.u32.u16 to be shuffled: 16 s), which the walk refuses wh
 `payload_stored(entry)` reads the first fact from the registers: a selp whose predicate is a float comparison of its
 own two arms (an arm may be a NaN test's select over the compared values: the NaN-keeping max), carried on through
 moves, selects, shuffles, shared memory and every float instruction that does not make its NaN canonical (add, sub,
-mul, fma, mad, div do: payloads.CANONICAL), to a st.global's data; `payload_bits(entry)` the same marks to an
-integer instruction or comparison that reads them (integers.Integers.tree_bits). `mul_added(entry)` the second: an
+mul, fma, mad, div do: payloads.CANONICAL), to a st.global's data; `payload_refusal(entry)` the same marks to an
+integer instruction or comparison that reads them too (integers.Integers.tree_bits). `mul_added(entry)` the second: an
 unguarded mul with no .rn, carried on by moves, shuffles, negations, shared memory and selects on predicates of the
 thread index alone (the walk decides those in each thread, so the multiply itself reaches the add), read by an
 unguarded add or sub with no .rn. Registers are read flow-insensitively (a register is marked when any write to it
@@ -87,17 +87,26 @@ def payload_stored(entry: Entry) -> bool:
     """Whether a float select ptxas may lower to a min or max reaches a global store's data, read from the text
     (the module's docstring). True means the concrete walk refuses the kernel too (it reaches the store, or refuses
     earlier for another reason: v0 either way, on the stored corpus); False says nothing."""
-    return _payload_reaches(entry, _stores_marked)
+    return payload_refusal(entry) == WHY
 
 
-def _payload_reaches(entry: Entry, sink) -> bool:
-    """Whether _payload_free's marks, carried on by _carries_payload, reach an instruction sink holds for."""
+def payload_refusal(entry: Entry) -> str | None:
+    """WHY where such a select's value reaches a global store's data (payload_stored); else BITS where it is read as
+    integer bits by an integer instruction or comparison (a 16-bit argmax's maximum widened by cvt.u32.u16 to be
+    shuffled: the walk's "read as integer bits" refusal, integers.Integers.tree_bits); else None. Either means the
+    walk refuses the kernel too; None says nothing. The marks are carried once for both."""
     body = entry.body
     found = _compares(body)
     if found is None:
-        return False
+        return None
     marked = _payload_free(body, *found)
-    return bool(marked) and _spread(body, marked, _carries_payload, sink)
+    if not marked:
+        return None
+    if _spread(body, marked, _carries_payload, _stores_marked):
+        return WHY
+    # (_spread ran to its fixed point: marked holds every register the marks reach, and a sink that holds for a
+    # marked register at any pass holds for it there)
+    return BITS if any(ins.__class__ is Instr and _reads_bits(ins, marked) for ins in body) else None
 
 
 def _payload_free(body: list, preds: dict, writes: dict) -> set:
@@ -122,14 +131,6 @@ def _payload_free(body: list, preds: dict, writes: dict) -> set:
         if all(x in ops or (x in nan_tests and all(y in ops for y in nan_tests[x])) for x in (a, b)):
             marked.add(dst)
     return marked
-
-
-def payload_bits(entry: Entry) -> bool:
-    """Whether such a select's value (payload_stored's marks, carried on as there) is read as integer bits by an
-    integer instruction or comparison (a 16-bit argmax's maximum widened by cvt.u32.u16 to be shuffled): the walk's
-    "read as integer bits" refusal (integers.Integers.tree_bits), which it meets there. True means the walk refuses
-    the kernel too; False says nothing."""
-    return _payload_reaches(entry, _reads_bits)
 
 
 def _reads_bits(ins: Instr, marked: set) -> bool:
@@ -276,8 +277,4 @@ def refused(entry: Entry) -> str | None:
         return None
     if mul_added(entry):
         return CONTRACTS
-    if payload_stored(entry):
-        return WHY
-    if payload_bits(entry):
-        return BITS
-    return None
+    return payload_refusal(entry)

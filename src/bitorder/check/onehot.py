@@ -144,13 +144,17 @@ def _h(entry) -> int:
     """A hot entry's 128-bit hash (blake2b of its text), memoised: a folded loop's entries are the same element by
     element in every configuration of a kernel (storefold.py), so most are hashed once a kernel, not once a walk."""
     if entry[0].__class__ is not int:      # (an entry equal to another but not written alike: hashed by its text)
-        return int.from_bytes(hashlib.blake2b(repr(entry).encode(), digest_size=16).digest(), "big")
+        return _digest(entry)
     hit = _HASHES.get(entry)
     if hit is None:
         if len(_HASHES) > 300_000:
             _HASHES.clear()
-        hit = _HASHES[entry] = int.from_bytes(hashlib.blake2b(repr(entry).encode(), digest_size=16).digest(), "big")
+        hit = _HASHES[entry] = _digest(entry)
     return hit
+
+
+def _digest(entry) -> int:
+    return int.from_bytes(hashlib.blake2b(repr(entry).encode(), digest_size=16).digest(), "big")
 
 
 _HASHES: dict = {}   # a hot entry (c an int, its guards' names, its term's key) -> _h's answer

@@ -311,21 +311,12 @@ class _Walk:
         walk's byte pack of the halves' parts, which it reads back as the halves (memory.permute, subword, _finer).
         Any other prmt falls back."""
         a, b, sel = args
-        nibs = [(sel >> (4 * i)) & 0xF for i in range(4)] if sel.__class__ is int else []
         halves = []
-        for lo, hi in zip(nibs[0::2], nibs[1::2]):
-            src = a if lo == 0 else b if lo == 4 else None
-            if src is None or hi != lo + 1:
-                halves = []
-                break
-            if src.__class__ is ff.Wide and _is_float_family(src.of):
-                halves.append(src.of)
-            elif src.__class__ is ff.Shfl and src.of.__class__ is ff.Wide and _is_float_family(src.of.of):
-                halves.append(ff.Shfl(src.of.of, src.bit))
-            else:
-                halves = []
-                break
-        if len(halves) != 2:
+        if sel.__class__ is int:
+            for i in (0, 8):        # (each half: the nibbles of its two bytes)
+                lo, hi = sel >> i & 0xF, sel >> (i + 4) & 0xF
+                halves.append(_low_half(a if (lo, hi) == (0, 1) else b if (lo, hi) == (4, 5) else None))
+        if len(halves) != 2 or None in halves:
             raise Unsupported("not a family instruction: prmt.b32 (but of the low halves of widened 16-bit floats)")
         return ff.Pack(tuple(halves), 2)
 
@@ -512,6 +503,16 @@ class _Walk:
             for j, p in enumerate(parts):
                 self.stores.append(Store(fi.integer("add.s64", [a, offset + i * width + j * pw]), g, p,
                                          f"b{8 * pw}"))
+
+
+def _low_half(x):
+    """The 16-bit float family whose widened bits x is (cvt.u32.u16), a shuffle's as a Shfl of it; None for anything
+    else (permute)."""
+    if x.__class__ is ff.Wide and _is_float_family(x.of):
+        return x.of
+    if x.__class__ is ff.Shfl and x.of.__class__ is ff.Wide and _is_float_family(x.of.of):
+        return ff.Shfl(x.of.of, x.bit)
+    return None
 
 
 def _is_float_family(f) -> bool:
