@@ -118,3 +118,26 @@ def test_planted_fault_reads_the_copy_and_merges():
     """(Run on the copy by the test above: prints where bitorder came from, then the check.)"""
     print(f"bitorder from {os.path.dirname(bitorder.__file__)}")
     test_sums_whose_terms_can_be_nonzero_together_stay_apart(2)
+
+
+def test_add_memo_forgets_a_start_once_it_is_closed():
+    """onehot.add memoises the sums it makes for a walk; a folded loop's SELF is a sum only while open_start holds it
+    (loops.fold), so a sum made of it is not one once close_start ran (the memo emptied there)."""
+    from bitorder.check import onehot
+    onehot.reset()
+    onehot.TERM["term"] = (("eq", 3), True)        # a term: its equality part and constant
+    onehot.open_start("self")
+    made = onehot.add("self", "term")
+    assert made is not None and onehot.add("term", "self") == made
+    onehot.close_start("self")
+    assert onehot.add("self", "term") is None
+    onehot.reset()
+
+
+def test_planted_fault_add_memo_kept_past_close(tmp_path):
+    """A copied tree whose close_start keeps add's memo: the sum of a closed SELF is still given."""
+    sys.path.insert(0, os.path.dirname(HERE))
+    from mutants import checker_test_fails_on_mutant
+    checker_test_fails_on_mutant(
+        tmp_path, "src/bitorder/check/onehot.py", "    del SUM[key]\n    _ADDED.clear()\n", "    del SUM[key]\n",
+        "tests/check/test_onehot.py::test_add_memo_forgets_a_start_once_it_is_closed")

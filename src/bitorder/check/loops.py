@@ -411,7 +411,7 @@ class Loops:
             self.turns = self.max_steps
             if elements:
                 self.turn_prefixes = set()
-                onehot.SUM[self.key(selfnode)] = onehot.start()
+                onehot.open_start(self.key(selfnode))
             try:
                 turn()
             except OneHot:     # a one-hot sum: storefold.py folds it keyed by element, where it is on
@@ -422,7 +422,7 @@ class Loops:
                 # however this ends (folded, not one-hot, refused): SELF is the leaf it was again, for the walks
                 # below and for every later fold of the walk (each keys its update by that one SELF)
                 if elements:
-                    del onehot.SUM[self.key(selfnode)]
+                    onehot.close_start(self.key(selfnode))
             k = turn_bound(self.guard(0, back))
             if k is None or any(self.guard(t, back) != self.guard(0, back) for t in range(1, n)):
                 raise Unsupported("a loop of constant trip count whose back edge is not T < k in every thread")

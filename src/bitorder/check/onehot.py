@@ -97,6 +97,7 @@ def reset() -> None:
     """Forget the node tables (a walk's nodes: dataflow.walk calls this before each walk)."""
     TERM.clear()
     SUM.clear()
+    _ADDED.clear()
 
 
 def note_select(key: str, ka: str, kb: str, payload: str) -> None:
@@ -182,6 +183,19 @@ def start():
     return (None, frozenset(), frozenset(), frozenset({(((), START), 1)}), 0)
 
 
+def open_start(key: str) -> None:
+    """SELF (node key `key`) read as start()'s sum while a constant-trip loop is walked for its one-hot fold
+    (loops.fold): add's memo forgets the sums made before."""
+    SUM[key] = start()
+    _ADDED.clear()
+
+
+def close_start(key: str) -> None:
+    """SELF the leaf it was again (open_start undone): add's memo forgets the sums made of it."""
+    del SUM[key]
+    _ADDED.clear()
+
+
 def folded(init: str, e, entries, zeros):
     """The key of the sum `init` (a key) plus the terms `entries` [(c, guards, term key)] of equality part e
     and the zeros {(guards, token): count} (storefold.py: every element's term of a folded loop), or None
@@ -222,7 +236,22 @@ def _key(s) -> str:
 
 
 def add(ka: str, kb: str):
-    """The key of add.f32(ka, kb) as a one-hot sum, or None (not one: key it as an add)."""
+    """The key of add.f32(ka, kb) as a one-hot sum, or None (not one: key it as an add). A sum made is memoised for
+    the walk (both lanes of a butterfly step add the same two sums; _key registered it in SUM the first time)."""
+    pair = (ka, kb) if ka <= kb else (kb, ka)
+    hit = _ADDED.get(pair)
+    if hit is not None:
+        return hit
+    out = _add(ka, kb)
+    if out is not None:
+        _ADDED[pair] = out
+    return out
+
+
+_ADDED: dict = {}   # (two keys, sorted) -> add's sum, this walk (reset empties it with SUM)
+
+
+def _add(ka: str, kb: str):
     a, b = _view(ka), _view(kb)
     if a is None or b is None or (a[0] is None and b[0] is None):
         return None

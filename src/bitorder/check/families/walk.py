@@ -49,8 +49,9 @@ _POISON = object()     # a register a branch's region wrote that this walk does 
 
 # the substitutions (and their memo's other entries) a walk may make before it gives way to the concrete walk: a
 # compare-and-select reduction's moved halves (moved) grow threefold a butterfly step, and past this the concrete walk
-# is the cheaper of the two (no configuration the corpus walks comes near it: docs/check-families.md, 2026-12-07b)
-MAX_MEMO = 200_000
+# is the cheaper of the two. The largest a walked corpus configuration reaches is 62,513 (2026-12-07b, again 2026-12-07f:
+# docs/check-families.md); the refused ones reach 854,000, and stop sooner under a lower bound
+MAX_MEMO = 80_000
 
 
 @dataclass(frozen=True, eq=False)
