@@ -2,6 +2,7 @@
 import json
 
 import pytest
+import triton
 
 import bitorder
 from bitorder import check
@@ -19,19 +20,23 @@ def _entry(root, folder, compiled, **meta):
                                                               "target": {"backend": "cuda", "arch": 90}}, **meta)))
 
 
-def test_variants_group_by_kernel_and_specialisation(tmp_path):
+def test_variants_group_by_kernel_and_specialisation(tmp_path, monkeypatch):
     """Two variants of one specialisation share a group; the aligned specialisation is another group; the
     asm carries the TTGIR, so each variant's signature is the compiled kernel's."""
+    # a Triton cache of its own: the machine's may hold one of these kernels compiled from another tree (a clean clone
+    # beside the checkout), whose path the group's name would then carry for that variant alone
+    monkeypatch.setattr(triton.knobs.cache, "dir", str(tmp_path / "triton-cache"))
+
     def build(warps, aligned=()):
         # (not from bitorder's compile cache: a copied tree's compile of the same source names its own path)
         return bitorder.compile(row_sum, "sm90", signature=ROW_SUM_SIGNATURE, constexprs={"BLOCK": 256},
                                 num_warps=warps, aligned=list(aligned), cache=False)
     a, b, c = build(4), build(8), build(4, ROW_SUM_SIGNATURE)
-    _entry(tmp_path, "A", a)
-    _entry(tmp_path, "sub/B", b, num_warps=8, maxnreg=128)
-    _entry(tmp_path, "C", c)
-    (tmp_path / "other.json").write_text("[1, 2]")          # not a compile's metadata: ignored
-    groups, skipped = tritoncache.read(tmp_path)
+    _entry(tmp_path / "cache", "A", a)
+    _entry(tmp_path / "cache", "sub/B", b, num_warps=8, maxnreg=128)
+    _entry(tmp_path / "cache", "C", c)
+    (tmp_path / "cache" / "other.json").write_text("[1, 2]")          # not a compile's metadata: ignored
+    groups, skipped = tritoncache.read(tmp_path / "cache")
     assert skipped == [] and len(groups) == 2
     loose = next(g for g in groups if "/16" not in g)
     aligned = next(g for g in groups if "/16" in g)

@@ -342,8 +342,9 @@ def _make_column(nodes, op, argss, kind):
     children of a commuting op are sorted, of an fma its first two, as _key orders them (make
     sorts only the commuting ones before its memo; the fma's order is a key of its own there, so
     the fma's memo tuple keeps the children as given)."""
-    if op in onehot.HOT and (onehot.TERM or onehot.SUM):   # one-hot sums: make's own rules, inlined
-        return _make_hot(nodes, op, argss, kind)
+    # while one-hot sums are tracked, an add, mul or fma takes make's rules for them, element by element (the general
+    # loop below): onehot.key's key where it gives one (the children as given), and a mul of a term noted (sorted)
+    hot = op in onehot.HOT and (onehot.TERM or onehot.SUM)
     key_of, undefined = nodes.key_of, nodes.undefined
     nanish = nodes.nanish if nodes.nanish and not payloads.canonical(op) else None   # (payloads.py)
     get, miss = symbolic._SEEN.get, nodes._seen_miss
@@ -353,7 +354,7 @@ def _make_column(nodes, op, argss, kind):
     out = []
     commutes = kind == _COMMUTES
     arity = len(argss[0]) if argss else 0
-    if arity == 2 and all(len(a) == 2 for a in argss):
+    if not hot and arity == 2 and all(len(a) == 2 for a in argss):
         for a, b in argss:
             ka = key_of[a] if a.__class__ is int else a
             kb = key_of[b] if b.__class__ is int else b
@@ -369,7 +370,7 @@ def _make_column(nodes, op, argss, kind):
             key_of.append(key)   # (the key of id nid: ids are made in order, nothing else makes one here)
             out.append(nid)
         return out
-    if arity == 3 and not commutes and all(len(a) == 3 for a in argss):   # fma: as the loop below
+    if not hot and arity == 3 and not commutes and all(len(a) == 3 for a in argss):   # fma: as the loop below
         for a, b, c in argss:
             ka = key_of[a] if a.__class__ is int else a
             kb = key_of[b] if b.__class__ is int else b
@@ -386,6 +387,7 @@ def _make_column(nodes, op, argss, kind):
             key_of.append(key)
             out.append(nid)
         return out
+    muls = hot and op in onehot.MULS
     for args in argss:
         kids = [key_of[c] if c.__class__ is int else c for c in args]
         nid += 1
@@ -393,38 +395,7 @@ def _make_column(nodes, op, argss, kind):
             undefined.add(nid)
         if nanish and not nanish.isdisjoint(args):
             nanish.add(nid)
-        if commutes:
-            kids.sort()
-        seen = (op, *kids, "")
-        key = get(seen)
-        if key is None:
-            key = miss(seen, op, kids, "", kind)
-        key_of.append(key)
-        out.append(nid)
-    return out
-
-
-def _make_hot(nodes, op, argss, kind):
-    """_make_column for an add, mul or fma while one-hot sums are tracked (onehot.TERM or SUM): make's path for such
-    an op, per element, without its dispatch: the key is onehot.key's where it gives one (the children as given), else
-    the memoised one (a commuting op's children sorted), and a mul of a term is noted (onehot.note_mul, the children
-    sorted). The same keys, marks and ids as make."""
-    key_of, undefined = nodes.key_of, nodes.undefined
-    nanish = nodes.nanish if nodes.nanish and not payloads.canonical(op) else None
-    get, miss, sumkey = symbolic._SEEN.get, nodes._seen_miss, onehot.key
-    commutes, muls = kind == _COMMUTES, op in onehot.MULS
-    nid = len(key_of) - 1
-    if nid + len(argss) > nodes.max_nodes:
-        raise Unsupported(f"more than {nodes.max_nodes} tree nodes")
-    out = []
-    for args in argss:
-        kids = [key_of[c] if c.__class__ is int else c for c in args]
-        nid += 1
-        if undefined and not undefined.isdisjoint(args):
-            undefined.add(nid)
-        if nanish and not nanish.isdisjoint(args):
-            nanish.add(nid)
-        key = sumkey(op, kids)
+        key = onehot.key(op, kids) if hot else None
         if key is None:
             if commutes:
                 kids.sort()
