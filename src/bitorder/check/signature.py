@@ -302,8 +302,10 @@ def _age() -> None:
     walk) was allocated with the collector off, all of it young: the first allocation after gc.enable() would scan it
     all, then again as it aged, about a tenth of the checker's time (benchmarks/results/2026-12-07f-checker-cpu). In
     the oldest generation it is scanned only by the full collections the process makes anyway. No object is freed or
-    kept alive by this: cyclic garbage among them is collected by the next full collection."""
-    if not gc.get_freeze_count():
+    kept alive by this: cyclic garbage among them is collected by the next full collection. Nothing is done where the
+    young generation would not be scanned anyway (a memo hit: below its threshold), so gc.get_freeze_count, which
+    counts the caller's frozen objects one by one, is not asked on that path."""
+    if gc.get_count()[0] > gc.get_threshold()[0] and not gc.get_freeze_count():
         gc.freeze()
         gc.unfreeze()
 
