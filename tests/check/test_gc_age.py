@@ -26,8 +26,10 @@ def test_young_generation_empty_after_a_walk():
     assert gc.isenabled()
     check.signature(_fresh("inductor_cross_entropy_t8_red0.ptx"))
     assert gc.isenabled()
-    # the walk left tens of thousands of tracked objects alive (its memos); none of them waits in generation 0
-    assert gc.get_count()[0] < 200
+    # a first walk leaves tens of thousands of tracked objects alive (its memos); none of them waits in generation 0.
+    # A walk after another of the same kernel may leave only hundreds (memos beside signature's): _age then leaves them
+    # young, under the threshold, so no collection is due on them (the planted fault below leaves tens of thousands)
+    assert gc.get_count()[0] <= gc.get_threshold()[0]
 
 
 def test_collector_left_off_where_the_caller_turned_it_off():
