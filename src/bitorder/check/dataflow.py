@@ -83,6 +83,7 @@ class _Block(Memory, TensorCore, AllThreads, Integers, Regions, Loops, StoreFold
         self.turn_lane = None    # and (e, D): they are e + D t, t = 0, 1, ...
         self.turn_split = False  # and whether a comparison of u alone was undecided over them
         self.lane_split = False  # and whether a thread's lane was walked segment by segment
+        self.fold_split = False  # and whether an earlier lane of the fold was (its segments first: storefold.py)
         self.turn_prefixes = None   # storefold.py's walk 1: the "T < k" the turn's comparisons gave
         self._shape_of = {}      # id(instruction) -> (registers it writes, registers it reads, may run once)
         self.stored = False

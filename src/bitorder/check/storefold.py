@@ -202,7 +202,7 @@ class StoreFold:
         templates = {}   # (symbolic address part, bytes, guard's name, value's key) -> elements
         syms = {}        # the symbolic parts by their texts
         segments = _segments(prefixes, trips)
-        self.turns, self.turn_prefixes = 1, None
+        self.turns, self.turn_prefixes, self.fold_split = 1, None, False
         for (pos, i, p), by_t in sorted(lanes.items()):
             ins = inss[pos]
             regs = _reg_list(ins.operands[1])
@@ -304,6 +304,16 @@ class StoreFold:
                 for t0, t1 in self._spans(t, sl, counters, first, step, trips, segments, starts):
                     yield t, t0, t1
             return
+        if self.fold_split and len(segments) > 1:
+            # an earlier lane of this fold split: this one likely splits too, so its segments are walked at once,
+            # without the run over every turn (two runs where three were made). A thread that would not have split
+            # makes on each segment what its whole run makes (below), so its spans give the same templates
+            self.lane_split = True
+            for t0, t1 in segments:
+                self._run_lanes(runs, sl, counters, t0, t1, starts)
+                for t, _, _ in runs:
+                    yield t, t0, t1
+            return
         split = self._run_lanes(runs, sl, counters, 0, trips, starts)
         if len(segments) == 1:
             split = set()
@@ -312,7 +322,7 @@ class StoreFold:
                 yield t, 0, trips
         if not split:
             return
-        self.lane_split = True
+        self.lane_split = self.fold_split = True
         # each segment in every thread at once, the threads that split yielded: a thread that did not split
         # decided its comparisons over all its elements, so over a segment's too, and its run there makes what its
         # whole run made (its registers, already yielded, are not read again)
@@ -400,7 +410,7 @@ class StoreFold:
                 (modulus, parts), (c, _, _) = self._one_term(self.cols[r][t])
                 lanes[(r, t)] = _element(modulus, parts, c)
         segments = _segments(prefixes, trips)
-        self.turns, self.turn_prefixes = 1, None
+        self.turns, self.turn_prefixes, self.fold_split = 1, None, False
         cols0, out = entry[0][0], {}
         for r in accs:
             sl = _slice(inss, len(inss), {r})
