@@ -343,6 +343,41 @@ def test_walk_2_at_once_walks_segments_at_once_where_some_or_all_threads_split()
 
 
 @pytest.mark.interpreted_only
+def test_lanes_after_a_split_walk_their_segments_alone():
+    # (2026-12-07g) once a lane of a fold has split, the lanes after it walk their segments without the run over every
+    # turn: two runs a lane where three were made, with the roots of the walk thread by thread (the test above)
+    lanes = []      # (an earlier lane of the fold split, the runs this lane made)
+    real_spans, real_run = dataflow._Block._lane_spans, dataflow._Block._run_lanes
+
+    def spy_spans(self, *a):
+        lanes.append([self.fold_split, 0])
+        yield from real_spans(self, *a)
+
+    def spy_run(self, *a):
+        lanes[-1][1] += 1
+        return real_run(self, *a)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(dataflow._Block, "_lane_spans", spy_spans)
+        m.setattr(dataflow._Block, "_run_lanes", spy_run)
+        _roots(open(os.path.join(DATA, "inductor_cross_entropy_t8_red0_bwd_r512w2.ptx")).read())
+    after = [runs for seen, runs in lanes if seen]
+    assert after and all(runs == 2 for runs in after)
+    assert 3 in [runs for seen, runs in lanes if not seen]      # the first lane that split: all turns, then each segment
+
+
+@pytest.mark.interpreted_only
+def test_planted_fault_lanes_after_a_split_skip_a_segment(tmp_path):
+    # the segments after a split walked, but the first (every turn but a partial last one) never yielded: its elements'
+    # stores go missing from the roots
+    checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/storefold.py",
+                                 "            for t0, t1 in segments:\n                self._run_lanes(runs, sl, counters, t0, t1, starts)\n"
+                                 "                for t, _, _ in runs:\n                    yield t, t0, t1\n            return",
+                                 "            for t0, t1 in segments[1:]:\n                self._run_lanes(runs, sl, counters, t0, t1, starts)\n"
+                                 "                for t, _, _ in runs:\n                    yield t, t0, t1\n            return",
+                                 "tests/check/test_store_fold.py::test_walk_2_in_all_threads_at_once_gives_the_per_thread_roots")
+
+
+@pytest.mark.interpreted_only
 def test_planted_fault_walk_2_comparisons_read_another_threads_lane(tmp_path):
     # every instruction through the all-thread handlers: a comparison is decided over the elements of the last
     # thread's lane, not its own

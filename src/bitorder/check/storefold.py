@@ -298,7 +298,8 @@ class StoreFold:
         for each span thread t's run covers, its registers as that run left them (_spans, thread by thread).
         Where runs holds every thread, the lane is walked in all threads at once (_run_lanes: the same values),
         each thread's spans still in order: the threads whose comparisons did not split first, then each
-        segment, walked in all threads at once, for the threads that split."""
+        segment, walked in all threads at once, for the threads that split. After a lane of the fold has split
+        (fold_split), each segment in all threads at once, every thread's spans from those runs alone."""
         if not AT_ONCE or self.region is not None or [t for t, _, _ in runs] != list(range(self.n)):
             for t, first, step in runs:
                 for t0, t1 in self._spans(t, sl, counters, first, step, trips, segments, starts):
