@@ -14,7 +14,10 @@ only classing). SRC (default: this checkout's src) is the tree whose bitorder.ch
 so an older commit's `git archive` can be timed by the same command.
 
 The cyclic collector's CPU-s over the run are reported beside (and dumped as "collector_s"): its runs fall after a
-classification returns, outside the seconds each configuration is timed by.
+classification returns, outside the seconds each configuration is timed by. So are the CPU-s other processes used
+meanwhile and the hypervisor's steal ("others_cpu_s", from /proc/stat): a rate on one core is a run alone (a second
+process on this 2-core machine slows the walk x1.15 to x1.4, results/2026-12-07g-checker-cpu), and the run says when
+it was not.
 
 --dump writes {"answers": {"kernel|index|cfg": [signature, level]}, "seconds": {same keys: CPU-s}}
 (sorted keys; a configuration whose PTX was classed before in the process costs the memo lookup only): two dumps that are equal
@@ -77,6 +80,7 @@ def main():
         prof.enable()
     out, secs, total_s, total_n, per = {}, {}, 0.0, 0, {}
     gc_s = _collector_seconds()
+    machine0 = _machine()
     for name in names:
         with open(os.path.join(a.ptx, f"{name}.pkl"), "rb") as f:
             recs = pickle.load(f)
@@ -104,11 +108,40 @@ def main():
     # outside the seconds above: what the walks left alive is scanned there (before 2026-12-07f, about a tenth more)
     print(f"the collector: {gc_s[0]:.1f} CPU-s besides in {gc_s[1]} runs; with it, "
           f"{total_n / (total_s + gc_s[0]):.1f} configurations per CPU-second")
+    others = _others(machine0, _machine())
+    if others is not None:
+        # a rate on one core is a run alone: a second process on this 2-core machine shares its caches and memory and
+        # slows the walk x1.15 (compiled) to x1.4 (interpreted) (results/2026-12-07g-checker-cpu)
+        busy, steal = others
+        print(f"beside this run: other processes {busy:.1f} CPU-s, the hypervisor's steal {steal:.1f} s" +
+              ("" if busy < 0.05 * total_s and steal < 0.05 * total_s else
+               " -- not a run alone: compare its rate only with a run beside the same load (a paired run)"))
     if a.dump:
         with open(a.dump, "w") as f:
             json.dump({"answers": out, "seconds": secs, "per_kernel": per, "total_configs": total_n,
-                       "total_classing_s": round(total_s, 2), "collector_s": round(gc_s[0], 2)},
+                       "total_classing_s": round(total_s, 2), "collector_s": round(gc_s[0], 2),
+                       "others_cpu_s": None if others is None else [round(x, 1) for x in others]},
                       f, indent=0, sort_keys=True)
+
+
+def _machine():
+    """(the machine's busy CPU-s, its steal s, this process's CPU-s) now, from /proc/stat; None where it is not
+    there (not Linux)."""
+    try:
+        with open("/proc/stat") as f:
+            ticks = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    hz = os.sysconf("SC_CLK_TCK")
+    user, nice, system, _, _, irq, softirq, steal = (ticks + [0] * 8)[:8]
+    return (user + nice + system + irq + softirq) / hz, steal / hz, time.process_time()
+
+
+def _others(before, after):
+    """(CPU-s other processes used, steal s) between two _machine() readings, or None."""
+    if before is None or after is None:
+        return None
+    return max(0.0, (after[0] - before[0]) - (after[2] - before[2])), after[1] - before[1]
 
 
 def _collector_seconds() -> list:
