@@ -367,13 +367,11 @@ def test_lanes_after_a_split_walk_their_segments_alone():
 
 @pytest.mark.interpreted_only
 def test_planted_fault_lanes_after_a_split_skip_a_segment(tmp_path):
-    # the segments after a split walked, but the first (every turn but a partial last one) never yielded: its elements'
+    # the lanes after a split walk every segment but the first (every turn but a partial last one): its elements'
     # stores go missing from the roots
     checker_test_fails_on_mutant(tmp_path, "src/bitorder/check/storefold.py",
-                                 "            for t0, t1 in segments:\n                self._run_lanes(runs, sl, counters, t0, t1, starts)\n"
-                                 "                for t, _, _ in runs:\n                    yield t, t0, t1\n            return",
-                                 "            for t0, t1 in segments[1:]:\n                self._run_lanes(runs, sl, counters, t0, t1, starts)\n"
-                                 "                for t, _, _ in runs:\n                    yield t, t0, t1\n            return",
+                                 "            split = {t for t, _, _ in runs}\n",
+                                 "            split = {t for t, _, _ in runs}\n            segments = segments[1:]\n",
                                  "tests/check/test_store_fold.py::test_walk_2_in_all_threads_at_once_gives_the_per_thread_roots")
 
 

@@ -306,23 +306,19 @@ class StoreFold:
                     yield t, t0, t1
             return
         if self.fold_split and len(segments) > 1:
-            # an earlier lane of this fold split: this one likely splits too, so its segments are walked at once,
+            # an earlier lane of this fold split: this one likely splits too, so every thread takes the segments below
             # without the run over every turn (two runs where three were made). A thread that would not have split
-            # makes on each segment what its whole run makes (below), so its spans give the same templates
-            self.lane_split = True
-            for t0, t1 in segments:
-                self._run_lanes(runs, sl, counters, t0, t1, starts)
-                for t, _, _ in runs:
-                    yield t, t0, t1
-            return
-        split = self._run_lanes(runs, sl, counters, 0, trips, starts)
-        if len(segments) == 1:
-            split = set()
-        for t, _, _ in runs:
-            if t not in split:
-                yield t, 0, trips
-        if not split:
-            return
+            # makes on each segment what its whole run makes, so its spans give the same templates
+            split = {t for t, _, _ in runs}
+        else:
+            split = self._run_lanes(runs, sl, counters, 0, trips, starts)
+            if len(segments) == 1:
+                split = set()
+            for t, _, _ in runs:
+                if t not in split:
+                    yield t, 0, trips
+            if not split:
+                return
         self.lane_split = self.fold_split = True
         # each segment in every thread at once, the threads that split yielded: a thread that did not split
         # decided its comparisons over all its elements, so over a segment's too, and its run there makes what its
